@@ -1,0 +1,241 @@
+//===- ConvertToLLVM.cpp - kernels to LLVM with the library ABI -----------===//
+//
+// Kernels take the two state structures of executable_library.h. Their LLVM
+// struct types below must match that header field for field.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Codegen/CPU/Passes.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::kiln {
+#define GEN_PASS_DEF_CONVERTTOLLVMPASS
+#include "Codegen/CPU/Passes.h.inc"
+
+namespace {
+
+/// kiln_dispatch_state_v0_t.
+LLVM::LLVMStructType getDispatchStateType(MLIRContext *context) {
+  auto i32 = IntegerType::get(context, 32);
+  auto i64 = IntegerType::get(context, 64);
+  auto ptr = LLVM::LLVMPointerType::get(context);
+  return LLVM::LLVMStructType::getLiteral(
+      context, {LLVM::LLVMArrayType::get(i32, 3), i32, ptr, ptr,
+                LLVM::LLVMArrayType::get(i64, 4)});
+}
+
+/// kiln_workgroup_state_v0_t.
+LLVM::LLVMStructType getWorkgroupStateType(MLIRContext *context) {
+  auto i32 = IntegerType::get(context, 32);
+  auto i64 = IntegerType::get(context, 64);
+  return LLVM::LLVMStructType::getLiteral(
+      context, {LLVM::LLVMArrayType::get(i32, 3), i32,
+                LLVM::LLVMArrayType::get(i64, 2)});
+}
+
+enum StateArgument { kDispatchState = 0, kWorkgroupState = 1 };
+
+Value getStateArgument(Operation *op, StateArgument which) {
+  auto funcOp = op->getParentOfType<FunctionOpInterface>();
+  return funcOp.getFunctionBody().front().getArgument(which);
+}
+
+/// Loads the i32 at `state[0][field][index]` as an index value.
+Value loadStateField(ConversionPatternRewriter &rewriter, Location loc,
+                     const LLVMTypeConverter &converter, Value state,
+                     Type stateType, int32_t field, int32_t index) {
+  auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
+  Value address = LLVM::GEPOp::create(
+      rewriter, loc, ptrType, stateType, state,
+      ArrayRef<LLVM::GEPArg>{0, field, index}, LLVM::GEPNoWrapFlags::inbounds);
+  Value value = LLVM::LoadOp::create(rewriter, loc, rewriter.getI32Type(),
+                                     address, /*alignment=*/4,
+                                     /*isVolatile=*/false,
+                                     /*isNonTemporal=*/false,
+                                     /*isInvariant=*/true);
+  return LLVM::ZExtOp::create(rewriter, loc, converter.getIndexType(), value);
+}
+
+struct BindingOpLowering : ConvertOpToLLVMPattern<BindingOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(BindingOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    auto ptrType = LLVM::LLVMPointerType::get(context);
+    Value state = getStateArgument(op, kDispatchState);
+    Value bindingsAddress = LLVM::GEPOp::create(
+        rewriter, loc, ptrType, getDispatchStateType(context), state,
+        ArrayRef<LLVM::GEPArg>{0, 2}, LLVM::GEPNoWrapFlags::inbounds);
+    Value bindings = LLVM::LoadOp::create(rewriter, loc, ptrType,
+                                          bindingsAddress, /*alignment=*/8);
+    int64_t index = op.getIndex().getSExtValue();
+    Value baseAddress = LLVM::GEPOp::create(
+        rewriter, loc, ptrType, ptrType, bindings,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)},
+        LLVM::GEPNoWrapFlags::inbounds);
+    Value base = LLVM::LoadOp::create(rewriter, loc, ptrType, baseAddress,
+                                      /*alignment=*/8);
+    auto descriptor = MemRefDescriptor::fromStaticShape(
+        rewriter, loc, *getTypeConverter(), op.getType(), base);
+    rewriter.replaceOp(op, {descriptor});
+    return success();
+  }
+};
+
+template <typename OpT, StateArgument which, int32_t field>
+struct StateFieldLowering : ConvertOpToLLVMPattern<OpT> {
+  using ConvertOpToLLVMPattern<OpT>::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MLIRContext *context = rewriter.getContext();
+    Type stateType = which == kDispatchState ? getDispatchStateType(context)
+                                             : getWorkgroupStateType(context);
+    int32_t dimension = op.getDimension().getSExtValue();
+    rewriter.replaceOp(op, loadStateField(rewriter, op.getLoc(),
+                                          *this->getTypeConverter(),
+                                          getStateArgument(op, which),
+                                          stateType, field, dimension));
+    return success();
+  }
+};
+
+/// `func.func @k()` becomes `func.func @k(ptr, ptr) -> i32` returning 0.
+void rewriteKernelSignature(func::FuncOp funcOp) {
+  MLIRContext *context = funcOp.getContext();
+  auto ptrType = LLVM::LLVMPointerType::get(context);
+  auto i32 = IntegerType::get(context, 32);
+  Block &entry = funcOp.getBody().front();
+  entry.addArgument(ptrType, funcOp.getLoc());
+  entry.addArgument(ptrType, funcOp.getLoc());
+  funcOp.setFunctionType(FunctionType::get(context, {ptrType, ptrType}, {i32}));
+  funcOp.walk([&](func::ReturnOp returnOp) {
+    OpBuilder builder(returnOp);
+    Value zero = arith::ConstantOp::create(builder, returnOp.getLoc(),
+                                           builder.getI32IntegerAttr(0));
+    returnOp->setOperands(zero);
+  });
+}
+
+/// Math ops approximated by vectorizable polynomials rather than libm calls.
+bool isApproximated(StringRef name) {
+  name.consume_front("math.");
+  return llvm::is_contained({"tanh", "erf", "erfc", "exp", "expm1", "log",
+                             "log1p", "log2", "atan", "atan2"},
+                            name);
+}
+
+/// Math ops that neither LLVM intrinsics nor the approximations cover become
+/// libm calls; the runtime process provides libm.
+bool needsLibm(Operation *op) {
+  return isa<math::AcosOp, math::AcoshOp, math::AsinOp, math::AsinhOp,
+             math::AtanOp, math::Atan2Op, math::AtanhOp, math::CbrtOp,
+             math::CoshOp, math::ErfOp, math::ErfcOp, math::SinhOp,
+             math::TanOp, math::TanhOp>(op);
+}
+
+LogicalResult lowerMath(ModuleOp moduleOp) {
+  MLIRContext *context = moduleOp.getContext();
+  {
+    RewritePatternSet patterns(context);
+    populateMathF32ExpansionPatterns(patterns, isApproximated);
+    populateMathPolynomialApproximationPatterns(patterns, isApproximated);
+    math::populateExpansionPatterns(patterns, {"fpowi", "roundeven"});
+    if (failed(applyPatternsGreedily(moduleOp, std::move(patterns))))
+      return failure();
+  }
+  SmallVector<Operation *> libmOps;
+  moduleOp.walk([&](Operation *op) {
+    if (needsLibm(op))
+      libmOps.push_back(op);
+  });
+  if (libmOps.empty())
+    return success();
+  RewritePatternSet patterns(context);
+  populateMathToLibmConversionPatterns(patterns);
+  return applyOpPatternsGreedily(libmOps, std::move(patterns));
+}
+
+struct ConvertToLLVMPass : impl::ConvertToLLVMPassBase<ConvertToLLVMPass> {
+  void runOnOperation() override {
+    ModuleOp moduleOp = getOperation();
+    MLIRContext *context = &getContext();
+    for (auto funcOp : moduleOp.getOps<func::FuncOp>())
+      if (funcOp.isPublic() && !funcOp.isExternal() &&
+          funcOp.getNumArguments() == 0 && funcOp.getNumResults() == 0)
+        rewriteKernelSignature(funcOp);
+    if (failed(lowerMath(moduleOp)))
+      return signalPassFailure();
+    {
+      // Subviews become explicit offset arithmetic; bf16 arithmetic goes
+      // through f32.
+      RewritePatternSet patterns(context);
+      memref::populateExpandStridedMetadataPatterns(patterns);
+      arith::populateExpandBFloat16Patterns(patterns);
+      // Cleanups since vector lowering may have re-formed n-D vector ops.
+      populateLowerVectorsPatterns(patterns);
+      if (failed(applyPatternsGreedily(moduleOp, std::move(patterns))))
+        return signalPassFailure();
+    }
+    {
+      RewritePatternSet patterns(context);
+      populateAffineToStdConversionPatterns(patterns);
+      populateSCFToControlFlowConversionPatterns(patterns);
+      ConversionTarget target(*context);
+      target.addIllegalDialect<affine::AffineDialect, scf::SCFDialect>();
+      target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+      if (failed(applyPartialConversion(moduleOp, target, std::move(patterns))))
+        return signalPassFailure();
+    }
+
+    LowerToLLVMOptions options(context);
+    LLVMTypeConverter converter(context, options);
+    RewritePatternSet patterns(context);
+    patterns.add<BindingOpLowering>(converter);
+    patterns.add<StateFieldLowering<WorkgroupIdOp, kWorkgroupState, 0>,
+                 StateFieldLowering<WorkgroupCountOp, kDispatchState, 0>>(
+        converter);
+    arith::populateArithToLLVMConversionPatterns(converter, patterns);
+    populateMathToLLVMConversionPatterns(converter, patterns);
+    populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
+    populateFuncToLLVMConversionPatterns(converter, patterns);
+    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+    vector::populateVectorTransferLoweringPatterns(patterns);
+    populateVectorToLLVMConversionPatterns(converter, patterns,
+                                           /*reassociateFPReductions=*/true);
+    index::populateIndexToLLVMConversionPatterns(converter, patterns);
+    ub::populateUBToLLVMConversionPatterns(converter, patterns);
+    LLVMConversionTarget target(*context);
+    target.addLegalOp<ModuleOp>();
+    if (failed(applyFullConversion(moduleOp, target, std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+}  // namespace
+}  // namespace mlir::kiln

@@ -1,0 +1,116 @@
+//===- Passes.td - CPU code generation passes --------------*- tablegen -*-===//
+
+#ifndef KILN_CODEGEN_CPU_PASSES
+#define KILN_CODEGEN_CPU_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def SelectLoweringStrategyPass
+    : Pass<"kiln-cpu-select-lowering-strategy", "::mlir::kiln::ExecutableVariantOp"> {
+  let summary = "Chooses workgroup and vector tiles for every export.";
+  let description = [{
+    For each export, finds the op whose result the kernel stores (the tiling
+    root) and the op doing the heavy work (contraction, convolution,
+    reduction), picks vector tiles from the target's vector width and
+    workgroup tiles that divide the loop ranges, attaches them as
+    `#kiln.lowering_config` and records the workgroup count on the export:
+
+    ```mlir
+    kiln.executable.export @mm ordinal(0) bindings(3) workgroups(array<i64: 16, 16, 1>)
+    ...
+    linalg.matmul {lowering_config = #kiln.lowering_config<
+        workgroup = [64, 64, 0], vector = [8, 32, 1]>} ...
+    ```
+
+    Kernels whose root cannot be tiled run as a single workgroup.
+  }];
+  let dependentDialects = ["::mlir::kiln::KilnDialect"];
+}
+
+def TileAndDistributeToWorkgroupsPass
+    : Pass<"kiln-cpu-tile-and-distribute-to-workgroups", "::mlir::func::FuncOp"> {
+  let summary = "Tiles the root by its workgroup tiles into an scf.forall.";
+  let description = [{
+    Tiles the op carrying a `workgroup` tile configuration with an
+    `scf.forall` (one iteration per workgroup) and fuses all its producers
+    into the loop body. After bufferization the forall is resolved into
+    `kiln.workgroup.id` reads.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def TileAndVectorizePass
+    : Pass<"kiln-cpu-tile-and-vectorize", "::mlir::func::FuncOp"> {
+  let summary = "Tiles to vector sizes and vectorizes linalg ops.";
+  let description = [{
+    Tiles the root's parallel loops to its `vector` tile (fusing producers),
+    then each op's reduction loops to theirs with `scf.for`, decomposes 2-D
+    convolutions and pooling into 1-D ones, and vectorizes every linalg op
+    with static shapes. Ops that cannot be vectorized stay as linalg and are
+    lowered to loops later.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def BufferizePass : Pass<"kiln-cpu-bufferize", "::mlir::ModuleOp"> {
+  let summary = "Bufferizes kernels in place into their bindings.";
+  let description = [{
+    Replaces `tensor.empty` ops that are stored to a binding by that binding
+    (so results are computed in place), then bufferizes with One-Shot
+    Bufferize. Temporaries become stack allocations and copies become
+    `linalg.copy`, so kernels never call into a memory allocator or a
+    runtime library.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
+def ResolveWorkgroupIdsPass
+    : Pass<"kiln-cpu-resolve-workgroup-ids", "::mlir::func::FuncOp"> {
+  let summary = "Turns the workgroup scf.forall into one workgroup's work.";
+  let description = [{
+    The only `scf.forall` in a kernel at this point is the workgroup loop.
+    Its body is inlined with each induction variable replaced by
+    `kiln.workgroup.id` (the innermost loop is x):
+
+    ```mlir
+    scf.forall (%i, %j) in (4, 2) { ... }
+    // becomes
+    %j = kiln.workgroup.id 0
+    %i = kiln.workgroup.id 1
+    ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::kiln::KilnDialect"];
+}
+
+def LowerVectorsPass : Pass<"kiln-cpu-lower-vectors", "::mlir::func::FuncOp"> {
+  let summary = "Hoists accumulators and lowers vector ops to 1-D form.";
+  let description = [{
+    Hoists loop-invariant transfers (keeping accumulators in registers across
+    reduction loops), then lowers contractions to outer products, transposes,
+    multi-reductions, broadcasts and transfers to the 1-D vector ops LLVM
+    code generation handles well.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def ConvertToLLVMPass : Pass<"kiln-cpu-convert-to-llvm", "::mlir::ModuleOp"> {
+  let summary = "Lowers kernels to the LLVM dialect with the library ABI.";
+  let description = [{
+    Lowers every remaining dialect to LLVM. Each kernel becomes
+    `i32 @name(ptr %dispatch_state, ptr %workgroup_state)` as declared in
+    executable_library.h; `kiln.binding` loads its base pointer from the
+    dispatch state and `kiln.workgroup.id`/`count` read the states.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+#endif // KILN_CODEGEN_CPU_PASSES

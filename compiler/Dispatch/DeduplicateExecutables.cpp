@@ -1,0 +1,77 @@
+//===- DeduplicateExecutables.cpp - one copy of identical kernels ---------===//
+
+#include "Dispatch/Passes.h"
+
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir::kiln {
+#define GEN_PASS_DEF_DEDUPLICATEEXECUTABLESPASS
+#include "Dispatch/Passes.h.inc"
+
+namespace {
+
+/// Text of `executableOp` with every symbol it defines replaced by a
+/// positional name, so executables that differ only in names print equal.
+std::string printWithoutNames(ExecutableOp executableOp) {
+  OwningOpRef<Operation *> clone(executableOp->clone());
+  auto cloned = cast<ExecutableOp>(*clone);
+  cloned.setSymName("executable");
+  for (auto variantOp : cloned.getBlock().getOps<ExecutableVariantOp>()) {
+    for (auto exportOp : variantOp.getExportOps()) {
+      std::string name =
+          "export" + std::to_string(exportOp.getOrdinal().getZExtValue());
+      if (ModuleOp innerModule = variantOp.getInnerModule())
+        if (auto funcOp =
+                innerModule.lookupSymbol<func::FuncOp>(exportOp.getSymName()))
+          funcOp.setSymName(name);
+      exportOp.setSymName(name);
+    }
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  cloned->print(os, OpPrintingFlags().useLocalScope());
+  return text;
+}
+
+struct DeduplicateExecutablesPass
+    : impl::DeduplicateExecutablesPassBase<DeduplicateExecutablesPass> {
+  void runOnOperation() override {
+    ModuleOp moduleOp = getOperation();
+    llvm::StringMap<ExecutableOp> firstByText;
+    // Entry point of a duplicate -> entry point of the executable kept.
+    DenseMap<Attribute, SymbolRefAttr> replacements;
+    SmallVector<ExecutableOp> duplicates;
+    for (auto executableOp : moduleOp.getOps<ExecutableOp>()) {
+      auto [it, inserted] =
+          firstByText.try_emplace(printWithoutNames(executableOp), executableOp);
+      if (inserted)
+        continue;
+      ExecutableOp kept = it->second;
+      auto keptVariant = *kept.getBlock().getOps<ExecutableVariantOp>().begin();
+      auto dupVariant =
+          *executableOp.getBlock().getOps<ExecutableVariantOp>().begin();
+      for (auto [dupExport, keptExport] :
+           llvm::zip(dupVariant.getExportOps(), keptVariant.getExportOps())) {
+        auto from = SymbolRefAttr::get(
+            executableOp.getSymNameAttr(),
+            {FlatSymbolRefAttr::get(dupExport.getSymNameAttr())});
+        replacements[from] = SymbolRefAttr::get(
+            kept.getSymNameAttr(),
+            {FlatSymbolRefAttr::get(keptExport.getSymNameAttr())});
+      }
+      duplicates.push_back(executableOp);
+    }
+    if (duplicates.empty())
+      return;
+    moduleOp.walk([&](DispatchOp dispatchOp) {
+      auto it = replacements.find(dispatchOp.getEntryPoint());
+      if (it != replacements.end())
+        dispatchOp.setEntryPointAttr(it->second);
+    });
+    for (ExecutableOp executableOp : duplicates)
+      executableOp.erase();
+  }
+};
+
+}  // namespace
+}  // namespace mlir::kiln

@@ -1,0 +1,203 @@
+//===- FormDispatchRegions.cpp - group roots with their fused ops ---------===//
+//
+// Ops are visited last to first, so a consumer is seen before its producers:
+// an elementwise op that is the only user of a root claims that root, and
+// every group then pulls in the cheap producers it needs. Each group becomes
+// one kiln.dispatch.region placed where its last op was.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Dispatch/Passes.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::kiln {
+#define GEN_PASS_DEF_FORMDISPATCHREGIONSPASS
+#include "Dispatch/Passes.h.inc"
+
+namespace {
+
+/// Ops that start a dispatch of their own.
+bool isRootOp(Operation *op) {
+  return isa<linalg::LinalgOp, tensor::InsertSliceOp, tensor::ExtractSliceOp>(
+      op);
+}
+
+/// Ops copied into every dispatch that uses them instead of crossing the
+/// dispatch boundary as a buffer: they cost nothing to recompute.
+bool isClonableIntoDispatch(Operation *op) {
+  if (isa<tensor::EmptyOp>(op))
+    return true;
+  if (auto constantOp = dyn_cast<arith::ConstantOp>(op)) {
+    auto shapedType = dyn_cast<ShapedType>(constantOp.getType());
+    if (!shapedType)
+      return true;
+    auto elements = dyn_cast<DenseElementsAttr>(constantOp.getValue());
+    return elements && elements.isSplat();
+  }
+  return false;
+}
+
+/// Elementwise generics may absorb their producing root when they read it
+/// element for element (a permutation map): tiling the consumer then tiles
+/// the root without recomputation.
+bool canAbsorbRootProducer(Operation *consumer, OpOperand &operand) {
+  auto genericOp = dyn_cast<linalg::GenericOp>(consumer);
+  if (!genericOp || !linalg::isElementwise(genericOp))
+    return false;
+  auto producer = operand.get().getDefiningOp<linalg::LinalgOp>();
+  if (!producer || isa<linalg::FillOp>(producer))
+    return false;
+  // The root's result must not be needed anywhere else.
+  for (Value result : producer->getResults())
+    for (OpOperand &use : result.getUses())
+      if (use.getOwner() != consumer)
+        return false;
+  if (genericOp.isDpsInit(&operand))
+    return false;
+  return genericOp.getMatchingIndexingMap(&operand).isPermutation();
+}
+
+struct Group {
+  Operation *head = nullptr;              // the last op in program order
+  llvm::SetVector<Operation *> moved;     // ops that move into the region
+  llvm::SetVector<Operation *> cloned;    // ops copied into the region
+};
+
+/// Grows `group` with the producers it should contain; `grouped` holds every
+/// op that already moved into some group.
+void pullInProducers(Group &group, DenseSet<Operation *> &grouped) {
+  bool absorbedRoot = false;
+  SmallVector<Operation *> worklist(group.moved.begin(), group.moved.end());
+  auto visitOperand = [&](Operation *user, OpOperand &operand) {
+    Operation *producer = operand.get().getDefiningOp();
+    if (!producer || producer->getBlock() != group.head->getBlock() ||
+        grouped.contains(producer) || group.moved.contains(producer) ||
+        group.cloned.contains(producer))
+      return;
+    if (isClonableIntoDispatch(producer)) {
+      group.cloned.insert(producer);
+      return;
+    }
+    // Scalars cannot be bound to a dispatch: whatever computes them runs
+    // inside, reading its own tensor operands through bindings.
+    if (!isa<ShapedType>(operand.get().getType()) && isPure(producer) &&
+        producer->getNumRegions() == 0) {
+      group.cloned.insert(producer);
+      worklist.push_back(producer);
+      return;
+    }
+    // Everything below fuses through a direct operand of a group op.
+    if (operand.getOwner() != user)
+      return;
+    bool singleUse = producer->hasOneUse();
+    bool fuse = false;
+    if (isa<linalg::FillOp, tensor::ExtractSliceOp>(producer) && singleUse) {
+      fuse = true;
+    } else if (auto insertOp = dyn_cast<tensor::InsertSliceOp>(user)) {
+      // Chains of insert_slice (a decomposed concat or pad) write one buffer.
+      fuse = singleUse && &operand == &insertOp.getDestMutable() &&
+             isa<tensor::InsertSliceOp>(producer);
+    } else if (!absorbedRoot && user == group.head &&
+               canAbsorbRootProducer(user, operand)) {
+      fuse = absorbedRoot = true;
+    }
+    if (!fuse)
+      return;
+    group.moved.insert(producer);
+    worklist.push_back(producer);
+  };
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    op->walk([&](Operation *nested) {
+      for (OpOperand &operand : nested->getOpOperands())
+        visitOperand(op, operand);
+    });
+  }
+}
+
+/// Replaces the ops of `group` by a kiln.dispatch.region at the head.
+void createRegion(RewriterBase &rewriter, Group &group) {
+  Block *block = group.head->getBlock();
+  SmallVector<Operation *> ops(group.moved.begin(), group.moved.end());
+  llvm::append_range(ops, group.cloned);
+  llvm::sort(ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+
+  // Results that leave the region: used by an op outside the moved set.
+  SmallVector<Value> outputs;
+  for (Operation *op : ops) {
+    if (!group.moved.contains(op))
+      continue;
+    for (Value result : op->getResults())
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+            Operation *ancestor = block->findAncestorOpInBlock(*user);
+            return !ancestor || !group.moved.contains(ancestor);
+          }))
+        outputs.push_back(result);
+  }
+
+  rewriter.setInsertionPointAfter(group.head);
+  auto regionOp = kiln::DispatchRegionOp::create(
+      rewriter, group.head->getLoc(), TypeRange(ValueRange(outputs)));
+  Block *body = rewriter.createBlock(&regionOp.getBody());
+  rewriter.setInsertionPointToStart(body);
+  SmallVector<std::pair<Operation *, Operation *>> clones;
+  for (Operation *op : ops) {
+    if (group.moved.contains(op))
+      rewriter.moveOpBefore(op, body, body->end());
+    else
+      clones.push_back({op, rewriter.clone(*op)});
+  }
+  // Uses are redirected once every op is inside the region.
+  for (auto [original, clone] : clones)
+    for (auto [from, to] :
+         llvm::zip(original->getResults(), clone->getResults()))
+      rewriter.replaceUsesWithIf(from, to, [&](OpOperand &use) {
+        return regionOp->isProperAncestor(use.getOwner());
+      });
+  rewriter.setInsertionPointToEnd(body);
+  kiln::ReturnOp::create(rewriter, group.head->getLoc(), outputs);
+  for (auto [output, result] : llvm::zip(outputs, regionOp.getResults()))
+    rewriter.replaceUsesWithIf(output, result, [&](OpOperand &use) {
+      return !regionOp->isAncestor(use.getOwner());
+    });
+}
+
+struct FormDispatchRegionsPass
+    : impl::FormDispatchRegionsPassBase<FormDispatchRegionsPass> {
+  void runOnOperation() override {
+    func::FuncOp funcOp = getOperation();
+    IRRewriter rewriter(&getContext());
+    DenseSet<Operation *> grouped;
+    SmallVector<Group> groups;
+    for (Block &block : funcOp.getBody()) {
+      for (Operation &op : llvm::reverse(block)) {
+        if (!isRootOp(&op) || grouped.contains(&op))
+          continue;
+        Group group;
+        group.head = &op;
+        group.moved.insert(&op);
+        pullInProducers(group, grouped);
+        grouped.insert(group.moved.begin(), group.moved.end());
+        groups.push_back(std::move(group));
+      }
+    }
+    for (Group &group : groups)
+      createRegion(rewriter, group);
+    // Originals of cloned ops that nothing on the host uses any more.
+    SmallVector<Operation *> dead;
+    funcOp.walk([&](Operation *op) {
+      if (isClonableIntoDispatch(op) && op->use_empty())
+        dead.push_back(op);
+    });
+    for (Operation *op : dead)
+      rewriter.eraseOp(op);
+  }
+};
+
+}  // namespace
+}  // namespace mlir::kiln

@@ -1,0 +1,173 @@
+//===- OutlineDispatchRegions.cpp - regions to executables + dispatches ---===//
+
+#include "Dispatch/Passes.h"
+
+#include "Dispatch/Utils.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/TargetParser/Host.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+namespace mlir::kiln {
+#define GEN_PASS_DEF_OUTLINEDISPATCHREGIONSPASS
+#include "Dispatch/Passes.h.inc"
+
+namespace {
+
+/// Resolves the `--cpu` choice into the variant's cpu and feature strings.
+std::pair<std::string, std::string> resolveTargetCPU(StringRef cpu) {
+  if (cpu != "host")
+    return {cpu.str(), ""};
+  SmallVector<std::string> features;
+  for (const auto &feature : llvm::sys::getHostCPUFeatures())
+    features.push_back((feature.second ? "+" : "-") + feature.first().str());
+  llvm::sort(features);
+  return {llvm::sys::getHostCPUName().str(), llvm::join(features, ",")};
+}
+
+/// Bindings hold i1 as one byte per element; inside the kernel the tensors
+/// are i1 again. Vector code would otherwise store i1 vectors as packed bits.
+Type getStorageType(RankedTensorType type) {
+  if (type.getElementType().isInteger(1))
+    return MemRefType::get(type.getShape(), IntegerType::get(type.getContext(), 8));
+  return MemRefType::get(type.getShape(), type.getElementType());
+}
+
+/// Elementwise conversion between the i8 storage and i1 tensors.
+Value convertElements(OpBuilder &builder, Location loc, Value input,
+                      Type elementType) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  auto resultType = inputType.clone(elementType);
+  Value init = tensor::EmptyOp::create(builder, loc, resultType.getShape(),
+                                       elementType);
+  SmallVector<AffineMap> maps(
+      2, builder.getMultiDimIdentityMap(inputType.getRank()));
+  SmallVector<utils::IteratorType> iterators(inputType.getRank(),
+                                             utils::IteratorType::parallel);
+  auto genericOp = linalg::GenericOp::create(
+      builder, loc, resultType, input, init, maps, iterators,
+      [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
+        Value converted;
+        if (elementType.isInteger(1)) {
+          Value zero = arith::ConstantOp::create(
+              b, nestedLoc, b.getIntegerAttr(args[0].getType(), 0));
+          converted = arith::CmpIOp::create(b, nestedLoc,
+                                            arith::CmpIPredicate::ne, args[0],
+                                            zero);
+        } else {
+          converted = arith::ExtUIOp::create(b, nestedLoc, elementType, args[0]);
+        }
+        linalg::YieldOp::create(b, nestedLoc, converted);
+      });
+  return genericOp.getResult(0);
+}
+
+/// Builds the kernel function of `regionOp` whose bindings are `inputs`
+/// followed by the region results.
+LogicalResult buildKernel(OpBuilder &builder, DispatchRegionOp regionOp,
+                          ArrayRef<Value> inputs, StringRef name) {
+  Location loc = regionOp.getLoc();
+  auto funcOp = func::FuncOp::create(builder, loc, name,
+                                     builder.getFunctionType({}, {}));
+  Block *entry = funcOp.addEntryBlock();
+  OpBuilder body = OpBuilder::atBlockBegin(entry);
+  IRMapping mapping;
+  int64_t bindingIndex = 0;
+  for (Value input : inputs) {
+    auto tensorType = dyn_cast<RankedTensorType>(input.getType());
+    if (!tensorType || !tensorType.hasStaticShape() ||
+        tensorType.getElementType().isIndex())
+      return regionOp.emitError()
+             << "dispatch input of type " << input.getType()
+             << " cannot be bound: only statically shaped tensors of numbers "
+                "cross dispatch boundaries";
+    auto memrefType = cast<MemRefType>(getStorageType(tensorType));
+    Value binding = BindingOp::create(body, loc, memrefType,
+                                      body.getIndexAttr(bindingIndex++));
+    Value tensor = bufferization::ToTensorOp::create(
+        body, loc, tensorType.clone(memrefType.getElementType()), binding,
+        /*restrict=*/true, /*writable=*/false);
+    if (memrefType.getElementType() != tensorType.getElementType())
+      tensor = convertElements(body, loc, tensor, tensorType.getElementType());
+    mapping.map(input, tensor);
+  }
+  Block &regionBlock = regionOp.getBody().front();
+  for (Operation &op : regionBlock.without_terminator())
+    body.clone(op, mapping);
+  auto returnOp = cast<ReturnOp>(regionBlock.getTerminator());
+  for (Value output : returnOp.getOperands()) {
+    auto tensorType = cast<RankedTensorType>(output.getType());
+    auto memrefType = cast<MemRefType>(getStorageType(tensorType));
+    Value binding = BindingOp::create(body, loc, memrefType,
+                                      body.getIndexAttr(bindingIndex++));
+    Value value = mapping.lookup(output);
+    if (memrefType.getElementType() != tensorType.getElementType())
+      value = convertElements(body, loc, value, memrefType.getElementType());
+    auto storeOp = bufferization::MaterializeInDestinationOp::create(
+        body, loc, value, binding);
+    storeOp.setRestrict(true);
+    storeOp.setWritable(true);
+  }
+  func::ReturnOp::create(body, loc);
+  return success();
+}
+
+struct OutlineDispatchRegionsPass
+    : impl::OutlineDispatchRegionsPassBase<OutlineDispatchRegionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp moduleOp = getOperation();
+    auto [cpu, features] = resolveTargetCPU(targetCPU);
+    SymbolTable symbolTable(moduleOp);
+    OpBuilder builder(&getContext());
+    for (auto funcOp : llvm::to_vector(moduleOp.getOps<func::FuncOp>())) {
+      SmallVector<DispatchRegionOp> regionOps;
+      funcOp.walk([&](DispatchRegionOp op) { regionOps.push_back(op); });
+      for (auto [index, regionOp] : llvm::enumerate(regionOps)) {
+        std::string executableName =
+            (funcOp.getName() + "_dispatch_" + Twine(index)).str();
+
+        llvm::SetVector<Value> inputSet;
+        getUsedValuesDefinedAbove(regionOp.getBody(), inputSet);
+        SmallVector<Value> inputs = inputSet.takeVector();
+
+        builder.setInsertionPoint(funcOp);
+        auto executableOp =
+            ExecutableOp::create(builder, regionOp.getLoc(), executableName);
+        symbolTable.insert(executableOp);
+        std::string exportName = (executableOp.getSymName() + "_" +
+                                  describeDispatchWork(regionOp.getBody()))
+                                     .str();
+        builder.setInsertionPointToStart(&executableOp.getBlock());
+        auto variantOp = ExecutableVariantOp::create(
+            builder, regionOp.getLoc(), "cpu", "llvm-cpu",
+            "x86_64-unknown-linux-gnu", cpu, features);
+        builder.createBlock(&variantOp.getBody());
+        ExecutableExportOp::create(
+            builder, regionOp.getLoc(), builder.getStringAttr(exportName),
+            builder.getIndexAttr(0),
+            builder.getIndexAttr(inputs.size() + regionOp.getNumResults()),
+            /*workgroup_count=*/nullptr);
+        auto innerModule = ModuleOp::create(builder, regionOp.getLoc());
+        builder.setInsertionPointToStart(innerModule.getBody());
+        if (failed(buildKernel(builder, regionOp, inputs, exportName)))
+          return signalPassFailure();
+
+        builder.setInsertionPoint(regionOp);
+        auto entryPoint = SymbolRefAttr::get(
+            builder.getStringAttr(executableOp.getSymName()),
+            {FlatSymbolRefAttr::get(builder.getStringAttr(exportName))});
+        auto dispatchOp =
+            DispatchOp::create(builder, regionOp.getLoc(),
+                               regionOp.getResultTypes(), entryPoint, inputs);
+        regionOp.replaceAllUsesWith(dispatchOp.getResults());
+        regionOp.erase();
+      }
+    }
+  }
+};
+
+}  // namespace
+}  // namespace mlir::kiln

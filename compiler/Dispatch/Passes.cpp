@@ -1,0 +1,25 @@
+//===- Passes.cpp - dispatch formation pipeline -------------------*- C++ -*-===//
+
+#include "Dispatch/Passes.h"
+
+#include "mlir/Transforms/Passes.h"
+
+namespace mlir::kiln {
+
+void buildDispatchPassPipeline(OpPassManager &pm, StringRef targetCPU) {
+  // Elementwise chains collapse into single generics first so that a root
+  // and its consumer chain become one dispatch.
+  pm.addNestedPass<func::FuncOp>(createFuseElementwiseOpsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createFormDispatchRegionsPass());
+  OutlineDispatchRegionsPassOptions outlineOptions;
+  outlineOptions.targetCPU = targetCPU.str();
+  pm.addPass(createOutlineDispatchRegionsPass(outlineOptions));
+  // Constants and reshapes left on the host fold once dispatches are opaque.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createDeduplicateExecutablesPass());
+}
+
+}  // namespace mlir::kiln

@@ -1,0 +1,32 @@
+//===- Passes.h - dispatch formation passes -----------------------*- C++ -*-===//
+
+#ifndef KILN_DISPATCH_PASSES_H_
+#define KILN_DISPATCH_PASSES_H_
+
+#include "Dialect/Kiln/IR/KilnOps.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace mlir::kiln {
+
+#define GEN_PASS_DECL
+#include "Dispatch/Passes.h.inc"
+
+/// Generalization of named elementwise ops plus single-use elementwise
+/// fusion.
+void populateFuseElementwiseOpsPatterns(RewritePatternSet &patterns);
+
+/// Global optimization and dispatch formation: from converted input to host
+/// functions of `kiln.dispatch` ops and deduplicated `kiln.executable`s.
+void buildDispatchPassPipeline(OpPassManager &pm, StringRef targetCPU);
+
+#define GEN_PASS_REGISTRATION
+#include "Dispatch/Passes.h.inc"
+
+}  // namespace mlir::kiln
+
+#endif  // KILN_DISPATCH_PASSES_H_

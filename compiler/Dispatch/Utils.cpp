@@ -1,0 +1,90 @@
+//===- Utils.cpp - dispatch naming helpers --------------------------------===//
+
+#include "Dispatch/Utils.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace mlir::kiln {
+
+namespace {
+
+bool isComputeOp(Operation *op) {
+  return isa<linalg::LinalgOp, tensor::InsertSliceOp, tensor::ExtractSliceOp>(
+      op);
+}
+
+/// True for ops that carry the real work of a dispatch, as opposed to
+/// elementwise epilogues and initializations.
+bool isHeavyOp(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || isa<linalg::FillOp>(op))
+    return false;
+  return !isa<linalg::GenericOp>(op) ||
+         linalgOp.getNumReductionLoops() > 0 || !linalg::isElementwise(linalgOp);
+}
+
+std::string describeOpKind(Operation *op) {
+  if (auto genericOp = dyn_cast<linalg::GenericOp>(op)) {
+    if (linalg::isaContractionOpInterface(genericOp))
+      return "matmul_like";
+    if (linalg::isaConvolutionOpInterface(genericOp))
+      return "conv";
+    if (genericOp.getNumReductionLoops() > 0)
+      return "reduction";
+    return "elementwise";
+  }
+  StringRef name = op->getName().getStringRef();
+  return name.substr(name.find('.') + 1).str();
+}
+
+std::string describeType(Type type) {
+  std::string result;
+  llvm::raw_string_ostream os(result);
+  os << type;
+  return result;
+}
+
+}  // namespace
+
+Operation *findDispatchRootOp(Region &body) {
+  Operation *lastCompute = nullptr;
+  Operation *heavy = nullptr;
+  body.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (!isComputeOp(op))
+      return WalkResult::advance();
+    if (!heavy && isHeavyOp(op))
+      heavy = op;
+    lastCompute = op;
+    return WalkResult::skip();
+  });
+  return heavy ? heavy : lastCompute;
+}
+
+std::string describeDispatchWork(Region &body) {
+  Operation *root = findDispatchRootOp(body);
+  if (!root)
+    return "copy";
+  SmallVector<std::string> parts{describeOpKind(root)};
+  SmallVector<int64_t> ranges;
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(root))
+    ranges = linalgOp.getStaticLoopRanges();
+  else if (root->getNumResults() == 1)
+    if (auto shapedType = dyn_cast<ShapedType>(root->getResult(0).getType()))
+      ranges = llvm::to_vector(shapedType.getShape());
+  if (!ranges.empty())
+    parts.push_back(llvm::join(llvm::map_range(ranges,
+                                               [](int64_t r) {
+                                                 return std::to_string(r);
+                                               }),
+                               "x"));
+  if (root->getNumResults() > 0)
+    parts.push_back(
+        describeType(getElementTypeOrSelf(root->getResult(0).getType())));
+  return llvm::join(parts, "_");
+}
+
+}  // namespace mlir::kiln

@@ -1,0 +1,22 @@
+//===- Utils.h - dispatch naming helpers --------------------------*- C++ -*-===//
+
+#ifndef KILN_DISPATCH_UTILS_H_
+#define KILN_DISPATCH_UTILS_H_
+
+#include "mlir/IR/Region.h"
+#include <string>
+
+namespace mlir::kiln {
+
+/// The op that names and characterizes the work of a dispatch body: its most
+/// expensive linalg op (contraction, convolution, reduction, named op) or,
+/// failing that, its last compute op.
+Operation *findDispatchRootOp(Region &body);
+
+/// Describes the work of a dispatch body as `<rootop>_<loop ranges>_<type>`,
+/// e.g. `matmul_4x16x8_f32` or `elementwise_128x64_f32`.
+std::string describeDispatchWork(Region &body);
+
+}  // namespace mlir::kiln
+
+#endif  // KILN_DISPATCH_UTILS_H_

@@ -1,0 +1,32 @@
+//===- Passes.h - input conversion passes -------------------------*- C++ -*-===//
+
+#ifndef KILN_INPUT_PASSES_H_
+#define KILN_INPUT_PASSES_H_
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace mlir::kiln {
+
+#define GEN_PASS_DECL
+#include "Input/Passes.h.inc"
+
+/// Patterns rewriting softmax, pad and concat into simpler ops.
+void populateDecomposeAggregateOpsPatterns(RewritePatternSet &patterns);
+
+/// Adds the passes that bring an input program to the form global
+/// optimization expects: verified, inlined, elementwise tensor math as linalg,
+/// aggregate ops decomposed.
+void buildInputConversionPassPipeline(OpPassManager &pm);
+
+#define GEN_PASS_REGISTRATION
+#include "Input/Passes.h.inc"
+
+}  // namespace mlir::kiln
+
+#endif  // KILN_INPUT_PASSES_H_

@@ -1,0 +1,113 @@
+//===- VerifyInput.cpp - reject programs kiln cannot compile -------------===//
+//
+// Errors are reported at the offending op so that a user sees the line to
+// change; all violations are reported, not only the first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Input/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::kiln {
+#define GEN_PASS_DEF_VERIFYINPUTPASS
+#include "Input/Passes.h.inc"
+
+namespace {
+
+/// Element types the runtime can hold in a tensor.
+bool isSupportedElementType(Type type) {
+  if (type.isF32() || type.isF64() || type.isF16() || type.isBF16())
+    return true;
+  if (auto intType = dyn_cast<IntegerType>(type))
+    return intType.isSignless() &&
+           llvm::is_contained({1u, 8u, 16u, 32u, 64u}, intType.getWidth());
+  return false;
+}
+
+bool isSupportedOp(Operation *op) {
+  StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
+  if (dialect == "linalg" || dialect == "arith" || dialect == "math")
+    return true;
+  if (isa<ModuleOp, func::FuncOp, func::ReturnOp, func::CallOp>(op))
+    return true;
+  return isa<tensor::EmptyOp, tensor::ExtractSliceOp, tensor::InsertSliceOp,
+             tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::PadOp,
+             tensor::ConcatOp, tensor::YieldOp, tensor::CastOp>(op);
+}
+
+/// Reports `type` if it is a shaped type kiln cannot represent.
+LogicalResult verifyType(Operation *op, Type type, StringRef what) {
+  auto shapedType = dyn_cast<ShapedType>(type);
+  if (!shapedType)
+    return success();
+  if (!shapedType.hasRank())
+    return op->emitError() << "unranked " << what
+                           << " types are not supported: " << type;
+  if (!shapedType.hasStaticShape())
+    return op->emitError() << "dynamic shapes are not supported: " << type;
+  Type elementType = shapedType.getElementType();
+  if (!isSupportedElementType(elementType) && !elementType.isIndex())
+    return op->emitError() << "unsupported element type " << elementType
+                           << " in " << type;
+  return success();
+}
+
+LogicalResult verifyFunctionSignature(func::FuncOp funcOp) {
+  if (funcOp.isExternal())
+    return funcOp.emitError()
+           << "function '" << funcOp.getName()
+           << "' has no body; kiln compiles whole programs";
+  if (!funcOp.isPublic())
+    return success();
+  bool ok = true;
+  auto check = [&](Type type, StringRef what, unsigned index) {
+    auto tensorType = dyn_cast<RankedTensorType>(type);
+    if (!tensorType || !isSupportedElementType(tensorType.getElementType())) {
+      funcOp.emitError() << "public function '" << funcOp.getName() << "' "
+                         << what << " " << index << " has type " << type
+                         << "; kiln functions take and return ranked tensors "
+                            "of f32, f64, f16, bf16, i1, i8, i16, i32 or i64";
+      ok = false;
+    }
+  };
+  for (auto [i, type] : llvm::enumerate(funcOp.getArgumentTypes()))
+    check(type, "argument", i);
+  for (auto [i, type] : llvm::enumerate(funcOp.getResultTypes()))
+    check(type, "result", i);
+  return success(ok);
+}
+
+struct VerifyInputPass : impl::VerifyInputPassBase<VerifyInputPass> {
+  void runOnOperation() override {
+    bool failed = false;
+    getOperation()->walk([&](Operation *op) {
+      if (op == getOperation())
+        return WalkResult::advance();
+      if (!isSupportedOp(op)) {
+        op->emitError() << "unsupported op '" << op->getName()
+                        << "'; kiln compiles func, linalg, arith, math and "
+                           "tensor.{empty, extract_slice, insert_slice, "
+                           "expand_shape, collapse_shape, pad, concat, cast}";
+        failed = true;
+        return WalkResult::skip();
+      }
+      if (auto funcOp = dyn_cast<func::FuncOp>(op))
+        failed |= LogicalResult(verifyFunctionSignature(funcOp)).failed();
+      for (Type type : op->getResultTypes())
+        failed |= verifyType(op, type, "result").failed();
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            failed |= verifyType(op, arg.getType(), "argument").failed();
+      return WalkResult::advance();
+    });
+    if (failed)
+      signalPassFailure();
+  }
+};
+
+}  // namespace
+}  // namespace mlir::kiln

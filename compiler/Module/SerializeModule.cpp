@@ -1,0 +1,388 @@
+//===- SerializeModule.cpp - compiled IR to a kiln module file ------------===//
+//
+// Host functions become straight-line slot programs (schema/module.fbs):
+// every tensor value gets a slot, dispatches allocate their results,
+// reshapes alias, constants point into the file, and a slot is released
+// after its last use so peak memory follows liveness.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Module/SerializeModule.h"
+
+#include "Dialect/Kiln/IR/KilnOps.h"
+#include "kiln/module_format.h"
+#include "kiln/module_generated.h"
+#include "llvm/ADT/StringMap.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+
+namespace mlir::kiln {
+
+namespace {
+
+namespace fb = ::kiln::fb;
+
+FailureOr<fb::ElementType> getElementType(Location loc, Type type) {
+  if (type.isF32())
+    return fb::ElementType::F32;
+  if (type.isF64())
+    return fb::ElementType::F64;
+  if (type.isF16())
+    return fb::ElementType::F16;
+  if (type.isBF16())
+    return fb::ElementType::BF16;
+  if (type.isInteger(1))
+    return fb::ElementType::I1;
+  if (type.isInteger(8))
+    return fb::ElementType::I8;
+  if (type.isInteger(16))
+    return fb::ElementType::I16;
+  if (type.isInteger(32))
+    return fb::ElementType::I32;
+  if (type.isInteger(64))
+    return fb::ElementType::I64;
+  return emitError(loc) << "element type " << type
+                        << " cannot be stored in a module";
+}
+
+/// Element bytes as the runtime lays them out: i1 takes one byte.
+int64_t getStorageBytes(Type type) {
+  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+/// Dense row-major bytes of a constant, i1 as one byte per element.
+FailureOr<std::vector<uint8_t>> getConstantBytes(Location loc,
+                                                 ElementsAttr elements) {
+  auto type = cast<ShapedType>(elements.getType());
+  Type elementType = type.getElementType();
+  int64_t elementBytes = getStorageBytes(elementType);
+  int64_t count = type.getNumElements();
+  std::vector<uint8_t> bytes(count * elementBytes);
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(elements)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return emitError(loc) << "constant resource has no data";
+    ArrayRef<char> data = blob->getData();
+    if (elementType.isInteger(1) ||
+        data.size() != static_cast<size_t>(count * elementBytes))
+      return emitError(loc) << "constant resource of " << data.size()
+                            << " bytes does not match " << type;
+    std::memcpy(bytes.data(), data.data(), data.size());
+    return bytes;
+  }
+  auto dense = dyn_cast<DenseElementsAttr>(elements);
+  if (!dense)
+    return emitError(loc) << "unsupported constant kind";
+  if (elementType.isInteger(1)) {
+    for (auto [i, value] : llvm::enumerate(dense.getValues<bool>()))
+      bytes[i] = value ? 1 : 0;
+    return bytes;
+  }
+  ArrayRef<char> raw = dense.getRawData();
+  if (dense.isSplat()) {
+    for (int64_t i = 0; i < count; ++i)
+      std::memcpy(bytes.data() + i * elementBytes, raw.data(), elementBytes);
+  } else {
+    std::memcpy(bytes.data(), raw.data(), bytes.size());
+  }
+  return bytes;
+}
+
+class ModuleSerializer {
+public:
+  ModuleSerializer(ModuleOp moduleOp, const CPULibrary &library)
+      : moduleOp(moduleOp), library(library) {}
+
+  LogicalResult serialize(const SerializeOptions &options,
+                          llvm::raw_ostream &os) {
+    if (failed(indexExecutables()))
+      return failure();
+    std::vector<flatbuffers::Offset<fb::Function>> functions;
+    for (auto funcOp : moduleOp.getOps<func::FuncOp>()) {
+      if (!funcOp.isPublic())
+        continue;
+      FailureOr<flatbuffers::Offset<fb::Function>> function =
+          serializeFunction(funcOp);
+      if (failed(function))
+        return failure();
+      functions.push_back(*function);
+    }
+    auto libraryData = builder.CreateVector(
+        reinterpret_cast<const uint8_t *>(library.bytes.data()),
+        library.bytes.size());
+    std::vector<flatbuffers::Offset<fb::Library>> libraries = {
+        fb::CreateLibrary(builder,
+                          builder.CreateString(KILN_LIBRARY_FORMAT_ELF_X86_64),
+                          builder.CreateString(library.cpu), libraryData)};
+    auto root = fb::CreateModule(
+        builder, KILN_MODULE_VERSION, builder.CreateString(options.moduleName),
+        builder.CreateVector(functions), builder.CreateVector(executables),
+        builder.CreateVector(libraries), builder.CreateVector(constants));
+    builder.Finish(root, KILN_MODULE_IDENTIFIER);
+    os.write(reinterpret_cast<const char *>(builder.GetBufferPointer()),
+             builder.GetSize());
+    return success();
+  }
+
+private:
+  /// Assigns module indices to executables and exports.
+  LogicalResult indexExecutables() {
+    llvm::StringMap<uint32_t> ordinals;
+    for (const LibraryExport &entry : library.exports)
+      ordinals[entry.executable + "::" + entry.name] = entry.ordinal;
+    for (auto executableOp : moduleOp.getOps<ExecutableOp>()) {
+      auto variants = executableOp.getBlock().getOps<ExecutableVariantOp>();
+      if (variants.empty())
+        return executableOp.emitError("executable has no variant");
+      ExecutableVariantOp variantOp = *variants.begin();
+      std::vector<flatbuffers::Offset<fb::Export>> exports;
+      for (auto [index, exportOp] : llvm::enumerate(variantOp.getExportOps())) {
+        std::string key =
+            (executableOp.getSymName() + "::" + exportOp.getSymName()).str();
+        auto it = ordinals.find(key);
+        if (it == ordinals.end())
+          return exportOp.emitError("export is missing from the library");
+        std::vector<uint32_t> workgroupCount = {1, 1, 1};
+        if (auto count = exportOp.getWorkgroupCountAttr())
+          for (auto [i, value] : llvm::enumerate(count.asArrayRef()))
+            if (i < 3)
+              workgroupCount[i] = static_cast<uint32_t>(value);
+        exports.push_back(fb::CreateExport(
+            builder, builder.CreateString(exportOp.getSymName().str()),
+            it->second,
+            static_cast<uint32_t>(exportOp.getBindings().getZExtValue()),
+            builder.CreateVector(workgroupCount)));
+        exportIndices[key] = {static_cast<uint32_t>(executables.size()),
+                              static_cast<uint32_t>(index)};
+      }
+      executables.push_back(fb::CreateExecutable(
+          builder, builder.CreateString(executableOp.getSymName().str()),
+          /*library=*/0, builder.CreateVector(exports)));
+    }
+    return success();
+  }
+
+  FailureOr<flatbuffers::Offset<fb::TensorType>> serializeType(Location loc,
+                                                               Type type) {
+    auto tensorType = dyn_cast<RankedTensorType>(type);
+    if (!tensorType || !tensorType.hasStaticShape())
+      return emitError(loc) << "host value of type " << type
+                            << " is not a statically shaped tensor";
+    FailureOr<fb::ElementType> elementType =
+        getElementType(loc, tensorType.getElementType());
+    if (failed(elementType))
+      return failure();
+    return fb::CreateTensorType(builder, *elementType,
+                                builder.CreateVector(std::vector<int64_t>(
+                                    tensorType.getShape().begin(),
+                                    tensorType.getShape().end())));
+  }
+
+  FailureOr<uint32_t> getConstant(Location loc, ElementsAttr value) {
+    auto it = constantIndices.find(value);
+    if (it != constantIndices.end())
+      return it->second;
+    FailureOr<std::vector<uint8_t>> bytes = getConstantBytes(loc, value);
+    if (failed(bytes))
+      return failure();
+    FailureOr<flatbuffers::Offset<fb::TensorType>> type =
+        serializeType(loc, value.getType());
+    if (failed(type))
+      return failure();
+    builder.ForceVectorAlignment(bytes->size(), 1, 64);
+    auto data = builder.CreateVector(*bytes);
+    uint32_t index = constants.size();
+    constants.push_back(fb::CreateConstant(builder, *type, data));
+    constantIndices[value] = index;
+    return index;
+  }
+
+  FailureOr<flatbuffers::Offset<fb::Function>>
+  serializeFunction(func::FuncOp funcOp) {
+    if (!funcOp.getBody().hasOneBlock())
+      return funcOp.emitError("host control flow is not supported");
+    DenseMap<Value, uint32_t> slots;
+    std::vector<flatbuffers::Offset<fb::TensorType>> slotTypes;
+    auto slotOf = [&](Value value) -> FailureOr<uint32_t> {
+      auto it = slots.find(value);
+      if (it != slots.end())
+        return it->second;
+      FailureOr<flatbuffers::Offset<fb::TensorType>> type =
+          serializeType(value.getLoc(), value.getType());
+      if (failed(type))
+        return failure();
+      uint32_t slot = slotTypes.size();
+      slotTypes.push_back(*type);
+      slots[value] = slot;
+      return slot;
+    };
+
+    std::vector<uint32_t> arguments;
+    for (BlockArgument arg : funcOp.getArguments()) {
+      FailureOr<uint32_t> slot = slotOf(arg);
+      if (failed(slot))
+        return failure();
+      arguments.push_back(*slot);
+    }
+
+    // Instructions with the slots each one reads, for liveness.
+    struct Instruction {
+      fb::Op type;
+      flatbuffers::Offset<void> offset;
+      std::vector<uint32_t> reads;
+    };
+    std::vector<Instruction> instructions;
+    std::vector<uint32_t> returned;
+    auto slotsOf = [&](ValueRange values) -> FailureOr<std::vector<uint32_t>> {
+      std::vector<uint32_t> result;
+      for (Value value : values) {
+        FailureOr<uint32_t> slot = slotOf(value);
+        if (failed(slot))
+          return failure();
+        result.push_back(*slot);
+      }
+      return result;
+    };
+
+    for (Operation &op : funcOp.getBody().front()) {
+      Location loc = op.getLoc();
+      if (auto constantOp = dyn_cast<arith::ConstantOp>(op)) {
+        auto value = dyn_cast<ElementsAttr>(constantOp.getValue());
+        if (!value)
+          return constantOp.emitError("scalar constants cannot live on the host");
+        FailureOr<uint32_t> constant = getConstant(loc, value);
+        FailureOr<uint32_t> result = slotOf(constantOp.getResult());
+        if (failed(constant) || failed(result))
+          return failure();
+        instructions.push_back(
+            {fb::Op::ConstantOp,
+             fb::CreateConstantOp(builder, *result, *constant).Union(),
+             {}});
+      } else if (auto emptyOp = dyn_cast<tensor::EmptyOp>(op)) {
+        // An uninitialized tensor escaping to the host reads as zeros.
+        auto type = cast<RankedTensorType>(emptyOp.getType());
+        Attribute zero = type.getElementType().isIntOrIndex()
+                             ? Attribute(IntegerAttr::get(type.getElementType(), 0))
+                             : Attribute(FloatAttr::get(type.getElementType(), 0.0));
+        FailureOr<uint32_t> constant =
+            getConstant(loc, cast<ElementsAttr>(SplatElementsAttr::get(type, zero)));
+        FailureOr<uint32_t> result = slotOf(emptyOp.getResult());
+        if (failed(constant) || failed(result))
+          return failure();
+        instructions.push_back(
+            {fb::Op::ConstantOp,
+             fb::CreateConstantOp(builder, *result, *constant).Union(),
+             {}});
+      } else if (auto dispatchOp = dyn_cast<DispatchOp>(op)) {
+        std::string key = (dispatchOp.getExecutableName().getValue() + "::" +
+                           dispatchOp.getExportName().getValue())
+                              .str();
+        auto it = exportIndices.find(key);
+        if (it == exportIndices.end())
+          return dispatchOp.emitError("dispatch of an unknown export");
+        FailureOr<std::vector<uint32_t>> operands =
+            slotsOf(dispatchOp.getArguments());
+        FailureOr<std::vector<uint32_t>> results =
+            slotsOf(dispatchOp.getResults());
+        if (failed(operands) || failed(results))
+          return failure();
+        instructions.push_back(
+            {fb::Op::DispatchOp,
+             fb::CreateDispatchOp(builder, it->second.first, it->second.second,
+                                  builder.CreateVector(*operands),
+                                  builder.CreateVector(*results))
+                 .Union(),
+             *operands});
+      } else if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+                     tensor::CastOp, tensor::ReshapeOp>(op)) {
+        FailureOr<uint32_t> source = slotOf(op.getOperand(0));
+        FailureOr<uint32_t> result = slotOf(op.getResult(0));
+        if (failed(source) || failed(result))
+          return failure();
+        instructions.push_back(
+            {fb::Op::ReshapeOp,
+             fb::CreateReshapeOp(builder, *result, *source).Union(),
+             {*source}});
+      } else if (auto returnOp = dyn_cast<func::ReturnOp>(op)) {
+        FailureOr<std::vector<uint32_t>> operands =
+            slotsOf(returnOp.getOperands());
+        if (failed(operands))
+          return failure();
+        returned = *operands;
+        instructions.push_back(
+            {fb::Op::ReturnOp,
+             fb::CreateReturnOp(builder, builder.CreateVector(*operands))
+                 .Union(),
+             *operands});
+      } else {
+        return op.emitError() << "'" << op.getName()
+                              << "' cannot run on the host";
+      }
+    }
+
+    // Release each slot after its last read (never returned slots).
+    std::vector<int64_t> lastRead(slotTypes.size(), -1);
+    for (auto [index, instruction] : llvm::enumerate(instructions))
+      for (uint32_t slot : instruction.reads)
+        lastRead[slot] = index;
+    for (uint32_t slot : returned)
+      lastRead[slot] = -1;
+    std::vector<fb::Op> bodyTypes;
+    std::vector<flatbuffers::Offset<void>> bodyOffsets;
+    for (auto [index, instruction] : llvm::enumerate(instructions)) {
+      bool isReturn = instruction.type == fb::Op::ReturnOp;
+      std::vector<uint32_t> dead;
+      for (auto [slot, last] : llvm::enumerate(lastRead))
+        if (last == static_cast<int64_t>(index))
+          dead.push_back(slot);
+      if (!dead.empty() && isReturn) {
+        bodyTypes.push_back(fb::Op::ReleaseOp);
+        bodyOffsets.push_back(
+            fb::CreateReleaseOp(builder, builder.CreateVector(dead)).Union());
+      }
+      bodyTypes.push_back(instruction.type);
+      bodyOffsets.push_back(instruction.offset);
+      if (!dead.empty() && !isReturn) {
+        bodyTypes.push_back(fb::Op::ReleaseOp);
+        bodyOffsets.push_back(
+            fb::CreateReleaseOp(builder, builder.CreateVector(dead)).Union());
+      }
+    }
+
+    std::vector<flatbuffers::Offset<fb::TensorType>> resultTypes;
+    for (Type type : funcOp.getResultTypes()) {
+      FailureOr<flatbuffers::Offset<fb::TensorType>> serialized =
+          serializeType(funcOp.getLoc(), type);
+      if (failed(serialized))
+        return failure();
+      resultTypes.push_back(*serialized);
+    }
+    return fb::CreateFunction(
+        builder, builder.CreateString(funcOp.getName().str()),
+        builder.CreateVector(slotTypes), builder.CreateVector(arguments),
+        builder.CreateVector(resultTypes), builder.CreateVector(bodyTypes),
+        builder.CreateVector(bodyOffsets));
+  }
+
+  ModuleOp moduleOp;
+  const CPULibrary &library;
+  flatbuffers::FlatBufferBuilder builder;
+  std::vector<flatbuffers::Offset<fb::Executable>> executables;
+  std::vector<flatbuffers::Offset<fb::Constant>> constants;
+  DenseMap<Attribute, uint32_t> constantIndices;
+  /// "executable::export" -> (executable index, export index).
+  llvm::StringMap<std::pair<uint32_t, uint32_t>> exportIndices;
+};
+
+}  // namespace
+
+LogicalResult serializeModule(ModuleOp moduleOp, const CPULibrary &library,
+                              const SerializeOptions &options,
+                              llvm::raw_ostream &os) {
+  return ModuleSerializer(moduleOp, library).serialize(options, os);
+}
+
+}  // namespace mlir::kiln

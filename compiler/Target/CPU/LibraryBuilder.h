@@ -1,0 +1,40 @@
+//===- LibraryBuilder.h - CPU variants to one shared object -------*- C++ -*-===//
+
+#ifndef KILN_TARGET_CPU_LIBRARYBUILDER_H_
+#define KILN_TARGET_CPU_LIBRARYBUILDER_H_
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::kiln {
+
+/// Where an export of the module landed in the library.
+struct LibraryExport {
+  std::string executable;
+  std::string name;
+  uint32_t ordinal;
+};
+
+struct CPULibrary {
+  /// Bytes of the linked ELF shared object.
+  std::string bytes;
+  /// The CPU the code was generated for.
+  std::string cpu;
+  /// Every export, in library ordinal order.
+  std::vector<LibraryExport> exports;
+};
+
+/// Translates the LLVM-dialect module of every CPU variant in `moduleOp` to
+/// LLVM IR, links them into one module that also holds the export table and
+/// `kiln_executable_library_query` (see executable_library.h), optimizes it,
+/// emits an object for the variants' CPU and links it into a shared object
+/// with ld.lld. `libraryName` names the library in its header.
+FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp,
+                                      StringRef libraryName);
+
+}  // namespace mlir::kiln
+
+#endif  // KILN_TARGET_CPU_LIBRARYBUILDER_H_

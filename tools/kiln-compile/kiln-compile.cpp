@@ -1,0 +1,142 @@
+//===- kiln-compile.cpp - compile MLIR programs to kiln modules ----------===//
+
+#include "Codegen/CPU/Passes.h"
+#include "Pipeline/Pipeline.h"
+#include "Pipeline/Registration.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory kilnCategory("kiln-compile options");
+
+static cl::opt<std::string> inputFilename(cl::Positional,
+                                          cl::desc("<input .mlir>"),
+                                          cl::init("-"), cl::cat(kilnCategory));
+static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
+                                           cl::value_desc("file"),
+                                           cl::init("-"), cl::cat(kilnCategory));
+static cl::opt<int> debugLevel(
+    "executable-debug-level",
+    cl::desc("Debug information in executables: 0 export names, 1 + input "
+             "locations, 2 + fused-op provenance, 3 + captured IR at every "
+             "stage"),
+    cl::init(2), cl::cat(kilnCategory));
+static cl::opt<std::string>
+    targetCPU("cpu",
+              cl::desc("CPU to generate code for: host, x86-64-v2, "
+                       "x86-64-v3, x86-64-v4 or an LLVM x86 CPU name"),
+              cl::init("host"), cl::cat(kilnCategory));
+static cl::opt<std::string> dumpStage(
+    "dump-stage",
+    cl::desc("Print every executable variant to stderr when it reaches this "
+             "stage (0.source, 1.configured, 2.translated)"),
+    cl::init(""), cl::cat(kilnCategory));
+static cl::opt<std::string> compileTo(
+    "compile-to",
+    cl::desc("Stop after a phase and print the IR: input, dispatch, codegen, "
+             "end (default: a module file)"),
+    cl::init("end"), cl::cat(kilnCategory));
+
+/// The module name: the input's stem as an identifier.
+static std::string getModuleName(StringRef path) {
+  std::string stem = path == "-" ? "module" : llvm::sys::path::stem(path).str();
+  for (char &c : stem)
+    if (!llvm::isAlnum(c) && c != '_')
+      c = '_';
+  return stem.empty() ? "module" : stem;
+}
+
+static LogicalResult run(MLIRContext &context) {
+  kiln::CompileOptions options;
+  options.cpu = targetCPU;
+  options.moduleName = getModuleName(inputFilename);
+  if (debugLevel < 0 || debugLevel > 3) {
+    llvm::errs() << "kiln-compile: error: --executable-debug-level must be "
+                    "0, 1, 2 or 3, got "
+                 << debugLevel << "\n";
+    return failure();
+  }
+  options.debugLevel = debugLevel;
+  if (!dumpStage.empty()) {
+    options.dumpStage = kiln::parseCodegenStageName(dumpStage);
+    if (!options.dumpStage) {
+      llvm::errs() << "kiln-compile: error: unknown stage '" << dumpStage
+                   << "'; stages are "
+                   << llvm::join(kiln::getCodegenStageNames(), ", ") << "\n";
+      return failure();
+    }
+  }
+  std::optional<kiln::PipelinePhase> phase =
+      kiln::parsePipelinePhase(compileTo);
+  if (!phase) {
+    llvm::errs() << "kiln-compile: error: unknown phase '" << compileTo
+                 << "'; phases are input, dispatch, codegen, end\n";
+    return failure();
+  }
+  options.compileTo = *phase;
+  if (options.compileTo == kiln::PipelinePhase::End && outputFilename == "-") {
+    llvm::errs() << "kiln-compile: error: no output file; pass -o FILE.kiln\n";
+    return failure();
+  }
+
+  std::string error;
+  auto input = openInputFile(inputFilename, &error);
+  if (!input) {
+    llvm::errs() << "kiln-compile: error: " << error << "\n";
+    return failure();
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> moduleOp =
+      parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!moduleOp)
+    return failure();
+
+  // Buffer the result so that a failed compilation leaves no output file.
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  if (failed(kiln::compileModule(*moduleOp, options, os)))
+    return failure();
+  auto output = openOutputFile(outputFilename, &error);
+  if (!output) {
+    llvm::errs() << "kiln-compile: error: " << error << "\n";
+    return failure();
+  }
+  output->os() << bytes;
+  output->keep();
+  return success();
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  // Passes first: the pass manager options list them.
+  kiln::registerAllPasses();
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  cl::HideUnrelatedOptions(
+      {&kilnCategory, &cl::getGeneralCategory()});
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "kiln-compile: compiles a tensor program (func + linalg/tensor/arith/"
+      "math) into a kiln module\n\n"
+      "  kiln-compile model.mlir -o model.kiln\n");
+
+  DialectRegistry registry;
+  kiln::registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  return succeeded(run(context)) ? 0 : 1;
+}

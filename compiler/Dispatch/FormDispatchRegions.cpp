@@ -32,6 +32,10 @@ bool isRootOp(Operation *op) {
 bool isClonableIntoDispatch(Operation *op) {
   if (isa<tensor::EmptyOp>(op))
     return true;
+  // A fill of an empty tensor reads no data: each user gets its own.
+  if (auto fillOp = dyn_cast<linalg::FillOp>(op))
+    return fillOp.hasPureTensorSemantics() &&
+           fillOp.getOutputs()[0].getDefiningOp<tensor::EmptyOp>();
   if (auto constantOp = dyn_cast<arith::ConstantOp>(op)) {
     auto shapedType = dyn_cast<ShapedType>(constantOp.getType());
     if (!shapedType)
@@ -81,6 +85,7 @@ void pullInProducers(Group &group, DenseSet<Operation *> &grouped) {
       return;
     if (isClonableIntoDispatch(producer)) {
       group.cloned.insert(producer);
+      worklist.push_back(producer);
       return;
     }
     // Scalars cannot be bound to a dispatch: whatever computes them runs
@@ -96,7 +101,7 @@ void pullInProducers(Group &group, DenseSet<Operation *> &grouped) {
       return;
     bool singleUse = producer->hasOneUse();
     bool fuse = false;
-    if (isa<linalg::FillOp, tensor::ExtractSliceOp>(producer) && singleUse) {
+    if (isa<tensor::ExtractSliceOp>(producer) && singleUse) {
       fuse = true;
     } else if (auto insertOp = dyn_cast<tensor::InsertSliceOp>(user)) {
       // Chains of insert_slice (a decomposed concat or pad) write one buffer.
@@ -178,6 +183,13 @@ struct FormDispatchRegionsPass
       for (Operation &op : llvm::reverse(block)) {
         if (!isRootOp(&op) || grouped.contains(&op))
           continue;
+        // Cloned into every group that uses it; a root only when the host
+        // itself needs the value.
+        if (isClonableIntoDispatch(&op) &&
+            llvm::all_of(op.getUsers(), [&](Operation *user) {
+              return grouped.contains(block.findAncestorOpInBlock(*user));
+            }))
+          continue;
         Group group;
         group.head = &op;
         group.moved.insert(&op);
@@ -188,14 +200,12 @@ struct FormDispatchRegionsPass
     }
     for (Group &group : groups)
       createRegion(rewriter, group);
-    // Originals of cloned ops that nothing on the host uses any more.
-    SmallVector<Operation *> dead;
-    funcOp.walk([&](Operation *op) {
-      if (isClonableIntoDispatch(op) && op->use_empty())
-        dead.push_back(op);
-    });
-    for (Operation *op : dead)
-      rewriter.eraseOp(op);
+    // Originals of cloned ops that nothing on the host uses any more; users
+    // come after producers, so a reverse walk sees them dead in turn.
+    for (Block &block : funcOp.getBody())
+      for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+        if (isClonableIntoDispatch(&op) && op.use_empty())
+          rewriter.eraseOp(&op);
   }
 };
 

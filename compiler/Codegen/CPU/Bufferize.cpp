@@ -4,6 +4,8 @@
 
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/Transforms.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::kiln {
@@ -66,11 +68,24 @@ struct BufferizePass : impl::BufferizePassBase<BufferizePass> {
     if (failed(bufferization::runOneShotBufferize(moduleOp, options, state)))
       return signalPassFailure();
 
-    RewritePatternSet patterns(&getContext());
-    patterns.add<EraseSelfCopy>(&getContext());
-    memref::SubViewOp::getCanonicalizationPatterns(patterns, &getContext());
-    if (failed(applyPatternsGreedily(moduleOp, std::move(patterns))))
-      return signalPassFailure();
+    // A result computed in place is copied onto itself: once loops forward
+    // their buffers and equal subviews merge, the copy's two sides are one
+    // value and the copy goes.
+    {
+      RewritePatternSet patterns(&getContext());
+      scf::ForOp::getCanonicalizationPatterns(patterns, &getContext());
+      memref::SubViewOp::getCanonicalizationPatterns(patterns, &getContext());
+      if (failed(applyPatternsGreedily(moduleOp, std::move(patterns))))
+        return signalPassFailure();
+    }
+    DominanceInfo dominance(moduleOp);
+    eliminateCommonSubExpressions(rewriter, dominance, moduleOp);
+    {
+      RewritePatternSet patterns(&getContext());
+      patterns.add<EraseSelfCopy>(&getContext());
+      if (failed(applyPatternsGreedily(moduleOp, std::move(patterns))))
+        return signalPassFailure();
+    }
     moduleOp.walk(hoistStaticAllocas);
   }
 };

@@ -31,7 +31,6 @@ void populateLowerVectorsPatterns(RewritePatternSet &patterns) {
   vector::populateVectorRankReducingFMAPattern(patterns);
   vector::populateVectorGatherLoweringPatterns(patterns);
   vector::populateVectorFromElementsUnrollPatterns(patterns);
-  vector::populateVectorToElementsUnrollPatterns(patterns);
   vector::populateVectorTransferLoweringPatterns(patterns,
                                                  /*maxTransferRank=*/1);
 }
@@ -51,10 +50,15 @@ struct LowerVectorsPass : impl::LowerVectorsPassBase<LowerVectorsPass> {
         return signalPassFailure();
     }
     {
-      // n-D transfers become unrolled 1-D ones.
+      // n-D transfers become one 1-D transfer per row.
       RewritePatternSet patterns(context);
       populateVectorToSCFConversionPatterns(
           patterns, VectorTransferToSCFOptions().enableFullUnroll());
+      if (failed(applyPatternsGreedily(funcOp, std::move(patterns))))
+        return signalPassFailure();
+    }
+    {
+      RewritePatternSet patterns(context);
       populateLowerVectorsPatterns(patterns);
       if (failed(applyPatternsGreedily(funcOp, std::move(patterns))))
         return signalPassFailure();

@@ -53,7 +53,10 @@ def TileAndVectorizePass
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",
-                           "::mlir::tensor::TensorDialect"];
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::ub::UBDialect"];
 }
 
 def BufferizePass : Pass<"kiln-cpu-bufferize", "::mlir::ModuleOp"> {
@@ -86,7 +89,8 @@ def ResolveWorkgroupIdsPass
     ...
     ```
   }];
-  let dependentDialects = ["::mlir::kiln::KilnDialect"];
+  let dependentDialects = ["::mlir::kiln::KilnDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 def LowerVectorsPass : Pass<"kiln-cpu-lower-vectors", "::mlir::func::FuncOp"> {
@@ -99,7 +103,10 @@ def LowerVectorsPass : Pass<"kiln-cpu-lower-vectors", "::mlir::func::FuncOp"> {
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::scf::SCFDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::ub::UBDialect"];
 }
 
 def ConvertToLLVMPass : Pass<"kiln-cpu-convert-to-llvm", "::mlir::ModuleOp"> {
@@ -110,7 +117,8 @@ def ConvertToLLVMPass : Pass<"kiln-cpu-convert-to-llvm", "::mlir::ModuleOp"> {
     executable_library.h; `kiln.binding` loads its base pointer from the
     dispatch state and `kiln.workgroup.id`/`count` read the states.
   }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::func::FuncDialect"];
 }
 
 #endif // KILN_CODEGEN_CPU_PASSES

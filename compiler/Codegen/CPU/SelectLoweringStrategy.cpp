@@ -33,7 +33,8 @@ int64_t getVectorBytes(ExecutableVariantOp variantOp) {
            extra.contains(("+" + feature + ",").str()) ||
            extra.ends_with(("+" + feature).str());
   };
-  if (has("avx512f"))
+  // Every AVX-512 subset implies avx512f (x86-64-v4 lists only subsets).
+  if (has("avx512f") || has("avx512vl") || has("avx512bw"))
     return 64;
   if (has("avx2") || has("avx"))
     return 32;

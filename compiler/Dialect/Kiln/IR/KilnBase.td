@@ -38,8 +38,9 @@ def Kiln_LoweringConfigAttr : Kiln_Attr<"LoweringConfig", "lowering_config"> {
   let description = [{
     Attached to the root op of a dispatch by strategy selection. `workgroup`
     gives, per loop of the root op, the tile one workgroup computes (0: not
-    tiled); `vector` the tile that is vectorized inside a workgroup (reduction
-    loops included; 0: not tiled).
+    tiled; absent on ops that are not distributed); `vector` the tile that
+    is vectorized inside a workgroup (reduction loops included; 0: not
+    tiled).
 
     ```mlir
     linalg.matmul {lowering_config = #kiln.lowering_config<
@@ -47,10 +48,12 @@ def Kiln_LoweringConfigAttr : Kiln_Attr<"LoweringConfig", "lowering_config"> {
     ```
   }];
   let parameters = (ins
-    ArrayRefParameter<"int64_t", "workgroup tile sizes">:$workgroup,
+    OptionalArrayRefParameter<"int64_t", "workgroup tile sizes">:$workgroup,
     ArrayRefParameter<"int64_t", "vector tile sizes">:$vector
   );
-  let assemblyFormat = "`<` `workgroup` `=` `[` $workgroup `]` `,` `vector` `=` `[` $vector `]` `>`";
+  let assemblyFormat = [{
+    `<` (`workgroup` `=` `[` $workgroup^ `]` `,` ` `)? `vector` `=` `[` $vector `]` `>`
+  }];
 }
 
 #endif // KILN_DIALECT_KILN_BASE

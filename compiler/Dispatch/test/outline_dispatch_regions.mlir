@@ -1,0 +1,55 @@
+// RUN: kiln-opt %s --split-input-file --kiln-outline-dispatch-regions=cpu=x86-64-v3 | FileCheck %s
+
+// Tests that a region becomes an executable whose export is named after its
+// root op and reads inputs from bindings, and a dispatch of that export.
+//       CHECK: kiln.executable @main_dispatch_0 {
+//       CHECK:   kiln.executable.variant @cpu target("llvm-cpu") attributes
+//  CHECK-SAME:       cpu = "x86-64-v3"
+//       CHECK:     kiln.executable.export @main_dispatch_0_matmul_4x16x8_f32 ordinal(0) bindings(3)
+//       CHECK:     func.func @main_dispatch_0_matmul_4x16x8_f32() {
+//       CHECK:       %[[B0:.+]] = kiln.binding 0 : memref<4x8xf32>
+//       CHECK:       %[[T0:.+]] = bufferization.to_tensor %[[B0]] restrict
+//       CHECK:       %[[B1:.+]] = kiln.binding 1 : memref<8x16xf32>
+//       CHECK:       %[[T1:.+]] = bufferization.to_tensor %[[B1]] restrict
+//       CHECK:       %[[M:.+]] = linalg.matmul ins(%[[T0]], %[[T1]]
+//       CHECK:       %[[OUT:.+]] = kiln.binding 2 : memref<4x16xf32>
+//       CHECK:       bufferization.materialize_in_destination %[[M]] in restrict writable %[[OUT]]
+// CHECK-LABEL: func.func @main(
+//       CHECK:   %[[R:.+]] = kiln.dispatch @main_dispatch_0::@main_dispatch_0_matmul_4x16x8_f32(%arg0, %arg1)
+//  CHECK-SAME:       : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+//       CHECK:   return %[[R]]
+func.func @main(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %0 = kiln.dispatch.region -> (tensor<4x16xf32>) {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<4x16xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+    %m = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
+    kiln.return %m : tensor<4x16xf32>
+  }
+  return %0 : tensor<4x16xf32>
+}
+
+// -----
+
+// Tests that i1 tensors cross the boundary as bytes and are converted inside.
+// CHECK-LABEL: kiln.executable @mask_dispatch_0
+//       CHECK:   kiln.binding 0 : memref<8xi8>
+//       CHECK:   arith.cmpi ne
+//       CHECK:   kiln.binding 1 : memref<8xi8>
+//       CHECK:   arith.extui
+// CHECK-LABEL: func.func @mask(
+//       CHECK:   kiln.dispatch @mask_dispatch_0::@mask_dispatch_0_elementwise_8_i1(%arg0) : (tensor<8xi1>) -> tensor<8xi1>
+func.func @mask(%m: tensor<8xi1>) -> tensor<8xi1> {
+  %0 = kiln.dispatch.region -> (tensor<8xi1>) {
+    %e = tensor.empty() : tensor<8xi1>
+    %n = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+        ins(%m : tensor<8xi1>) outs(%e : tensor<8xi1>) {
+    ^bb0(%x: i1, %o: i1):
+      %true = arith.constant true
+      %y = arith.xori %x, %true : i1
+      linalg.yield %y : i1
+    } -> tensor<8xi1>
+    kiln.return %n : tensor<8xi1>
+  }
+  return %0 : tensor<8xi1>
+}

@@ -1,0 +1,48 @@
+// RUN: kiln-opt %s --split-input-file --kiln-decompose-aggregate-ops | FileCheck %s
+
+// Tests that tensor.pad becomes empty + fill + insert_slice.
+// CHECK-LABEL: func.func @pad
+//  CHECK-SAME:   (%[[A:.+]]: tensor<4xf32>)
+//   CHECK-DAG:   %[[Z:.+]] = arith.constant 0.0
+//   CHECK-DAG:   %[[E:.+]] = tensor.empty() : tensor<7xf32>
+//       CHECK:   %[[F:.+]] = linalg.fill ins(%[[Z]] : f32) outs(%[[E]]
+//       CHECK:   %[[R:.+]] = tensor.insert_slice %[[A]] into %[[F]][1] [4] [1]
+//       CHECK:   return %[[R]]
+func.func @pad(%a: tensor<4xf32>) -> tensor<7xf32> {
+  %z = arith.constant 0.0 : f32
+  %0 = tensor.pad %a low[1] high[2] {
+  ^bb0(%i: index):
+    tensor.yield %z : f32
+  } : tensor<4xf32> to tensor<7xf32>
+  return %0 : tensor<7xf32>
+}
+
+// -----
+
+// Tests that tensor.concat becomes a chain of insert_slice.
+// CHECK-LABEL: func.func @concat
+//       CHECK:   %[[E:.+]] = tensor.empty() : tensor<2x5xf32>
+//       CHECK:   %[[I0:.+]] = tensor.insert_slice %arg0 into %[[E]][0, 0] [2, 2] [1, 1]
+//       CHECK:   %[[I1:.+]] = tensor.insert_slice %arg1 into %[[I0]][0, 2] [2, 3] [1, 1]
+//       CHECK:   return %[[I1]]
+func.func @concat(%a: tensor<2x2xf32>, %b: tensor<2x3xf32>) -> tensor<2x5xf32> {
+  %0 = tensor.concat dim(1) %a, %b : (tensor<2x2xf32>, tensor<2x3xf32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+
+// -----
+
+// Tests that softmax becomes max and sum reductions around an exp.
+// CHECK-LABEL: func.func @softmax
+//   CHECK-NOT:   linalg.softmax
+//       CHECK:   linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+//       CHECK:     arith.maxnumf
+//       CHECK:   math.exp
+//       CHECK:   linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+//       CHECK:     arith.addf
+//       CHECK:   arith.divf
+func.func @softmax(%a: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %e = tensor.empty() : tensor<2x8xf32>
+  %0 = linalg.softmax dimension(1) ins(%a : tensor<2x8xf32>) outs(%e : tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}

@@ -1,0 +1,58 @@
+// RUN: kiln-opt %s --split-input-file --verify-diagnostics --kiln-verify-input
+
+// Tests that dynamic shapes are reported at the op that produces them.
+func.func @dynamic(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %n = arith.constant 3 : index
+  // expected-error@+1 {{dynamic shapes are not supported: 'tensor<?x4xf32>'}}
+  %0 = tensor.empty(%n) : tensor<?x4xf32>
+  %1 = tensor.empty() : tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// -----
+
+// Tests that ops outside the supported dialects are named in the error.
+func.func @unsupported(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{unsupported op 'tensor.generate'}}
+  %0 = tensor.generate {
+  ^bb0(%i: index):
+    %c = arith.constant 1.0 : f32
+    tensor.yield %c : f32
+  } : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Tests that public functions must take tensors.
+// expected-error@+1 {{public function 'scalar' argument 0 has type 'f32'}}
+func.func @scalar(%a: f32) -> tensor<4xf32> {
+  %0 = tensor.empty() : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Tests that unsupported element types are reported.
+func.func @complex(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{unsupported element type 'complex<f32>'}}
+  %0 = tensor.empty() : tensor<4xcomplex<f32>>
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+// Tests that a declaration without body is rejected.
+// expected-error@+1 {{function 'external' has no body}}
+func.func private @external(tensor<4xf32>) -> tensor<4xf32>
+
+// -----
+
+// Tests that a supported program passes unchanged.
+func.func @fine(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %0 = linalg.add ins(%a, %b : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %1 = tensor.expand_shape %0 [[0, 1]] output_shape [2, 2] : tensor<4xf32> into tensor<2x2xf32>
+  %2 = tensor.collapse_shape %1 [[0, 1]] : tensor<2x2xf32> into tensor<4xf32>
+  return %2 : tensor<4xf32>
+}

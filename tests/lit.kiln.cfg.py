@@ -1,0 +1,32 @@
+# lit configuration for kiln (loaded by the generated lit.site.cfg.py): pass
+# (compiler/**/test/*.mlir) and end-to-end programs (tests/**/*.mlir).
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "kiln"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = config.kiln_source_root
+config.test_exec_root = os.path.join(config.kiln_binary_root, "tests")
+
+# Only compiler/ and tests/ hold tests; build trees and samples do not.
+config.excludes = [
+    name
+    for name in os.listdir(config.kiln_source_root)
+    if name not in ("compiler", "tests")
+]
+config.excludes += ["Inputs"]
+
+llvm_config.use_default_substitutions()
+config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
+
+tool_dirs = [config.kiln_tools_dir, config.llvm_tools_dir]
+tools = ["kiln-opt", "kiln-compile", "kiln-run", "FileCheck", "not",
+         "mlir-opt", "mlir-runner"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%mlir_lib_dir", config.llvm_lib_dir))
+config.substitutions.append(
+    ("%kiln_tests_dir", os.path.join(config.kiln_source_root, "tests")))

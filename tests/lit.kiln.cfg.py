@@ -30,3 +30,17 @@ config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%mlir_lib_dir", config.llvm_lib_dir))
 config.substitutions.append(
     ("%kiln_tests_dir", os.path.join(config.kiln_source_root, "tests")))
+
+# %e2e PROGRAM -o WORKDIR [flags]: compile with kiln, run, and compare with
+# upstream MLIR (tests/e2e/run_e2e.py).
+def tool_path(name, directory):
+    return os.path.join(directory, name)
+config.substitutions.append(("%e2e", " ".join([
+    config.python_executable,
+    os.path.join(config.kiln_source_root, "tests", "e2e", "run_e2e.py"),
+    "--kiln-compile=" + tool_path("kiln-compile", config.kiln_tools_dir),
+    "--kiln-run=" + tool_path("kiln-run", config.kiln_tools_dir),
+    "--mlir-opt=" + tool_path("mlir-opt", config.llvm_tools_dir),
+    "--mlir-runner=" + tool_path("mlir-runner", config.llvm_tools_dir),
+    "--mlir-lib-dir=" + config.llvm_lib_dir,
+])))

@@ -35,23 +35,23 @@ bool isSupportedOp(Operation *op) {
     return true;
   return isa<tensor::EmptyOp, tensor::ExtractSliceOp, tensor::InsertSliceOp,
              tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::PadOp,
-             tensor::ConcatOp, tensor::YieldOp, tensor::CastOp>(op);
+             tensor::ConcatOp, tensor::YieldOp, tensor::CastOp,
+             tensor::ExtractOp>(op);
 }
 
-/// Reports `type` if it is a shaped type kiln cannot represent.
-LogicalResult verifyType(Operation *op, Type type, StringRef what) {
+/// Reports `type` at `loc` if it is a shaped type kiln cannot represent.
+LogicalResult verifyType(Location loc, Type type) {
   auto shapedType = dyn_cast<ShapedType>(type);
   if (!shapedType)
     return success();
   if (!shapedType.hasRank())
-    return op->emitError() << "unranked " << what
-                           << " types are not supported: " << type;
+    return emitError(loc) << "unranked types are not supported: " << type;
   if (!shapedType.hasStaticShape())
-    return op->emitError() << "dynamic shapes are not supported: " << type;
+    return emitError(loc) << "dynamic shapes are not supported: " << type;
   Type elementType = shapedType.getElementType();
   if (!isSupportedElementType(elementType) && !elementType.isIndex())
-    return op->emitError() << "unsupported element type " << elementType
-                           << " in " << type;
+    return emitError(loc) << "unsupported element type " << elementType
+                          << " in " << type;
   return success();
 }
 
@@ -89,19 +89,23 @@ struct VerifyInputPass : impl::VerifyInputPassBase<VerifyInputPass> {
       if (!isSupportedOp(op)) {
         op->emitError() << "unsupported op '" << op->getName()
                         << "'; kiln compiles func, linalg, arith, math and "
-                           "tensor.{empty, extract_slice, insert_slice, "
-                           "expand_shape, collapse_shape, pad, concat, cast}";
+                           "tensor.{empty, extract, extract_slice, "
+                           "insert_slice, expand_shape, collapse_shape, pad, "
+                           "concat, cast}";
         failed = true;
         return WalkResult::skip();
       }
-      if (auto funcOp = dyn_cast<func::FuncOp>(op))
-        failed |= LogicalResult(verifyFunctionSignature(funcOp)).failed();
+      if (auto funcOp = dyn_cast<func::FuncOp>(op)) {
+        failed |= verifyFunctionSignature(funcOp).failed();
+        for (Type type : funcOp.getResultTypes())
+          failed |= verifyType(funcOp.getLoc(), type).failed();
+      }
       for (Type type : op->getResultTypes())
-        failed |= verifyType(op, type, "result").failed();
+        failed |= verifyType(op->getLoc(), type).failed();
       for (Region &region : op->getRegions())
         for (Block &block : region)
           for (BlockArgument arg : block.getArguments())
-            failed |= verifyType(op, arg.getType(), "argument").failed();
+            failed |= verifyType(arg.getLoc(), arg.getType()).failed();
       return WalkResult::advance();
     });
     if (failed)

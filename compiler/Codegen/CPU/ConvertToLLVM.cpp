@@ -192,11 +192,27 @@ struct ConvertToLLVMPass : impl::ConvertToLLVMPassBase<ConvertToLLVMPass> {
     if (failed(lowerMath(moduleOp)))
       return signalPassFailure();
     {
+      // x86 has no bf16 arithmetic: compute in f32, round on the way back
+      // (the rounding itself is expanded to integer ops below, as LLVM
+      // would otherwise call a compiler-rt helper the kernel cannot link).
+      TypeConverter converter;
+      Type bf16 = BFloat16Type::get(context), f32 = Float32Type::get(context);
+      arith::populateEmulateUnsupportedFloatsConversions(converter, {bf16}, f32);
+      RewritePatternSet patterns(context);
+      arith::populateEmulateUnsupportedFloatsPatterns(patterns, converter);
+      ConversionTarget target(*context);
+      arith::populateEmulateUnsupportedFloatsLegality(target, converter);
+      target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+      if (failed(applyPartialConversion(moduleOp, target, std::move(patterns))))
+        return signalPassFailure();
+    }
+    {
       // Subviews become explicit offset arithmetic; bf16 arithmetic goes
       // through f32.
       RewritePatternSet patterns(context);
       memref::populateExpandStridedMetadataPatterns(patterns);
       arith::populateExpandBFloat16Patterns(patterns);
+      arith::populateCeilFloorDivExpandOpsPatterns(patterns);
       // Cleanups since vector lowering may have re-formed n-D vector ops.
       populateLowerVectorsPatterns(patterns);
       if (failed(applyPatternsGreedily(moduleOp, std::move(patterns))))

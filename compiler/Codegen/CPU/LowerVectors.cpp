@@ -12,7 +12,61 @@ namespace mlir::kiln {
 #define GEN_PASS_DEF_LOWERVECTORSPASS
 #include "Codegen/CPU/Passes.h.inc"
 
+namespace {
+
+bool isI1Vector(VectorType type) {
+  return type.getRank() == 1 && type.getElementType().isInteger(1);
+}
+
+/// Memory holds one byte per i1 element, but a vector load or store of i1
+/// would pack the elements into bits: access them one at a time instead.
+struct ScalarizeI1Load : OpRewritePattern<vector::LoadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::LoadOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isI1Vector(op.getVectorType()))
+      return rewriter.notifyMatchFailure(op, "not a 1-D i1 load");
+    Location loc = op.getLoc();
+    SmallVector<Value> indices(op.getIndices());
+    Value first = indices.back();
+    SmallVector<Value> elements;
+    for (int64_t i = 0, e = op.getVectorType().getNumElements(); i < e; ++i) {
+      Value offset = arith::ConstantIndexOp::create(rewriter, loc, i);
+      indices.back() = arith::AddIOp::create(rewriter, loc, first, offset);
+      elements.push_back(
+          memref::LoadOp::create(rewriter, loc, op.getBase(), indices));
+    }
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, op.getVectorType(),
+                                                        elements);
+    return success();
+  }
+};
+
+struct ScalarizeI1Store : OpRewritePattern<vector::StoreOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::StoreOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isI1Vector(op.getVectorType()))
+      return rewriter.notifyMatchFailure(op, "not a 1-D i1 store");
+    Location loc = op.getLoc();
+    SmallVector<Value> indices(op.getIndices());
+    Value first = indices.back();
+    for (int64_t i = 0, e = op.getVectorType().getNumElements(); i < e; ++i) {
+      Value offset = arith::ConstantIndexOp::create(rewriter, loc, i);
+      indices.back() = arith::AddIOp::create(rewriter, loc, first, offset);
+      Value element =
+          vector::ExtractOp::create(rewriter, loc, op.getValueToStore(), i);
+      memref::StoreOp::create(rewriter, loc, element, op.getBase(), indices);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+}  // namespace
+
 void populateLowerVectorsPatterns(RewritePatternSet &patterns) {
+  patterns.add<ScalarizeI1Load, ScalarizeI1Store>(patterns.getContext());
   vector::populateVectorToVectorCanonicalizationPatterns(patterns);
   vector::populateVectorContractLoweringPatterns(
       patterns, vector::VectorContractLowering::OuterProduct);

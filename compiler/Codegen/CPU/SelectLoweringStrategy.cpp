@@ -208,12 +208,18 @@ void configureExport(ExecutableExportOp exportOp, func::FuncOp funcOp,
                 LoweringConfigAttr::get(context, workgroup, vector));
   };
 
+  // Empty loops need no tiles: such ops become loops that never run.
+  auto hasEmptyLoop = [](linalg::LinalgOp op) {
+    return llvm::is_contained(op.getStaticLoopRanges(), 0);
+  };
   linalg::LinalgOp storedOp = findStoredOp(funcOp);
+  if (storedOp && hasEmptyLoop(storedOp))
+    storedOp = {};
   auto heavyOp = dyn_cast_if_present<linalg::LinalgOp>(
       findDispatchRootOp(funcOp.getBody()));
   if (storedOp && storedOp.hasPureTensorSemantics()) {
     SmallVector<int64_t> loopMap;
-    if (heavyOp && heavyOp != storedOp)
+    if (heavyOp && heavyOp != storedOp && !hasEmptyLoop(heavyOp))
       loopMap = mapLoopsToProducer(storedOp, heavyOp);
     linalg::LinalgOp planOp = loopMap.empty() ? storedOp : heavyOp;
     SmallVector<int64_t> planVector =
@@ -241,7 +247,7 @@ void configureExport(ExecutableExportOp exportOp, func::FuncOp funcOp,
   // Other ops with reductions tile them on their own.
   funcOp.walk([&](linalg::LinalgOp op) {
     if (getLoweringConfig(op) || op.getNumReductionLoops() == 0 ||
-        !op.hasPureTensorSemantics())
+        !op.hasPureTensorSemantics() || hasEmptyLoop(op))
       return;
     setConfig(op, {}, selectVectorTiles(op, getLanes(op, vectorBytes)));
   });

@@ -88,6 +88,13 @@ SmallVector<int64_t> getDefaultVectorTiles(linalg::LinalgOp op) {
   return tiles;
 }
 
+bool hasUniformElementType(linalg::LinalgOp op) {
+  Type elementType = getElementTypeOrSelf(op->getResult(0).getType());
+  return llvm::all_of(op->getOperandTypes(), [&](Type type) {
+    return getElementTypeOrSelf(type) == elementType;
+  });
+}
+
 struct TileAndVectorizePass
     : impl::TileAndVectorizePassBase<TileAndVectorizePass> {
   void runOnOperation() override {
@@ -156,7 +163,10 @@ struct TileAndVectorizePass
     SmallVector<linalg::LinalgOp> candidates;
     funcOp.walk([&](linalg::LinalgOp op) {
       int64_t size = getIterationSpaceSize(op);
-      if (size != ShapedType::kDynamic && size <= kMaxVectorizedElements)
+      // Empty iteration spaces have nothing to vectorize; their loops run
+      // zero times.
+      if (size != ShapedType::kDynamic && size > 0 &&
+          size <= kMaxVectorizedElements)
         candidates.push_back(op);
     });
     for (linalg::LinalgOp op : candidates) {
@@ -164,8 +174,11 @@ struct TileAndVectorizePass
         continue;
       rewriter.setInsertionPoint(op);
       // Contractions become vector.contract directly (not broadcasts and
-      // a multi-reduction), which lowers to outer products.
-      bool isContraction = linalg::isaContractionOpInterface(op);
+      // a multi-reduction), which lowers to outer products. Only when no
+      // operand is extended: vector.contract would sign-extend implicitly,
+      // losing an unsigned cast.
+      bool isContraction =
+          linalg::isaContractionOpInterface(op) && hasUniformElementType(op);
       FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
           rewriter, op, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
           /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,

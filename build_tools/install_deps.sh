@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian packages kiln needs to build and test, if missing.
+# Usage: build_tools/install_deps.sh
+set -euo pipefail
+
+packages=(
+  cmake ninja-build ccache g++ pkg-config python3
+  llvm-22-dev libmlir-22-dev mlir-22-tools lld-22 llvm-22-tools
+  libflatbuffers-dev flatbuffers-compiler
+  libzstd-dev libxxhash-dev
+  libgtest-dev libbenchmark-dev nlohmann-json3-dev
+  libopenblas-dev
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "Installing: ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "error: run as root or install sudo" >&2; exit 1; }
+  sudo="sudo"
+fi
+$sudo apt-get update -q
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

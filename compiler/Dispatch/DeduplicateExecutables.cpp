@@ -2,6 +2,7 @@
 
 #include "Dispatch/Passes.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace mlir::kiln {
@@ -25,12 +26,29 @@ std::string printWithoutNames(ExecutableOp executableOp) {
                 innerModule.lookupSymbol<func::FuncOp>(exportOp.getSymName()))
           funcOp.setSymName(name);
       exportOp.setSymName(name);
+      // Where the work came from does not make kernels different.
+      exportOp->removeAttr(kProvenanceAttrName);
     }
   }
   std::string text;
   llvm::raw_string_ostream os(text);
   cloned->print(os, OpPrintingFlags().useLocalScope());
   return text;
+}
+
+/// The kept export now computes the duplicate's work too: it inherits its
+/// input ops (its own canonical location stays first).
+void mergeProvenance(ExecutableExportOp kept, ExecutableExportOp duplicate) {
+  auto keptOps = kept->getAttrOfType<ArrayAttr>(kProvenanceAttrName);
+  auto duplicateOps = duplicate->getAttrOfType<ArrayAttr>(kProvenanceAttrName);
+  if (!duplicateOps)
+    return;
+  llvm::SetVector<Attribute> merged;
+  if (keptOps)
+    merged.insert(keptOps.begin(), keptOps.end());
+  merged.insert(duplicateOps.begin(), duplicateOps.end());
+  kept->setAttr(kProvenanceAttrName,
+                ArrayAttr::get(kept.getContext(), merged.getArrayRef()));
 }
 
 struct DeduplicateExecutablesPass
@@ -58,6 +76,7 @@ struct DeduplicateExecutablesPass
         replacements[from] = SymbolRefAttr::get(
             kept.getSymNameAttr(),
             {FlatSymbolRefAttr::get(keptExport.getSymNameAttr())});
+        mergeProvenance(keptExport, dupExport);
       }
       duplicates.push_back(executableOp);
     }

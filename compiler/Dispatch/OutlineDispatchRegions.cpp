@@ -5,6 +5,7 @@
 #include "Dispatch/Utils.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/X86TargetParser.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -16,14 +17,24 @@ namespace mlir::kiln {
 namespace {
 
 /// Resolves the `--cpu` choice into the variant's cpu and feature strings.
+/// For the host, features list only where it differs from what its CPU name
+/// implies (a virtual machine may hide some), which is usually nothing.
 std::pair<std::string, std::string> resolveTargetCPU(StringRef cpu) {
   if (cpu != "host")
     return {cpu.str(), ""};
+  std::string name = llvm::sys::getHostCPUName().str();
+  SmallVector<StringRef> implied;
+  llvm::X86::getFeaturesForCPU(name, implied);
   SmallVector<std::string> features;
-  for (const auto &feature : llvm::sys::getHostCPUFeatures())
-    features.push_back((feature.second ? "+" : "-") + feature.first().str());
+  for (const auto &feature : llvm::sys::getHostCPUFeatures()) {
+    bool isImplied = llvm::is_contained(implied, feature.first());
+    if (feature.second && !isImplied)
+      features.push_back("+" + feature.first().str());
+    else if (!feature.second && isImplied)
+      features.push_back("-" + feature.first().str());
+  }
   llvm::sort(features);
-  return {llvm::sys::getHostCPUName().str(), llvm::join(features, ",")};
+  return {name, llvm::join(features, ",")};
 }
 
 /// Bindings hold i1 as one byte per element; inside the kernel the tensors
@@ -113,6 +124,30 @@ LogicalResult buildKernel(OpBuilder &builder, DispatchRegionOp regionOp,
   return success();
 }
 
+/// Each input op of the region as `loc("op.name"(file:line:col))`, once per
+/// distinct location; ops the compiler made up (empty, constants) are left
+/// out.
+ArrayAttr getProvenance(Region &body) {
+  MLIRContext *context = body.getContext();
+  llvm::SetVector<Attribute> entries;
+  body.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<tensor::EmptyOp, arith::ConstantOp>(op))
+      return WalkResult::skip();
+    if (!isa<linalg::LinalgOp>(op) &&
+        !isa_and_nonnull<tensor::TensorDialect>(op->getDialect()))
+      return WalkResult::advance();
+    op->getLoc()->walk([&](Location loc) {
+      if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+        entries.insert(NameLoc::get(
+            StringAttr::get(context, op->getName().getStringRef()), fileLoc));
+      return WalkResult::advance();
+    });
+    // Ops nested in a linalg body are part of it.
+    return WalkResult::skip();
+  });
+  return ArrayAttr::get(context, entries.getArrayRef());
+}
+
 struct OutlineDispatchRegionsPass
     : impl::OutlineDispatchRegionsPassBase<OutlineDispatchRegionsPass> {
   using Base::Base;
@@ -145,11 +180,16 @@ struct OutlineDispatchRegionsPass
             builder, regionOp.getLoc(), "cpu", "llvm-cpu",
             "x86_64-unknown-linux-gnu", cpu, features);
         builder.createBlock(&variantOp.getBody());
-        ExecutableExportOp::create(
-            builder, regionOp.getLoc(), builder.getStringAttr(exportName),
-            builder.getIndexAttr(0),
+        // The export stands where its root op stood in the input; the ops
+        // fused with it are its provenance.
+        Operation *rootOp = findDispatchRootOp(regionOp.getBody());
+        auto exportOp = ExecutableExportOp::create(
+            builder, rootOp ? rootOp->getLoc() : regionOp.getLoc(),
+            builder.getStringAttr(exportName), builder.getIndexAttr(0),
             builder.getIndexAttr(inputs.size() + regionOp.getNumResults()),
             /*workgroup_count=*/nullptr);
+        exportOp->setAttr(kProvenanceAttrName,
+                          getProvenance(regionOp.getBody()));
         auto innerModule = ModuleOp::create(builder, regionOp.getLoc());
         builder.setInsertionPointToStart(innerModule.getBody());
         if (failed(buildKernel(builder, regionOp, inputs, exportName)))

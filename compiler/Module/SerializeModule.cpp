@@ -18,6 +18,14 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/xxhash.h"
+
+#include <zstd.h>
+
+#include <map>
+#include <set>
 
 namespace mlir::kiln {
 
@@ -91,13 +99,76 @@ FailureOr<std::vector<uint8_t>> getConstantBytes(Location loc,
   return bytes;
 }
 
+/// zstd level for embedded sources: most of the ratio of the highest levels
+/// at a fraction of their time.
+constexpr int kSourceCompressionLevel = 9;
+
+/// The first file location inside `loc`, if any.
+std::optional<FileLineColLoc> findFileLoc(Location loc) {
+  std::optional<FileLineColLoc> found;
+  loc->walk([&](Location nested) {
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(nested)) {
+      found = fileLoc;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+/// Reads an input file for embedding if it is a regular text file within
+/// `limit` bytes; otherwise warns (at `loc`) and returns nothing. Never reads
+/// more than `limit` bytes.
+std::optional<std::string> readInputFile(Location loc, StringRef path,
+                                         uint64_t limit) {
+  llvm::sys::fs::file_status status;
+  if (llvm::sys::fs::status(path, status) ||
+      !llvm::sys::fs::exists(status)) {
+    emitWarning(loc) << "input file '" << path
+                     << "' named by a location does not exist; not embedded";
+    return std::nullopt;
+  }
+  if (!llvm::sys::fs::is_regular_file(status)) {
+    emitWarning(loc) << "input file '" << path
+                     << "' is not a regular file; not embedded";
+    return std::nullopt;
+  }
+  if (status.getSize() > limit) {
+    emitWarning(loc) << "input file '" << path << "' is " << status.getSize()
+                     << " bytes, above the " << limit
+                     << "-byte limit; not embedded";
+    return std::nullopt;
+  }
+  auto buffer = llvm::MemoryBuffer::getFileSlice(path, status.getSize(), 0);
+  if (!buffer) {
+    emitWarning(loc) << "cannot read input file '" << path
+                     << "'; not embedded";
+    return std::nullopt;
+  }
+  StringRef text = (*buffer)->getBuffer();
+  if (text.contains('\0')) {
+    emitWarning(loc) << "input file '" << path
+                     << "' is binary; not embedded";
+    return std::nullopt;
+  }
+  return text.str();
+}
+
 class ModuleSerializer {
 public:
-  ModuleSerializer(ModuleOp moduleOp, const CPULibrary &library)
-      : moduleOp(moduleOp), library(library) {}
+  ModuleSerializer(ModuleOp moduleOp, const CPULibrary &library,
+                   const SerializeOptions &options)
+      : moduleOp(moduleOp), library(library), options(options) {}
 
-  LogicalResult serialize(const SerializeOptions &options,
-                          llvm::raw_ostream &os) {
+  LogicalResult serialize(llvm::raw_ostream &os) {
+    if (options.debugLevel >= 3 && failed(collectCapturedSources()))
+      return failure();
+    if (options.embedInputFiles)
+      embedInputFiles();
+    // The table is sorted by path; exports refer to files by that order.
+    uint32_t index = 0;
+    for (auto &[path, text] : sourceTexts)
+      sourceIndices[path] = index++;
     if (failed(indexExecutables()))
       return failure();
     std::vector<flatbuffers::Offset<fb::Function>> functions;
@@ -117,10 +188,16 @@ public:
         fb::CreateLibrary(builder,
                           builder.CreateString(KILN_LIBRARY_FORMAT_ELF_X86_64),
                           builder.CreateString(library.cpu), libraryData)};
+    auto [sourceFiles, sourceContents] = serializeSourceTable();
+    std::vector<flatbuffers::Offset<flatbuffers::String>> stageNames;
+    for (const std::string &stage : capturedStages())
+      stageNames.push_back(builder.CreateString(stage));
     auto root = fb::CreateModule(
         builder, KILN_MODULE_VERSION, builder.CreateString(options.moduleName),
         builder.CreateVector(functions), builder.CreateVector(executables),
-        builder.CreateVector(libraries), builder.CreateVector(constants));
+        builder.CreateVector(libraries), builder.CreateVector(constants),
+        options.debugLevel, builder.CreateVector(stageNames), sourceFiles,
+        sourceContents);
     builder.Finish(root, KILN_MODULE_IDENTIFIER);
     os.write(reinterpret_cast<const char *>(builder.GetBufferPointer()),
              builder.GetSize());
@@ -128,6 +205,179 @@ public:
   }
 
 private:
+  //===--------------------------------------------------------------------===//
+  // Debug information
+  //===--------------------------------------------------------------------===//
+
+  struct ExportDebugInfo {
+    flatbuffers::Offset<fb::SourceLocation> location;
+    flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::FusedOp>>>
+        provenance;
+    flatbuffers::Offset<
+        flatbuffers::Vector<flatbuffers::Offset<fb::StageLocation>>>
+        stageLocations;
+  };
+
+  /// The captured stages in pipeline order: those requested that some
+  /// export recorded a location in.
+  std::vector<std::string> capturedStages() const {
+    std::vector<std::string> stages;
+    for (const std::string &stage : options.captureStages)
+      if (stagesSeen.count(stage))
+        stages.push_back(stage);
+    return stages;
+  }
+
+  /// Gathers the texts captured on every variant.
+  LogicalResult collectCapturedSources() {
+    for (auto executableOp : moduleOp.getOps<ExecutableOp>())
+      for (auto variantOp :
+           executableOp.getBlock().getOps<ExecutableVariantOp>()) {
+        auto sources = variantOp->getAttrOfType<DictionaryAttr>(kSourcesAttrName);
+        if (!sources)
+          continue;
+        for (NamedAttribute entry : sources) {
+          auto resource = dyn_cast<DenseResourceElementsAttr>(entry.getValue());
+          AsmResourceBlob *blob =
+              resource ? resource.getRawHandle().getBlob() : nullptr;
+          if (!blob)
+            return variantOp.emitError() << "captured source '"
+                                         << entry.getName().getValue()
+                                         << "' has no data";
+          ArrayRef<char> data = blob->getData();
+          sourceTexts[entry.getName().getValue().str()] =
+              std::string(data.data(), data.size());
+        }
+        for (ExecutableExportOp exportOp : variantOp.getExportOps())
+          if (auto locs =
+                  exportOp->getAttrOfType<DictionaryAttr>(kSourceLocsAttrName))
+            for (NamedAttribute entry : locs)
+              stagesSeen.insert(entry.getName().getValue().str());
+      }
+    return success();
+  }
+
+  /// Adds every input file that a serialized export location names to the
+  /// source table.
+  void embedInputFiles() {
+    std::map<std::string, Location> referencedFiles;
+    auto reference = [&](Location loc) {
+      if (std::optional<FileLineColLoc> fileLoc = findFileLoc(loc))
+        referencedFiles.try_emplace(fileLoc->getFilename().str(), loc);
+    };
+    moduleOp.walk([&](ExecutableExportOp exportOp) {
+      if (options.debugLevel >= 1)
+        reference(exportOp.getLoc());
+      if (options.debugLevel >= 2)
+        if (auto provenance =
+                exportOp->getAttrOfType<ArrayAttr>(kProvenanceAttrName))
+          for (Attribute entry : provenance)
+            if (auto loc = dyn_cast<LocationAttr>(entry))
+              reference(loc);
+    });
+    for (auto &[path, loc] : referencedFiles) {
+      if (sourceTexts.count(path))
+        continue;
+      if (std::optional<std::string> text =
+              readInputFile(loc, path, options.embedInputFileLimit))
+        sourceTexts[path] = std::move(*text);
+    }
+  }
+
+  flatbuffers::Offset<fb::SourceLocation> serializeLocation(FileLineColLoc loc) {
+    return fb::CreateSourceLocation(builder,
+                                    builder.CreateString(loc.getFilename().str()),
+                                    loc.getLine(), loc.getColumn());
+  }
+
+  FailureOr<ExportDebugInfo> serializeExportDebugInfo(ExecutableExportOp exportOp) {
+    ExportDebugInfo info;
+    if (options.debugLevel >= 1)
+      if (std::optional<FileLineColLoc> loc = findFileLoc(exportOp.getLoc()))
+        info.location = serializeLocation(*loc);
+    if (options.debugLevel >= 2) {
+      std::vector<flatbuffers::Offset<fb::FusedOp>> fusedOps;
+      if (auto provenance =
+              exportOp->getAttrOfType<ArrayAttr>(kProvenanceAttrName))
+        for (Attribute entry : provenance) {
+          auto nameLoc = dyn_cast<NameLoc>(entry);
+          std::optional<FileLineColLoc> loc =
+              nameLoc ? findFileLoc(nameLoc.getChildLoc()) : std::nullopt;
+          if (!loc)
+            continue;
+          fusedOps.push_back(fb::CreateFusedOp(
+              builder, builder.CreateString(nameLoc.getName().str()),
+              serializeLocation(*loc)));
+        }
+      info.provenance = builder.CreateVector(fusedOps);
+    }
+    if (options.debugLevel >= 3) {
+      std::vector<std::string> stages = capturedStages();
+      std::vector<flatbuffers::Offset<fb::StageLocation>> locations;
+      auto locs = exportOp->getAttrOfType<DictionaryAttr>(kSourceLocsAttrName);
+      for (auto [stageIndex, stage] : llvm::enumerate(stages)) {
+        auto loc = locs ? dyn_cast_if_present<FileLineColLoc>(locs.get(stage))
+                        : FileLineColLoc();
+        if (!loc)
+          continue;
+        auto source = sourceIndices.find(loc.getFilename());
+        if (source == sourceIndices.end())
+          return exportOp.emitError() << "stage location names source '"
+                                      << loc.getFilename()
+                                      << "' that was not captured";
+        locations.push_back(fb::CreateStageLocation(
+            builder, stageIndex, source->second, loc.getLine()));
+      }
+      info.stageLocations = builder.CreateVector(locations);
+    }
+    return info;
+  }
+
+  /// Writes the source table: each distinct text once (zstd when smaller),
+  /// files sorted by path.
+  std::pair<flatbuffers::Offset<
+                flatbuffers::Vector<flatbuffers::Offset<fb::SourceFile>>>,
+            flatbuffers::Offset<
+                flatbuffers::Vector<flatbuffers::Offset<fb::SourceContent>>>>
+  serializeSourceTable() {
+    std::vector<flatbuffers::Offset<fb::SourceContent>> contents;
+    std::map<std::pair<uint64_t, std::string_view>, uint32_t> contentIndices;
+    std::vector<flatbuffers::Offset<fb::SourceFile>> files;
+    // std::map iterates in path order: the table comes out sorted.
+    for (auto &[path, text] : sourceTexts) {
+      uint64_t hash = llvm::xxh3_64bits(
+          ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(text.data()),
+                            text.size()));
+      auto [it, inserted] =
+          contentIndices.try_emplace({hash, std::string_view(text)}, 0);
+      if (inserted) {
+        it->second = contents.size();
+        contents.push_back(serializeContent(text, hash));
+      }
+      files.push_back(fb::CreateSourceFile(
+          builder, builder.CreateString(path), it->second));
+    }
+    return {builder.CreateVector(files), builder.CreateVector(contents)};
+  }
+
+  flatbuffers::Offset<fb::SourceContent> serializeContent(const std::string &text,
+                                                          uint64_t hash) {
+    std::vector<uint8_t> compressed(ZSTD_compressBound(text.size()));
+    size_t size = ZSTD_compress(compressed.data(), compressed.size(),
+                                text.data(), text.size(),
+                                kSourceCompressionLevel);
+    if (!ZSTD_isError(size) && size < text.size()) {
+      compressed.resize(size);
+      return fb::CreateSourceContent(builder, fb::Compression::Zstd,
+                                     text.size(), hash,
+                                     builder.CreateVector(compressed));
+    }
+    return fb::CreateSourceContent(
+        builder, fb::Compression::None, text.size(), hash,
+        builder.CreateVector(reinterpret_cast<const uint8_t *>(text.data()),
+                             text.size()));
+  }
+
   /// Assigns module indices to executables and exports.
   LogicalResult indexExecutables() {
     llvm::StringMap<uint32_t> ordinals;
@@ -150,11 +400,15 @@ private:
           for (auto [i, value] : llvm::enumerate(count.asArrayRef()))
             if (i < 3)
               workgroupCount[i] = static_cast<uint32_t>(value);
+        FailureOr<ExportDebugInfo> debugInfo = serializeExportDebugInfo(exportOp);
+        if (failed(debugInfo))
+          return failure();
         exports.push_back(fb::CreateExport(
             builder, builder.CreateString(exportOp.getSymName().str()),
             it->second,
             static_cast<uint32_t>(exportOp.getBindings().getZExtValue()),
-            builder.CreateVector(workgroupCount)));
+            builder.CreateVector(workgroupCount), debugInfo->location,
+            debugInfo->provenance, debugInfo->stageLocations));
         exportIndices[key] = {static_cast<uint32_t>(executables.size()),
                               static_cast<uint32_t>(index)};
       }
@@ -369,7 +623,13 @@ private:
 
   ModuleOp moduleOp;
   const CPULibrary &library;
+  const SerializeOptions &options;
   flatbuffers::FlatBufferBuilder builder;
+  /// Path -> text of every source to embed (ordered: the table is sorted).
+  std::map<std::string, std::string> sourceTexts;
+  std::set<std::string> stagesSeen;
+  /// Path -> index in the source table.
+  llvm::StringMap<uint32_t> sourceIndices;
   std::vector<flatbuffers::Offset<fb::Executable>> executables;
   std::vector<flatbuffers::Offset<fb::Constant>> constants;
   DenseMap<Attribute, uint32_t> constantIndices;
@@ -382,7 +642,7 @@ private:
 LogicalResult serializeModule(ModuleOp moduleOp, const CPULibrary &library,
                               const SerializeOptions &options,
                               llvm::raw_ostream &os) {
-  return ModuleSerializer(moduleOp, library).serialize(options, os);
+  return ModuleSerializer(moduleOp, library, options).serialize(os);
 }
 
 }  // namespace mlir::kiln

@@ -7,16 +7,30 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <string>
+#include <vector>
+
 namespace mlir::kiln {
 
 struct SerializeOptions {
   /// Name of the module (the input file's stem).
   std::string moduleName;
+  /// --executable-debug-level: 0 names only, 1 + input locations,
+  /// 2 + provenance, 3 + captured stage texts and their locations.
+  int debugLevel = 2;
+  /// Names of the stages captured at level 3, in pipeline order.
+  std::vector<std::string> captureStages;
+  /// Also embed the input files that export locations name, each at most
+  /// `embedInputFileLimit` bytes.
+  bool embedInputFiles = false;
+  uint64_t embedInputFileLimit = 1 << 20;
 };
 
 /// Writes the FlatBuffer module (schema/module.fbs): the host functions of
-/// `moduleOp` as slot programs, its constants, its executables and `library`
-/// which holds their code.
+/// `moduleOp` as slot programs, its constants, its executables, `library`
+/// which holds their code, and the debug information of the chosen level
+/// (the source table: each distinct text once, zstd-compressed when that is
+/// smaller, sorted by path).
 LogicalResult serializeModule(ModuleOp moduleOp, const CPULibrary &library,
                               const SerializeOptions &options,
                               llvm::raw_ostream &os);

@@ -2,10 +2,12 @@
 
 #include "Pipeline/Pipeline.h"
 
+#include "Capture/Passes.h"
 #include "Dispatch/Passes.h"
 #include "Input/Passes.h"
 #include "Module/SerializeModule.h"
 #include "Target/CPU/LibraryBuilder.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 namespace mlir::kiln {
@@ -40,6 +42,84 @@ struct PrintVariantPass
 
 }  // namespace
 
+std::vector<std::string> getCaptureStages(const CompileOptions &options) {
+  std::vector<std::string> stages;
+  if (options.debugLevel < 3)
+    return stages;
+  for (StringRef stage : getCodegenStageNames())
+    if (options.captureStages.empty() ||
+        llvm::is_contained(options.captureStages, stage))
+      stages.push_back(stage.str());
+  return stages;
+}
+
+namespace {
+
+/// Codegen of every variant from `from`, capturing and printing at the
+/// checkpoints the options ask for.
+void addCodegenPasses(OpPassManager &pm, const CompileOptions &options,
+                      CodegenStage from) {
+  std::vector<std::string> captureStages = getCaptureStages(options);
+  OpPassManager &variantPM =
+      pm.nest<ExecutableOp>().nest<ExecutableVariantOp>();
+  buildCPUCodegenPassPipeline(
+      variantPM, from, [&](OpPassManager &nested, CodegenStage stage) {
+        if (llvm::is_contained(captureStages, getCodegenStageName(stage))) {
+          CaptureExecutableSourcesPassOptions captureOptions;
+          captureOptions.stage = getCodegenStageName(stage).str();
+          captureOptions.moduleName = options.sourcePrefix;
+          nested.addPass(createCaptureExecutableSourcesPass(captureOptions));
+        }
+        if (options.dumpStage == stage)
+          nested.addPass(std::make_unique<PrintVariantPass>(stage));
+      });
+}
+
+/// Writes the module of the compiled IR.
+LogicalResult serialize(ModuleOp moduleOp, const CompileOptions &options,
+                        llvm::raw_ostream &os) {
+  FailureOr<CPULibrary> library =
+      buildCPULibrary(moduleOp, options.moduleName);
+  if (failed(library))
+    return failure();
+  SerializeOptions serializeOptions;
+  serializeOptions.moduleName = options.moduleName;
+  serializeOptions.debugLevel = options.debugLevel;
+  serializeOptions.captureStages = getCaptureStages(options);
+  serializeOptions.embedInputFiles = options.embedInputFiles;
+  serializeOptions.embedInputFileLimit = options.embedInputFileLimit;
+  return serializeModule(moduleOp, *library, serializeOptions, os);
+}
+
+/// `--compile-mode=executable`: the stage the input was captured at.
+FailureOr<CodegenStage> getCapturedStage(ModuleOp moduleOp) {
+  auto executables = llvm::to_vector(moduleOp.getOps<ExecutableOp>());
+  if (executables.empty() ||
+      llvm::range_size(moduleOp.getBody()->getOperations()) !=
+          executables.size())
+    return emitError(moduleOp.getLoc())
+           << "--compile-mode=executable expects a file holding kiln.executable "
+              "ops only (a captured stage text)";
+  std::optional<CodegenStage> stage;
+  for (ExecutableOp executableOp : executables) {
+    auto name = executableOp->getAttrOfType<StringAttr>(kStageAttrName);
+    std::optional<CodegenStage> parsed =
+        name ? parseCodegenStageName(name.getValue()) : CodegenStage::Source;
+    if (!parsed)
+      return executableOp.emitError()
+             << "unknown stage '" << name.getValue() << "'; stages are "
+             << llvm::join(getCodegenStageNames(), ", ");
+    if (stage && *stage != *parsed)
+      return executableOp.emitError(
+          "executables captured at different stages cannot be compiled "
+          "together");
+    stage = parsed;
+  }
+  return *stage;
+}
+
+}  // namespace
+
 void buildCompilePassPipeline(OpPassManager &pm, const CompileOptions &options) {
   buildInputConversionPassPipeline(pm);
   if (options.compileTo == PipelinePhase::Input)
@@ -47,14 +127,7 @@ void buildCompilePassPipeline(OpPassManager &pm, const CompileOptions &options) 
   buildDispatchPassPipeline(pm, options.cpu);
   if (options.compileTo == PipelinePhase::Dispatch)
     return;
-  OpPassManager &variantPM =
-      pm.nest<ExecutableOp>().nest<ExecutableVariantOp>();
-  buildCPUCodegenPassPipeline(
-      variantPM, CodegenStage::Source,
-      [&](OpPassManager &nested, CodegenStage stage) {
-        if (options.dumpStage == stage)
-          nested.addPass(std::make_unique<PrintVariantPass>(stage));
-      });
+  addCodegenPasses(pm, options, CodegenStage::Source);
 }
 
 LogicalResult compileModule(ModuleOp moduleOp, const CompileOptions &options,
@@ -62,20 +135,21 @@ LogicalResult compileModule(ModuleOp moduleOp, const CompileOptions &options,
   PassManager pm(moduleOp.getContext());
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
-  buildCompilePassPipeline(pm, options);
+  if (options.mode == CompileMode::Executable) {
+    FailureOr<CodegenStage> stage = getCapturedStage(moduleOp);
+    if (failed(stage))
+      return failure();
+    addCodegenPasses(pm, options, *stage);
+  } else {
+    buildCompilePassPipeline(pm, options);
+  }
   if (failed(pm.run(moduleOp)))
     return failure();
   if (options.compileTo != PipelinePhase::End) {
     moduleOp.print(os);
     return success();
   }
-  FailureOr<CPULibrary> library =
-      buildCPULibrary(moduleOp, options.moduleName);
-  if (failed(library))
-    return failure();
-  SerializeOptions serializeOptions;
-  serializeOptions.moduleName = options.moduleName;
-  return serializeModule(moduleOp, *library, serializeOptions, os);
+  return serialize(moduleOp, options, os);
 }
 
 }  // namespace mlir::kiln

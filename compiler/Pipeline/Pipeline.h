@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir::kiln {
 
@@ -23,11 +24,30 @@ enum class PipelinePhase {
 
 std::optional<PipelinePhase> parsePipelinePhase(StringRef name);
 
+/// What the input is and what comes out (`--compile-mode`).
+enum class CompileMode {
+  /// A program of public functions -> a module running them.
+  Module,
+  /// One captured stage text of an executable -> a module holding that
+  /// executable, compiled from the stage it was captured at.
+  Executable,
+};
+
 struct CompileOptions {
+  CompileMode mode = CompileMode::Module;
   /// `--cpu`: host, x86-64-v2, x86-64-v3, x86-64-v4 or an LLVM CPU name.
   std::string cpu = "host";
   /// `--executable-debug-level` (0-3).
   int debugLevel = 2;
+  /// `--executable-capture-stages`: stages captured at level 3 (empty: all).
+  std::vector<std::string> captureStages;
+  /// Prefix of captured source paths: the module name and a hash of the
+  /// input and options, so that texts of different builds never share a
+  /// path.
+  std::string sourcePrefix = "module";
+  /// `--executable-embed-input-files` and its per-file byte limit.
+  bool embedInputFiles = false;
+  uint64_t embedInputFileLimit = 1 << 20;
   /// `--dump-stage`: print every variant when it reaches this stage.
   std::optional<CodegenStage> dumpStage;
   /// Stop after this phase and leave the IR in the module.
@@ -38,6 +58,10 @@ struct CompileOptions {
 
 /// Adds every pass from input to `options.compileTo` (at most Codegen).
 void buildCompilePassPipeline(OpPassManager &pm, const CompileOptions &options);
+
+/// The stages captured at `options.debugLevel` (all named stages, or those
+/// chosen), in pipeline order.
+std::vector<std::string> getCaptureStages(const CompileOptions &options);
 
 /// Compiles `moduleOp` in place and, unless `compileTo` stops earlier,
 /// writes the module file to `os`; otherwise prints the IR to `os`.

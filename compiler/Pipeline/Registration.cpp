@@ -2,6 +2,7 @@
 
 #include "Pipeline/Registration.h"
 
+#include "Capture/Passes.h"
 #include "Codegen/CPU/Passes.h"
 #include "Dialect/Kiln/IR/KilnDialect.h"
 #include "Dispatch/Passes.h"
@@ -73,6 +74,7 @@ void registerAllPasses() {
   registerInputPasses();
   registerDispatchPasses();
   registerCodegenCPUPasses();
+  registerCapturePasses();
   // Upstream passes used by tests to set up or inspect IR.
   registerTransformsPasses();
   registerLinalgPasses();

@@ -5,6 +5,8 @@
 #include "Pipeline/Registration.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -42,6 +44,26 @@ static cl::opt<std::string> dumpStage(
     cl::desc("Print every executable variant to stderr when it reaches this "
              "stage (0.source, 1.configured, 2.translated)"),
     cl::init(""), cl::cat(kilnCategory));
+static cl::opt<std::string> compileMode(
+    "compile-mode",
+    cl::desc("module: a program of functions (default); executable: a "
+             "captured stage text (kiln-dump --extract-sources), compiled from "
+             "the stage it was captured at into a module of that executable"),
+    cl::init("module"), cl::cat(kilnCategory));
+static cl::list<std::string> captureStages(
+    "executable-capture-stages",
+    cl::desc("Stages captured at --executable-debug-level=3 (default: all)"),
+    cl::CommaSeparated, cl::cat(kilnCategory));
+static cl::opt<bool> embedInputFiles(
+    "executable-embed-input-files",
+    cl::desc("Also embed the input files that export locations name (regular "
+             "text files only, each at most "
+             "--executable-embed-input-files-limit bytes)"),
+    cl::init(false), cl::cat(kilnCategory));
+static cl::opt<uint64_t> embedInputFileLimit(
+    "executable-embed-input-files-limit",
+    cl::desc("Largest input file embedded, in bytes (default 1 MiB)"),
+    cl::init(1 << 20), cl::cat(kilnCategory));
 static cl::opt<std::string> compileTo(
     "compile-to",
     cl::desc("Stop after a phase and print the IR: input, dispatch, codegen, "
@@ -57,10 +79,46 @@ static std::string getModuleName(StringRef path) {
   return stem.empty() ? "module" : stem;
 }
 
+/// "<name>-<hash>": the module name and 8 hex digits of a hash of the input
+/// and of every option that changes the code, so that captured texts of two
+/// different builds never share a path.
+static std::string getSourcePrefix(StringRef moduleName, StringRef input,
+                                   const kiln::CompileOptions &options) {
+  std::string key = (input + "\n" + options.cpu + "\n" +
+                     Twine(options.debugLevel) + "\n" +
+                     Twine(static_cast<int>(options.mode)))
+                        .str();
+  uint64_t hash = llvm::xxh3_64bits(
+      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(key.data()),
+                        key.size()));
+  std::string prefix;
+  llvm::raw_string_ostream os(prefix);
+  os << moduleName << "-" << llvm::format_hex_no_prefix(hash >> 32, 8);
+  return prefix;
+}
+
 static LogicalResult run(MLIRContext &context) {
   kiln::CompileOptions options;
   options.cpu = targetCPU;
   options.moduleName = getModuleName(inputFilename);
+  options.embedInputFiles = embedInputFiles;
+  options.embedInputFileLimit = embedInputFileLimit;
+  if (compileMode == "executable") {
+    options.mode = kiln::CompileMode::Executable;
+  } else if (compileMode != "module") {
+    llvm::errs() << "kiln-compile: error: unknown --compile-mode '"
+                 << compileMode << "'; modes are module, executable\n";
+    return failure();
+  }
+  for (const std::string &stage : captureStages) {
+    if (!kiln::parseCodegenStageName(stage)) {
+      llvm::errs() << "kiln-compile: error: unknown capture stage '" << stage
+                   << "'; stages are "
+                   << llvm::join(kiln::getCodegenStageNames(), ", ") << "\n";
+      return failure();
+    }
+    options.captureStages.push_back(stage);
+  }
   if (debugLevel < 0 || debugLevel > 3) {
     llvm::errs() << "kiln-compile: error: --executable-debug-level must be "
                     "0, 1, 2 or 3, got "
@@ -96,6 +154,8 @@ static LogicalResult run(MLIRContext &context) {
     llvm::errs() << "kiln-compile: error: " << error << "\n";
     return failure();
   }
+  options.sourcePrefix =
+      getSourcePrefix(options.moduleName, input->getBuffer(), options);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);

@@ -1,0 +1,134 @@
+//===- CaptureExecutableSources.cpp - stage texts of each variant ---------===//
+
+#include "Capture/Passes.h"
+
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/Transforms/LocationSnapshot.h"
+
+namespace mlir::kiln {
+#define GEN_PASS_DEF_CAPTUREEXECUTABLESOURCESPASS
+#include "Capture/Passes.h.inc"
+
+std::string getCapturedSourcePath(StringRef moduleName,
+                                  ExecutableVariantOp variantOp,
+                                  StringRef stage) {
+  auto executableOp = variantOp->getParentOfType<ExecutableOp>();
+  return (moduleName + "_" + executableOp.getSymName() + "_" +
+          variantOp.getSymName() + "." + stage + ".mlir")
+      .str();
+}
+
+namespace {
+
+/// Returns the (line, column) of `loc` if it is a location in `path`.
+std::optional<std::pair<unsigned, unsigned>> findLineIn(Location loc,
+                                                        StringRef path) {
+  std::optional<std::pair<unsigned, unsigned>> found;
+  loc->walk([&](Location nested) {
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(nested))
+      if (fileLoc.getFilename() == path) {
+        found = {fileLoc.getLine(), fileLoc.getColumn()};
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+/// Adds `entry` to the dictionary attribute `name` of `op`.
+void addToDictionary(Operation *op, StringRef name, NamedAttribute entry) {
+  NamedAttrList entries;
+  if (auto existing = op->getAttrOfType<DictionaryAttr>(name))
+    entries.append(existing.getValue());
+  entries.set(entry.getName(), entry.getValue());
+  op->setAttr(name, entries.getDictionary(op->getContext()));
+}
+
+struct CaptureExecutableSourcesPass
+    : impl::CaptureExecutableSourcesPassBase<CaptureExecutableSourcesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ExecutableVariantOp variantOp = getOperation();
+    MLIRContext *context = &getContext();
+    auto executableOp = variantOp->getParentOfType<ExecutableOp>();
+    if (!executableOp) {
+      variantOp.emitError("variant is not inside an executable");
+      return signalPassFailure();
+    }
+    std::string path = getCapturedSourcePath(moduleName, variantOp, stage);
+
+    // A detached executable holding a copy of this variant: printed as a
+    // top-level op it is a complete, parseable file.
+    OpBuilder builder(context);
+    OwningOpRef<ExecutableOp> standalone =
+        ExecutableOp::create(builder, executableOp.getLoc(),
+                             executableOp.getSymName());
+    (*standalone)->setAttr(kStageAttrName, builder.getStringAttr(stage));
+    builder.setInsertionPointToStart(&standalone->getBlock());
+    auto clone = cast<ExecutableVariantOp>(builder.clone(*variantOp));
+    // Earlier captures are not part of the program text.
+    clone->removeAttr(kSourcesAttrName);
+    for (ExecutableExportOp exportOp : clone.getExportOps()) {
+      exportOp->removeAttr(kSourceLocsAttrName);
+      exportOp->removeAttr(kProvenanceAttrName);
+    }
+
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    // The text is the program alone whatever printing flags the tool got.
+    // The standalone executable has no parent module to satisfy its
+    // verifier; the variant it copies was verified in place.
+    OpPrintingFlags flags;
+    flags.enableDebugInfo(false)
+        .printGenericOpForm(false)
+        .skipRegions(false)
+        .useLocalScope(false)
+        .printValueUsers(false)
+        .printUniqueSSAIDs(false)
+        .printNameLocAsPrefix(false)
+        .assumeVerified();
+    generateLocationsFromIR(os, path, *standalone, flags);
+    if (!StringRef(text).ends_with("\n"))
+      text += "\n";
+    if (text.size() > kProfilerSourceSizeLimit)
+      variantOp.emitWarning() << "captured source '" << path << "' is "
+                              << text.size()
+                              << " bytes, above the 256 KiB a profiler such "
+                                 "as Tracy transfers; it is embedded but "
+                                 "Tracy will not show it";
+
+    // Where each export's entry function landed in the text.
+    ModuleOp innerModule = clone.getInnerModule();
+    for (auto [original, copied] :
+         llvm::zip(variantOp.getExportOps(), clone.getExportOps())) {
+      Operation *entry =
+          innerModule ? innerModule.lookupSymbol(copied.getSymName()) : nullptr;
+      std::optional<std::pair<unsigned, unsigned>> position =
+          findLineIn(entry ? entry->getLoc() : copied.getLoc(), path);
+      if (!position) {
+        original.emitError() << "cannot locate export in captured source '"
+                             << path << "'";
+        return signalPassFailure();
+      }
+      addToDictionary(original, kSourceLocsAttrName,
+                      builder.getNamedAttr(
+                          stage, FileLineColLoc::get(context, path,
+                                                     position->first,
+                                                     position->second)));
+    }
+
+    auto type = RankedTensorType::get({static_cast<int64_t>(text.size())},
+                                      builder.getIntegerType(8));
+    auto resource = DenseResourceElementsAttr::get(
+        type, path,
+        HeapAsmResourceBlob::allocateAndCopyInferAlign(
+            ArrayRef<char>(text.data(), text.size())));
+    addToDictionary(variantOp, kSourcesAttrName,
+                    builder.getNamedAttr(path, resource));
+  }
+};
+
+}  // namespace
+}  // namespace mlir::kiln

@@ -1,0 +1,40 @@
+//===- Passes.td - source capture passes -------------------*- tablegen -*-===//
+
+#ifndef KILN_CAPTURE_PASSES
+#define KILN_CAPTURE_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def CaptureExecutableSourcesPass
+    : Pass<"kiln-capture-executable-sources", "::mlir::kiln::ExecutableVariantOp"> {
+  let summary = "Captures the IR text of each variant at a compilation stage.";
+  let description = [{
+    Clones the variant into a standalone `kiln.executable` holding only that
+    variant (marked with the stage it was captured at, so that the compiler
+    can resume from it), prints it with locations that point into the
+    printed text itself, and records:
+
+    - on the variant, in the `kiln.sources` dictionary, the text as a
+      resource under the path `<module>_<executable>_<variant>.<stage>.mlir`;
+    - on each export, in the `kiln.source_locs` dictionary, the location of
+      its entry function in that text, keyed by stage.
+
+    The IR being compiled keeps its own locations: only the clone is
+    relocated. Texts captured at earlier stages are not captured again.
+
+    ```mlir
+    kiln.executable.variant @cpu ... attributes {
+        kiln.sources = {"m_main_dispatch_0_cpu.0.source.mlir" = dense_resource<...> : tensor<812xi8>}} {
+      kiln.executable.export @main_dispatch_0_matmul_4x16x8_f32 ordinal(0) bindings(3)
+          attributes {kiln.source_locs = {"0.source" = loc("m_main_dispatch_0_cpu.0.source.mlir":5:9)}}
+    ```
+  }];
+  let options = [
+    Option<"stage", "stage", "std::string", /*default=*/"\"0.source\"",
+           "Name of the stage being captured">,
+    Option<"moduleName", "module-name", "std::string", /*default=*/"\"module\"",
+           "Module part of the captured paths">,
+  ];
+}
+
+#endif // KILN_CAPTURE_PASSES

@@ -1,0 +1,21 @@
+/*===- module_format.h - Constants of the kiln module format -----*- C -*-===//
+//
+// Shared by the compiler (which writes modules) and the runtime (which reads
+// them). Depends on nothing; usable from C and C++.
+//
+//===----------------------------------------------------------------------===*/
+
+#ifndef KILN_MODULE_FORMAT_H_
+#define KILN_MODULE_FORMAT_H_
+
+/* Module.version written by the compiler and the only one the runtime
+   accepts. Bump on every incompatible change of schema/module.fbs. */
+#define KILN_MODULE_VERSION 1
+
+/* FlatBuffer file identifier of a module (schema/module.fbs). */
+#define KILN_MODULE_IDENTIFIER "KILN"
+
+/* Library.format of a native ELF shared object for x86-64. */
+#define KILN_LIBRARY_FORMAT_ELF_X86_64 "elf-x86_64"
+
+#endif /* KILN_MODULE_FORMAT_H_ */

@@ -1,0 +1,94 @@
+//===- thread_pool.h - Fork-join pool for dispatch workgroups ------*- C++ -*-===//
+//
+// A fixed set of worker threads that run ParallelFor loops. The calling
+// thread takes part in every loop, so a pool of N threads starts N - 1
+// workers. Indices are handed out dynamically from an atomic counter (uneven
+// workgroups balance themselves). A loop costs one condition variable
+// broadcast, and the caller never waits for a worker that has not woken up
+// yet: workers join a loop only while indices remain, so thousands of small
+// dispatches do not pay a thread wake-up each. No thread is created after
+// construction.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_THREAD_POOL_H_
+#define KILN_THREAD_POOL_H_
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+namespace kiln {
+
+class ThreadPool {
+ public:
+  /// A pool of `thread_count` threads including the caller; 0 picks
+  /// std::thread::hardware_concurrency(). 1 runs every loop on the caller.
+  explicit ThreadPool(int thread_count = 0);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  /// Number of threads that run loops, including the caller; worker ids are
+  /// in [0, thread_count()).
+  int thread_count() const { return static_cast<int>(workers_.size()) + 1; }
+
+  /// Calls fn(index, worker_id) for every index in [0, count) exactly once
+  /// and returns when all calls have finished. The caller runs as worker 0.
+  /// Loops from different threads are serialized. `fn` must not call
+  /// ParallelFor on the same pool.
+  template <typename Fn>
+  void ParallelFor(int64_t count, Fn&& fn) {
+    using FnType = std::remove_reference_t<Fn>;
+    ParallelForImpl(
+        count,
+        [](void* context, int64_t index, uint32_t worker_id) {
+          (*static_cast<FnType*>(context))(index, worker_id);
+        },
+        const_cast<void*>(static_cast<const void*>(&fn)));
+  }
+
+ private:
+  using TaskFn = void (*)(void* context, int64_t index, uint32_t worker_id);
+
+  void ParallelForImpl(int64_t count, TaskFn fn, void* context);
+  void WorkerMain(uint32_t worker_id);
+  // Takes indices from next_index_ until the loop is exhausted.
+  void RunIndices(uint32_t worker_id);
+
+  std::vector<std::thread> workers_;
+
+  // One loop runs at a time.
+  std::mutex call_mutex_;
+
+  // Guards the fields below except job_state_ and next_index_.
+  std::mutex mutex_;
+  std::condition_variable work_available_;
+  std::condition_variable work_done_;
+  uint32_t generation_ = 0;  // bumped for every loop that involves workers
+  bool stopping_ = false;
+  int helpers_ = 0;           // workers 1..helpers_ may join this loop
+  int finished_helpers_ = 0;  // joined helpers that have finished
+
+  // The current loop; written under mutex_ before generation_ is bumped and
+  // stable until every helper that joined it has finished.
+  TaskFn fn_ = nullptr;
+  void* context_ = nullptr;
+  int64_t count_ = 0;
+  std::atomic<int64_t> next_index_{0};
+
+  // generation << 32 | closed << 31 | number of helpers that joined. A
+  // helper joins only while the loop is open; the caller closes it when it
+  // runs out of indices and then waits just for the helpers that joined, not
+  // for workers that have not woken up yet (they skip the closed loop).
+  static constexpr uint64_t kClosedBit = uint64_t{1} << 31;
+  std::atomic<uint64_t> job_state_{0};
+};
+
+}  // namespace kiln
+
+#endif  // KILN_THREAD_POOL_H_

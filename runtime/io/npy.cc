@@ -1,0 +1,418 @@
+//===- npy.cc - NumPy .npy reading and writing ----------------------------===//
+//
+// Format: "\x93NUMPY", major, minor, header length (uint16 LE for 1.0, uint32
+// LE for 2.0/3.0), then an ASCII (3.0: UTF-8) Python dict literal
+// {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), } padded with
+// spaces and ended by '\n', then the raw data. Everything read from the file
+// is untrusted: every offset is bounds-checked before use.
+//
+//===----------------------------------------------------------------------===//
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "kiln/tensor_io.h"
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+              ".npy I/O assumes a little-endian host");
+
+namespace kiln {
+
+namespace {
+
+constexpr char kMagic[] = "\x93NUMPY";
+constexpr size_t kMagicSize = 6;
+// Longest header accepted; numpy writes well under 1 KiB for any sane rank.
+constexpr size_t kMaxHeaderSize = 1 << 20;
+
+struct DtypeInfo {
+  std::string_view descr;
+  ElementType type;
+};
+// The descr numpy writes for each supported type ('|' for one-byte types).
+constexpr DtypeInfo kDtypes[] = {
+    {"<f4", ElementType::kF32}, {"<f8", ElementType::kF64},
+    {"<f2", ElementType::kF16}, {"|b1", ElementType::kI1},
+    {"|i1", ElementType::kI8},  {"<i2", ElementType::kI16},
+    {"<i4", ElementType::kI32}, {"<i8", ElementType::kI64},
+};
+
+struct NpyHeader {
+  ElementType type = ElementType::kF32;
+  Shape shape;
+  size_t data_offset = 0;  // from the start of the file
+};
+
+// A minimal parser for the Python dict literal of a .npy header.
+class HeaderParser {
+ public:
+  explicit HeaderParser(std::string_view text) : text_(text) {}
+
+  Status Parse(NpyHeader* header) {
+    bool have_descr = false, have_order = false, have_shape = false;
+    SkipSpace();
+    if (!Consume('{')) return Error("expected '{'");
+    for (;;) {
+      SkipSpace();
+      if (Consume('}')) break;
+      std::string_view key;
+      KILN_RETURN_IF_ERROR(ParseString(&key));
+      SkipSpace();
+      if (!Consume(':')) return Error("expected ':' after key");
+      SkipSpace();
+      if (key == "descr") {
+        if (Peek() == '[') {
+          return UnimplementedError("unsupported dtype (structured arrays "
+                                    "are not supported)");
+        }
+        std::string_view descr;
+        KILN_RETURN_IF_ERROR(ParseString(&descr));
+        KILN_RETURN_IF_ERROR(LookupDtype(descr, &header->type));
+        have_descr = true;
+      } else if (key == "fortran_order") {
+        bool fortran_order = false;
+        KILN_RETURN_IF_ERROR(ParseBool(&fortran_order));
+        if (fortran_order) {
+          return UnimplementedError(
+              "fortran_order arrays are not supported (save C-ordered data, "
+              "e.g. np.ascontiguousarray)");
+        }
+        have_order = true;
+      } else if (key == "shape") {
+        KILN_RETURN_IF_ERROR(ParseShape(&header->shape));
+        have_shape = true;
+      } else {
+        return Error(StrCat("unexpected key '", key, "'"));
+      }
+      SkipSpace();
+      if (Consume(',')) continue;
+      SkipSpace();
+      if (Consume('}')) break;
+      return Error("expected ',' or '}'");
+    }
+    SkipSpace();
+    if (pos_ != text_.size()) return Error("unexpected text after '}'");
+    for (auto [present, key] : {std::pair{have_descr, "descr"},
+                                std::pair{have_order, "fortran_order"},
+                                std::pair{have_shape, "shape"}}) {
+      if (!present) {
+        return InvalidArgumentError("bad .npy header: missing '", key, "'");
+      }
+    }
+    return OkStatus();
+  }
+
+ private:
+  char Peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
+  bool Consume(char c) {
+    if (Peek() != c || pos_ >= text_.size()) return false;
+    ++pos_;
+    return true;
+  }
+  void SkipSpace() {
+    while (pos_ < text_.size() &&
+           (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' ||
+            text_[pos_] == '\r')) {
+      ++pos_;
+    }
+  }
+  Status Error(std::string_view what) const {
+    return InvalidArgumentError("bad .npy header: ", what, " at offset ",
+                                pos_);
+  }
+
+  Status ParseString(std::string_view* out) {
+    const char quote = Peek();
+    if (quote != '\'' && quote != '"') return Error("expected a string");
+    ++pos_;
+    const size_t begin = pos_;
+    while (pos_ < text_.size() && text_[pos_] != quote) ++pos_;
+    if (pos_ >= text_.size()) return Error("unterminated string");
+    *out = text_.substr(begin, pos_ - begin);
+    ++pos_;
+    return OkStatus();
+  }
+
+  Status ParseBool(bool* out) {
+    if (text_.substr(pos_, 4) == "True") {
+      pos_ += 4;
+      *out = true;
+    } else if (text_.substr(pos_, 5) == "False") {
+      pos_ += 5;
+      *out = false;
+    } else {
+      return Error("expected True or False");
+    }
+    return OkStatus();
+  }
+
+  Status ParseShape(Shape* shape) {
+    shape->clear();
+    if (!Consume('(')) return Error("expected '(' to start the shape");
+    for (;;) {
+      SkipSpace();
+      if (Consume(')')) return OkStatus();
+      if (shape->size() >= kMaxTensorRank) return Error("too many dimensions");
+      int64_t dim = 0;
+      const size_t begin = pos_;
+      while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') {
+        if (__builtin_mul_overflow(dim, 10, &dim) ||
+            __builtin_add_overflow(dim, text_[pos_] - '0', &dim)) {
+          return Error("dimension too large");
+        }
+        ++pos_;
+      }
+      if (pos_ == begin) return Error("expected a dimension");
+      if (Peek() == 'L') ++pos_;  // Python 2 long suffix
+      shape->push_back(dim);
+      SkipSpace();
+      if (Consume(',')) continue;
+      SkipSpace();
+      if (Consume(')')) return OkStatus();
+      return Error("expected ',' or ')' in the shape");
+    }
+  }
+
+  static Status LookupDtype(std::string_view descr, ElementType* type) {
+    for (const DtypeInfo& info : kDtypes) {
+      if (info.descr == descr) {
+        *type = info.type;
+        return OkStatus();
+      }
+    }
+    // Single-byte types have no byte order; numpy may write '<' or '=' too.
+    if (descr.size() == 3 && (descr[0] == '<' || descr[0] == '=') &&
+        (descr.substr(1) == "b1" || descr.substr(1) == "i1")) {
+      *type = descr[1] == 'b' ? ElementType::kI1 : ElementType::kI8;
+      return OkStatus();
+    }
+    return UnimplementedError(
+        "unsupported dtype '", descr,
+        "' (supported: <f4 <f8 <f2 |b1 |i1 <i2 <i4 <i8)");
+  }
+
+  std::string_view text_;
+  size_t pos_ = 0;
+};
+
+// Parses the preamble and header found in the first `size` bytes of a file.
+Status ParseNpyHeader(const uint8_t* data, size_t size, NpyHeader* header) {
+  if (size < kMagicSize + 2 || std::memcmp(data, kMagic, kMagicSize) != 0) {
+    return InvalidArgumentError("not a .npy file (bad magic)");
+  }
+  const uint8_t major = data[6], minor = data[7];
+  size_t length_size;
+  if (major == 1 && minor == 0) {
+    length_size = 2;
+  } else if ((major == 2 || major == 3) && minor == 0) {
+    length_size = 4;
+  } else {
+    return UnimplementedError("unsupported .npy version ", int(major), ".",
+                              int(minor));
+  }
+  const size_t preamble = kMagicSize + 2 + length_size;
+  if (size < preamble) return DataLossError("truncated .npy header");
+  size_t header_size = 0;
+  for (size_t i = 0; i < length_size; ++i) {
+    header_size |= size_t{data[8 + i]} << (8 * i);
+  }
+  if (header_size > kMaxHeaderSize) {
+    return InvalidArgumentError(".npy header length ", header_size,
+                                " is implausibly large");
+  }
+  if (size - preamble < header_size) {
+    return DataLossError("truncated .npy header (", header_size,
+                         " bytes announced, ", size - preamble, " present)");
+  }
+  std::string_view text(reinterpret_cast<const char*>(data + preamble),
+                        header_size);
+  KILN_RETURN_IF_ERROR(HeaderParser(text).Parse(header));
+  KILN_RETURN_IF_ERROR(
+      ComputeTensorSize(header->type, header->shape, nullptr, nullptr),
+      "bad .npy shape");
+  header->data_offset = preamble + header_size;
+  return OkStatus();
+}
+
+// Checks that every i1 element is 0 or 1 (what the runtime's kernels assume).
+Status CheckBools(const Tensor& tensor) {
+  if (tensor.element_type() != ElementType::kI1) return OkStatus();
+  const auto* p = tensor.data_as<uint8_t>();
+  for (int64_t i = 0; i < tensor.element_count(); ++i) {
+    if (p[i] > 1) {
+      return InvalidArgumentError("bool element ", i, " has value ",
+                                  int(p[i]), " (expected 0 or 1)");
+    }
+  }
+  return OkStatus();
+}
+
+Status CheckDataSize(const Tensor& tensor, uint64_t available) {
+  if (available < tensor.byte_size()) {
+    return DataLossError("truncated .npy data: ", tensor.type().ToString(),
+                         " needs ", tensor.byte_size(), " bytes, file has ",
+                         available);
+  }
+  if (available > tensor.byte_size()) {
+    return InvalidArgumentError(
+        ".npy file has ", available - tensor.byte_size(),
+        " bytes after the array data (files holding several arrays are not "
+        "supported)");
+  }
+  return OkStatus();
+}
+
+// read() until `size` bytes are read or the file ends.
+Status ReadFully(int fd, void* dest, size_t size, size_t* out_read) {
+  size_t done = 0;
+  while (done < size) {
+    ssize_t n = ::read(fd, static_cast<uint8_t*>(dest) + done, size - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoToStatus(errno, "read failed");
+    }
+    if (n == 0) break;
+    done += static_cast<size_t>(n);
+  }
+  *out_read = done;
+  return OkStatus();
+}
+
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  ~FileDescriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
+StatusOr<Tensor> ParseNpy(const void* data, size_t size) {
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  NpyHeader header;
+  KILN_RETURN_IF_ERROR(ParseNpyHeader(bytes, size, &header));
+  KILN_ASSIGN_OR_RETURN(Tensor tensor,
+                        Tensor::Allocate(header.type, std::move(header.shape)));
+  KILN_RETURN_IF_ERROR(CheckDataSize(tensor, size - header.data_offset));
+  std::memcpy(tensor.mutable_data(), bytes + header.data_offset,
+              tensor.byte_size());
+  KILN_RETURN_IF_ERROR(CheckBools(tensor));
+  return tensor;
+}
+
+StatusOr<Tensor> ReadNpyFile(const std::string& path) {
+  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) {
+    return ErrnoToStatus(errno, StrCat("cannot open '", path, "'"));
+  }
+  struct stat st;
+  if (::fstat(fd.get(), &st) != 0) {
+    return ErrnoToStatus(errno, StrCat("cannot stat '", path, "'"));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    return InvalidArgumentError("'", path, "' is not a regular file");
+  }
+  const uint64_t file_size = static_cast<uint64_t>(st.st_size);
+
+  // Read the preamble and header (bounded by kMaxHeaderSize), then the data
+  // straight into the tensor.
+  std::string prefix(std::min<uint64_t>(file_size, 12 + kMaxHeaderSize), '\0');
+  size_t prefix_read = 0;
+  KILN_RETURN_IF_ERROR(ReadFully(fd.get(), prefix.data(), prefix.size(),
+                                 &prefix_read),
+                       "'", path, "'");
+  NpyHeader header;
+  KILN_RETURN_IF_ERROR(
+      ParseNpyHeader(reinterpret_cast<const uint8_t*>(prefix.data()),
+                     prefix_read, &header),
+      "'", path, "'");
+  KILN_ASSIGN_OR_RETURN(Tensor tensor,
+                        Tensor::Allocate(header.type, std::move(header.shape)));
+  KILN_RETURN_IF_ERROR(CheckDataSize(tensor, file_size - header.data_offset),
+                       "'", path, "'");
+  // Part of the data may already be in `prefix`.
+  const size_t buffered = prefix_read - header.data_offset;
+  const size_t from_prefix = std::min<uint64_t>(buffered, tensor.byte_size());
+  auto* dest = tensor.mutable_data_as<uint8_t>();
+  std::memcpy(dest, prefix.data() + header.data_offset, from_prefix);
+  size_t rest_read = 0;
+  KILN_RETURN_IF_ERROR(ReadFully(fd.get(), dest + from_prefix,
+                                 tensor.byte_size() - from_prefix, &rest_read),
+                       "'", path, "'");
+  if (from_prefix + rest_read != tensor.byte_size()) {
+    return DataLossError("'", path, "': file shrank while being read");
+  }
+  KILN_RETURN_IF_ERROR(CheckBools(tensor), "'", path, "'");
+  return tensor;
+}
+
+StatusOr<std::string> EncodeNpy(const Tensor& tensor) {
+  if (tensor.empty()) return InvalidArgumentError("cannot encode an empty tensor");
+  std::string_view descr;
+  for (const DtypeInfo& info : kDtypes) {
+    if (info.type == tensor.element_type()) descr = info.descr;
+  }
+  if (descr.empty()) {
+    return UnimplementedError("cannot write ",
+                              ElementTypeName(tensor.element_type()),
+                              " to .npy: NumPy has no such dtype");
+  }
+  std::string dict = StrCat("{'descr': '", descr,
+                            "', 'fortran_order': False, 'shape': (");
+  for (size_t i = 0; i < tensor.rank(); ++i) {
+    dict.append(StrCat(i ? " " : "", tensor.shape()[i], ","));
+  }
+  // A 1-tuple needs its trailing comma; longer ones look like numpy's.
+  if (tensor.rank() > 1) dict.pop_back();
+  dict.append("), }");
+  // Pad with spaces so the data starts 64-byte aligned, ending in '\n'.
+  const size_t preamble = kMagicSize + 2 + 2;
+  size_t total = preamble + dict.size() + 1;
+  total = (total + 63) & ~size_t{63};
+  const size_t header_size = total - preamble;
+  dict.append(header_size - dict.size() - 1, ' ');
+  dict.push_back('\n');
+
+  std::string out;
+  out.reserve(total + tensor.byte_size());
+  out.append(kMagic, kMagicSize);
+  out.push_back('\x01');
+  out.push_back('\x00');
+  out.push_back(static_cast<char>(header_size & 0xff));
+  out.push_back(static_cast<char>(header_size >> 8));
+  out.append(dict);
+  out.append(tensor.data_as<char>(), tensor.byte_size());
+  return out;
+}
+
+Status WriteNpyFile(const std::string& path, const Tensor& tensor) {
+  StatusOr<std::string> bytes = EncodeNpy(tensor);
+  if (!bytes.ok()) {
+    return std::move(bytes).status().Prepend(StrCat("cannot write '", path, "'"));
+  }
+  FILE* file = std::fopen(path.c_str(), "wb");
+  if (!file) return ErrnoToStatus(errno, StrCat("cannot write '", path, "'"));
+  const bool wrote =
+      std::fwrite(bytes->data(), 1, bytes->size(), file) == bytes->size();
+  const int write_errno = errno;
+  const bool closed = std::fclose(file) == 0;
+  if (!wrote || !closed) {
+    return ErrnoToStatus(wrote ? errno : write_errno,
+                         StrCat("cannot write '", path, "'"));
+  }
+  return OkStatus();
+}
+
+}  // namespace kiln

@@ -1,0 +1,271 @@
+//===- npy_test.cc - .npy reading and writing tests -----------------------===//
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "gtest/gtest.h"
+#include "kiln/tensor_io.h"
+
+namespace kiln {
+namespace {
+
+std::string TempPath(const std::string& name) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  return StrCat(dir ? dir : "/tmp", "/kiln_npy_test_", getpid(), "_", name);
+}
+
+void WriteFile(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(bytes.data(), bytes.size());
+}
+
+// A .npy image with a hand-written header (padded like numpy does).
+std::string MakeNpy(const std::string& dict, const std::string& data,
+                    int major = 1) {
+  std::string header = dict;
+  const size_t preamble = major == 1 ? 10 : 12;
+  while ((preamble + header.size() + 1) % 64) header.push_back(' ');
+  header.push_back('\n');
+  std::string out = "\x93NUMPY";
+  out.push_back(static_cast<char>(major));
+  out.push_back('\0');
+  const size_t n = header.size();
+  out.push_back(static_cast<char>(n & 0xff));
+  out.push_back(static_cast<char>((n >> 8) & 0xff));
+  if (major != 1) {
+    out.push_back(static_cast<char>((n >> 16) & 0xff));
+    out.push_back(static_cast<char>((n >> 24) & 0xff));
+  }
+  return out + header + data;
+}
+
+std::string Bytes(const void* data, size_t size) {
+  return std::string(static_cast<const char*>(data), size);
+}
+
+TEST(NpyTest, RoundTripEveryDtype) {
+  const char* inputs[] = {
+      "2x3xf32=1.5,-2,3,4e-40,inf,-0",
+      "3xf64=0.1,-1e300,5e-324",
+      "2x2xf16=0.1,-65504,6e-8,1",
+      "5xi1=1,0,1,1,0",
+      "3xi8=-128,0,127",
+      "2xi16=-32768,32767",
+      "2x1x2xi32=-2147483648,2147483647,0,7",
+      "i64=-9223372036854775808",
+      "0x4xf32",
+  };
+  for (const char* input : inputs) {
+    SCOPED_TRACE(input);
+    StatusOr<Tensor> tensor = ParseTensor(input);
+    ASSERT_TRUE(tensor.ok()) << tensor.status().ToString();
+    const std::string path = TempPath("roundtrip.npy");
+    Status written = WriteNpyFile(path, *tensor);
+    ASSERT_TRUE(written.ok()) << written.ToString();
+    StatusOr<Tensor> read = ReadNpyFile(path);
+    ASSERT_TRUE(read.ok()) << read.status().ToString();
+    EXPECT_EQ(read->type(), tensor->type());
+    ASSERT_EQ(read->byte_size(), tensor->byte_size());
+    EXPECT_EQ(std::memcmp(read->data(), tensor->data(), tensor->byte_size()),
+              0);
+    // Also via ParseTensor's @path syntax, and from memory.
+    StatusOr<Tensor> via_flag = ParseTensor("@" + path);
+    ASSERT_TRUE(via_flag.ok()) << via_flag.status().ToString();
+    EXPECT_EQ(via_flag->type(), tensor->type());
+    StatusOr<std::string> image = EncodeNpy(*tensor);
+    ASSERT_TRUE(image.ok());
+    EXPECT_EQ(image->size() % 64, tensor->byte_size() % 64);  // aligned data
+    StatusOr<Tensor> decoded = ParseNpy(image->data(), image->size());
+    ASSERT_TRUE(decoded.ok());
+    EXPECT_EQ(std::memcmp(decoded->data(), tensor->data(), tensor->byte_size()),
+              0);
+    std::remove(path.c_str());
+  }
+}
+
+TEST(NpyTest, WritesNumpyCompatibleHeader) {
+  StatusOr<Tensor> tensor = ParseTensor("2x3xf32=1,2,3,4,5,6");
+  ASSERT_TRUE(tensor.ok());
+  StatusOr<std::string> image = EncodeNpy(*tensor);
+  ASSERT_TRUE(image.ok());
+  EXPECT_EQ(image->substr(0, 8), std::string("\x93NUMPY\x01\x00", 8));
+  const size_t header_size =
+      static_cast<uint8_t>((*image)[8]) | (static_cast<uint8_t>((*image)[9]) << 8);
+  EXPECT_EQ((10 + header_size) % 64, 0u);
+  const std::string header = image->substr(10, header_size);
+  EXPECT_EQ(header.rfind("{'descr': '<f4', 'fortran_order': False, "
+                         "'shape': (2, 3), }",
+                         0),
+            0u)
+      << header;
+  EXPECT_EQ(header.back(), '\n');
+
+  StatusOr<Tensor> vector = ParseTensor("3xi8=1,2,3");
+  ASSERT_TRUE(vector.ok());
+  EXPECT_NE(EncodeNpy(*vector)->find("'shape': (3,)"), std::string::npos);
+  StatusOr<Tensor> scalar = ParseTensor("i64=1");
+  ASSERT_TRUE(scalar.ok());
+  EXPECT_NE(EncodeNpy(*scalar)->find("'shape': ()"), std::string::npos);
+}
+
+TEST(NpyTest, ReadsVersions2And3AndDoubleQuotes) {
+  const int32_t values[] = {1, -2, 3};
+  for (int major : {2, 3}) {
+    std::string image = MakeNpy(
+        "{\"descr\": \"<i4\", \"fortran_order\": False, \"shape\": (3,)}",
+        Bytes(values, sizeof(values)), major);
+    StatusOr<Tensor> tensor = ParseNpy(image.data(), image.size());
+    ASSERT_TRUE(tensor.ok()) << tensor.status().ToString();
+    EXPECT_EQ(tensor->type().ToString(), "3xi32");
+    EXPECT_EQ(tensor->data_as<int32_t>()[1], -2);
+  }
+}
+
+TEST(NpyTest, RefusesBf16) {
+  StatusOr<Tensor> tensor = ParseTensor("2xbf16=1,2");
+  ASSERT_TRUE(tensor.ok());
+  StatusOr<std::string> image = EncodeNpy(*tensor);
+  ASSERT_FALSE(image.ok());
+  EXPECT_EQ(image.status().message(),
+            "cannot write bf16 to .npy: NumPy has no such dtype");
+}
+
+std::string NpyError(const std::string& image) {
+  StatusOr<Tensor> tensor = ParseNpy(image.data(), image.size());
+  EXPECT_FALSE(tensor.ok());
+  return tensor.ok() ? "" : tensor.status().message();
+}
+
+TEST(NpyTest, HeaderErrors) {
+  const std::string four_floats(16, '\0');
+  EXPECT_EQ(NpyError(MakeNpy("{'descr': '<f4', 'fortran_order': True, "
+                             "'shape': (2, 2), }",
+                             four_floats)),
+            "fortran_order arrays are not supported (save C-ordered data, "
+            "e.g. np.ascontiguousarray)");
+  EXPECT_EQ(NpyError(MakeNpy("{'descr': '|u1', 'fortran_order': False, "
+                             "'shape': (4,), }",
+                             std::string(4, '\0'))),
+            "unsupported dtype '|u1' (supported: <f4 <f8 <f2 |b1 |i1 <i2 "
+            "<i4 <i8)");
+  EXPECT_EQ(NpyError(MakeNpy("{'descr': '>f4', 'fortran_order': False, "
+                             "'shape': (4,), }",
+                             four_floats)),
+            "unsupported dtype '>f4' (supported: <f4 <f8 <f2 |b1 |i1 <i2 "
+            "<i4 <i8)");
+  EXPECT_EQ(NpyError(MakeNpy("{'descr': '<f4', 'shape': (4,), }", four_floats)),
+            "bad .npy header: missing 'fortran_order'");
+  EXPECT_NE(NpyError(MakeNpy("{'descr': '<f4', 'fortran_order': False, "
+                             "'shape': (-4,), }",
+                             four_floats))
+                .find("expected a dimension"),
+            std::string::npos);
+  EXPECT_NE(NpyError(MakeNpy("{'descr': '<f4', 'fortran_order': False, "
+                             "'shape': (99999999999999999999,), }",
+                             four_floats))
+                .find("dimension too large"),
+            std::string::npos);
+  EXPECT_NE(NpyError(MakeNpy("{'descr': '<f4', 'fortran_order': False, "
+                             "'shape': (1099511627776, 4), }",
+                             four_floats))
+                .find("bad .npy shape"),
+            std::string::npos);
+  EXPECT_NE(NpyError(MakeNpy("{'descr': [('a', '<f4')], 'fortran_order': "
+                             "False, 'shape': (4,), }",
+                             four_floats))
+                .find("structured"),
+            std::string::npos);
+  EXPECT_EQ(NpyError("not numpy at all"), "not a .npy file (bad magic)");
+  std::string bad_version = MakeNpy("{}", "");
+  bad_version[6] = 4;
+  EXPECT_EQ(NpyError(bad_version), "unsupported .npy version 4.0");
+}
+
+TEST(NpyTest, DataErrors) {
+  const std::string dict =
+      "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }";
+  EXPECT_EQ(NpyError(MakeNpy(dict, std::string(15, '\0'))),
+            "truncated .npy data: 2x2xf32 needs 16 bytes, file has 15");
+  EXPECT_EQ(NpyError(MakeNpy(dict, std::string(20, '\0'))),
+            ".npy file has 4 bytes after the array data (files holding several "
+            "arrays are not supported)");
+  EXPECT_EQ(NpyError(MakeNpy("{'descr': '|b1', 'fortran_order': False, "
+                             "'shape': (2,), }",
+                             std::string("\x01\x02", 2))),
+            "bool element 1 has value 2 (expected 0 or 1)");
+}
+
+TEST(NpyTest, EveryTruncationAndCorruptionFailsCleanly) {
+  StatusOr<Tensor> tensor = ParseTensor("3x5xf32=1");
+  ASSERT_TRUE(tensor.ok());
+  StatusOr<std::string> image = EncodeNpy(*tensor);
+  ASSERT_TRUE(image.ok());
+  for (size_t size = 0; size < image->size(); ++size) {
+    // A copy of exactly `size` bytes so ASan-like tools would catch over-reads.
+    std::unique_ptr<char[]> prefix(new char[size + 1]);
+    std::memcpy(prefix.get(), image->data(), size);
+    EXPECT_FALSE(ParseNpy(prefix.get(), size).ok()) << size;
+  }
+  std::mt19937 rng(1234);
+  const size_t header_end = image->size() - tensor->byte_size();
+  for (int trial = 0; trial < 20000; ++trial) {
+    std::string corrupted = *image;
+    const size_t at = rng() % header_end;
+    corrupted[at] = static_cast<char>(rng());
+    StatusOr<Tensor> result = ParseNpy(corrupted.data(), corrupted.size());
+    if (result.ok()) {
+      // Whatever was accepted must be self-consistent.
+      EXPECT_LE(result->byte_size(), corrupted.size());
+    }
+  }
+}
+
+TEST(NpyTest, FileErrors) {
+  StatusOr<Tensor> missing = ReadNpyFile("/nonexistent/dir/x.npy");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(missing.status().message(),
+            "cannot open '/nonexistent/dir/x.npy': No such file or directory");
+
+  StatusOr<Tensor> directory = ReadNpyFile("/");
+  ASSERT_FALSE(directory.ok());
+  EXPECT_EQ(directory.status().message(), "'/' is not a regular file");
+
+  const std::string path = TempPath("truncated.npy");
+  WriteFile(path, MakeNpy("{'descr': '<f8', 'fortran_order': False, "
+                          "'shape': (4,), }",
+                          std::string(31, '\0')));
+  StatusOr<Tensor> truncated = ReadNpyFile(path);
+  ASSERT_FALSE(truncated.ok());
+  EXPECT_EQ(truncated.status().message(),
+            "'" + path +
+                "': truncated .npy data: 4xf64 needs 32 bytes, file has 31");
+  std::remove(path.c_str());
+
+  StatusOr<Tensor> tensor = ParseTensor("2xf32=1,2");
+  ASSERT_TRUE(tensor.ok());
+  Status unwritable = WriteNpyFile("/nonexistent/dir/y.npy", *tensor);
+  EXPECT_EQ(unwritable.message(),
+            "cannot write '/nonexistent/dir/y.npy': No such file or directory");
+}
+
+TEST(NpyTest, LargeFileStreamsData) {
+  // Bigger than the header read-ahead, so part of the data is read directly.
+  StatusOr<Tensor> tensor = Tensor::Allocate(ElementType::kI32, {300000});
+  ASSERT_TRUE(tensor.ok());
+  for (int i = 0; i < 300000; ++i) tensor->mutable_data_as<int32_t>()[i] = i * 7;
+  const std::string path = TempPath("large.npy");
+  ASSERT_TRUE(WriteNpyFile(path, *tensor).ok());
+  StatusOr<Tensor> read = ReadNpyFile(path);
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_EQ(std::memcmp(read->data(), tensor->data(), tensor->byte_size()), 0);
+  std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace kiln

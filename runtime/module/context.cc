@@ -1,0 +1,178 @@
+//===- context.cc - Host function interpreter -----------------------------===//
+//
+// Runs the straight-line slot programs described in schema/module.fbs. The
+// module was fully verified at load, so indices, types and slot states are
+// trusted here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/context.h"
+
+#include "cpu/dispatch.h"
+#include "module/module_impl.h"
+
+namespace kiln {
+
+Context::Context(std::shared_ptr<const Module> module, ThreadPool* pool)
+    : module_(std::move(module)), pool_(pool) {}
+
+Status Context::Call(std::string_view function,
+                     const std::vector<Tensor>& inputs,
+                     std::vector<Tensor>* outputs) {
+  KILN_ASSIGN_OR_RETURN(size_t index, module_->FindFunction(function));
+  return Call(index, inputs, outputs);
+}
+
+Status Context::Call(size_t function_index, const std::vector<Tensor>& inputs,
+                     std::vector<Tensor>* outputs) {
+  outputs->clear();
+  const std::vector<FunctionSignature>& signatures = module_->functions();
+  if (function_index >= signatures.size()) {
+    return OutOfRangeError("function index ", function_index,
+                           " out of range (", signatures.size(),
+                           " functions)");
+  }
+  const FunctionSignature& signature = signatures[function_index];
+  if (inputs.size() != signature.arguments.size()) {
+    return InvalidArgumentError("expected ", signature.arguments.size(),
+                                " inputs, got ", inputs.size());
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].empty()) {
+      return InvalidArgumentError("input ", i, ": empty tensor");
+    }
+    if (inputs[i].element_type() != signature.arguments[i].element_type ||
+        inputs[i].shape() != signature.arguments[i].shape) {
+      return InvalidArgumentError("input ", i, ": expected ",
+                                  signature.arguments[i].ToString(), ", got ",
+                                  inputs[i].type().ToString());
+    }
+  }
+  Status status = Execute(function_index, inputs, outputs);
+  // Drop every intermediate reference; keep the capacity for the next call.
+  slots_.clear();
+  if (!status.ok()) outputs->clear();
+  return status;
+}
+
+Status Context::Execute(size_t function_index,
+                        const std::vector<Tensor>& inputs,
+                        std::vector<Tensor>* outputs) {
+  const Module::Impl& module = *module_->impl_;
+  const FunctionPlan& plan = module.functions[function_index];
+  const fb::Function& function = *plan.function;
+  const std::string& name = module.signatures[function_index].name;
+
+  slots_.resize(plan.slots.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    slots_[plan.argument_slots[i]] = inputs[i];
+  }
+
+  const auto* types = function.body_type();
+  const auto* body = function.body();
+  for (uint32_t pc = 0; pc < body->size(); ++pc) {
+    switch (types->GetEnum<fb::Op>(pc)) {
+      case fb::Op::ConstantOp: {
+        const auto* op = static_cast<const fb::ConstantOp*>(body->Get(pc));
+        const fb::Constant* constant =
+            module.root->constants()->Get(op->constant());
+        const SlotInfo& slot = plan.slots[op->result()];
+        // Constants are used in place from the module's bytes.
+        KILN_ASSIGN_OR_RETURN(
+            slots_[op->result()],
+            Tensor::Borrow(slot.type.element_type, slot.type.shape,
+                           constant->data() ? constant->data()->data() : nullptr,
+                           slot.byte_size));
+        break;
+      }
+      case fb::Op::DispatchOp: {
+        const auto* op = static_cast<const fb::DispatchOp*>(body->Get(pc));
+        const ResolvedExport& ex =
+            module.executables[op->executable()][op->export_index()];
+        binding_ptrs_.clear();
+        binding_lengths_.clear();
+        if (const auto* operands = op->operands()) {
+          for (uint32_t slot : *operands) {
+            binding_ptrs_.push_back(slots_[slot].mutable_data());
+            binding_lengths_.push_back(slots_[slot].byte_size());
+          }
+        }
+        if (const auto* results = op->results()) {
+          for (uint32_t slot : *results) {
+            const SlotInfo& info = plan.slots[slot];
+            StatusOr<Tensor> result =
+                Tensor::Allocate(info.type.element_type, info.type.shape);
+            if (!result.ok()) {
+              return std::move(result).status().Prepend(
+                  StrCat("function '", name, "' instruction ", pc));
+            }
+            slots_[slot] = std::move(result).value();
+            binding_ptrs_.push_back(slots_[slot].mutable_data());
+            binding_lengths_.push_back(slots_[slot].byte_size());
+          }
+        }
+        DispatchParams params;
+        params.export_name = ex.name;
+        params.function = ex.function;
+        for (int d = 0; d < 3; ++d) {
+          params.workgroup_count[d] = ex.workgroup_count[d];
+        }
+        params.binding_count = static_cast<uint32_t>(binding_ptrs_.size());
+        params.binding_ptrs = binding_ptrs_.data();
+        params.binding_lengths = binding_lengths_.data();
+        KILN_RETURN_IF_ERROR(RunDispatch(*pool_, params), "function '", name,
+                             "' instruction ", pc);
+        break;
+      }
+      case fb::Op::ReshapeOp: {
+        const auto* op = static_cast<const fb::ReshapeOp*>(body->Get(pc));
+        const SlotInfo& info = plan.slots[op->result()];
+        KILN_ASSIGN_OR_RETURN(
+            slots_[op->result()],
+            slots_[op->source()].Reshape(info.type.element_type,
+                                         info.type.shape));
+        break;
+      }
+      case fb::Op::ReleaseOp: {
+        const auto* op = static_cast<const fb::ReleaseOp*>(body->Get(pc));
+        if (const auto* slots = op->slots()) {
+          for (uint32_t slot : *slots) slots_[slot] = Tensor();
+        }
+        break;
+      }
+      case fb::Op::ReturnOp: {
+        const auto* op = static_cast<const fb::ReturnOp*>(body->Get(pc));
+        if (const auto* operands = op->operands()) {
+          outputs->reserve(operands->size());
+          for (uint32_t slot : *operands) {
+            const Tensor& value = slots_[slot];
+            // The caller owns its results: never hand out module memory or
+            // storage the caller passed in.
+            bool must_copy = value.is_borrowed();
+            for (const Tensor& input : inputs) {
+              must_copy = must_copy || value.SharesStorageWith(input);
+            }
+            if (must_copy) {
+              StatusOr<Tensor> copy = value.Clone();
+              if (!copy.ok()) {
+                return std::move(copy).status().Prepend(
+                    StrCat("function '", name, "' instruction ", pc));
+              }
+              outputs->push_back(std::move(copy).value());
+            } else {
+              outputs->push_back(value);
+            }
+          }
+        }
+        return OkStatus();
+      }
+      default:
+        // Unreachable: the verifier rejects unknown instructions.
+        return InternalError("function '", name, "' instruction ", pc,
+                             ": unknown instruction");
+    }
+  }
+  return InternalError("function '", name, "' has no return");
+}
+
+}  // namespace kiln

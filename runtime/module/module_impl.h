@@ -1,0 +1,108 @@
+//===- module_impl.h - Internal state of a loaded Module -----------*- C++ -*-===//
+//
+// Shared by the loader, the verifier and the Context. Not a public header.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_RUNTIME_MODULE_MODULE_IMPL_H_
+#define KILN_RUNTIME_MODULE_MODULE_IMPL_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "kiln/executable_library.h"
+#include "kiln/module.h"
+#include "kiln/module_generated.h"
+#include "kiln/status.h"
+#include "kiln/tensor.h"
+
+namespace kiln {
+
+/// Most workgroups one dispatch may have; larger counts are corrupt.
+inline constexpr uint64_t kMaxWorkgroupsPerDispatch = uint64_t{1} << 32;
+
+/// A slot's type with its byte size, computed once at load.
+struct SlotInfo {
+  TensorType type;
+  uint64_t byte_size = 0;
+};
+
+/// A verified host function, ready to run.
+struct FunctionPlan {
+  const fb::Function* function = nullptr;
+  std::vector<SlotInfo> slots;
+  std::vector<uint32_t> argument_slots;
+};
+
+/// An export resolved against its native library.
+struct ResolvedExport {
+  std::string_view name;  // points into the module
+  kiln_dispatch_fn_v0_t function = nullptr;
+  uint32_t workgroup_count[3] = {1, 1, 1};
+  uint32_t binding_count = 0;
+};
+
+/// A native library loaded with dlopen. Owns the handle and the memfd it was
+/// loaded from: the fd stays open while the library is loaded so that its
+/// /proc/self/fd/N name cannot be reused by another library (dlopen would
+/// return the already-loaded one for an equal name).
+class LoadedLibrary {
+ public:
+  LoadedLibrary() = default;
+  ~LoadedLibrary();
+  LoadedLibrary(LoadedLibrary&& other) noexcept;
+  LoadedLibrary& operator=(LoadedLibrary&& other) noexcept;
+  LoadedLibrary(const LoadedLibrary&) = delete;
+  LoadedLibrary& operator=(const LoadedLibrary&) = delete;
+
+  /// Writes `data` to a memfd and dlopens it; checks the ABI version.
+  static StatusOr<LoadedLibrary> Load(const uint8_t* data, size_t size,
+                                      std::string_view debug_name);
+
+  const kiln_executable_library_v0_t& library() const { return *library_; }
+
+ private:
+  void Reset();
+
+  int fd_ = -1;
+  void* handle_ = nullptr;
+  const kiln_executable_library_v0_t* library_ = nullptr;
+};
+
+struct Module::Impl {
+  ~Impl();
+
+  // Backing bytes: a read-only mapping, an owned copy, or borrowed memory.
+  void* mapping = nullptr;
+  size_t mapping_size = 0;
+  void* owned_copy = nullptr;  // from aligned_alloc
+  const uint8_t* data = nullptr;
+  size_t size = 0;
+
+  const fb::Module* root = nullptr;
+  std::vector<FunctionSignature> signatures;
+  std::vector<FunctionPlan> functions;
+  // executables[executable][export].
+  std::vector<std::vector<ResolvedExport>> executables;
+  // Unloaded before the bytes above go away (see ~Impl).
+  std::vector<LoadedLibrary> libraries;
+};
+
+/// Runs the FlatBuffers verifier and every semantic check over impl->data;
+/// fills impl->root, signatures and functions.
+Status VerifyModule(Module::Impl* impl);
+
+/// Loads every library of the verified module and resolves every export;
+/// fills impl->libraries and impl->executables.
+Status LoadLibraries(Module::Impl* impl);
+
+/// Checks that `data` looks like an x86-64 ELF shared object whose program
+/// headers and segments lie inside it (dlopen would otherwise map past the
+/// end of the image and fault).
+Status CheckElfImage(const uint8_t* data, size_t size);
+
+}  // namespace kiln
+
+#endif  // KILN_RUNTIME_MODULE_MODULE_IMPL_H_

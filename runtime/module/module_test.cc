@@ -1,0 +1,739 @@
+//===- module_test.cc - Module loading, verification and execution tests --===//
+
+#include "kiln/module.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <thread>
+
+#include "gtest/gtest.h"
+#include "kiln/context.h"
+#include "kiln/tensor_io.h"
+#include "module/module_impl.h"
+#include "module/module_test_util.h"
+
+namespace kiln {
+namespace {
+
+using namespace kiln::testing;
+
+constexpr fb::ElementType F32 = fb::ElementType::F32;
+constexpr fb::ElementType I32 = fb::ElementType::I32;
+
+std::vector<uint8_t> FloatBytes(const std::vector<float>& values) {
+  std::vector<uint8_t> bytes(values.size() * sizeof(float));
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+const std::vector<uint8_t>& LibraryBytes(int variant) {
+  static const std::vector<uint8_t> libraries[] = {
+      ReadBinaryFile(KILN_TEST_LIBRARY_1), ReadBinaryFile(KILN_TEST_LIBRARY_2),
+      ReadBinaryFile(KILN_TEST_LIBRARY_3)};
+  return libraries[variant - 1];
+}
+
+// The module most tests start from (slot numbers matter to the messages):
+//   main(a: 8xf32, b: 8xf32) -> (8xf32, 2x4xf32):
+//     %2 = constant 0; %3 = add(%0, %1); %4 = add(%3, %2)
+//     release %0 %1 %2 %3; %5 = reshape %4; return %4, %5
+//   identity(a: 8xf32) -> (8xf32, 2x4xf32): returns a and a reshape of it
+//   constant() -> (8xf32): returns constant 0
+//   fail(a: 8xf32) -> (8xf32): dispatches an export that returns 7
+//   ids() -> (3x2x4xi32): every workgroup writes its id
+ModuleSpec GoodSpec() {
+  ModuleSpec spec;
+  spec.name = "good";
+  spec.libraries.push_back({});
+  spec.libraries[0].data = LibraryBytes(1);
+  spec.executables.push_back(
+      {"ex",
+       0,
+       {{"add_f32", 0, 3, {4, 1, 1}},
+        {"fail", 1, 1, {1, 1, 1}},
+        {"workgroup_ids", 2, 1, {4, 2, 3}}}});
+  ConstantSpec constant;
+  constant.type = {F32, {8}};
+  constant.data = FloatBytes({10, 11, 12, 13, 14, 15, 16, 17});
+  spec.constants.push_back(constant);
+  TypeSpec v8{F32, {8}}, m24{F32, {2, 4}};
+  spec.functions.push_back({"main",
+                            {v8, v8, v8, v8, v8, m24},
+                            {0, 1},
+                            {v8, m24},
+                            {Constant(2, 0), Dispatch(0, 0, {0, 1}, {3}),
+                             Dispatch(0, 0, {3, 2}, {4}),
+                             Release({0, 1, 2, 3}), Reshape(5, 4),
+                             Return({4, 5})}});
+  spec.functions.push_back(
+      {"identity", {v8, m24}, {0}, {v8, m24}, {Reshape(1, 0), Return({0, 1})}});
+  spec.functions.push_back(
+      {"constant", {v8}, {}, {v8}, {Constant(0, 0), Return({0})}});
+  spec.functions.push_back({"fail",
+                            {v8, v8},
+                            {0},
+                            {v8},
+                            {Dispatch(0, 1, {}, {1}), Return({1})}});
+  spec.functions.push_back({"ids",
+                            {{I32, {24}}, {I32, {3, 2, 4}}},
+                            {},
+                            {{I32, {3, 2, 4}}},
+                            {Dispatch(0, 2, {}, {0}), Reshape(1, 0),
+                             Return({1})}});
+  return spec;
+}
+
+StatusOr<std::shared_ptr<const Module>> LoadSpec(const ModuleSpec& spec) {
+  std::vector<uint8_t> bytes = BuildModule(spec);
+  return Module::LoadFromMemory(bytes.data(), bytes.size(),
+                                Module::MemoryMode::kCopy);
+}
+
+std::string LoadError(const ModuleSpec& spec) {
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
+  EXPECT_FALSE(module.ok()) << "module loaded unexpectedly";
+  return module.ok() ? "" : module.status().message();
+}
+
+Tensor F32Tensor(Shape shape, const std::vector<float>& values) {
+  StatusOr<Tensor> tensor = Tensor::Allocate(ElementType::kF32, shape);
+  EXPECT_TRUE(tensor.ok());
+  EXPECT_EQ(tensor->element_count(), static_cast<int64_t>(values.size()));
+  std::memcpy(tensor->mutable_data(), values.data(), tensor->byte_size());
+  return *tensor;
+}
+
+std::vector<float> FloatValues(const Tensor& tensor) {
+  const float* p = tensor.data_as<float>();
+  return std::vector<float>(p, p + tensor.element_count());
+}
+
+//===----------------------------------------------------------------------===//
+// Loading and running
+//===----------------------------------------------------------------------===//
+
+class ModuleRunTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(ModuleRunTest, ComputesMain) {
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(GoodSpec());
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  ThreadPool pool(GetParam());
+  Context context(*module, &pool);
+  Tensor a = F32Tensor({8}, {0, 1, 2, 3, 4, 5, 6, 7});
+  Tensor b = F32Tensor({8}, {100, 200, 300, 400, 500, 600, 700, 800});
+  const std::vector<float> expected = {110, 212, 314, 416,
+                                       518, 620, 722, 824};
+  for (int call = 0; call < 50; ++call) {
+    std::vector<Tensor> outputs;
+    Status status = context.Call("main", {a, b}, &outputs);
+    ASSERT_TRUE(status.ok()) << status.ToString();
+    ASSERT_EQ(outputs.size(), 2u);
+    EXPECT_EQ(outputs[0].type().ToString(), "8xf32");
+    EXPECT_EQ(FloatValues(outputs[0]), expected);
+    EXPECT_EQ(outputs[1].type().ToString(), "2x4xf32");
+    EXPECT_EQ(FloatValues(outputs[1]), expected);
+    EXPECT_FALSE(outputs[0].is_borrowed());
+  }
+  // The inputs are untouched.
+  EXPECT_EQ(FloatValues(a), (std::vector<float>{0, 1, 2, 3, 4, 5, 6, 7}));
+}
+
+TEST_P(ModuleRunTest, WorkgroupIdsReachTheKernel) {
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(GoodSpec());
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  ThreadPool pool(GetParam());
+  Context context(*module, &pool);
+  std::vector<Tensor> outputs;
+  ASSERT_TRUE(context.Call("ids", {}, &outputs).ok());
+  ASSERT_EQ(outputs.size(), 1u);
+  EXPECT_EQ(outputs[0].type().ToString(), "3x2x4xi32");
+  const int32_t* ids = outputs[0].data_as<int32_t>();
+  for (int z = 0; z < 3; ++z) {
+    for (int y = 0; y < 2; ++y) {
+      for (int x = 0; x < 4; ++x) {
+        EXPECT_EQ(ids[x + 4 * (y + 2 * z)], x | (y << 8) | (z << 16));
+      }
+    }
+  }
+}
+
+TEST_P(ModuleRunTest, DispatchFailureIsAnError) {
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(GoodSpec());
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  ThreadPool pool(GetParam());
+  Context context(*module, &pool);
+  std::vector<Tensor> outputs = {Tensor()};
+  Status status =
+      context.Call("fail", {F32Tensor({8}, std::vector<float>(8, 1))}, &outputs);
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.message(),
+            "function 'fail' instruction 0: dispatch 'fail' failed: workgroup "
+            "(0, 0, 0) returned 7");
+  EXPECT_TRUE(outputs.empty());
+  // The context stays usable.
+  ASSERT_TRUE(context.Call("constant", {}, &outputs).ok());
+}
+
+INSTANTIATE_TEST_SUITE_P(Threads, ModuleRunTest, ::testing::Values(1, 4));
+
+TEST(ModuleTest, Signatures) {
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(GoodSpec());
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  EXPECT_EQ((*module)->name(), "good");
+  const auto& functions = (*module)->functions();
+  ASSERT_EQ(functions.size(), 5u);
+  EXPECT_EQ(functions[0].ToString(), "main(8xf32, 8xf32) -> (8xf32, 2x4xf32)");
+  EXPECT_EQ(functions[2].ToString(), "constant() -> (8xf32)");
+  EXPECT_EQ(*(*module)->FindFunction("fail"), 3u);
+  StatusOr<size_t> missing = (*module)->FindFunction("nope");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(missing.status().message(),
+            "no function 'nope' (available: main, identity, constant, fail, "
+            "ids)");
+  EXPECT_EQ((*module)->flatbuffer().version(), kModuleVersion);
+}
+
+TEST(ModuleTest, ResultsAliasingArgumentsOrConstantsAreCopied) {
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(GoodSpec());
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  ThreadPool pool(2);
+  auto context = std::make_unique<Context>(*module, &pool);
+  Tensor a = F32Tensor({8}, {1, 2, 3, 4, 5, 6, 7, 8});
+  std::vector<Tensor> outputs;
+  ASSERT_TRUE(context->Call("identity", {a}, &outputs).ok());
+  ASSERT_EQ(outputs.size(), 2u);
+  EXPECT_FALSE(outputs[0].SharesStorageWith(a));
+  EXPECT_FALSE(outputs[1].SharesStorageWith(a));
+  EXPECT_EQ(FloatValues(outputs[1]), FloatValues(a));
+  EXPECT_EQ(outputs[1].type().ToString(), "2x4xf32");
+
+  // A returned constant is owned by the caller and outlives the module.
+  ASSERT_TRUE(context->Call("constant", {}, &outputs).ok());
+  ASSERT_EQ(outputs.size(), 1u);
+  EXPECT_FALSE(outputs[0].is_borrowed());
+  const uint8_t* begin = (*module)->data();
+  const uint8_t* end = begin + (*module)->size();
+  const auto* data = outputs[0].data_as<uint8_t>();
+  EXPECT_TRUE(data < begin || data >= end);
+  context.reset();
+  module->reset();
+  EXPECT_EQ(FloatValues(outputs[0]),
+            (std::vector<float>{10, 11, 12, 13, 14, 15, 16, 17}));
+}
+
+TEST(ModuleTest, InputErrors) {
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(GoodSpec());
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  ThreadPool pool(1);
+  Context context(*module, &pool);
+  Tensor v8 = F32Tensor({8}, std::vector<float>(8, 0));
+  std::vector<Tensor> outputs;
+  EXPECT_EQ(context.Call("main", {v8}, &outputs).message(),
+            "expected 2 inputs, got 1");
+  EXPECT_EQ(
+      context.Call("main", {F32Tensor({2, 2}, {1, 2, 3, 4}), v8}, &outputs)
+          .message(),
+      "input 0: expected 8xf32, got 2x2xf32");
+  StatusOr<Tensor> ints = ParseTensor("8xi32=1");
+  ASSERT_TRUE(ints.ok());
+  EXPECT_EQ(context.Call("main", {v8, *ints}, &outputs).message(),
+            "input 1: expected 8xf32, got 8xi32");
+  EXPECT_EQ(context.Call("main", {v8, Tensor()}, &outputs).message(),
+            "input 1: empty tensor");
+  EXPECT_EQ(context.Call("nope", {}, &outputs).message(),
+            "no function 'nope' (available: main, identity, constant, fail, "
+            "ids)");
+}
+
+TEST(ModuleTest, ContextsOnSeveralThreadsShareOneModule) {
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(GoodSpec());
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  ThreadPool shared_pool(2);
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      Context context(*module, &shared_pool);
+      Tensor a = F32Tensor({8}, std::vector<float>(8, float(t)));
+      Tensor b = F32Tensor({8}, std::vector<float>(8, 1));
+      for (int call = 0; call < 100; ++call) {
+        std::vector<Tensor> outputs;
+        if (!context.Call("main", {a, b}, &outputs).ok() ||
+            outputs[0].data_as<float>()[7] != float(t) + 1 + 17) {
+          failures.fetch_add(1);
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(failures.load(), 0);
+}
+
+TEST(ModuleTest, TwoLibrariesLoadedAtOnceStayDistinct) {
+  // Library 2 exports sub_f32. If dlopen handed back library 1 for the second
+  // /proc/self/fd/N path, export resolution would fail or compute a + b.
+  StatusOr<std::shared_ptr<const Module>> first = LoadSpec(GoodSpec());
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  std::vector<std::shared_ptr<const Module>> keep;
+  for (int i = 0; i < 5; ++i) {
+    ModuleSpec spec;
+    spec.libraries.push_back({});
+    spec.libraries[0].data = LibraryBytes(2);
+    spec.executables.push_back({"ex", 0, {{"sub_f32", 0, 3, {2, 1, 1}}}});
+    TypeSpec v4{F32, {4}};
+    spec.functions.push_back({"sub",
+                              {v4, v4, v4},
+                              {0, 1},
+                              {v4},
+                              {Dispatch(0, 0, {0, 1}, {2}), Return({2})}});
+    StatusOr<std::shared_ptr<const Module>> second = LoadSpec(spec);
+    ASSERT_TRUE(second.ok()) << second.status().ToString();
+    ThreadPool pool(1);
+    Context context(*second, &pool);
+    std::vector<Tensor> outputs;
+    ASSERT_TRUE(context
+                    .Call("sub",
+                          {F32Tensor({4}, {10, 20, 30, 40}),
+                           F32Tensor({4}, {1, 2, 3, 4})},
+                          &outputs)
+                    .ok());
+    EXPECT_EQ(FloatValues(outputs[0]), (std::vector<float>{9, 18, 27, 36}));
+    if (i % 2) keep.push_back(*second);  // some stay loaded, some unload
+  }
+}
+
+TEST(ModuleTest, LoadFromFile) {
+  const std::vector<uint8_t> bytes = BuildModule(GoodSpec());
+  const std::string path = StrCat("/tmp/kiln_module_test_", getpid(), ".kiln");
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  }
+  StatusOr<std::shared_ptr<const Module>> module = Module::Load(path);
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  EXPECT_EQ((*module)->functions().size(), 5u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>((*module)->data()) % 4096, 0u);
+  std::remove(path.c_str());
+  // The mapping stays valid after the file is gone.
+  ThreadPool pool(1);
+  Context context(*module, &pool);
+  std::vector<Tensor> outputs;
+  ASSERT_TRUE(context.Call("constant", {}, &outputs).ok());
+  EXPECT_EQ(outputs[0].data_as<float>()[0], 10.0f);
+
+  StatusOr<std::shared_ptr<const Module>> missing =
+      Module::Load("/nonexistent/m.kiln");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().message(),
+            "cannot open '/nonexistent/m.kiln': No such file or directory");
+  StatusOr<std::shared_ptr<const Module>> directory = Module::Load("/tmp");
+  ASSERT_FALSE(directory.ok());
+  EXPECT_EQ(directory.status().message(),
+            "cannot load '/tmp': not a regular file");
+}
+
+TEST(ModuleTest, BorrowedBytesAreUsedInPlace) {
+  std::vector<uint8_t> bytes = BuildModule(GoodSpec());
+  // Copy into 64-byte aligned memory, as the API asks of borrowed bytes.
+  std::unique_ptr<void, decltype(&std::free)> aligned(
+      std::aligned_alloc(64, (bytes.size() + 63) & ~size_t{63}), &std::free);
+  std::memcpy(aligned.get(), bytes.data(), bytes.size());
+  StatusOr<std::shared_ptr<const Module>> module = Module::LoadFromMemory(
+      aligned.get(), bytes.size(), Module::MemoryMode::kBorrow);
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  EXPECT_EQ((*module)->data(), aligned.get());
+
+  StatusOr<std::shared_ptr<const Module>> misaligned = Module::LoadFromMemory(
+      static_cast<uint8_t*>(aligned.get()) + 8, bytes.size() - 8,
+      Module::MemoryMode::kBorrow);
+  ASSERT_FALSE(misaligned.ok());
+  EXPECT_EQ(misaligned.status().message(),
+            "borrowed module bytes must be 64-byte aligned (use "
+            "MemoryMode::kCopy)");
+}
+
+//===----------------------------------------------------------------------===//
+// Verification failures
+//===----------------------------------------------------------------------===//
+
+TEST(ModuleVerifyTest, FileLevel) {
+  ModuleSpec spec = GoodSpec();
+  spec.version = 2;
+  EXPECT_EQ(LoadError(spec),
+            "unsupported module version 2 (this runtime reads version 1)");
+  spec = GoodSpec();
+  spec.identifier = "XXXX";
+  EXPECT_EQ(LoadError(spec),
+            "not a kiln module: file identifier is 'XXXX', expected 'KILN'");
+  const uint8_t tiny[] = {1, 2, 3};
+  StatusOr<std::shared_ptr<const Module>> module =
+      Module::LoadFromMemory(tiny, sizeof(tiny), Module::MemoryMode::kCopy);
+  ASSERT_FALSE(module.ok());
+  EXPECT_EQ(module.status().message(),
+            "not a kiln module: file is too small (3 bytes)");
+}
+
+TEST(ModuleVerifyTest, SlotIndices) {
+  ModuleSpec spec = GoodSpec();
+  spec.functions[0].body[1] = Dispatch(0, 0, {0, 17}, {3});
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 1: operand slot 17 out of range (6 "
+            "slots)");
+  spec = GoodSpec();
+  spec.functions[0].body[0] = Constant(6, 0);
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 0: result slot 6 out of range (6 "
+            "slots)");
+  spec = GoodSpec();
+  spec.functions[0].arguments = {0, 9};
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' argument 1: argument slot 9 out of range (6 "
+            "slots)");
+  spec = GoodSpec();
+  spec.functions[0].body[3] = Release({0, 1, 2, 3, 99});
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 3: released slot 99 out of range (6 "
+            "slots)");
+}
+
+TEST(ModuleVerifyTest, SlotDefinitionOrder) {
+  ModuleSpec spec = GoodSpec();
+  std::swap(spec.functions[0].body[1], spec.functions[0].body[2]);
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 1: operand slot 3 is read before it "
+            "is written");
+  spec = GoodSpec();
+  spec.functions[0].body[2] = Dispatch(0, 0, {3, 2}, {3});
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 2: result slot 3 is written more "
+            "than once");
+  spec = GoodSpec();
+  spec.functions[0].arguments = {0, 0};
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' argument 1: argument slot 0 is written more than "
+            "once");
+  spec = GoodSpec();
+  spec.functions[0].body[3] = Release({0, 1, 2, 3, 4});
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 4: source slot 4 is read after it "
+            "was released");
+  spec = GoodSpec();
+  spec.functions[0].body[3] = Release({0, 0});
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 3: released slot 0 is read after it "
+            "was released");
+  spec = GoodSpec();
+  spec.functions[0].body.back() = Return({4, 3});
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 5: returned slot 3 is read after it "
+            "was released");
+}
+
+TEST(ModuleVerifyTest, ExecutableAndExportIndices) {
+  ModuleSpec spec = GoodSpec();
+  spec.functions[0].body[1] = Dispatch(5, 0, {0, 1}, {3});
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 1: executable 5 out of range (1 "
+            "executables)");
+  spec = GoodSpec();
+  spec.functions[0].body[1] = Dispatch(0, 3, {0, 1}, {3});
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 1: export 3 out of range (executable "
+            "'ex' has 3 exports)");
+  spec = GoodSpec();
+  spec.executables[0].library = 1;
+  EXPECT_EQ(LoadError(spec),
+            "executable 0 'ex': library 1 out of range (1 libraries)");
+}
+
+TEST(ModuleVerifyTest, BindingCounts) {
+  ModuleSpec spec = GoodSpec();
+  spec.functions[0].body[1] = Dispatch(0, 0, {0}, {3});
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 1: dispatch of 'add_f32' has 2 "
+            "bindings (1 operands + 1 results) but the export has 3");
+  // The module agrees with itself but not with the library.
+  spec = GoodSpec();
+  spec.executables[0].exports[1].binding_count = 2;
+  spec.functions[3].body[0] = Dispatch(0, 1, {0}, {1});
+  EXPECT_EQ(LoadError(spec),
+            "executable 'ex' export 'fail': module declares 2 bindings but "
+            "the library export has 1");
+}
+
+TEST(ModuleVerifyTest, WorkgroupCounts) {
+  ModuleSpec spec = GoodSpec();
+  spec.executables[0].exports[0].workgroup_count = {4, 0, 1};
+  EXPECT_EQ(LoadError(spec),
+            "executable 0 'ex' export 'add_f32': workgroup count 4x0x1 has a "
+            "zero entry");
+  spec.executables[0].exports[0].workgroup_count = {4, 1};
+  EXPECT_EQ(LoadError(spec),
+            "executable 0 'ex' export 'add_f32': workgroup count has 2 "
+            "entries (expected 3)");
+  spec.executables[0].exports[0].workgroup_count = {65536, 65536, 2};
+  EXPECT_EQ(LoadError(spec),
+            "executable 0 'ex' export 'add_f32': workgroup count "
+            "65536x65536x2 exceeds the limit of 4294967296 workgroups");
+}
+
+TEST(ModuleVerifyTest, Constants) {
+  ModuleSpec spec = GoodSpec();
+  spec.constants[0].data.resize(28);
+  EXPECT_EQ(LoadError(spec),
+            "constant 0: data is 28 bytes, but 8xf32 needs 32");
+  spec = GoodSpec();
+  spec.functions[0].body[0] = Constant(2, 1);
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 0: constant 1 out of range (1 "
+            "constants)");
+  spec = GoodSpec();
+  spec.functions[0].slots[2] = {F32, {2, 4}};
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 0: slot 2 has type 2x4xf32 but "
+            "constant 0 is 8xf32");
+  spec = GoodSpec();
+  spec.constants[0].type.shape = {-8};
+  EXPECT_EQ(LoadError(spec), "constant 0: dimension 0 is negative (-8)");
+}
+
+TEST(ModuleVerifyTest, ConstantAlignment) {
+  // Without force_align the data lands 4-byte aligned; add 1-byte constants
+  // in front until constant 0 is not 64-byte aligned.
+  for (int extra = 0; extra < 32; ++extra) {
+    ModuleSpec spec = GoodSpec();
+    spec.constants[0].force_align = false;
+    for (int i = 0; i < extra; ++i) {
+      ConstantSpec pad;
+      pad.type = {fb::ElementType::I8, {1}};
+      pad.data = {0};
+      pad.force_align = false;
+      spec.constants.push_back(pad);
+    }
+    const std::vector<uint8_t> bytes = BuildModule(spec);
+    const size_t offset =
+        fb::GetModule(bytes.data())->constants()->Get(0)->data()->data() -
+        bytes.data();
+    if (offset % 64 == 0) continue;
+    EXPECT_EQ(LoadError(spec), StrCat("constant 0: data at offset ", offset,
+                                      " is not 64-byte aligned"));
+    return;
+  }
+  FAIL() << "could not build a misaligned constant";
+}
+
+TEST(ModuleVerifyTest, TypesAndReshapes) {
+  ModuleSpec spec = GoodSpec();
+  spec.functions[0].slots[5] = {I32, {2, 4}};
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 4: reshape changes the element type "
+            "(8xf32 to 2x4xi32)");
+  spec = GoodSpec();
+  spec.functions[0].slots[5] = {F32, {2, 3}};
+  spec.functions[0].results[1] = {F32, {2, 3}};
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 4: reshape changes the size (8xf32 "
+            "to 2x3xf32)");
+  spec = GoodSpec();
+  spec.functions[0].slots[0].element_type = static_cast<fb::ElementType>(42);
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' slot 0: invalid element type 42");
+  spec = GoodSpec();
+  spec.functions[0].slots[1].shape = {int64_t{1} << 40, 8};
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' slot 1: size of 1099511627776x8xf32 exceeds the "
+            "limit of 1099511627776 bytes");
+}
+
+TEST(ModuleVerifyTest, Returns) {
+  ModuleSpec spec = GoodSpec();
+  spec.functions[0].body.back() = Return({4});
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 5: return has 1 operands but the "
+            "function has 2 results");
+  spec = GoodSpec();
+  spec.functions[0].body.back() = Return({5, 4});
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 5: slot 5 has type 2x4xf32 but "
+            "result 0 is 8xf32");
+  spec = GoodSpec();
+  spec.functions[0].body.pop_back();
+  EXPECT_EQ(LoadError(spec),
+            "function 'main': body does not end with a return");
+  spec = GoodSpec();
+  spec.functions[0].body.push_back(Release({4}));
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 6: instruction after the return");
+  spec = GoodSpec();
+  spec.functions[0].body.insert(spec.functions[0].body.begin(), OpSpec{});
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 0: unknown instruction type 0");
+  spec = GoodSpec();
+  spec.functions[0].body[0].kind = static_cast<fb::Op>(9);
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 0: unknown instruction type 9");
+}
+
+TEST(ModuleVerifyTest, FunctionNames) {
+  ModuleSpec spec = GoodSpec();
+  spec.functions[1].name = "main";
+  EXPECT_EQ(LoadError(spec), "function 'main' is defined twice");
+  spec.functions[1].name = "";
+  EXPECT_EQ(LoadError(spec), "function 1: missing name");
+}
+
+TEST(ModuleVerifyTest, Libraries) {
+  ModuleSpec spec = GoodSpec();
+  spec.executables[0].exports[0].name = "add";
+  EXPECT_EQ(LoadError(spec),
+            "executable 'ex' export 'add': library 0 export 0 is named "
+            "'add_f32'");
+  spec = GoodSpec();
+  spec.executables[0].exports[0].library_ordinal = 9;
+  EXPECT_EQ(LoadError(spec),
+            "executable 'ex' export 'add_f32': library ordinal 9 out of range "
+            "(library 0 has 3 exports)");
+  spec = GoodSpec();
+  spec.libraries[0].data.assign({'h', 'e', 'l', 'l', 'o', ' ', 'w', 'o'});
+  EXPECT_EQ(LoadError(spec), "library 0: not an ELF file");
+  spec = GoodSpec();
+  spec.libraries[0].data.resize(spec.libraries[0].data.size() / 2);
+  EXPECT_NE(LoadError(spec).find("library 0: truncated ELF: segment"),
+            std::string::npos);
+  spec = GoodSpec();
+  spec.libraries[0].data.clear();
+  EXPECT_EQ(LoadError(spec), "library 0: no data");
+  spec = GoodSpec();
+  spec.libraries[0].format = "elf-aarch64";
+  EXPECT_EQ(LoadError(spec),
+            "library 0: unsupported format 'elf-aarch64' (expected "
+            "'elf-x86_64')");
+  spec = GoodSpec();
+  spec.libraries[0].data = LibraryBytes(3);
+  EXPECT_EQ(LoadError(spec),
+            "library 0: library answered with ABI version 99 (this runtime "
+            "supports version 0)");
+}
+
+//===----------------------------------------------------------------------===//
+// Damaged files never crash
+//===----------------------------------------------------------------------===//
+
+// A 64-byte aligned copy of `bytes` (as borrowed module bytes must be),
+// allocated with as little slack as alignment allows so that sanitizers
+// catch reads past the end.
+std::unique_ptr<uint8_t, decltype(&std::free)> AlignedCopy(const uint8_t* bytes,
+                                                           size_t size) {
+  std::unique_ptr<uint8_t, decltype(&std::free)> copy(
+      static_cast<uint8_t*>(std::aligned_alloc(64, (size + 63) & ~size_t{63})),
+      &std::free);
+  if (size) std::memcpy(copy.get(), bytes, size);
+  return copy;
+}
+
+TEST(ModuleFuzzTest, EveryTruncationIsRejected) {
+  const std::vector<uint8_t> bytes = BuildModule(GoodSpec());
+  for (size_t size = 0; size < bytes.size(); ++size) {
+    auto prefix = AlignedCopy(bytes.data(), size);
+    StatusOr<std::shared_ptr<const Module>> module = Module::LoadFromMemory(
+        prefix.get(), size, Module::MemoryMode::kBorrow);
+    ASSERT_FALSE(module.ok()) << "prefix of " << size << " bytes loaded";
+  }
+}
+
+// Runs every function of a module that loaded despite corruption, with zero
+// inputs of the declared types. Whatever the outcome, nothing may crash.
+// Corrupted sizes stay within the verifier's limits but may still ask for
+// gigabytes or billions of workgroups; such modules are only loaded.
+void ExerciseModule(const std::shared_ptr<const Module>& module,
+                    ThreadPool* pool) {
+  // Optional fields may have vanished: a null vector reads as empty.
+  const fb::Module& root = module->flatbuffer();
+  if (root.executables()) {
+    for (const auto* executable : *root.executables()) {
+      if (!executable->exports()) continue;
+      for (const auto* ex : *executable->exports()) {
+        uint64_t total = 1;
+        for (uint32_t count : *ex->workgroup_count()) total *= count;
+        if (total > 4096) return;
+      }
+    }
+  }
+  if (root.functions()) {
+    for (const auto* function : *root.functions()) {
+      if (!function->slot_types()) continue;
+      for (const auto* type : *function->slot_types()) {
+        Shape shape;
+        if (type->shape()) shape.assign(type->shape()->begin(), type->shape()->end());
+        uint64_t byte_size = 0;
+        if (!ComputeTensorSize(static_cast<ElementType>(type->element_type()),
+                               shape, nullptr, &byte_size)
+                 .ok() ||
+            byte_size > (1 << 20)) {
+          return;
+        }
+      }
+    }
+  }
+  Context context(module, pool);
+  for (const FunctionSignature& signature : module->functions()) {
+    std::vector<Tensor> inputs;
+    for (const TensorType& type : signature.arguments) {
+      StatusOr<Tensor> input = Tensor::AllocateZeroed(type.element_type,
+                                                      type.shape);
+      if (!input.ok()) return;
+      inputs.push_back(*input);
+    }
+    std::vector<Tensor> outputs;
+    (void)context.Call(signature.name, inputs, &outputs);
+  }
+}
+
+TEST(ModuleFuzzTest, SingleByteCorruptionsNeverCrash) {
+  const std::vector<uint8_t> bytes = BuildModule(GoodSpec());
+  // Native code is trusted once it passes the ELF checks (a corrupted
+  // instruction cannot be detected), so corrupt everything but the library
+  // image itself.
+  StatusOr<std::shared_ptr<const Module>> good = Module::LoadFromMemory(
+      bytes.data(), bytes.size(), Module::MemoryMode::kCopy);
+  ASSERT_TRUE(good.ok());
+  const auto* library_data = (*good)->flatbuffer().libraries()->Get(0)->data();
+  const size_t library_begin = library_data->data() - (*good)->data();
+  const size_t library_end = library_begin + library_data->size();
+  good->reset();
+
+  ThreadPool pool(2);
+  std::mt19937 rng(42);
+  int loaded = 0, rejected = 0;
+  for (size_t at = 0; at < bytes.size(); ++at) {
+    if (at >= library_begin && at < library_end) continue;
+    for (uint8_t value : {uint8_t(bytes[at] ^ 0xff), uint8_t(bytes[at] + 1),
+                          uint8_t(rng())}) {
+      if (value == bytes[at]) continue;
+      auto corrupted = AlignedCopy(bytes.data(), bytes.size());
+      corrupted.get()[at] = value;
+      StatusOr<std::shared_ptr<const Module>> module = Module::LoadFromMemory(
+          corrupted.get(), bytes.size(), Module::MemoryMode::kBorrow);
+      if (!module.ok()) {
+        EXPECT_FALSE(module.status().message().empty());
+        ++rejected;
+        continue;
+      }
+      ++loaded;
+      ExerciseModule(*module, &pool);
+    }
+  }
+  RecordProperty("loaded", loaded);
+  RecordProperty("rejected", rejected);
+  // Both outcomes must occur, or the test exercises nothing.
+  EXPECT_GT(loaded, 0);
+  EXPECT_GT(rejected, 0);
+}
+
+}  // namespace
+}  // namespace kiln

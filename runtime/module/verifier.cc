@@ -1,0 +1,457 @@
+//===- verifier.cc - Structural and semantic module verification ----------===//
+//
+// After this passes, the runtime trusts the module: every index is in range,
+// every size is consistent and every slot is written exactly once before it
+// is read. Each failure names what failed.
+//
+//===----------------------------------------------------------------------===//
+
+#include <cstring>
+#include <unordered_set>
+
+#include "flatbuffers/flatbuffers.h"
+#include "module/module_impl.h"
+
+namespace kiln {
+
+static_assert(static_cast<int>(fb::ElementType::MAX) + 1 == kElementTypeCount,
+              "kiln::ElementType must mirror fb::ElementType");
+static_assert(static_cast<int>(fb::ElementType::F32) ==
+                      static_cast<int>(ElementType::kF32) &&
+                  static_cast<int>(fb::ElementType::BF16) ==
+                      static_cast<int>(ElementType::kBF16) &&
+                  static_cast<int>(fb::ElementType::I1) ==
+                      static_cast<int>(ElementType::kI1) &&
+                  static_cast<int>(fb::ElementType::I64) ==
+                      static_cast<int>(ElementType::kI64),
+              "kiln::ElementType values must equal fb::ElementType values");
+
+namespace {
+
+template <typename T>
+uint32_t SizeOf(const flatbuffers::Vector<T>* v) {
+  return v ? v->size() : 0;
+}
+
+std::string_view StringOf(const flatbuffers::String* s) {
+  return s ? std::string_view(s->c_str(), s->size()) : std::string_view();
+}
+
+Status ConvertTensorType(const fb::TensorType* fb_type, SlotInfo* out) {
+  if (!fb_type) return InvalidArgumentError("missing type");
+  const auto element_type = static_cast<uint32_t>(fb_type->element_type());
+  if (!IsValidElementType(element_type)) {
+    return InvalidArgumentError("invalid element type ", element_type);
+  }
+  out->type.element_type = static_cast<ElementType>(element_type);
+  out->type.shape.clear();
+  if (const auto* shape = fb_type->shape()) {
+    // The FlatBuffers verifier checks the alignment of a vector's length, not
+    // of its 8-byte elements (an empty vector has none to read).
+    if (shape->size() != 0 &&
+        reinterpret_cast<uintptr_t>(shape->data()) % alignof(int64_t) != 0) {
+      return InvalidArgumentError("shape is not 8-byte aligned");
+    }
+    if (shape->size() > kMaxTensorRank) {
+      return InvalidArgumentError("rank ", shape->size(),
+                                  " exceeds the limit of ", kMaxTensorRank);
+    }
+    out->type.shape.assign(shape->begin(), shape->end());
+  }
+  return ComputeTensorSize(out->type.element_type, out->type.shape, nullptr,
+                           &out->byte_size);
+}
+
+Status VerifyLibraries(const fb::Module& module) {
+  for (uint32_t i = 0; i < SizeOf(module.libraries()); ++i) {
+    const fb::Library* library = module.libraries()->Get(i);
+    std::string_view format = StringOf(library->format());
+    if (format != KILN_LIBRARY_FORMAT_ELF_X86_64) {
+      return UnimplementedError("library ", i, ": unsupported format '", format,
+                                "' (expected '" KILN_LIBRARY_FORMAT_ELF_X86_64
+                                "')");
+    }
+    if (SizeOf(library->data()) == 0) {
+      return InvalidArgumentError("library ", i, ": no data");
+    }
+  }
+  return OkStatus();
+}
+
+Status VerifyExecutables(const fb::Module& module) {
+  const uint32_t library_count = SizeOf(module.libraries());
+  for (uint32_t i = 0; i < SizeOf(module.executables()); ++i) {
+    const fb::Executable* executable = module.executables()->Get(i);
+    const std::string context =
+        StrCat("executable ", i, " '", StringOf(executable->name()), "'");
+    if (executable->library() >= library_count) {
+      return OutOfRangeError(context, ": library ", executable->library(),
+                             " out of range (", library_count, " libraries)");
+    }
+    for (uint32_t e = 0; e < SizeOf(executable->exports()); ++e) {
+      const fb::Export* ex = executable->exports()->Get(e);
+      if (StringOf(ex->name()).empty()) {
+        return InvalidArgumentError(context, " export ", e, ": missing name");
+      }
+      const auto* count = ex->workgroup_count();
+      if (SizeOf(count) != 3) {
+        return InvalidArgumentError(context, " export '",
+                                    StringOf(ex->name()),
+                                    "': workgroup count has ", SizeOf(count),
+                                    " entries (expected 3)");
+      }
+      uint64_t total = 1;
+      for (uint32_t d = 0; d < 3; ++d) {
+        if (count->Get(d) < 1) {
+          return InvalidArgumentError(
+              context, " export '", StringOf(ex->name()), "': workgroup count ",
+              count->Get(0), "x", count->Get(1), "x", count->Get(2),
+              " has a zero entry");
+        }
+        total *= count->Get(d);  // total <= 2^32 before: cannot overflow
+        if (total > kMaxWorkgroupsPerDispatch) {
+          return InvalidArgumentError(
+              context, " export '", StringOf(ex->name()), "': workgroup count ",
+              count->Get(0), "x", count->Get(1), "x", count->Get(2),
+              " exceeds the limit of ", kMaxWorkgroupsPerDispatch,
+              " workgroups");
+        }
+      }
+    }
+  }
+  return OkStatus();
+}
+
+Status VerifyConstants(const fb::Module& module, const uint8_t* buffer,
+                       std::vector<SlotInfo>* constant_types) {
+  constant_types->resize(SizeOf(module.constants()));
+  for (uint32_t i = 0; i < SizeOf(module.constants()); ++i) {
+    const fb::Constant* constant = module.constants()->Get(i);
+    SlotInfo& info = (*constant_types)[i];
+    KILN_RETURN_IF_ERROR(ConvertTensorType(constant->type(), &info),
+                         "constant ", i);
+    const uint32_t data_size = SizeOf(constant->data());
+    if (data_size != info.byte_size) {
+      return InvalidArgumentError("constant ", i, ": data is ", data_size,
+                                  " bytes, but ", info.type.ToString(),
+                                  " needs ", info.byte_size);
+    }
+    // The schema promises force_align: 64 and kernels may rely on it.
+    const size_t offset = data_size ? constant->data()->data() - buffer : 0;
+    if (offset % 64 != 0) {
+      return InvalidArgumentError("constant ", i, ": data at offset ", offset,
+                                  " is not 64-byte aligned");
+    }
+  }
+  return OkStatus();
+}
+
+// Tracks which slots hold a value during the linear scan of a function body.
+class SlotTracker {
+ public:
+  explicit SlotTracker(const std::vector<SlotInfo>& slots)
+      : slots_(slots), state_(slots.size(), State::kUndefined) {}
+
+  // `role` names the use in messages ("operand", "result", ...).
+  Status CheckIndex(uint32_t slot, std::string_view role) const {
+    if (slot >= slots_.size()) {
+      return OutOfRangeError(role, " slot ", slot, " out of range (",
+                             slots_.size(), " slots)");
+    }
+    return OkStatus();
+  }
+  Status Read(uint32_t slot, std::string_view role) const {
+    KILN_RETURN_IF_ERROR(CheckIndex(slot, role));
+    if (state_[slot] == State::kUndefined) {
+      return InvalidArgumentError(role, " slot ", slot,
+                                  " is read before it is written");
+    }
+    if (state_[slot] == State::kReleased) {
+      return InvalidArgumentError(role, " slot ", slot,
+                                  " is read after it was released");
+    }
+    return OkStatus();
+  }
+  Status Write(uint32_t slot, std::string_view role) {
+    KILN_RETURN_IF_ERROR(CheckIndex(slot, role));
+    if (state_[slot] != State::kUndefined) {
+      return InvalidArgumentError(role, " slot ", slot,
+                                  " is written more than once");
+    }
+    state_[slot] = State::kLive;
+    return OkStatus();
+  }
+  Status Release(uint32_t slot) {
+    KILN_RETURN_IF_ERROR(Read(slot, "released"));
+    state_[slot] = State::kReleased;
+    return OkStatus();
+  }
+
+ private:
+  enum class State : uint8_t { kUndefined, kLive, kReleased };
+  const std::vector<SlotInfo>& slots_;
+  std::vector<State> state_;
+};
+
+class FunctionVerifier {
+ public:
+  FunctionVerifier(const fb::Module& module,
+                   const std::vector<SlotInfo>& constant_types,
+                   const fb::Function& function, FunctionPlan* plan,
+                   FunctionSignature* signature)
+      : module_(module),
+        constant_types_(constant_types),
+        function_(function),
+        plan_(plan),
+        signature_(signature) {}
+
+  // Errors are prefixed "function 'NAME' <part>: ".
+  Status Verify() {
+    const std::string_view name = StringOf(function_.name());
+    const std::string prefix = StrCat("function '", name, "'");
+    plan_->function = &function_;
+    signature_->name = std::string(name);
+
+    plan_->slots.resize(SizeOf(function_.slot_types()));
+    for (uint32_t i = 0; i < plan_->slots.size(); ++i) {
+      KILN_RETURN_IF_ERROR(
+          ConvertTensorType(function_.slot_types()->Get(i), &plan_->slots[i]),
+          prefix, " slot ", i);
+    }
+    std::vector<SlotInfo> results(SizeOf(function_.result_types()));
+    for (uint32_t i = 0; i < results.size(); ++i) {
+      KILN_RETURN_IF_ERROR(
+          ConvertTensorType(function_.result_types()->Get(i), &results[i]),
+          prefix, " result ", i);
+      signature_->results.push_back(results[i].type);
+    }
+
+    SlotTracker tracker(plan_->slots);
+    for (uint32_t i = 0; i < SizeOf(function_.arguments()); ++i) {
+      const uint32_t slot = function_.arguments()->Get(i);
+      KILN_RETURN_IF_ERROR(tracker.Write(slot, "argument"), prefix,
+                           " argument ", i);
+      plan_->argument_slots.push_back(slot);
+      signature_->arguments.push_back(plan_->slots[slot].type);
+    }
+
+    const auto* types = function_.body_type();
+    const auto* body = function_.body();
+    const uint32_t count = SizeOf(body);
+    bool returned = false;
+    for (uint32_t pc = 0; pc < count; ++pc) {
+      if (returned) {
+        return InvalidArgumentError(prefix, " instruction ", pc,
+                                    ": instruction after the return");
+      }
+      const fb::Op type = types->GetEnum<fb::Op>(pc);
+      const void* op = body->Get(pc);
+      KILN_RETURN_IF_ERROR(VerifyInstruction(type, op, results, &tracker),
+                           prefix, " instruction ", pc);
+      returned = type == fb::Op::ReturnOp;
+    }
+    if (!returned) {
+      return InvalidArgumentError(prefix, ": body does not end with a return");
+    }
+    return OkStatus();
+  }
+
+ private:
+  Status CheckSlotType(uint32_t slot, const SlotInfo& expected,
+                       std::string_view what) const {
+    const SlotInfo& actual = plan_->slots[slot];
+    if (actual.type != expected.type) {
+      return InvalidArgumentError("slot ", slot, " has type ",
+                                  actual.type.ToString(), " but ", what, " is ",
+                                  expected.type.ToString());
+    }
+    return OkStatus();
+  }
+
+  Status VerifyInstruction(fb::Op type, const void* op,
+                           const std::vector<SlotInfo>& results,
+                           SlotTracker* tracker) {
+    switch (type) {
+      case fb::Op::ConstantOp:
+        return VerifyConstantOp(*static_cast<const fb::ConstantOp*>(op),
+                                tracker);
+      case fb::Op::DispatchOp:
+        return VerifyDispatchOp(*static_cast<const fb::DispatchOp*>(op),
+                                tracker);
+      case fb::Op::ReshapeOp:
+        return VerifyReshapeOp(*static_cast<const fb::ReshapeOp*>(op),
+                               tracker);
+      case fb::Op::ReleaseOp: {
+        const auto* slots = static_cast<const fb::ReleaseOp*>(op)->slots();
+        for (uint32_t i = 0; i < SizeOf(slots); ++i) {
+          KILN_RETURN_IF_ERROR(tracker->Release(slots->Get(i)));
+        }
+        return OkStatus();
+      }
+      case fb::Op::ReturnOp:
+        return VerifyReturnOp(*static_cast<const fb::ReturnOp*>(op), results,
+                              tracker);
+      default:
+        break;
+    }
+    return InvalidArgumentError("unknown instruction type ",
+                                static_cast<int>(type));
+  }
+
+  Status VerifyConstantOp(const fb::ConstantOp& op, SlotTracker* tracker) {
+    const uint32_t constant = op.constant();
+    if (constant >= constant_types_.size()) {
+      return OutOfRangeError("constant ", constant, " out of range (",
+                             constant_types_.size(), " constants)");
+    }
+    KILN_RETURN_IF_ERROR(tracker->Write(op.result(), "result"));
+    return CheckSlotType(op.result(), constant_types_[constant],
+                         StrCat("constant ", constant));
+  }
+
+  Status VerifyDispatchOp(const fb::DispatchOp& op, SlotTracker* tracker) {
+    const uint32_t executable_count = SizeOf(module_.executables());
+    if (op.executable() >= executable_count) {
+      return OutOfRangeError("executable ", op.executable(), " out of range (",
+                             executable_count, " executables)");
+    }
+    const fb::Executable* executable =
+        module_.executables()->Get(op.executable());
+    const uint32_t export_count = SizeOf(executable->exports());
+    if (op.export_index() >= export_count) {
+      return OutOfRangeError("export ", op.export_index(),
+                             " out of range (executable '",
+                             StringOf(executable->name()), "' has ",
+                             export_count, " exports)");
+    }
+    const fb::Export* ex = executable->exports()->Get(op.export_index());
+    const uint32_t operand_count = SizeOf(op.operands());
+    const uint32_t result_count = SizeOf(op.results());
+    if (uint64_t{operand_count} + result_count != ex->binding_count()) {
+      return InvalidArgumentError(
+          "dispatch of '", StringOf(ex->name()), "' has ",
+          uint64_t{operand_count} + result_count, " bindings (",
+          operand_count, " operands + ", result_count,
+          " results) but the export has ", ex->binding_count());
+    }
+    for (uint32_t i = 0; i < operand_count; ++i) {
+      KILN_RETURN_IF_ERROR(tracker->Read(op.operands()->Get(i), "operand"));
+    }
+    for (uint32_t i = 0; i < result_count; ++i) {
+      KILN_RETURN_IF_ERROR(tracker->Write(op.results()->Get(i), "result"));
+    }
+    return OkStatus();
+  }
+
+  Status VerifyReshapeOp(const fb::ReshapeOp& op, SlotTracker* tracker) {
+    KILN_RETURN_IF_ERROR(tracker->Read(op.source(), "source"));
+    KILN_RETURN_IF_ERROR(tracker->Write(op.result(), "result"));
+    const SlotInfo& source = plan_->slots[op.source()];
+    const SlotInfo& result = plan_->slots[op.result()];
+    if (source.type.element_type != result.type.element_type) {
+      return InvalidArgumentError(
+          "reshape changes the element type (", source.type.ToString(), " to ",
+          result.type.ToString(), ")");
+    }
+    if (source.byte_size != result.byte_size) {
+      return InvalidArgumentError("reshape changes the size (",
+                                  source.type.ToString(), " to ",
+                                  result.type.ToString(), ")");
+    }
+    return OkStatus();
+  }
+
+  Status VerifyReturnOp(const fb::ReturnOp& op,
+                        const std::vector<SlotInfo>& results,
+                        SlotTracker* tracker) {
+    const uint32_t count = SizeOf(op.operands());
+    if (count != results.size()) {
+      return InvalidArgumentError("return has ", count,
+                                  " operands but the function has ",
+                                  results.size(), " results");
+    }
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint32_t slot = op.operands()->Get(i);
+      KILN_RETURN_IF_ERROR(tracker->Read(slot, "returned"));
+      KILN_RETURN_IF_ERROR(CheckSlotType(slot, results[i],
+                                         StrCat("result ", i)));
+    }
+    return OkStatus();
+  }
+
+  const fb::Module& module_;
+  const std::vector<SlotInfo>& constant_types_;
+  const fb::Function& function_;
+  FunctionPlan* plan_;
+  FunctionSignature* signature_;
+};
+
+}  // namespace
+
+Status VerifyModule(Module::Impl* impl) {
+  const uint8_t* data = impl->data;
+  const size_t size = impl->size;
+  // The identifier sits at bytes 4..7; check it first for a clear message.
+  if (size < 8) {
+    return InvalidArgumentError("not a kiln module: file is too small (", size,
+                                " bytes)");
+  }
+  if (!flatbuffers::BufferHasIdentifier(data, KILN_MODULE_IDENTIFIER)) {
+    std::string found;
+    for (int i = 4; i < 8; ++i) {
+      const char c = static_cast<char>(data[i]);
+      found.push_back(c >= 0x20 && c < 0x7f ? c : '?');
+    }
+    return InvalidArgumentError("not a kiln module: file identifier is '",
+                                found, "', expected '" KILN_MODULE_IDENTIFIER
+                                "'");
+  }
+  if (size >= FLATBUFFERS_MAX_BUFFER_SIZE) {
+    return InvalidArgumentError("module is too large (", size,
+                                " bytes; the format's limit is 2 GiB)");
+  }
+  // Tables shared through many offsets are verified once per reference, so
+  // the default table budget (1M) could refuse big, valid modules; this one
+  // still bounds the work.
+  flatbuffers::Verifier::Options options;
+  options.max_tables = 1u << 24;
+  flatbuffers::Verifier verifier(data, size, options);
+  if (!fb::VerifyModuleBuffer(verifier)) {
+    return DataLossError(
+        "module failed FlatBuffers verification (truncated or corrupted)");
+  }
+  const fb::Module& module = *fb::GetModule(data);
+  impl->root = &module;
+
+  if (module.version() != kModuleVersion) {
+    return UnimplementedError("unsupported module version ", module.version(),
+                              " (this runtime reads version ", kModuleVersion,
+                              ")");
+  }
+  KILN_RETURN_IF_ERROR(VerifyLibraries(module));
+  KILN_RETURN_IF_ERROR(VerifyExecutables(module));
+  std::vector<SlotInfo> constant_types;
+  KILN_RETURN_IF_ERROR(VerifyConstants(module, data, &constant_types));
+
+  const uint32_t function_count = SizeOf(module.functions());
+  impl->functions.resize(function_count);
+  impl->signatures.resize(function_count);
+  std::unordered_set<std::string_view> names;
+  for (uint32_t i = 0; i < function_count; ++i) {
+    const fb::Function* function = module.functions()->Get(i);
+    const std::string_view name = StringOf(function->name());
+    if (name.empty()) {
+      return InvalidArgumentError("function ", i, ": missing name");
+    }
+    if (!names.insert(name).second) {
+      return InvalidArgumentError("function '", name, "' is defined twice");
+    }
+    KILN_RETURN_IF_ERROR(FunctionVerifier(module, constant_types, *function,
+                                          &impl->functions[i],
+                                          &impl->signatures[i])
+                             .Verify());
+  }
+  return OkStatus();
+}
+
+}  // namespace kiln

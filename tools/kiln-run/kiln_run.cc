@@ -1,0 +1,240 @@
+//===- kiln_run.cc - Runs a function of a compiled kiln module ------------===//
+//
+//   kiln-run MODULE.kiln [--function=NAME] [--input=VALUE]...
+//            [--output=@FILE.npy|-]... [--threads=N] [--list-functions]
+//
+// Inputs and outputs follow iree-run-module: --input=2x3xf32=1,2,3,4,5,6,
+// --input=@x.npy; the k-th --output writes the k-th result (to a .npy file,
+// or "-" to print it); results without an --output are printed one per line
+// in the same syntax --input accepts.
+//
+//===----------------------------------------------------------------------===//
+
+#include <charconv>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kiln/context.h"
+#include "kiln/module.h"
+#include "kiln/status.h"
+#include "kiln/tensor.h"
+#include "kiln/tensor_io.h"
+#include "kiln/thread_pool.h"
+
+namespace {
+
+constexpr char kUsage[] =
+    "usage: kiln-run MODULE.kiln [options]\n"
+    "\n"
+    "Runs one function of a compiled kiln module and prints its results.\n"
+    "\n"
+    "options:\n"
+    "  --function=NAME       function to run (default: the only function)\n"
+    "  --input=VALUE         one per argument, in order:\n"
+    "                          2x3xf32=1,2,3,4,5,6   2x2xf32=[1 2][3 4]\n"
+    "                          2x3xf32=0 (splat)     f32=3.5 (0-d)\n"
+    "                          @file.npy (NumPy file)\n"
+    "  --output=@FILE.npy    write the k-th result to FILE.npy instead of\n"
+    "                        printing it (k-th --output flag); '-' prints\n"
+    "  --threads=N           worker threads including the caller\n"
+    "                        (default: hardware concurrency)\n"
+    "  --list-functions      print the signature of every function\n"
+    "  --help                show this help\n"
+    "\n"
+    "Results are printed one per line, e.g. 2x2xf32=[1 2][3 4], in the\n"
+    "syntax --input accepts.\n";
+
+struct Options {
+  std::string module_path;
+  std::string function;
+  bool has_function = false;
+  std::vector<std::string> inputs;
+  std::vector<std::string> outputs;
+  int threads = 0;
+  bool list_functions = false;
+  bool help = false;
+};
+
+kiln::Status ParseThreads(std::string_view text, int* out) {
+  int value = 0;
+  auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (result.ec != std::errc() || result.ptr != text.data() + text.size() ||
+      value < 1 || value > 1024) {
+    return kiln::InvalidArgumentError("--threads expects an integer in [1, 1024], got '",
+                                      text, "'");
+  }
+  *out = value;
+  return kiln::OkStatus();
+}
+
+kiln::Status ParseArgs(int argc, char** argv, Options* options) {
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (arg.size() < 2 || arg.substr(0, 2) != "--") {
+      if (arg.size() > 1 && arg[0] == '-' && arg != "-h") {
+        return kiln::InvalidArgumentError("unknown flag '", arg, "'");
+      }
+      if (arg == "-h") {
+        options->help = true;
+        continue;
+      }
+      if (!options->module_path.empty()) {
+        return kiln::InvalidArgumentError("more than one module given ('",
+                                          options->module_path, "' and '", arg,
+                                          "')");
+      }
+      options->module_path = std::string(arg);
+      continue;
+    }
+    // --flag=value or --flag value.
+    std::string_view name = arg.substr(2);
+    std::string_view value;
+    bool has_value = false;
+    if (size_t equals = name.find('='); equals != std::string_view::npos) {
+      value = name.substr(equals + 1);
+      name = name.substr(0, equals);
+      has_value = true;
+    }
+    const bool is_boolean = name == "help" || name == "list-functions";
+    const bool takes_value =
+        name == "function" || name == "input" || name == "output" ||
+        name == "threads";
+    if (!is_boolean && !takes_value) {
+      return kiln::InvalidArgumentError("unknown flag '--", name,
+                                        "' (see --help)");
+    }
+    if (is_boolean) {
+      if (has_value) {
+        return kiln::InvalidArgumentError("flag '--", name,
+                                          "' takes no value");
+      }
+      if (name == "help") options->help = true;
+      if (name == "list-functions") options->list_functions = true;
+      continue;
+    }
+    if (!has_value) {
+      if (i + 1 >= argc) {
+        return kiln::InvalidArgumentError("flag '--", name,
+                                          "' expects a value");
+      }
+      value = argv[++i];
+    }
+    if (name == "function") {
+      options->function = std::string(value);
+      options->has_function = true;
+    } else if (name == "input") {
+      options->inputs.emplace_back(value);
+    } else if (name == "output") {
+      options->outputs.emplace_back(value);
+    } else if (name == "threads") {
+      KILN_RETURN_IF_ERROR(ParseThreads(value, &options->threads));
+    }
+  }
+  return kiln::OkStatus();
+}
+
+// Picks the function to run: --function, or the only one there is.
+kiln::StatusOr<size_t> SelectFunction(const kiln::Module& module,
+                                      const Options& options) {
+  if (options.has_function) return module.FindFunction(options.function);
+  const auto& functions = module.functions();
+  if (functions.size() == 1) return size_t{0};
+  if (functions.empty()) {
+    return kiln::NotFoundError("the module has no functions");
+  }
+  std::string names;
+  for (const auto& function : functions) {
+    names.append(names.empty() ? "" : ", ").append(function.name);
+  }
+  return kiln::InvalidArgumentError(
+      "the module has several functions; choose one with --function (",
+      names, ")");
+}
+
+kiln::Status Run(const Options& options) {
+  if (options.module_path.empty()) {
+    return kiln::InvalidArgumentError("no module given (see --help)");
+  }
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<const kiln::Module> module,
+                        kiln::Module::Load(options.module_path));
+  if (options.list_functions) {
+    for (const auto& function : module->functions()) {
+      std::printf("%s\n", function.ToString().c_str());
+    }
+    return kiln::OkStatus();
+  }
+  KILN_ASSIGN_OR_RETURN(size_t function_index, SelectFunction(*module, options));
+  const kiln::FunctionSignature& signature =
+      module->functions()[function_index];
+
+  // Check the output flags before running anything.
+  if (options.outputs.size() > signature.results.size()) {
+    return kiln::InvalidArgumentError(
+        options.outputs.size(), " --output flags, but '", signature.name,
+        "' has ", signature.results.size(), " results");
+  }
+  for (size_t k = 0; k < options.outputs.size(); ++k) {
+    std::string_view output = options.outputs[k];
+    if (output == "-") continue;
+    if (output.size() < 5 || output[0] != '@' ||
+        output.substr(output.size() - 4) != ".npy") {
+      return kiln::InvalidArgumentError(
+          "output ", k, ": expected '@FILE.npy' or '-', got '", output, "'");
+    }
+  }
+
+  std::vector<kiln::Tensor> inputs;
+  inputs.reserve(options.inputs.size());
+  for (size_t i = 0; i < options.inputs.size(); ++i) {
+    KILN_ASSIGN_OR_RETURN(kiln::Tensor input,
+                          [&]() -> kiln::StatusOr<kiln::Tensor> {
+                            auto parsed = kiln::ParseTensor(options.inputs[i]);
+                            if (!parsed.ok()) {
+                              return std::move(parsed).status().Prepend(
+                                  kiln::StrCat("input ", i));
+                            }
+                            return parsed;
+                          }());
+    inputs.push_back(std::move(input));
+  }
+
+  kiln::ThreadPool pool(options.threads);
+  kiln::Context context(module, &pool);
+  std::vector<kiln::Tensor> results;
+  KILN_RETURN_IF_ERROR(context.Call(function_index, inputs, &results));
+
+  for (size_t k = 0; k < results.size(); ++k) {
+    if (k < options.outputs.size() && options.outputs[k] != "-") {
+      KILN_RETURN_IF_ERROR(
+          kiln::WriteNpyFile(options.outputs[k].substr(1), results[k]),
+          "result ", k);
+      continue;
+    }
+    std::string line = kiln::FormatTensor(results[k]);
+    line.push_back('\n');
+    std::fwrite(line.data(), 1, line.size(), stdout);
+  }
+  if (std::fflush(stdout) != 0) {
+    return kiln::InvalidArgumentError("cannot write results to stdout");
+  }
+  return kiln::OkStatus();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  kiln::Status status = ParseArgs(argc, argv, &options);
+  if (status.ok() && options.help) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  if (status.ok()) status = Run(options);
+  if (!status.ok()) {
+    std::fprintf(stderr, "kiln-run: error: %s\n", status.message().c_str());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,243 @@
+//===- kiln_run_test.cc - End-to-end tests of the kiln-run tool -----------===//
+//
+// Runs the built kiln-run binary on modules built here (with the hand-written
+// test library from runtime/module/testdata) and checks its output, files and
+// exit codes.
+//
+//===----------------------------------------------------------------------===//
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "gtest/gtest.h"
+#include "kiln/tensor_io.h"
+#include "module/module_test_util.h"
+
+extern char** environ;
+
+namespace kiln {
+namespace {
+
+using namespace kiln::testing;
+
+struct RunResult {
+  int exit_code = -1;  // -1 when killed by a signal
+  std::string out, err;
+};
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+class KilnRunTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = StrCat("/tmp/kiln_run_test_", getpid());
+    std::string mkdir = "mkdir -p " + dir_;
+    ASSERT_EQ(std::system(mkdir.c_str()), 0);
+
+    ModuleSpec spec;
+    spec.libraries.push_back({});
+    spec.libraries[0].data = ReadBinaryFile(KILN_TEST_LIBRARY_1);
+    spec.executables.push_back(
+        {"ex", 0, {{"add_f32", 0, 3, {2, 1, 1}}, {"fail", 1, 1, {1, 1, 1}}}});
+    TypeSpec v8{fb::ElementType::F32, {8}}, m24{fb::ElementType::F32, {2, 4}};
+    spec.functions.push_back({"main",
+                              {v8, v8, v8, m24},
+                              {0, 1},
+                              {v8, m24},
+                              {Dispatch(0, 0, {0, 1}, {2}), Reshape(3, 2),
+                               Return({2, 3})}});
+    spec.functions.push_back(
+        {"fail", {v8}, {}, {v8}, {Dispatch(0, 1, {}, {0}), Return({0})}});
+    two_functions_ = Write("two.kiln", BuildModule(spec));
+    spec.functions.pop_back();
+    one_function_ = Write("one.kiln", BuildModule(spec));
+  }
+
+  void TearDown() override {
+    std::string rm = "rm -rf " + dir_;
+    (void)std::system(rm.c_str());
+  }
+
+  std::string Write(const std::string& name, const std::vector<uint8_t>& data) {
+    const std::string path = dir_ + "/" + name;
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(data.data()), data.size());
+    return path;
+  }
+
+  RunResult Run(std::vector<std::string> args) {
+    const std::string out_path = dir_ + "/stdout", err_path = dir_ + "/stderr";
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    args.insert(args.begin(), KILN_RUN_PATH);
+    std::vector<char*> argv;
+    for (std::string& arg : args) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    RunResult result;
+    pid_t pid;
+    if (posix_spawn(&pid, KILN_RUN_PATH, &actions, nullptr, argv.data(),
+                    environ) != 0) {
+      ADD_FAILURE() << "cannot spawn " << KILN_RUN_PATH;
+      return result;
+    }
+    posix_spawn_file_actions_destroy(&actions);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+    result.out = ReadText(out_path);
+    result.err = ReadText(err_path);
+    return result;
+  }
+
+  std::string dir_, one_function_, two_functions_;
+};
+
+const char kA[] = "--input=8xf32=0,1,2,3,4,5,6,7";
+const char kB[] = "--input=8xf32=[100 200 300 400 500 600 700 800]";
+
+TEST_F(KilnRunTest, Help) {
+  RunResult result = Run({"--help"});
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_NE(result.out.find("usage: kiln-run MODULE.kiln"), std::string::npos);
+  EXPECT_EQ(result.err, "");
+}
+
+TEST_F(KilnRunTest, RunsAndPrintsResults) {
+  RunResult result = Run({one_function_, kA, kB, "--threads=2"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out,
+            "8xf32=100 201 302 403 504 605 706 807\n"
+            "2x4xf32=[100 201 302 403][504 605 706 807]\n");
+  EXPECT_EQ(result.err, "");
+}
+
+TEST_F(KilnRunTest, FlagsWithSeparateValues) {
+  RunResult result =
+      Run({"--function", "main", "--input", "8xf32=1", "--threads", "1",
+           two_functions_, "--input", "8xf32=2"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "8xf32=3 3 3 3 3 3 3 3\n2x4xf32=[3 3 3 3][3 3 3 3]\n");
+}
+
+TEST_F(KilnRunTest, ListFunctions) {
+  RunResult result = Run({two_functions_, "--list-functions"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out,
+            "main(8xf32, 8xf32) -> (8xf32, 2x4xf32)\nfail() -> (8xf32)\n");
+}
+
+TEST_F(KilnRunTest, FunctionSelection) {
+  RunResult result = Run({two_functions_, kA, kB});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-run: error: the module has several functions; choose one "
+            "with --function (main, fail)\n");
+  result = Run({two_functions_, "--function=nope"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-run: error: no function 'nope' (available: main, fail)\n");
+}
+
+TEST_F(KilnRunTest, NpyInputsAndOutputs) {
+  StatusOr<Tensor> b = ParseTensor("8xf32=10");
+  ASSERT_TRUE(b.ok());
+  const std::string b_path = dir_ + "/b.npy", out_path = dir_ + "/out.npy";
+  ASSERT_TRUE(WriteNpyFile(b_path, *b).ok());
+  RunResult result = Run({one_function_, kA, "--input=@" + b_path,
+                          "--output=@" + out_path});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  // The first result went to the file, the second is printed.
+  EXPECT_EQ(result.out, "2x4xf32=[10 11 12 13][14 15 16 17]\n");
+  StatusOr<Tensor> written = ReadNpyFile(out_path);
+  ASSERT_TRUE(written.ok()) << written.status().ToString();
+  EXPECT_EQ(FormatTensor(*written), "8xf32=10 11 12 13 14 15 16 17");
+
+  result = Run({one_function_, kA, kB, "--output=-", "--output=@" + out_path});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "8xf32=100 201 302 403 504 605 706 807\n");
+  written = ReadNpyFile(out_path);
+  ASSERT_TRUE(written.ok());
+  EXPECT_EQ(written->type().ToString(), "2x4xf32");
+}
+
+TEST_F(KilnRunTest, InputErrors) {
+  RunResult result = Run({one_function_, kA, "--input=8xf32=1,2"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-run: error: input 1: expected 8 values for 8xf32, got 2\n");
+  result = Run({one_function_, kA});
+  EXPECT_EQ(result.err, "kiln-run: error: expected 2 inputs, got 1\n");
+  result = Run({one_function_, kA, "--input=2x4xf32=1"});
+  EXPECT_EQ(result.err,
+            "kiln-run: error: input 1: expected 8xf32, got 2x4xf32\n");
+  result = Run({one_function_, kA, "--input=@" + dir_ + "/missing.npy"});
+  EXPECT_EQ(result.err, "kiln-run: error: input 1: cannot open '" + dir_ +
+                            "/missing.npy': No such file or directory\n");
+  result = Run({one_function_, kA, kB, "--output=out.bin"});
+  EXPECT_EQ(result.err,
+            "kiln-run: error: output 0: expected '@FILE.npy' or '-', got "
+            "'out.bin'\n");
+  result = Run({one_function_, kA, kB, "--output=-", "--output=-",
+                "--output=-"});
+  EXPECT_EQ(result.err,
+            "kiln-run: error: 3 --output flags, but 'main' has 2 results\n");
+}
+
+TEST_F(KilnRunTest, FlagErrors) {
+  RunResult result = Run({one_function_, "--bogus"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "kiln-run: error: unknown flag '--bogus' (see --help)\n");
+  result = Run({one_function_, "--threads=0"});
+  EXPECT_EQ(result.err,
+            "kiln-run: error: --threads expects an integer in [1, 1024], got "
+            "'0'\n");
+  result = Run({one_function_, "--input"});
+  EXPECT_EQ(result.err, "kiln-run: error: flag '--input' expects a value\n");
+  result = Run({});
+  EXPECT_EQ(result.err, "kiln-run: error: no module given (see --help)\n");
+  result = Run({one_function_, two_functions_});
+  EXPECT_EQ(result.exit_code, 1);
+}
+
+TEST_F(KilnRunTest, BadModulesAreErrorsNotCrashes) {
+  RunResult result = Run({dir_ + "/missing.kiln"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "kiln-run: error: cannot open '" + dir_ +
+                            "/missing.kiln': No such file or directory\n");
+  const std::string garbage = Write("garbage.kiln", {1, 2, 3, 4, 5, 6, 7, 8, 9});
+  result = Run({garbage});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("not a kiln module"), std::string::npos);
+  std::vector<uint8_t> bytes = ReadBinaryFile(one_function_);
+  bytes.resize(bytes.size() / 3);
+  result = Run({Write("truncated.kiln", bytes)});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("cannot load"), std::string::npos) << result.err;
+}
+
+TEST_F(KilnRunTest, DispatchFailure) {
+  RunResult result = Run({two_functions_, "--function=fail"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-run: error: function 'fail' instruction 0: dispatch 'fail' "
+            "failed: workgroup (0, 0, 0) returned 7\n");
+}
+
+}  // namespace
+}  // namespace kiln

@@ -187,9 +187,13 @@ struct OutlineDispatchRegionsPass
             builder, rootOp ? rootOp->getLoc() : regionOp.getLoc(),
             builder.getStringAttr(exportName), builder.getIndexAttr(0),
             builder.getIndexAttr(inputs.size() + regionOp.getNumResults()),
-            /*workgroup_count=*/nullptr);
+            /*workgroup_count=*/nullptr, /*binding_types=*/nullptr);
         exportOp->setAttr(kProvenanceAttrName,
                           getProvenance(regionOp.getBody()));
+        SmallVector<Type> bindingTypes = llvm::to_vector(
+            llvm::map_range(inputs, [](Value v) { return v.getType(); }));
+        llvm::append_range(bindingTypes, regionOp.getResultTypes());
+        exportOp.setBindingTypesAttr(builder.getTypeArrayAttr(bindingTypes));
         auto innerModule = ModuleOp::create(builder, regionOp.getLoc());
         builder.setInsertionPointToStart(innerModule.getBody());
         if (failed(buildKernel(builder, regionOp, inputs, exportName)))

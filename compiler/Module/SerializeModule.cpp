@@ -403,11 +403,21 @@ private:
         FailureOr<ExportDebugInfo> debugInfo = serializeExportDebugInfo(exportOp);
         if (failed(debugInfo))
           return failure();
+        std::vector<flatbuffers::Offset<fb::TensorType>> bindingTypes;
+        if (ArrayAttr types = exportOp.getBindingTypesAttr())
+          for (Attribute type : types) {
+            FailureOr<flatbuffers::Offset<fb::TensorType>> serialized =
+                serializeType(exportOp.getLoc(), cast<TypeAttr>(type).getValue());
+            if (failed(serialized))
+              return failure();
+            bindingTypes.push_back(*serialized);
+          }
         exports.push_back(fb::CreateExport(
             builder, builder.CreateString(exportOp.getSymName().str()),
             it->second,
             static_cast<uint32_t>(exportOp.getBindings().getZExtValue()),
-            builder.CreateVector(workgroupCount), debugInfo->location,
+            builder.CreateVector(workgroupCount),
+            builder.CreateVector(bindingTypes), debugInfo->location,
             debugInfo->provenance, debugInfo->stageLocations));
         exportIndices[key] = {static_cast<uint32_t>(executables.size()),
                               static_cast<uint32_t>(index)};

@@ -135,13 +135,15 @@ def Kiln_ExecutableExportOp : Kiln_Op<"executable.export", [
   let summary = "An entry point of an executable variant.";
   let description = [{
     `ordinal` is the index of the export within its variant; `bindings` the
-    number of buffers it takes (inputs, then outputs). `workgroup_count` is
-    set by strategy selection once the workgroup tiling is known.
+    number of buffers it takes (inputs, then outputs) and `binding_types`
+    their tensor types. `workgroup_count` is set by strategy selection once
+    the workgroup tiling is known.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        IndexAttr:$ordinal,
                        IndexAttr:$bindings,
-                       OptionalAttr<DenseI64ArrayAttr>:$workgroup_count);
+                       OptionalAttr<DenseI64ArrayAttr>:$workgroup_count,
+                       OptionalAttr<TypeArrayAttr>:$binding_types);
   let assemblyFormat = [{
     $sym_name `ordinal` `(` $ordinal `)` `bindings` `(` $bindings `)`
     (`workgroups` `(` $workgroup_count^ `)`)? attr-dict

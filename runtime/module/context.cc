@@ -23,9 +23,23 @@ Status Context::Call(std::string_view function,
   return Call(index, inputs, outputs);
 }
 
+namespace {
+
+Status CheckLibrariesLoaded(const Module& module) {
+  if (!module.libraries_loaded()) {
+    return FailedPreconditionError(
+        "the module was loaded without its libraries "
+        "(ModuleLoadOptions::load_libraries); it cannot run");
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
 Status Context::Call(size_t function_index, const std::vector<Tensor>& inputs,
                      std::vector<Tensor>* outputs) {
   outputs->clear();
+  KILN_RETURN_IF_ERROR(CheckLibrariesLoaded(*module_));
   const std::vector<FunctionSignature>& signatures = module_->functions();
   if (function_index >= signatures.size()) {
     return OutOfRangeError("function index ", function_index,
@@ -53,6 +67,75 @@ Status Context::Call(size_t function_index, const std::vector<Tensor>& inputs,
   slots_.clear();
   if (!status.ok()) outputs->clear();
   return status;
+}
+
+Status Context::Dispatch(const ExportView& export_view,
+                         const std::vector<Tensor>& bindings) {
+  return Dispatch(export_view.executable_index(), export_view.export_index(),
+                  export_view.workgroup_count(), bindings);
+}
+
+Status Context::Dispatch(uint32_t executable, uint32_t export_index,
+                         const std::array<uint32_t, 3>& workgroup_count,
+                         const std::vector<Tensor>& bindings) {
+  KILN_RETURN_IF_ERROR(CheckLibrariesLoaded(*module_));
+  KILN_ASSIGN_OR_RETURN(ExportView view,
+                        module_->GetExport(executable, export_index));
+  const std::string context = StrCat("dispatch '", view.name(), "'");
+  if (bindings.size() != view.binding_count()) {
+    return InvalidArgumentError(context, ": expected ", view.binding_count(),
+                                " bindings, got ", bindings.size());
+  }
+  if (!view.has_binding_types()) {
+    return FailedPreconditionError(
+        context, ": the module does not record the export's binding types, "
+        "so its bindings cannot be checked");
+  }
+  for (size_t i = 0; i < bindings.size(); ++i) {
+    const Tensor& binding = bindings[i];
+    if (binding.empty()) {
+      return InvalidArgumentError(context, ": binding ", i, ": empty tensor");
+    }
+    const TensorTypeView expected = view.binding_type(static_cast<uint32_t>(i));
+    if (expected != binding.type()) {
+      return InvalidArgumentError(context, ": binding ", i, ": expected ",
+                                  expected.ToString(), ", got ",
+                                  binding.type().ToString());
+    }
+    if (binding.is_borrowed()) {
+      return InvalidArgumentError(
+          context, ": binding ", i,
+          ": borrowed tensor (the kernel may write any binding; pass an "
+          "allocated tensor)");
+    }
+  }
+  const std::array<uint32_t, 3> compiled = view.workgroup_count();
+  for (int d = 0; d < 3; ++d) {
+    if (workgroup_count[d] < 1 || workgroup_count[d] > compiled[d]) {
+      return InvalidArgumentError(
+          context, ": workgroup count ", workgroup_count[0], "x",
+          workgroup_count[1], "x", workgroup_count[2],
+          " is outside [1, ", compiled[0], "x", compiled[1], "x", compiled[2],
+          "] (the export's count bounds the workgroup ids its code handles)");
+    }
+  }
+
+  const ResolvedExport& ex =
+      module_->impl_->executables[executable][export_index];
+  binding_ptrs_.clear();
+  binding_lengths_.clear();
+  for (const Tensor& binding : bindings) {
+    binding_ptrs_.push_back(binding.mutable_data());
+    binding_lengths_.push_back(binding.byte_size());
+  }
+  DispatchParams params;
+  params.export_name = ex.name;
+  params.function = ex.function;
+  for (int d = 0; d < 3; ++d) params.workgroup_count[d] = workgroup_count[d];
+  params.binding_count = static_cast<uint32_t>(binding_ptrs_.size());
+  params.binding_ptrs = binding_ptrs_.data();
+  params.binding_lengths = binding_lengths_.data();
+  return RunDispatch(*pool_, params);
 }
 
 Status Context::Execute(size_t function_index,

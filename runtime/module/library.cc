@@ -188,6 +188,17 @@ StatusOr<LoadedLibrary> LoadedLibrary::Load(const uint8_t* data, size_t size,
 // Loading every library of a module
 //===----------------------------------------------------------------------===//
 
+Status CheckLibraryImages(const fb::Module& module) {
+  const uint32_t library_count =
+      module.libraries() ? module.libraries()->size() : 0;
+  for (uint32_t i = 0; i < library_count; ++i) {
+    const auto* data = module.libraries()->Get(i)->data();
+    KILN_RETURN_IF_ERROR(CheckElfImage(data->data(), data->size()), "library ",
+                         i);
+  }
+  return OkStatus();
+}
+
 Status LoadLibraries(Module::Impl* impl) {
   const fb::Module& module = *impl->root;
   const uint32_t library_count =
@@ -259,6 +270,7 @@ Status LoadLibraries(Module::Impl* impl) {
       }
     }
   }
+  impl->libraries_loaded = true;
   return OkStatus();
 }
 

@@ -42,15 +42,20 @@ Module::Module(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Module::~Module() = default;
 
 StatusOr<std::shared_ptr<const Module>> Module::Create(
-    std::unique_ptr<Impl> impl) {
+    std::unique_ptr<Impl> impl, const ModuleLoadOptions& options) {
   KILN_RETURN_IF_ERROR(VerifyModule(impl.get()));
-  KILN_RETURN_IF_ERROR(LoadLibraries(impl.get()));
+  if (options.load_libraries) {
+    KILN_RETURN_IF_ERROR(LoadLibraries(impl.get()));
+  } else {
+    KILN_RETURN_IF_ERROR(CheckLibraryImages(*impl->root));
+  }
   // TODO(tracing): publish the module's source table to the tracer here (by
   // pointer into the module; no copy, no allocation).
   return std::shared_ptr<const Module>(new Module(std::move(impl)));
 }
 
-StatusOr<std::shared_ptr<const Module>> Module::Load(const std::string& path) {
+StatusOr<std::shared_ptr<const Module>> Module::Load(
+    const std::string& path, const ModuleLoadOptions& options) {
   const std::string context = StrCat("cannot load '", path, "'");
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return ErrnoToStatus(errno, StrCat("cannot open '", path, "'"));
@@ -78,13 +83,15 @@ StatusOr<std::shared_ptr<const Module>> Module::Load(const std::string& path) {
   impl->mapping = mapping;
   impl->data = static_cast<const uint8_t*>(mapping);
   impl->size = impl->mapping_size;
-  StatusOr<std::shared_ptr<const Module>> module = Create(std::move(impl));
+  StatusOr<std::shared_ptr<const Module>> module =
+      Create(std::move(impl), options);
   if (!module.ok()) return std::move(module).status().Prepend(context);
   return module;
 }
 
 StatusOr<std::shared_ptr<const Module>> Module::LoadFromMemory(
-    const void* data, size_t size, MemoryMode mode) {
+    const void* data, size_t size, MemoryMode mode,
+    const ModuleLoadOptions& options) {
   auto impl = std::make_unique<Impl>();
   if (mode == MemoryMode::kCopy && size > 0) {
     const size_t rounded = (size + 63) & ~size_t{63};
@@ -106,7 +113,7 @@ StatusOr<std::shared_ptr<const Module>> Module::LoadFromMemory(
   }
   impl->data = static_cast<const uint8_t*>(data);
   impl->size = size;
-  return Create(std::move(impl));
+  return Create(std::move(impl), options);
 }
 
 std::string_view Module::name() const {
@@ -133,6 +140,115 @@ StatusOr<size_t> Module::FindFunction(std::string_view name) const {
   }
   return NotFoundError("no function '", name, "' (available: ", available,
                        ")");
+}
+
+bool Module::libraries_loaded() const { return impl_->libraries_loaded; }
+
+//===----------------------------------------------------------------------===//
+// Executables and debug information
+//===----------------------------------------------------------------------===//
+
+uint32_t Module::debug_level() const { return impl_->root->debug_level(); }
+
+uint32_t Module::capture_stage_count() const {
+  const auto* stages = impl_->root->capture_stages();
+  return stages ? stages->size() : 0;
+}
+
+std::string_view Module::capture_stage(uint32_t stage) const {
+  return impl_->root->capture_stages()->Get(stage)->string_view();
+}
+
+std::optional<uint32_t> Module::FindCaptureStage(std::string_view name) const {
+  for (uint32_t i = 0; i < capture_stage_count(); ++i) {
+    if (capture_stage(i) == name) return i;
+  }
+  return std::nullopt;
+}
+
+const SourceTable& Module::sources() const { return impl_->sources; }
+
+uint32_t Module::executable_count() const {
+  const auto* executables = impl_->root->executables();
+  return executables ? executables->size() : 0;
+}
+
+std::string_view Module::executable_name(uint32_t executable) const {
+  const auto* name = impl_->root->executables()->Get(executable)->name();
+  return name ? name->string_view() : std::string_view();
+}
+
+uint32_t Module::export_count(uint32_t executable) const {
+  const auto* exports = impl_->root->executables()->Get(executable)->exports();
+  return exports ? exports->size() : 0;
+}
+
+StatusOr<ExportView> Module::GetExport(uint32_t executable,
+                                       uint32_t export_index) const {
+  if (executable >= executable_count()) {
+    return OutOfRangeError("executable ", executable, " out of range (",
+                           executable_count(), " executables)");
+  }
+  if (export_index >= export_count(executable)) {
+    return OutOfRangeError("export ", export_index,
+                           " out of range (executable '",
+                           executable_name(executable), "' has ",
+                           export_count(executable), " exports)");
+  }
+  return ExportView(impl_->root, executable, export_index);
+}
+
+StatusOr<ExportView> Module::FindExport(std::string_view name) const {
+  // Exact export names first, then EXECUTABLE::EXPORT.
+  std::optional<ExportView> found;
+  std::string matches;
+  size_t match_count = 0;
+  for (uint32_t e = 0; e < executable_count(); ++e) {
+    for (uint32_t x = 0; x < export_count(e); ++x) {
+      ExportView view(impl_->root, e, x);
+      if (view.name() != name) continue;
+      if (!found) found = view;
+      ++match_count;
+      matches.append(matches.empty() ? "" : ", ")
+          .append(executable_name(e))
+          .append("::")
+          .append(name);
+    }
+  }
+  if (match_count == 1) return *found;
+  if (match_count > 1) {
+    return InvalidArgumentError("export name '", name, "' is ambiguous (",
+                                matches, "); qualify it as EXECUTABLE::EXPORT");
+  }
+  if (const size_t colons = name.find("::"); colons != std::string_view::npos) {
+    const std::string_view executable = name.substr(0, colons);
+    const std::string_view export_name = name.substr(colons + 2);
+    for (uint32_t e = 0; e < executable_count(); ++e) {
+      if (executable_name(e) != executable) continue;
+      for (uint32_t x = 0; x < export_count(e); ++x) {
+        ExportView view(impl_->root, e, x);
+        if (view.name() == export_name) return view;
+      }
+    }
+  }
+  // List what exists, a bounded number of names.
+  constexpr size_t kMaxListed = 50;
+  std::string available;
+  size_t total = 0;
+  for (uint32_t e = 0; e < executable_count(); ++e) {
+    for (uint32_t x = 0; x < export_count(e); ++x, ++total) {
+      if (total >= kMaxListed) continue;
+      available.append(available.empty() ? "" : ", ")
+          .append(ExportView(impl_->root, e, x).name());
+    }
+  }
+  if (total == 0) {
+    return NotFoundError("no export '", name, "': the module has no exports");
+  }
+  if (total > kMaxListed) {
+    available.append(StrCat(", ... (", total - kMaxListed, " more)"));
+  }
+  return NotFoundError("no export '", name, "' (available: ", available, ")");
 }
 
 const fb::Module& Module::flatbuffer() const { return *impl_->root; }

@@ -15,6 +15,7 @@
 #include "kiln/executable_library.h"
 #include "kiln/module.h"
 #include "kiln/module_generated.h"
+#include "kiln/sources.h"
 #include "kiln/status.h"
 #include "kiln/tensor.h"
 
@@ -82,20 +83,28 @@ struct Module::Impl {
   size_t size = 0;
 
   const fb::Module* root = nullptr;
+  // A view of root's source table (set once verified).
+  SourceTable sources;
   std::vector<FunctionSignature> signatures;
   std::vector<FunctionPlan> functions;
-  // executables[executable][export].
+  // executables[executable][export]; empty unless libraries_loaded.
   std::vector<std::vector<ResolvedExport>> executables;
+  bool libraries_loaded = false;
   // Unloaded before the bytes above go away (see ~Impl).
   std::vector<LoadedLibrary> libraries;
 };
 
-/// Runs the FlatBuffers verifier and every semantic check over impl->data;
-/// fills impl->root, signatures and functions.
+/// Runs the FlatBuffers verifier and every semantic check over impl->data
+/// (including the debug information and source table); fills impl->root,
+/// sources, signatures and functions.
 Status VerifyModule(Module::Impl* impl);
 
+/// Checks every library of the verified module as an ELF image without
+/// loading it (for modules loaded without their libraries).
+Status CheckLibraryImages(const fb::Module& module);
+
 /// Loads every library of the verified module and resolves every export;
-/// fills impl->libraries and impl->executables.
+/// fills impl->libraries and impl->executables and sets libraries_loaded.
 Status LoadLibraries(Module::Impl* impl);
 
 /// Checks that `data` looks like an x86-64 ELF shared object whose program

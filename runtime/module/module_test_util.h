@@ -8,10 +8,18 @@
 #ifndef KILN_RUNTIME_MODULE_MODULE_TEST_UTIL_H_
 #define KILN_RUNTIME_MODULE_MODULE_TEST_UTIL_H_
 
+#include <xxhash.h>
+#include <zstd.h>
+
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "flatbuffers/flatbuffers.h"
@@ -61,11 +69,38 @@ struct FunctionSpec {
   std::vector<OpSpec> body;
 };
 
+struct LocationSpec {
+  std::optional<std::string> file;  // nullopt: no file string at all
+  uint32_t line = 0, column = 0;
+};
+
+struct FusedOpSpec {
+  std::optional<std::string> name;  // nullopt: no name string at all
+  std::optional<LocationSpec> location;
+};
+
+struct StageLocationSpec {
+  uint32_t stage = 0, source = 0, line = 0;
+};
+
 struct ExportSpec {
+  ExportSpec() = default;
+  ExportSpec(std::string name, uint32_t library_ordinal, uint32_t binding_count,
+             std::vector<uint32_t> workgroup_count = {1, 1, 1})
+      : name(std::move(name)),
+        library_ordinal(library_ordinal),
+        binding_count(binding_count),
+        workgroup_count(std::move(workgroup_count)) {}
+
   std::string name;
   uint32_t library_ordinal = 0;
   uint32_t binding_count = 0;
   std::vector<uint32_t> workgroup_count = {1, 1, 1};
+  // Debug information (empty: not written).
+  std::vector<TypeSpec> binding_types;
+  std::optional<LocationSpec> location;
+  std::vector<FusedOpSpec> provenance;
+  std::vector<StageLocationSpec> stage_locations;
 };
 
 struct ExecutableSpec {
@@ -86,6 +121,18 @@ struct ConstantSpec {
   bool force_align = true;  // as the schema's force_align: 64 demands
 };
 
+struct SourceContentSpec {
+  fb::Compression compression = fb::Compression::None;
+  uint64_t uncompressed_size = 0;
+  uint64_t hash = 0;
+  std::vector<uint8_t> data;
+};
+
+struct SourceFileSpec {
+  std::string path;
+  uint32_t content = 0;
+};
+
 struct ModuleSpec {
   uint32_t version = KILN_MODULE_VERSION;
   std::string identifier = KILN_MODULE_IDENTIFIER;
@@ -94,7 +141,52 @@ struct ModuleSpec {
   std::vector<ExecutableSpec> executables;
   std::vector<LibrarySpec> libraries;
   std::vector<ConstantSpec> constants;
+  uint32_t debug_level = 0;
+  std::vector<std::string> capture_stages;
+  // Written in this order (not sorted), so tests can break the order.
+  std::vector<SourceFileSpec> source_files;
+  std::vector<SourceContentSpec> source_contents;
 };
+
+/// XXH3-64, the source table's content hash.
+inline uint64_t HashText(std::string_view text) {
+  return XXH3_64bits(text.data(), text.size());
+}
+
+/// A content stored as is.
+inline SourceContentSpec NoneContent(std::string_view text) {
+  return {fb::Compression::None, text.size(), HashText(text),
+          std::vector<uint8_t>(text.begin(), text.end())};
+}
+
+/// A content stored as one zstd frame (which declares its content size).
+inline SourceContentSpec ZstdContent(std::string_view text, int level = 3) {
+  std::vector<uint8_t> data(ZSTD_compressBound(text.size()));
+  const size_t size =
+      ZSTD_compress(data.data(), data.size(), text.data(), text.size(), level);
+  data.resize(ZSTD_isError(size) ? 0 : size);
+  return {fb::Compression::Zstd, text.size(), HashText(text), std::move(data)};
+}
+
+/// Replaces the source table of `spec` with `files` (path -> text), sorted
+/// by path, equal texts stored once, as the compiler writes it.
+inline void SetSources(ModuleSpec* spec,
+                       const std::map<std::string, std::string>& files,
+                       fb::Compression compression = fb::Compression::Zstd) {
+  spec->source_files.clear();
+  spec->source_contents.clear();
+  std::map<std::string, uint32_t> contents;
+  for (const auto& [path, text] : files) {
+    auto [it, inserted] = contents.try_emplace(
+        text, static_cast<uint32_t>(spec->source_contents.size()));
+    if (inserted) {
+      spec->source_contents.push_back(compression == fb::Compression::Zstd
+                                          ? ZstdContent(text)
+                                          : NoneContent(text));
+    }
+    spec->source_files.push_back({path, it->second});
+  }
+}
 
 inline std::vector<uint8_t> ReadBinaryFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -153,14 +245,37 @@ inline std::vector<uint8_t> BuildModule(const ModuleSpec& spec) {
         fbb, f.name.c_str(), &slots, &f.arguments, &results, &body_types,
         &body));
   }
+  auto build_location = [&](const std::optional<LocationSpec>& location) {
+    if (!location) return flatbuffers::Offset<fb::SourceLocation>();
+    auto file = location->file ? fbb.CreateString(*location->file)
+                               : flatbuffers::Offset<flatbuffers::String>();
+    return fb::CreateSourceLocation(fbb, file, location->line,
+                                    location->column);
+  };
   std::vector<flatbuffers::Offset<fb::Executable>> executables;
   for (const ExecutableSpec& e : spec.executables) {
     std::vector<flatbuffers::Offset<fb::Export>> exports;
     for (const ExportSpec& x : e.exports) {
-      exports.push_back(fb::CreateExportDirect(fbb, x.name.c_str(),
-                                               x.library_ordinal,
-                                               x.binding_count,
-                                               &x.workgroup_count));
+      auto binding_types = BuildTypes(fbb, x.binding_types);
+      std::vector<flatbuffers::Offset<fb::FusedOp>> provenance;
+      for (const FusedOpSpec& op : x.provenance) {
+        auto name = op.name ? fbb.CreateString(*op.name)
+                            : flatbuffers::Offset<flatbuffers::String>();
+        provenance.push_back(
+            fb::CreateFusedOp(fbb, name, build_location(op.location)));
+      }
+      std::vector<flatbuffers::Offset<fb::StageLocation>> stage_locations;
+      for (const StageLocationSpec& l : x.stage_locations) {
+        stage_locations.push_back(
+            fb::CreateStageLocation(fbb, l.stage, l.source, l.line));
+      }
+      exports.push_back(fb::CreateExport(
+          fbb, fbb.CreateString(x.name), x.library_ordinal, x.binding_count,
+          fbb.CreateVector(x.workgroup_count),
+          x.binding_types.empty() ? 0 : fbb.CreateVector(binding_types),
+          build_location(x.location),
+          x.provenance.empty() ? 0 : fbb.CreateVector(provenance),
+          x.stage_locations.empty() ? 0 : fbb.CreateVector(stage_locations)));
     }
     executables.push_back(
         fb::CreateExecutableDirect(fbb, e.name.c_str(), e.library, &exports));
@@ -181,9 +296,29 @@ inline std::vector<uint8_t> BuildModule(const ModuleSpec& spec) {
     auto data = fbb.CreateVector(c.data);
     constants.push_back(fb::CreateConstant(fbb, type, data));
   }
-  auto root = fb::CreateModuleDirect(fbb, spec.version, spec.name.c_str(),
-                                     &functions, &executables, &libraries,
-                                     &constants);
+  std::vector<flatbuffers::Offset<flatbuffers::String>> stages;
+  for (const std::string& stage : spec.capture_stages) {
+    stages.push_back(fbb.CreateString(stage));
+  }
+  // Built by hand: CreateModuleDirect would sort the files.
+  std::vector<flatbuffers::Offset<fb::SourceFile>> files;
+  for (const SourceFileSpec& f : spec.source_files) {
+    files.push_back(fb::CreateSourceFile(fbb, fbb.CreateString(f.path),
+                                         f.content));
+  }
+  std::vector<flatbuffers::Offset<fb::SourceContent>> contents;
+  for (const SourceContentSpec& c : spec.source_contents) {
+    contents.push_back(fb::CreateSourceContent(fbb, c.compression,
+                                               c.uncompressed_size, c.hash,
+                                               fbb.CreateVector(c.data)));
+  }
+  auto root = fb::CreateModule(
+      fbb, spec.version, fbb.CreateString(spec.name),
+      fbb.CreateVector(functions), fbb.CreateVector(executables),
+      fbb.CreateVector(libraries), fbb.CreateVector(constants),
+      spec.debug_level, stages.empty() ? 0 : fbb.CreateVector(stages),
+      files.empty() ? 0 : fbb.CreateVector(files),
+      contents.empty() ? 0 : fbb.CreateVector(contents));
   fbb.Finish(root, spec.identifier.c_str());
   return std::vector<uint8_t>(fbb.GetBufferPointer(),
                               fbb.GetBufferPointer() + fbb.GetSize());

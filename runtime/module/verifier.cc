@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <zstd.h>
+
 #include <cstring>
 #include <unordered_set>
 
@@ -14,6 +16,12 @@
 
 namespace kiln {
 
+static_assert(static_cast<int>(fb::Compression::None) ==
+                      static_cast<int>(SourceCompression::kNone) &&
+                  static_cast<int>(fb::Compression::Zstd) ==
+                      static_cast<int>(SourceCompression::kZstd) &&
+                  fb::Compression::MAX == fb::Compression::Zstd,
+              "kiln::SourceCompression must mirror fb::Compression");
 static_assert(static_cast<int>(fb::ElementType::MAX) + 1 == kElementTypeCount,
               "kiln::ElementType must mirror fb::ElementType");
 static_assert(static_cast<int>(fb::ElementType::F32) ==
@@ -78,6 +86,158 @@ Status VerifyLibraries(const fb::Module& module) {
   return OkStatus();
 }
 
+//===----------------------------------------------------------------------===//
+// Debug information
+//===----------------------------------------------------------------------===//
+
+Status VerifyLocation(const fb::SourceLocation* location) {
+  if (location && !location->file()) {
+    return InvalidArgumentError("missing file");
+  }
+  return OkStatus();
+}
+
+Status VerifyCaptureStages(const fb::Module& module) {
+  for (uint32_t i = 0; i < SizeOf(module.capture_stages()); ++i) {
+    if (!module.capture_stages()->Get(i)) {
+      return InvalidArgumentError("capture stage ", i, ": missing name");
+    }
+  }
+  return OkStatus();
+}
+
+Status VerifySourceContent(const fb::SourceContent& content) {
+  const auto compression = static_cast<uint32_t>(content.compression());
+  if (compression > static_cast<uint32_t>(fb::Compression::MAX)) {
+    return InvalidArgumentError("invalid compression ", compression);
+  }
+  const uint64_t size = content.uncompressed_size();
+  if (size > kMaxSourceSize) {
+    return InvalidArgumentError("uncompressed size ", size,
+                                " exceeds the limit of ", kMaxSourceSize,
+                                " bytes");
+  }
+  const uint32_t stored = SizeOf(content.data());
+  if (content.compression() == fb::Compression::None) {
+    if (stored != size) {
+      return InvalidArgumentError("stores ", stored,
+                                  " bytes uncompressed but declares ", size);
+    }
+    return OkStatus();
+  }
+  // Zstd: exactly one frame that declares the content size, so decompression
+  // is bounded by a size known (and limited) before it starts.
+  const void* data = stored ? content.data()->data() : nullptr;
+  const unsigned long long declared = ZSTD_getFrameContentSize(data, stored);
+  if (declared == ZSTD_CONTENTSIZE_ERROR) {
+    return InvalidArgumentError("data is not a zstd frame");
+  }
+  if (declared == ZSTD_CONTENTSIZE_UNKNOWN) {
+    return InvalidArgumentError("zstd frame does not declare its content size");
+  }
+  if (declared != size) {
+    return InvalidArgumentError("zstd frame declares ", declared,
+                                " bytes but the table records ", size);
+  }
+  const size_t frame_size = ZSTD_findFrameCompressedSize(data, stored);
+  if (ZSTD_isError(frame_size)) {
+    return DataLossError("truncated or corrupt zstd frame (",
+                         ZSTD_getErrorName(frame_size), ")");
+  }
+  if (frame_size != stored) {
+    return InvalidArgumentError("zstd data is not one frame (", stored,
+                                " bytes, the first frame takes ", frame_size,
+                                ")");
+  }
+  return OkStatus();
+}
+
+// Paths are compared byte-wise (as std::string and the compiler's std::map
+// order them); the table must be strictly increasing.
+Status VerifySourceTable(const fb::Module& module) {
+  const uint32_t content_count = SizeOf(module.source_contents());
+  for (uint32_t i = 0; i < content_count; ++i) {
+    KILN_RETURN_IF_ERROR(VerifySourceContent(*module.source_contents()->Get(i)),
+                         "source content ", i);
+  }
+  const uint32_t file_count = SizeOf(module.source_files());
+  std::string_view previous;
+  for (uint32_t i = 0; i < file_count; ++i) {
+    const fb::SourceFile* file = module.source_files()->Get(i);
+    const std::string_view path = StringOf(file->path());
+    if (file->content() >= content_count) {
+      return OutOfRangeError("source file ", i, " '", path, "': content ",
+                             file->content(), " out of range (", content_count,
+                             " contents)");
+    }
+    if (i > 0) {
+      const int order = previous.compare(path);
+      if (order == 0) {
+        return InvalidArgumentError("source file '", path,
+                                    "' appears twice (files ", i - 1, " and ",
+                                    i, ")");
+      }
+      if (order > 0) {
+        return InvalidArgumentError(
+            "source files are not sorted by path: file ", i - 1, " '",
+            previous, "' comes before file ", i, " '", path, "'");
+      }
+    }
+    previous = path;
+  }
+  return OkStatus();
+}
+
+Status VerifyExportDebugInfo(const fb::Module& module, const fb::Export& ex) {
+  if (const auto* types = ex.binding_types(); types && types->size() != 0) {
+    if (types->size() != ex.binding_count()) {
+      return InvalidArgumentError("has ", types->size(), " binding types for ",
+                                  ex.binding_count(), " bindings");
+    }
+    SlotInfo info;
+    for (uint32_t i = 0; i < types->size(); ++i) {
+      KILN_RETURN_IF_ERROR(ConvertTensorType(types->Get(i), &info),
+                           "binding type ", i);
+    }
+  }
+  KILN_RETURN_IF_ERROR(VerifyLocation(ex.location()), "location");
+  for (uint32_t i = 0; i < SizeOf(ex.provenance()); ++i) {
+    const fb::FusedOp* op = ex.provenance()->Get(i);
+    if (!op->name()) {
+      return InvalidArgumentError("provenance ", i, ": missing op name");
+    }
+    KILN_RETURN_IF_ERROR(VerifyLocation(op->location()), "provenance ", i,
+                         " location");
+  }
+  const uint32_t stage_count = SizeOf(module.capture_stages());
+  const uint32_t source_count = SizeOf(module.source_files());
+  const auto* locations = ex.stage_locations();
+  for (uint32_t i = 0; i < SizeOf(locations); ++i) {
+    const fb::StageLocation* location = locations->Get(i);
+    if (location->stage() >= stage_count) {
+      return OutOfRangeError("stage location ", i, ": stage ",
+                             location->stage(), " out of range (",
+                             stage_count, " capture stages)");
+    }
+    if (i > 0 && location->stage() <= locations->Get(i - 1)->stage()) {
+      return InvalidArgumentError(
+          "stage location ", i, ": stage ", location->stage(), " after stage ",
+          locations->Get(i - 1)->stage(),
+          " (stage locations must be strictly increasing by stage)");
+    }
+    if (location->source() >= source_count) {
+      return OutOfRangeError("stage location ", i, ": source ",
+                             location->source(), " out of range (",
+                             source_count, " source files)");
+    }
+    if (location->line() < 1) {
+      return InvalidArgumentError("stage location ", i,
+                                  ": line 0 (lines are 1-based)");
+    }
+  }
+  return OkStatus();
+}
+
 Status VerifyExecutables(const fb::Module& module) {
   const uint32_t library_count = SizeOf(module.libraries());
   for (uint32_t i = 0; i < SizeOf(module.executables()); ++i) {
@@ -117,6 +277,8 @@ Status VerifyExecutables(const fb::Module& module) {
               " workgroups");
         }
       }
+      KILN_RETURN_IF_ERROR(VerifyExportDebugInfo(module, *ex), context,
+                           " export '", StringOf(ex->name()), "'");
     }
   }
   return OkStatus();
@@ -429,6 +591,8 @@ Status VerifyModule(Module::Impl* impl) {
                               ")");
   }
   KILN_RETURN_IF_ERROR(VerifyLibraries(module));
+  KILN_RETURN_IF_ERROR(VerifyCaptureStages(module));
+  KILN_RETURN_IF_ERROR(VerifySourceTable(module));
   KILN_RETURN_IF_ERROR(VerifyExecutables(module));
   std::vector<SlotInfo> constant_types;
   KILN_RETURN_IF_ERROR(VerifyConstants(module, data, &constant_types));
@@ -451,6 +615,7 @@ Status VerifyModule(Module::Impl* impl) {
                                           &impl->signatures[i])
                              .Verify());
   }
+  impl->sources = SourceTable(&module);
   return OkStatus();
 }
 

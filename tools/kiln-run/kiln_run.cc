@@ -2,14 +2,19 @@
 //
 //   kiln-run MODULE.kiln [--function=NAME] [--input=VALUE]...
 //            [--output=@FILE.npy|-]... [--threads=N] [--list-functions]
+//   kiln-run MODULE.kiln --dispatch=EXPORT [--workgroup-count=X,Y,Z]
+//            [--binding=VALUE]... [--output=@FILE.npy|-]... [--threads=N]
 //
 // Inputs and outputs follow iree-run-module: --input=2x3xf32=1,2,3,4,5,6,
 // --input=@x.npy; the k-th --output writes the k-th result (to a .npy file,
 // or "-" to print it); results without an --output are printed one per line
-// in the same syntax --input accepts.
+// in the same syntax --input accepts. --dispatch runs one export on its own
+// with the given bindings (inputs, then outputs) and prints every binding
+// afterwards the same way.
 //
 //===----------------------------------------------------------------------===//
 
+#include <array>
 #include <charconv>
 #include <cstdio>
 #include <string>
@@ -44,7 +49,21 @@ constexpr char kUsage[] =
     "  --help                show this help\n"
     "\n"
     "Results are printed one per line, e.g. 2x2xf32=[1 2][3 4], in the\n"
-    "syntax --input accepts.\n";
+    "syntax --input accepts.\n"
+    "\n"
+    "Running one dispatch on its own (to debug a kernel):\n"
+    "  --dispatch=EXPORT     run export EXPORT (of any executable; or\n"
+    "                        EXECUTABLE::EXPORT) instead of a function\n"
+    "  --binding=VALUE       one per binding, inputs then outputs, in the\n"
+    "                        --input syntax; each must have the type the\n"
+    "                        export records (e.g. --binding=4x4xf32=1\n"
+    "                        --binding=4x4xf32=0 for an output)\n"
+    "  --workgroup-count=X,Y,Z\n"
+    "                        run only these workgroups (default and upper\n"
+    "                        bound: the export's count)\n"
+    "\n"
+    "Every binding is printed after the dispatch (or written by the k-th\n"
+    "--output).\n";
 
 struct Options {
   std::string module_path;
@@ -55,6 +74,12 @@ struct Options {
   int threads = 0;
   bool list_functions = false;
   bool help = false;
+  // --dispatch mode.
+  std::string dispatch;
+  bool has_dispatch = false;
+  std::vector<std::string> bindings;
+  std::array<uint32_t, 3> workgroup_count = {1, 1, 1};
+  bool has_workgroup_count = false;
 };
 
 kiln::Status ParseThreads(std::string_view text, int* out) {
@@ -66,6 +91,31 @@ kiln::Status ParseThreads(std::string_view text, int* out) {
                                       text, "'");
   }
   *out = value;
+  return kiln::OkStatus();
+}
+
+// "X", "X,Y" or "X,Y,Z"; missing entries are 1.
+kiln::Status ParseWorkgroupCount(std::string_view text,
+                                 std::array<uint32_t, 3>* out) {
+  const kiln::Status error = kiln::InvalidArgumentError(
+      "--workgroup-count expects X,Y,Z (positive integers), got '", text, "'");
+  *out = {1, 1, 1};
+  size_t begin = 0;
+  for (int d = 0;; ++d) {
+    if (d == 3) return error;
+    size_t end = text.find(',', begin);
+    if (end == std::string_view::npos) end = text.size();
+    uint32_t value = 0;
+    auto result =
+        std::from_chars(text.data() + begin, text.data() + end, value);
+    if (result.ec != std::errc() || result.ptr != text.data() + end ||
+        value < 1) {
+      return error;
+    }
+    (*out)[d] = value;
+    if (end == text.size()) break;
+    begin = end + 1;
+  }
   return kiln::OkStatus();
 }
 
@@ -100,7 +150,8 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
     const bool is_boolean = name == "help" || name == "list-functions";
     const bool takes_value =
         name == "function" || name == "input" || name == "output" ||
-        name == "threads";
+        name == "threads" || name == "dispatch" || name == "binding" ||
+        name == "workgroup-count";
     if (!is_boolean && !takes_value) {
       return kiln::InvalidArgumentError("unknown flag '--", name,
                                         "' (see --help)");
@@ -130,7 +181,27 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
       options->outputs.emplace_back(value);
     } else if (name == "threads") {
       KILN_RETURN_IF_ERROR(ParseThreads(value, &options->threads));
+    } else if (name == "dispatch") {
+      options->dispatch = std::string(value);
+      options->has_dispatch = true;
+    } else if (name == "binding") {
+      options->bindings.emplace_back(value);
+    } else if (name == "workgroup-count") {
+      KILN_RETURN_IF_ERROR(
+          ParseWorkgroupCount(value, &options->workgroup_count));
+      options->has_workgroup_count = true;
     }
+  }
+  if (options->has_dispatch) {
+    if (options->has_function || !options->inputs.empty() ||
+        options->list_functions) {
+      return kiln::InvalidArgumentError(
+          "--dispatch runs one export with --binding values; it does not "
+          "combine with --function, --input or --list-functions");
+    }
+  } else if (!options->bindings.empty() || options->has_workgroup_count) {
+    return kiln::InvalidArgumentError(
+        "--binding and --workgroup-count only apply with --dispatch");
   }
   return kiln::OkStatus();
 }
@@ -153,12 +224,91 @@ kiln::StatusOr<size_t> SelectFunction(const kiln::Module& module,
       names, ")");
 }
 
+// Checks the --output flags against `count` values ("results" or
+// "bindings") of `what`.
+kiln::Status CheckOutputFlags(const Options& options, size_t count,
+                              std::string_view noun, std::string_view what) {
+  if (options.outputs.size() > count) {
+    return kiln::InvalidArgumentError(options.outputs.size(),
+                                      " --output flags, but '", what, "' has ",
+                                      count, " ", noun);
+  }
+  for (size_t k = 0; k < options.outputs.size(); ++k) {
+    std::string_view output = options.outputs[k];
+    if (output == "-") continue;
+    if (output.size() < 5 || output[0] != '@' ||
+        output.substr(output.size() - 4) != ".npy") {
+      return kiln::InvalidArgumentError(
+          "output ", k, ": expected '@FILE.npy' or '-', got '", output, "'");
+    }
+  }
+  return kiln::OkStatus();
+}
+
+// Parses each of `values` as a tensor; errors name "<what> <index>".
+kiln::Status ParseTensors(const std::vector<std::string>& values,
+                          std::string_view what,
+                          std::vector<kiln::Tensor>* tensors) {
+  tensors->reserve(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    kiln::StatusOr<kiln::Tensor> parsed = kiln::ParseTensor(values[i]);
+    if (!parsed.ok()) {
+      return std::move(parsed).status().Prepend(kiln::StrCat(what, " ", i));
+    }
+    tensors->push_back(std::move(parsed).value());
+  }
+  return kiln::OkStatus();
+}
+
+// Prints each value, or writes it to the file its --output names; `what`
+// names the values in errors ("result", "binding").
+kiln::Status WriteValues(const Options& options,
+                         const std::vector<kiln::Tensor>& values,
+                         std::string_view what) {
+  for (size_t k = 0; k < values.size(); ++k) {
+    if (k < options.outputs.size() && options.outputs[k] != "-") {
+      KILN_RETURN_IF_ERROR(
+          kiln::WriteNpyFile(options.outputs[k].substr(1), values[k]), what,
+          " ", k);
+      continue;
+    }
+    std::string line = kiln::FormatTensor(values[k]);
+    line.push_back('\n');
+    std::fwrite(line.data(), 1, line.size(), stdout);
+  }
+  if (std::fflush(stdout) != 0) {
+    return kiln::InvalidArgumentError("cannot write ", what, "s to stdout");
+  }
+  return kiln::OkStatus();
+}
+
+// --dispatch: runs one export with the given bindings and prints them all.
+kiln::Status DispatchOne(const std::shared_ptr<const kiln::Module>& module,
+                         const Options& options) {
+  KILN_ASSIGN_OR_RETURN(kiln::ExportView ex,
+                        module->FindExport(options.dispatch));
+  KILN_RETURN_IF_ERROR(
+      CheckOutputFlags(options, ex.binding_count(), "bindings", ex.name()));
+  // Parsed tensors are allocated, so the kernel may write any of them.
+  std::vector<kiln::Tensor> bindings;
+  KILN_RETURN_IF_ERROR(ParseTensors(options.bindings, "binding", &bindings));
+  kiln::ThreadPool pool(options.threads);
+  kiln::Context context(module, &pool);
+  KILN_RETURN_IF_ERROR(context.Dispatch(
+      ex.executable_index(), ex.export_index(),
+      options.has_workgroup_count ? options.workgroup_count
+                                  : ex.workgroup_count(),
+      bindings));
+  return WriteValues(options, bindings, "binding");
+}
+
 kiln::Status Run(const Options& options) {
   if (options.module_path.empty()) {
     return kiln::InvalidArgumentError("no module given (see --help)");
   }
   KILN_ASSIGN_OR_RETURN(std::shared_ptr<const kiln::Module> module,
                         kiln::Module::Load(options.module_path));
+  if (options.has_dispatch) return DispatchOne(module, options);
   if (options.list_functions) {
     for (const auto& function : module->functions()) {
       std::printf("%s\n", function.ToString().c_str());
@@ -170,56 +320,16 @@ kiln::Status Run(const Options& options) {
       module->functions()[function_index];
 
   // Check the output flags before running anything.
-  if (options.outputs.size() > signature.results.size()) {
-    return kiln::InvalidArgumentError(
-        options.outputs.size(), " --output flags, but '", signature.name,
-        "' has ", signature.results.size(), " results");
-  }
-  for (size_t k = 0; k < options.outputs.size(); ++k) {
-    std::string_view output = options.outputs[k];
-    if (output == "-") continue;
-    if (output.size() < 5 || output[0] != '@' ||
-        output.substr(output.size() - 4) != ".npy") {
-      return kiln::InvalidArgumentError(
-          "output ", k, ": expected '@FILE.npy' or '-', got '", output, "'");
-    }
-  }
-
+  KILN_RETURN_IF_ERROR(CheckOutputFlags(options, signature.results.size(),
+                                        "results", signature.name));
   std::vector<kiln::Tensor> inputs;
-  inputs.reserve(options.inputs.size());
-  for (size_t i = 0; i < options.inputs.size(); ++i) {
-    KILN_ASSIGN_OR_RETURN(kiln::Tensor input,
-                          [&]() -> kiln::StatusOr<kiln::Tensor> {
-                            auto parsed = kiln::ParseTensor(options.inputs[i]);
-                            if (!parsed.ok()) {
-                              return std::move(parsed).status().Prepend(
-                                  kiln::StrCat("input ", i));
-                            }
-                            return parsed;
-                          }());
-    inputs.push_back(std::move(input));
-  }
+  KILN_RETURN_IF_ERROR(ParseTensors(options.inputs, "input", &inputs));
 
   kiln::ThreadPool pool(options.threads);
   kiln::Context context(module, &pool);
   std::vector<kiln::Tensor> results;
   KILN_RETURN_IF_ERROR(context.Call(function_index, inputs, &results));
-
-  for (size_t k = 0; k < results.size(); ++k) {
-    if (k < options.outputs.size() && options.outputs[k] != "-") {
-      KILN_RETURN_IF_ERROR(
-          kiln::WriteNpyFile(options.outputs[k].substr(1), results[k]),
-          "result ", k);
-      continue;
-    }
-    std::string line = kiln::FormatTensor(results[k]);
-    line.push_back('\n');
-    std::fwrite(line.data(), 1, line.size(), stdout);
-  }
-  if (std::fflush(stdout) != 0) {
-    return kiln::InvalidArgumentError("cannot write results to stdout");
-  }
-  return kiln::OkStatus();
+  return WriteValues(options, results, "result");
 }
 
 }  // namespace

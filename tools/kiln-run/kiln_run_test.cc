@@ -49,9 +49,12 @@ class KilnRunTest : public ::testing::Test {
     ModuleSpec spec;
     spec.libraries.push_back({});
     spec.libraries[0].data = ReadBinaryFile(KILN_TEST_LIBRARY_1);
-    spec.executables.push_back(
-        {"ex", 0, {{"add_f32", 0, 3, {2, 1, 1}}, {"fail", 1, 1, {1, 1, 1}}}});
     TypeSpec v8{fb::ElementType::F32, {8}}, m24{fb::ElementType::F32, {2, 4}};
+    // add_f32 records its binding types (as kiln-compile writes them); fail
+    // does not.
+    ExportSpec add("add_f32", 0, 3, {2, 1, 1});
+    add.binding_types = {v8, v8, v8};
+    spec.executables.push_back({"ex", 0, {add, {"fail", 1, 1, {1, 1, 1}}}});
     spec.functions.push_back({"main",
                               {v8, v8, v8, m24},
                               {0, 1},
@@ -229,6 +232,99 @@ TEST_F(KilnRunTest, BadModulesAreErrorsNotCrashes) {
   result = Run({Write("truncated.kiln", bytes)});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_NE(result.err.find("cannot load"), std::string::npos) << result.err;
+}
+
+//===----------------------------------------------------------------------===//
+// --dispatch
+//===----------------------------------------------------------------------===//
+
+TEST_F(KilnRunTest, DispatchRunsOneExport) {
+  RunResult result =
+      Run({one_function_, "--dispatch=add_f32", "--binding=8xf32=0,1,2,3,4,5,6,7",
+           "--binding=8xf32=100", "--binding=8xf32=0", "--threads=2"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out,
+            "8xf32=0 1 2 3 4 5 6 7\n"
+            "8xf32=100 100 100 100 100 100 100 100\n"
+            "8xf32=100 101 102 103 104 105 106 107\n");
+  EXPECT_EQ(result.err, "");
+
+  // Fewer workgroups than compiled for; the qualified name; bindings to
+  // files with --output; separate flag values.
+  const std::string out_path = dir_ + "/out.npy";
+  result = Run({two_functions_, "--dispatch", "ex::add_f32",
+                "--workgroup-count=1,1,1", "--binding=8xf32=1",
+                "--binding=8xf32=2", "--binding", "8xf32", "--output=-",
+                "--output=-", "--output=@" + out_path});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "8xf32=1 1 1 1 1 1 1 1\n8xf32=2 2 2 2 2 2 2 2\n");
+  StatusOr<Tensor> written = ReadNpyFile(out_path);
+  ASSERT_TRUE(written.ok()) << written.status().ToString();
+  EXPECT_EQ(FormatTensor(*written), "8xf32=3 3 3 3 3 3 3 3");
+}
+
+TEST_F(KilnRunTest, DispatchErrors) {
+  RunResult result = Run({one_function_, "--dispatch=nope"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-run: error: no export 'nope' (available: add_f32, fail)\n");
+  result = Run({one_function_, "--dispatch=add_f32", "--binding=8xf32=1",
+                "--binding=8xf32=1"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-run: error: dispatch 'add_f32': expected 3 bindings, got "
+            "2\n");
+  EXPECT_EQ(result.out, "");
+  result = Run({one_function_, "--dispatch=add_f32", "--binding=8xf32=1",
+                "--binding=2x4xf32=1", "--binding=8xf32=1"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-run: error: dispatch 'add_f32': binding 1: expected 8xf32, "
+            "got 2x4xf32\n");
+  result = Run({one_function_, "--dispatch=add_f32", "--binding=8xf32=1",
+                "--binding=8xf32=1", "--binding=8xi32=1"});
+  EXPECT_EQ(result.err,
+            "kiln-run: error: dispatch 'add_f32': binding 2: expected 8xf32, "
+            "got 8xi32\n");
+  result = Run({one_function_, "--dispatch=add_f32", "--binding=8xf32=1,2"});
+  EXPECT_EQ(result.err,
+            "kiln-run: error: binding 0: expected 8 values for 8xf32, got "
+            "2\n");
+  result = Run({one_function_, "--dispatch=add_f32", "--workgroup-count=3",
+                "--binding=8xf32=1", "--binding=8xf32=1", "--binding=8xf32=1"});
+  EXPECT_EQ(result.err,
+            "kiln-run: error: dispatch 'add_f32': workgroup count 3x1x1 is "
+            "outside [1, 2x1x1] (the export's count bounds the workgroup ids "
+            "its code handles)\n");
+  result = Run({one_function_, "--dispatch=add_f32", "--workgroup-count=1,0"});
+  EXPECT_EQ(result.err,
+            "kiln-run: error: --workgroup-count expects X,Y,Z (positive "
+            "integers), got '1,0'\n");
+  result = Run({one_function_, "--dispatch=add_f32",
+                "--workgroup-count=1,1,1,1"});
+  EXPECT_EQ(result.err,
+            "kiln-run: error: --workgroup-count expects X,Y,Z (positive "
+            "integers), got '1,1,1,1'\n");
+  // An export that does not record its binding types cannot be checked.
+  result = Run({one_function_, "--dispatch=fail", "--binding=8xf32=1"});
+  EXPECT_EQ(result.err,
+            "kiln-run: error: dispatch 'fail': the module does not record the "
+            "export's binding types, so its bindings cannot be checked\n");
+  result = Run({one_function_, "--dispatch=add_f32", "--output=-",
+                "--output=-", "--output=-", "--output=-"});
+  EXPECT_EQ(result.err,
+            "kiln-run: error: 4 --output flags, but 'add_f32' has 3 "
+            "bindings\n");
+  // Flags of the other mode.
+  result = Run({one_function_, "--dispatch=add_f32", kA});
+  EXPECT_EQ(result.err,
+            "kiln-run: error: --dispatch runs one export with --binding "
+            "values; it does not combine with --function, --input or "
+            "--list-functions\n");
+  result = Run({one_function_, "--binding=8xf32=1"});
+  EXPECT_EQ(result.err,
+            "kiln-run: error: --binding and --workgroup-count only apply with "
+            "--dispatch\n");
 }
 
 TEST_F(KilnRunTest, DispatchFailure) {

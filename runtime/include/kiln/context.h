@@ -10,6 +10,7 @@
 #ifndef KILN_CONTEXT_H_
 #define KILN_CONTEXT_H_
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string_view>
@@ -37,6 +38,25 @@ class Context {
   /// Same, by index into module().functions().
   Status Call(size_t function_index, const std::vector<Tensor>& inputs,
               std::vector<Tensor>* outputs);
+
+  /// Runs one export on its own, outside any function (to debug a kernel):
+  /// export `export_index` of executable `executable` over
+  /// `workgroup_count`, with `bindings` in the export's order (inputs, then
+  /// outputs), through the same path as a function's dispatches. The export
+  /// must record its binding types; the count and each type must match
+  /// exactly. Every binding must be an allocated (not borrowed) tensor: the
+  /// module does not say which bindings a kernel writes, so any may be
+  /// written in place. Each workgroup count entry must lie in [1, the
+  /// export's]: compiled kernels derive their tile from the workgroup id
+  /// without bounds checks, so a larger count would access memory out of
+  /// bounds, while a smaller one runs a prefix of the workgroups.
+  Status Dispatch(uint32_t executable, uint32_t export_index,
+                  const std::array<uint32_t, 3>& workgroup_count,
+                  const std::vector<Tensor>& bindings);
+  /// Same, by export of this context's module (from Module::FindExport or
+  /// GetExport), with the export's own workgroup count.
+  Status Dispatch(const ExportView& export_view,
+                  const std::vector<Tensor>& bindings);
 
  private:
   Status Execute(size_t function_index, const std::vector<Tensor>& inputs,

@@ -14,11 +14,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "kiln/debug_info.h"
 #include "kiln/module_format.h"
+#include "kiln/sources.h"
 #include "kiln/status.h"
 #include "kiln/tensor.h"
 
@@ -40,6 +43,15 @@ struct FunctionSignature {
   std::string ToString() const;
 };
 
+/// How a module is loaded.
+struct ModuleLoadOptions {
+  /// Load the native libraries and resolve every export: needed to run
+  /// anything. Without it the module is verified all the same (libraries are
+  /// checked as ELF images) but no code is mapped, so a module built for
+  /// another CPU can be inspected; Context refuses to run such a module.
+  bool load_libraries = true;
+};
+
 class Module {
  public:
   /// What LoadFromMemory does with the caller's bytes.
@@ -49,11 +61,13 @@ class Module {
   };
 
   /// Maps `path` read-only, verifies it and loads its libraries.
-  static StatusOr<std::shared_ptr<const Module>> Load(const std::string& path);
+  static StatusOr<std::shared_ptr<const Module>> Load(
+      const std::string& path, const ModuleLoadOptions& options = {});
   /// Same from bytes in memory. Borrowed bytes must be 64-byte aligned:
   /// constants are used in place and kernels may assume their alignment.
   static StatusOr<std::shared_ptr<const Module>> LoadFromMemory(
-      const void* data, size_t size, MemoryMode mode);
+      const void* data, size_t size, MemoryMode mode,
+      const ModuleLoadOptions& options = {});
 
   ~Module();
   Module(const Module&) = delete;
@@ -67,6 +81,35 @@ class Module {
   /// that exist.
   StatusOr<size_t> FindFunction(std::string_view name) const;
 
+  /// False when loaded with ModuleLoadOptions::load_libraries unset.
+  bool libraries_loaded() const;
+
+  //===--------------------------------------------------------------------===//
+  // Executables and debug information (views into the module; no copies)
+  //===--------------------------------------------------------------------===//
+
+  /// --executable-debug-level the module was compiled with (0 to 3 today).
+  uint32_t debug_level() const;
+  /// Names of the captured stages in pipeline order ("0.source", ...);
+  /// StageLocationView::stage indexes them.
+  uint32_t capture_stage_count() const;
+  std::string_view capture_stage(uint32_t stage) const;
+  /// Index of the first stage called `name`.
+  std::optional<uint32_t> FindCaptureStage(std::string_view name) const;
+
+  /// The source table; its address is stable for the module's lifetime.
+  const SourceTable& sources() const;
+
+  uint32_t executable_count() const;
+  std::string_view executable_name(uint32_t executable) const;
+  uint32_t export_count(uint32_t executable) const;
+  /// Export `export_index` of executable `executable` (a DispatchOp's pair).
+  StatusOr<ExportView> GetExport(uint32_t executable,
+                                 uint32_t export_index) const;
+  /// The export called `name` in any executable, or `EXECUTABLE::EXPORT` to
+  /// pick one of several with that name; the error lists the exports.
+  StatusOr<ExportView> FindExport(std::string_view name) const;
+
   /// The verified FlatBuffer (include kiln/module_generated.h to use it).
   const fb::Module& flatbuffer() const;
   /// The module's bytes (mapped, copied or borrowed).
@@ -79,7 +122,7 @@ class Module {
   friend class Context;
   explicit Module(std::unique_ptr<Impl> impl);
   static StatusOr<std::shared_ptr<const Module>> Create(
-      std::unique_ptr<Impl> impl);
+      std::unique_ptr<Impl> impl, const ModuleLoadOptions& options);
 
   std::unique_ptr<Impl> impl_;
 };

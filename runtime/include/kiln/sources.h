@@ -1,0 +1,107 @@
+//===- sources.h - A module's embedded source table ----------------*- C++ -*-===//
+//
+// A kiln module carries the texts behind its dispatches (each executable's IR
+// at every captured stage, optionally the input files) in one source table,
+// sorted by path. SourceTable is a view of that table over the module's
+// bytes: listing and looking up files copies nothing and allocates nothing,
+// so the table can be handed to a tracer by pointer. Texts are decompressed
+// only on request, into a buffer the caller provides (or an owned string),
+// and every decompression checks the content hash.
+//
+// Views point into the Module they came from and are valid while it lives.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_SOURCES_H_
+#define KILN_SOURCES_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "kiln/status.h"
+
+namespace kiln {
+
+namespace fb {
+struct Module;  // schema/module.fbs, generated in kiln/module_generated.h
+}  // namespace fb
+
+/// How a source's bytes are stored; the values equal fb::Compression.
+enum class SourceCompression : uint8_t {
+  kNone = 0,
+  kZstd = 1,  // one zstd frame declaring its content size
+};
+
+/// "none" or "zstd" ("unknown" for anything else).
+std::string_view SourceCompressionName(SourceCompression compression);
+
+/// Largest uncompressed source the runtime accepts (1 GiB): larger sizes are
+/// treated as corruption, so decompressing a verified module never asks for
+/// more memory than that per file.
+inline constexpr uint64_t kMaxSourceSize = uint64_t{1} << 30;
+
+/// The content hash used by the source table: XXH3-64 of the uncompressed
+/// bytes (the compiler computes it with LLVM's xxh3_64bits, which agrees).
+uint64_t HashSource(const void* data, size_t size);
+
+/// One file of a source table. Every field points into (or was read from)
+/// the module's bytes; files with equal texts share a content.
+struct SourceFileView {
+  std::string_view path;
+  SourceCompression compression = SourceCompression::kNone;
+  /// Size of the text once decompressed.
+  uint64_t uncompressed_size = 0;
+  /// HashSource() of the text.
+  uint64_t hash = 0;
+  /// The bytes as stored in the module (compressed or not).
+  const uint8_t* stored_data = nullptr;
+  size_t stored_size = 0;
+  /// Index of the shared content in the module's content table.
+  uint32_t content = 0;
+
+  /// Writes exactly `uncompressed_size` bytes of text to `buffer`, which
+  /// must hold `capacity >= uncompressed_size` bytes, and checks the hash.
+  /// Fails (kDataLoss) on corrupt or truncated data or a hash mismatch; the
+  /// buffer's contents are then unspecified, but nothing is written past
+  /// `uncompressed_size`. Allocates nothing itself on success (zstd
+  /// allocates its decompression context internally).
+  Status DecompressInto(void* buffer, size_t capacity) const;
+  /// The text as an owned string (same checks).
+  StatusOr<std::string> Decompress() const;
+};
+
+/// The source table of a module: files sorted by path (byte-wise, unique),
+/// each referring to one of the distinct contents.
+class SourceTable {
+ public:
+  /// An empty table.
+  SourceTable() = default;
+  /// The table of a verified module (Module::sources() is the usual way).
+  explicit SourceTable(const fb::Module* module) : module_(module) {}
+
+  /// Number of files.
+  uint32_t size() const;
+  bool empty() const { return size() == 0; }
+  /// Number of distinct contents (<= size() unless some are unreferenced).
+  uint32_t content_count() const;
+
+  /// File `index` (< size()), in path order.
+  SourceFileView file(uint32_t index) const;
+  SourceFileView operator[](uint32_t index) const { return file(index); }
+
+  /// Index of the file called exactly `path`: a binary search over the
+  /// sorted table that performs no heap allocation.
+  std::optional<uint32_t> FindIndex(std::string_view path) const;
+  /// The file called exactly `path` (no heap allocation).
+  std::optional<SourceFileView> Find(std::string_view path) const;
+
+ private:
+  const fb::Module* module_ = nullptr;
+};
+
+}  // namespace kiln
+
+#endif  // KILN_SOURCES_H_

@@ -1,0 +1,171 @@
+//===- sources.cc - Source table views and decompression ------------------===//
+//
+// The table was verified at load (sorted unique paths, content indices in
+// range, sizes bounded, zstd frames declaring their exact content size), so
+// the accessors here read it without further checks; decompression still
+// checks everything it writes, as the data itself is only hashed on use.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/sources.h"
+
+#include <xxhash.h>
+#include <zstd.h>
+
+#include <cstring>
+
+#include "kiln/module_generated.h"
+
+namespace kiln {
+
+namespace {
+
+std::string Hex(uint64_t value) {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string out = "0x";
+  for (int shift = 60; shift >= 0; shift -= 4) {
+    out.push_back(kDigits[(value >> shift) & 0xf]);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string_view SourceCompressionName(SourceCompression compression) {
+  switch (compression) {
+    case SourceCompression::kNone:
+      return "none";
+    case SourceCompression::kZstd:
+      return "zstd";
+  }
+  return "unknown";
+}
+
+uint64_t HashSource(const void* data, size_t size) {
+  return XXH3_64bits(data, size);
+}
+
+//===----------------------------------------------------------------------===//
+// SourceFileView
+//===----------------------------------------------------------------------===//
+
+Status SourceFileView::DecompressInto(void* buffer, size_t capacity) const {
+  // Built only on error: the success path allocates nothing itself.
+  auto context = [this] { return StrCat("source '", path, "'"); };
+  if (uncompressed_size > capacity) {
+    return OutOfRangeError(context(), ": needs ", uncompressed_size,
+                           " bytes, the buffer holds ", capacity);
+  }
+  if (!buffer && uncompressed_size > 0) {
+    return InvalidArgumentError(context(), ": buffer is null");
+  }
+  if (!stored_data && stored_size > 0) {
+    return InvalidArgumentError(context(), ": stored data is null");
+  }
+  const size_t size = static_cast<size_t>(uncompressed_size);
+  switch (compression) {
+    case SourceCompression::kNone:
+      if (stored_size != uncompressed_size) {
+        return DataLossError(context(), ": stores ", stored_size,
+                             " bytes uncompressed but declares ",
+                             uncompressed_size);
+      }
+      if (size) std::memcpy(buffer, stored_data, size);
+      break;
+    case SourceCompression::kZstd: {
+      // The destination capacity is the declared size: zstd stops with an
+      // error rather than write past it.
+      char empty;
+      void* destination = size ? buffer : &empty;
+      const size_t written =
+          ZSTD_decompress(destination, size, stored_data, stored_size);
+      if (ZSTD_isError(written)) {
+        return DataLossError(context(), ": zstd decompression failed: ",
+                             ZSTD_getErrorName(written));
+      }
+      if (written != size) {
+        return DataLossError(context(), ": decompressed to ", written,
+                             " bytes, expected ", uncompressed_size);
+      }
+      break;
+    }
+    default:
+      return UnimplementedError(context(), ": unknown compression ",
+                                static_cast<int>(compression));
+  }
+  const uint64_t actual = HashSource(size ? buffer : "", size);
+  if (actual != hash) {
+    return DataLossError(context(), ": content hash mismatch (text hashes to ",
+                         Hex(actual), ", the table records ", Hex(hash), ")");
+  }
+  return OkStatus();
+}
+
+StatusOr<std::string> SourceFileView::Decompress() const {
+  if (uncompressed_size > kMaxSourceSize) {
+    return OutOfRangeError("source '", path, "': ", uncompressed_size,
+                           " bytes exceeds the limit of ", kMaxSourceSize);
+  }
+  std::string text(static_cast<size_t>(uncompressed_size), '\0');
+  KILN_RETURN_IF_ERROR(DecompressInto(text.data(), text.size()));
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// SourceTable
+//===----------------------------------------------------------------------===//
+
+uint32_t SourceTable::size() const {
+  const auto* files = module_ ? module_->source_files() : nullptr;
+  return files ? files->size() : 0;
+}
+
+uint32_t SourceTable::content_count() const {
+  const auto* contents = module_ ? module_->source_contents() : nullptr;
+  return contents ? contents->size() : 0;
+}
+
+SourceFileView SourceTable::file(uint32_t index) const {
+  const fb::SourceFile* file = module_->source_files()->Get(index);
+  const fb::SourceContent* content =
+      module_->source_contents()->Get(file->content());
+  SourceFileView view;
+  view.path = file->path()->string_view();
+  view.compression = static_cast<SourceCompression>(content->compression());
+  view.uncompressed_size = content->uncompressed_size();
+  view.hash = content->hash();
+  if (const auto* data = content->data()) {
+    view.stored_data = data->data();
+    view.stored_size = data->size();
+  }
+  view.content = file->content();
+  return view;
+}
+
+std::optional<uint32_t> SourceTable::FindIndex(std::string_view path) const {
+  const auto* files = module_ ? module_->source_files() : nullptr;
+  if (!files) return std::nullopt;
+  // Lower bound over paths sorted byte-wise (string_view compares as
+  // unsigned bytes, like memcmp).
+  uint32_t low = 0, high = files->size();
+  while (low < high) {
+    const uint32_t mid = low + (high - low) / 2;
+    if (files->Get(mid)->path()->string_view() < path) {
+      low = mid + 1;
+    } else {
+      high = mid;
+    }
+  }
+  if (low < files->size() && files->Get(low)->path()->string_view() == path) {
+    return low;
+  }
+  return std::nullopt;
+}
+
+std::optional<SourceFileView> SourceTable::Find(std::string_view path) const {
+  const std::optional<uint32_t> index = FindIndex(path);
+  if (!index) return std::nullopt;
+  return file(*index);
+}
+
+}  // namespace kiln

@@ -1,0 +1,863 @@
+//===- sources_test.cc - Source table, debug information and Dispatch -----===//
+//
+// Modules with debug information are built here (module_test_util.h), with
+// contents stored as is and as zstd frames compressed by the test itself.
+// This binary counts heap allocations (global operator new below) to prove
+// that source lookups allocate nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/sources.h"
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <random>
+
+#include "gtest/gtest.h"
+#include "kiln/context.h"
+#include "kiln/debug_info.h"
+#include "kiln/module.h"
+#include "kiln/tensor_io.h"
+#include "module/module_test_util.h"
+
+//===----------------------------------------------------------------------===//
+// Allocation counting: every global operator new of this binary goes through
+// here; tests arm the counter around the code under test.
+//===----------------------------------------------------------------------===//
+
+// The replacements pair malloc with free; GCC cannot tell once they inline.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
+namespace {
+std::atomic<bool> g_counting{false};
+std::atomic<size_t> g_allocations{0};
+}  // namespace
+
+void* operator new(size_t size) {
+  if (g_counting.load(std::memory_order_relaxed)) {
+    g_allocations.fetch_add(1, std::memory_order_relaxed);
+  }
+  if (void* p = std::malloc(size ? size : 1)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](size_t size) { return operator new(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, size_t) noexcept { std::free(p); }
+void operator delete[](void* p, size_t) noexcept { std::free(p); }
+
+namespace kiln {
+namespace {
+
+using namespace kiln::testing;
+
+constexpr fb::ElementType F32 = fb::ElementType::F32;
+
+// Counts the allocations made while it lives.
+class AllocationCounter {
+ public:
+  AllocationCounter() {
+    g_allocations.store(0);
+    g_counting.store(true);
+  }
+  ~AllocationCounter() { g_counting.store(false); }
+  size_t count() const { return g_allocations.load(); }
+};
+
+std::string Lines(std::string_view prefix, int count) {
+  std::string text;
+  for (int i = 1; i <= count; ++i) {
+    text += StrCat(prefix, " line ", i, ": %", i, " = arith.addf %a, %b : f32\n");
+  }
+  return text;
+}
+
+const std::string& Stage0() {
+  static const std::string text = Lines("source", 40);
+  return text;
+}
+const std::string& Stage1() {
+  static const std::string text = Lines("configured", 50);
+  return text;
+}
+const std::string& Stage2() {
+  static const std::string text = Lines("translated", 300);
+  return text;
+}
+const std::string& Model() {
+  static const std::string text =
+      "func.func @main(%a: tensor<8xf32>, %b: tensor<8xf32>) {\n"
+      "  %0 = linalg.add ins(%a, %b) outs(%e)\n"
+      "}\n";
+  return text;
+}
+
+// Source table, in path order:
+//   0 dbg_ex_cpu.0.source.mlir        (zstd)
+//   1 dbg_ex_cpu.1.configured.mlir    (stored as is)
+//   2 dbg_ex_cpu.2.translated.mlir    (zstd)
+//   3 model.mlir                      (zstd, content shared with 4)
+//   4 model.mlir.orig
+constexpr uint32_t kStage0File = 0, kStage1File = 1, kStage2File = 2,
+                   kModelFile = 3, kModelCopyFile = 4;
+
+// add_f32 has a location, provenance and a line in every stage; fail has a
+// location and a line in stage 0 only; workgroup_ids has no debug info.
+ModuleSpec DebugSpec() {
+  ModuleSpec spec;
+  spec.name = "dbg";
+  spec.debug_level = 3;
+  spec.capture_stages = {"0.source", "1.configured", "2.translated"};
+  spec.libraries.push_back({});
+  spec.libraries[0].data = ReadBinaryFile(KILN_TEST_LIBRARY_1);
+  TypeSpec v8{F32, {8}};
+  ExportSpec add{"add_f32", 0, 3, {4, 1, 1}};
+  add.binding_types = {v8, v8, v8};
+  add.location = LocationSpec{"model.mlir", 2, 8};
+  add.provenance = {{"linalg.add", LocationSpec{"model.mlir", 2, 8}},
+                    {"arith.addf", LocationSpec{"model.mlir", 2, 3}}};
+  add.stage_locations = {
+      {0, kStage0File, 4}, {1, kStage1File, 5}, {2, kStage2File, 120}};
+  ExportSpec fail{"fail", 1, 1, {1, 1, 1}};
+  fail.binding_types = {v8};
+  fail.location = LocationSpec{"model.mlir", 3, 1};
+  fail.stage_locations = {{0, kStage0File, 30}};
+  ExportSpec ids{"workgroup_ids", 2, 1, {4, 2, 3}};
+  spec.executables.push_back({"ex", 0, {add, fail, ids}});
+  spec.functions.push_back({"main",
+                            {v8, v8, v8},
+                            {0, 1},
+                            {v8},
+                            {Dispatch(0, 0, {0, 1}, {2}), Return({2})}});
+  SetSources(&spec, {{"dbg_ex_cpu.0.source.mlir", Stage0()},
+                     {"dbg_ex_cpu.1.configured.mlir", Stage1()},
+                     {"dbg_ex_cpu.2.translated.mlir", Stage2()},
+                     {"model.mlir", Model()},
+                     {"model.mlir.orig", Model()}});
+  spec.source_contents[kStage1File] = NoneContent(Stage1());
+  return spec;
+}
+
+StatusOr<std::shared_ptr<const Module>> LoadSpec(
+    const ModuleSpec& spec, const ModuleLoadOptions& options = {}) {
+  std::vector<uint8_t> bytes = BuildModule(spec);
+  return Module::LoadFromMemory(bytes.data(), bytes.size(),
+                                Module::MemoryMode::kCopy, options);
+}
+
+std::string LoadError(const ModuleSpec& spec) {
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
+  EXPECT_FALSE(module.ok()) << "module loaded unexpectedly";
+  return module.ok() ? "" : module.status().message();
+}
+
+std::shared_ptr<const Module> MustLoad(const ModuleSpec& spec) {
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
+  EXPECT_TRUE(module.ok()) << module.status().ToString();
+  return module.ok() ? *module : nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// The source table
+//===----------------------------------------------------------------------===//
+
+TEST(SourceTableTest, ListsFilesInPathOrderWithSharedContents) {
+  std::shared_ptr<const Module> module = MustLoad(DebugSpec());
+  ASSERT_TRUE(module);
+  const SourceTable& table = module->sources();
+  ASSERT_EQ(table.size(), 5u);
+  EXPECT_EQ(table.content_count(), 4u);
+  EXPECT_EQ(table[kStage0File].path, "dbg_ex_cpu.0.source.mlir");
+  EXPECT_EQ(table[kModelCopyFile].path, "model.mlir.orig");
+
+  const SourceFileView stage1 = table.file(kStage1File);
+  EXPECT_EQ(stage1.compression, SourceCompression::kNone);
+  EXPECT_EQ(stage1.uncompressed_size, Stage1().size());
+  EXPECT_EQ(stage1.hash, HashText(Stage1()));
+  EXPECT_EQ(stage1.hash, HashSource(Stage1().data(), Stage1().size()));
+  EXPECT_EQ(std::string_view(reinterpret_cast<const char*>(stage1.stored_data),
+                             stage1.stored_size),
+            Stage1());
+
+  const SourceFileView stage2 = table.file(kStage2File);
+  EXPECT_EQ(stage2.compression, SourceCompression::kZstd);
+  EXPECT_EQ(SourceCompressionName(stage2.compression), "zstd");
+  EXPECT_EQ(stage2.uncompressed_size, Stage2().size());
+  EXPECT_LT(stage2.stored_size, Stage2().size());
+  const std::vector<uint8_t> expected = ZstdContent(Stage2()).data;
+  EXPECT_EQ(std::vector<uint8_t>(stage2.stored_data,
+                                 stage2.stored_data + stage2.stored_size),
+            expected);
+
+  // Stored bytes are views into the module, never copies.
+  const uint8_t* begin = module->data();
+  const uint8_t* end = begin + module->size();
+  for (uint32_t i = 0; i < table.size(); ++i) {
+    const SourceFileView file = table[i];
+    EXPECT_TRUE(file.stored_data >= begin &&
+                file.stored_data + file.stored_size <= end);
+    EXPECT_TRUE(reinterpret_cast<const uint8_t*>(file.path.data()) >= begin &&
+                reinterpret_cast<const uint8_t*>(file.path.data()) < end);
+  }
+  // Equal texts share one content.
+  EXPECT_EQ(table[kModelFile].content, table[kModelCopyFile].content);
+  EXPECT_EQ(table[kModelFile].stored_data, table[kModelCopyFile].stored_data);
+}
+
+TEST(SourceTableTest, FindHitsAndMisses) {
+  std::shared_ptr<const Module> module = MustLoad(DebugSpec());
+  ASSERT_TRUE(module);
+  const SourceTable& table = module->sources();
+  EXPECT_EQ(table.FindIndex("dbg_ex_cpu.0.source.mlir"), kStage0File);  // first
+  EXPECT_EQ(table.FindIndex("dbg_ex_cpu.2.translated.mlir"), kStage2File);
+  EXPECT_EQ(table.FindIndex("model.mlir"), kModelFile);           // middle
+  EXPECT_EQ(table.FindIndex("model.mlir.orig"), kModelCopyFile);  // last
+  // A prefix of an existing path, an extension of one, and neighbours.
+  EXPECT_FALSE(table.FindIndex("model.mli"));
+  EXPECT_FALSE(table.FindIndex("model.mlir.orig2"));
+  EXPECT_FALSE(table.FindIndex("model.mlir.ori"));
+  EXPECT_FALSE(table.FindIndex("dbg_ex_cpu"));
+  EXPECT_FALSE(table.FindIndex(""));
+  EXPECT_FALSE(table.FindIndex("a"));    // before the first
+  EXPECT_FALSE(table.FindIndex("zzz"));  // after the last
+  EXPECT_FALSE(table.FindIndex(std::string_view("model.mlir\0", 11)));
+
+  std::optional<SourceFileView> model = table.Find("model.mlir");
+  ASSERT_TRUE(model);
+  EXPECT_EQ(model->path, "model.mlir");
+  EXPECT_EQ(model->uncompressed_size, Model().size());
+  EXPECT_FALSE(table.Find("missing.mlir"));
+
+  // Every file is found at its own index.
+  for (uint32_t i = 0; i < table.size(); ++i) {
+    EXPECT_EQ(table.FindIndex(table[i].path), i);
+  }
+  // Paths compare as unsigned bytes: 0x80 sorts after 'z'.
+  ModuleSpec spec = DebugSpec();
+  SetSources(&spec, {{"a", "1"}, {"z", "2"}, {"\x80" "high", "3"}});
+  spec.executables[0].exports[0].stage_locations.clear();
+  spec.executables[0].exports[1].stage_locations.clear();
+  module = MustLoad(spec);
+  ASSERT_TRUE(module);
+  EXPECT_EQ(module->sources().FindIndex("\x80" "high"), 2u);
+  EXPECT_EQ(module->sources().FindIndex("z"), 1u);
+}
+
+TEST(SourceTableTest, LookupsAllocateNothing) {
+  std::shared_ptr<const Module> module = MustLoad(DebugSpec());
+  ASSERT_TRUE(module);
+  const std::string hit = "model.mlir";
+  const std::string miss = "model.mlir.bak";
+  size_t found = 0;
+  {
+    AllocationCounter counter;
+    const SourceTable& table = module->sources();
+    for (int round = 0; round < 100; ++round) {
+      found += table.FindIndex(hit).has_value();
+      found += table.FindIndex(miss).has_value();
+      found += table.Find("dbg_ex_cpu.0.source.mlir").has_value();
+      found += table.Find("model.mlir.orig").has_value();
+      found += table.Find("zzz").has_value();
+      // What a trace zone needs from a dispatch's (executable, export) pair.
+      StatusOr<ExportView> ex = module->GetExport(0, 0);
+      if (ex.ok()) {
+        found += !ex->name().empty();
+        found += ex->TraceLocation(1).line == 5;
+        found += ex->FindStageLocation(2).has_value();
+        found += ex->location().known();
+      }
+      found += module->FindCaptureStage("2.translated").has_value();
+    }
+    EXPECT_EQ(counter.count(), 0u);
+  }
+  EXPECT_EQ(found, 100u * 8);
+  {
+    // The counter does see allocations (so the check above can fail).
+    AllocationCounter counter;
+    std::string copy = StrCat(hit, miss, hit, miss);
+    EXPECT_GT(counter.count(), 0u);
+  }
+}
+
+TEST(SourceTableTest, DecompressIntoBufferWritesExactlyTheText) {
+  std::shared_ptr<const Module> module = MustLoad(DebugSpec());
+  ASSERT_TRUE(module);
+  const SourceTable& table = module->sources();
+  for (uint32_t i = 0; i < table.size(); ++i) {
+    const SourceFileView file = table[i];
+    std::vector<char> buffer(file.uncompressed_size + 64, '\xab');
+    Status status = file.DecompressInto(buffer.data(), buffer.size());
+    ASSERT_TRUE(status.ok()) << status.ToString();
+    const std::string expected = i == kStage0File   ? Stage0()
+                                 : i == kStage1File ? Stage1()
+                                 : i == kStage2File ? Stage2()
+                                                    : Model();
+    EXPECT_EQ(std::string(buffer.data(), file.uncompressed_size), expected);
+    for (size_t k = file.uncompressed_size; k < buffer.size(); ++k) {
+      ASSERT_EQ(buffer[k], '\xab') << "wrote past the text at " << k;
+    }
+    // Exactly the size is enough; one byte less is refused.
+    std::vector<char> exact(file.uncompressed_size);
+    EXPECT_TRUE(file.DecompressInto(exact.data(), exact.size()).ok());
+    Status small = file.DecompressInto(exact.data(), exact.size() - 1);
+    EXPECT_EQ(small.code(), StatusCode::kOutOfRange);
+    EXPECT_EQ(small.message(),
+              StrCat("source '", file.path, "': needs ", file.uncompressed_size,
+                     " bytes, the buffer holds ", exact.size() - 1));
+
+    StatusOr<std::string> text = file.Decompress();
+    ASSERT_TRUE(text.ok()) << text.status().ToString();
+    EXPECT_EQ(*text, expected);
+  }
+}
+
+TEST(SourceTableTest, HashMismatchIsAnError) {
+  for (fb::Compression compression :
+       {fb::Compression::None, fb::Compression::Zstd}) {
+    ModuleSpec spec = DebugSpec();
+    SourceContentSpec& content = spec.source_contents[kStage0File];
+    content = compression == fb::Compression::Zstd ? ZstdContent(Stage0())
+                                                   : NoneContent(Stage0());
+    content.hash ^= 1;
+    // Hashes are checked when a text is read, not at load.
+    std::shared_ptr<const Module> module = MustLoad(spec);
+    ASSERT_TRUE(module);
+    const SourceFileView file = module->sources()[kStage0File];
+    std::vector<char> buffer(file.uncompressed_size);
+    Status status = file.DecompressInto(buffer.data(), buffer.size());
+    EXPECT_EQ(status.code(), StatusCode::kDataLoss);
+    const uint64_t actual = HashText(Stage0());
+    char expected[160];
+    std::snprintf(expected, sizeof(expected),
+                  "source 'dbg_ex_cpu.0.source.mlir': content hash mismatch "
+                  "(text hashes to 0x%016llx, the table records 0x%016llx)",
+                  static_cast<unsigned long long>(actual),
+                  static_cast<unsigned long long>(actual ^ 1));
+    EXPECT_EQ(status.message(), expected);
+    EXPECT_FALSE(file.Decompress().ok());
+  }
+}
+
+TEST(SourceTableTest, CorruptOrTruncatedZstdDataIsAnError) {
+  const SourceContentSpec content = ZstdContent(Stage2());
+  SourceFileView view;
+  view.path = "x.mlir";
+  view.compression = SourceCompression::kZstd;
+  view.uncompressed_size = content.uncompressed_size;
+  view.hash = content.hash;
+  view.stored_data = content.data.data();
+  view.stored_size = content.data.size();
+  std::vector<char> buffer(view.uncompressed_size);
+  ASSERT_TRUE(view.DecompressInto(buffer.data(), buffer.size()).ok());
+
+  // Every truncation fails.
+  for (size_t size = 0; size < content.data.size(); ++size) {
+    SourceFileView truncated = view;
+    truncated.stored_size = size;
+    Status status = truncated.DecompressInto(buffer.data(), buffer.size());
+    ASSERT_FALSE(status.ok()) << "truncated to " << size << " bytes";
+    EXPECT_EQ(status.code(), StatusCode::kDataLoss);
+  }
+  SourceFileView truncated = view;
+  truncated.stored_size = content.data.size() - 1;
+  EXPECT_EQ(truncated.DecompressInto(buffer.data(), buffer.size()).message(),
+            "source 'x.mlir': zstd decompression failed: Src size is "
+            "incorrect");
+
+  // A single-byte corruption either fails (zstd error or hash mismatch) or,
+  // where the byte does not matter (e.g. the window size), yields the exact
+  // text; nothing is ever written past the declared size.
+  std::vector<uint8_t> corrupted = content.data;
+  std::vector<char> guarded(view.uncompressed_size + 16, '\xab');
+  int failures = 0;
+  for (size_t at = 0; at < corrupted.size(); ++at) {
+    corrupted[at] ^= 0x5a;
+    SourceFileView bad = view;
+    bad.stored_data = corrupted.data();
+    if (bad.DecompressInto(guarded.data(), guarded.size()).ok()) {
+      ASSERT_EQ(std::string(guarded.data(), view.uncompressed_size), Stage2())
+          << "corruption at " << at << " was not detected";
+    } else {
+      ++failures;
+    }
+    corrupted[at] ^= 0x5a;
+    for (size_t k = view.uncompressed_size; k < guarded.size(); ++k) {
+      ASSERT_EQ(guarded[k], '\xab');
+    }
+  }
+  EXPECT_GT(failures, static_cast<int>(corrupted.size()) / 2);
+
+  // A truncated frame inside a module is refused at load.
+  ModuleSpec spec = DebugSpec();
+  spec.source_contents[kStage2File].data.pop_back();
+  EXPECT_EQ(LoadError(spec),
+            "source content 2: truncated or corrupt zstd frame (Src size is "
+            "incorrect)");
+}
+
+//===----------------------------------------------------------------------===//
+// Verification of the source table
+//===----------------------------------------------------------------------===//
+
+TEST(SourceVerifyTest, ContentSizes) {
+  ModuleSpec spec = DebugSpec();
+  spec.source_contents[kStage2File].uncompressed_size += 1;
+  EXPECT_EQ(LoadError(spec),
+            StrCat("source content 2: zstd frame declares ", Stage2().size(),
+                   " bytes but the table records ", Stage2().size() + 1));
+  spec = DebugSpec();
+  spec.source_contents[kStage1File].uncompressed_size -= 1;
+  EXPECT_EQ(LoadError(spec),
+            StrCat("source content 1: stores ", Stage1().size(),
+                   " bytes uncompressed but declares ", Stage1().size() - 1));
+  spec = DebugSpec();
+  spec.source_contents[kStage1File].uncompressed_size = (uint64_t{1} << 30) + 1;
+  EXPECT_EQ(LoadError(spec),
+            "source content 1: uncompressed size 1073741825 exceeds the limit "
+            "of 1073741824 bytes");
+  spec = DebugSpec();
+  spec.source_contents[0].compression = static_cast<fb::Compression>(7);
+  EXPECT_EQ(LoadError(spec), "source content 0: invalid compression 7");
+}
+
+TEST(SourceVerifyTest, ZstdFrames) {
+  ModuleSpec spec = DebugSpec();
+  spec.source_contents[0].data = {'h', 'e', 'l', 'l', 'o'};
+  EXPECT_EQ(LoadError(spec), "source content 0: data is not a zstd frame");
+  spec.source_contents[0].data.clear();
+  EXPECT_EQ(LoadError(spec), "source content 0: data is not a zstd frame");
+
+  // A frame that does not declare its size.
+  spec = DebugSpec();
+  ZSTD_CCtx* cctx = ZSTD_createCCtx();
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 0);
+  ZSTD_inBuffer in = {Stage0().data(), Stage0().size(), 0};
+  std::vector<uint8_t> out(ZSTD_compressBound(Stage0().size()));
+  ZSTD_outBuffer output = {out.data(), out.size(), 0};
+  ASSERT_EQ(ZSTD_compressStream2(cctx, &output, &in, ZSTD_e_end), 0u);
+  ZSTD_freeCCtx(cctx);
+  out.resize(output.pos);
+  spec.source_contents[0].data = out;
+  EXPECT_EQ(LoadError(spec),
+            "source content 0: zstd frame does not declare its content size");
+
+  // Two frames, or trailing bytes after the frame.
+  spec = DebugSpec();
+  std::vector<uint8_t>& data = spec.source_contents[0].data;
+  const std::vector<uint8_t> frame = data;
+  data.insert(data.end(), frame.begin(), frame.end());
+  EXPECT_EQ(LoadError(spec),
+            StrCat("source content 0: zstd data is not one frame (",
+                   2 * frame.size(), " bytes, the first frame takes ",
+                   frame.size(), ")"));
+}
+
+TEST(SourceVerifyTest, FilesSortedUniqueAndInRange) {
+  ModuleSpec spec = DebugSpec();
+  std::swap(spec.source_files[1], spec.source_files[2]);
+  EXPECT_EQ(LoadError(spec),
+            "source files are not sorted by path: file 1 "
+            "'dbg_ex_cpu.2.translated.mlir' comes before file 2 "
+            "'dbg_ex_cpu.1.configured.mlir'");
+  spec = DebugSpec();
+  spec.source_files[4].path = "model.mlir";
+  EXPECT_EQ(LoadError(spec),
+            "source file 'model.mlir' appears twice (files 3 and 4)");
+  spec = DebugSpec();
+  spec.source_files[3].content = 4;
+  EXPECT_EQ(LoadError(spec),
+            "source file 3 'model.mlir': content 4 out of range (4 contents)");
+  // Files without any content table.
+  spec = DebugSpec();
+  spec.source_contents.clear();
+  EXPECT_EQ(LoadError(spec),
+            "source file 0 'dbg_ex_cpu.0.source.mlir': content 0 out of range "
+            "(0 contents)");
+}
+
+//===----------------------------------------------------------------------===//
+// Verification of export debug information
+//===----------------------------------------------------------------------===//
+
+TEST(DebugInfoVerifyTest, StageLocations) {
+  const std::string prefix = "executable 0 'ex' export 'add_f32': ";
+  ModuleSpec spec = DebugSpec();
+  spec.executables[0].exports[0].stage_locations[2].stage = 3;
+  EXPECT_EQ(LoadError(spec),
+            prefix + "stage location 2: stage 3 out of range (3 capture "
+                     "stages)");
+  spec = DebugSpec();
+  std::swap(spec.executables[0].exports[0].stage_locations[0],
+            spec.executables[0].exports[0].stage_locations[1]);
+  EXPECT_EQ(LoadError(spec),
+            prefix + "stage location 1: stage 0 after stage 1 (stage "
+                     "locations must be strictly increasing by stage)");
+  spec = DebugSpec();
+  spec.executables[0].exports[0].stage_locations[1].stage = 0;
+  EXPECT_EQ(LoadError(spec),
+            prefix + "stage location 1: stage 0 after stage 0 (stage "
+                     "locations must be strictly increasing by stage)");
+  spec = DebugSpec();
+  spec.executables[0].exports[0].stage_locations[1].source = 5;
+  EXPECT_EQ(LoadError(spec),
+            prefix + "stage location 1: source 5 out of range (5 source "
+                     "files)");
+  spec = DebugSpec();
+  spec.executables[0].exports[0].stage_locations[0].line = 0;
+  EXPECT_EQ(LoadError(spec),
+            prefix + "stage location 0: line 0 (lines are 1-based)");
+  // Stage locations without any capture stage.
+  spec = DebugSpec();
+  spec.capture_stages.clear();
+  EXPECT_EQ(LoadError(spec),
+            prefix + "stage location 0: stage 0 out of range (0 capture "
+                     "stages)");
+}
+
+TEST(DebugInfoVerifyTest, BindingTypesLocationsAndProvenance) {
+  const std::string prefix = "executable 0 'ex' export 'add_f32': ";
+  ModuleSpec spec = DebugSpec();
+  spec.executables[0].exports[0].binding_types.pop_back();
+  EXPECT_EQ(LoadError(spec), prefix + "has 2 binding types for 3 bindings");
+  spec = DebugSpec();
+  spec.executables[0].exports[0].binding_types[1].element_type =
+      static_cast<fb::ElementType>(42);
+  EXPECT_EQ(LoadError(spec),
+            prefix + "binding type 1: invalid element type 42");
+  spec = DebugSpec();
+  spec.executables[0].exports[0].binding_types[2].shape = {-1};
+  EXPECT_EQ(LoadError(spec),
+            prefix + "binding type 2: dimension 0 is negative (-1)");
+  spec = DebugSpec();
+  spec.executables[0].exports[0].location->file.reset();
+  EXPECT_EQ(LoadError(spec), prefix + "location: missing file");
+  spec = DebugSpec();
+  spec.executables[0].exports[0].provenance[1].name.reset();
+  EXPECT_EQ(LoadError(spec), prefix + "provenance 1: missing op name");
+  spec = DebugSpec();
+  spec.executables[0].exports[0].provenance[0].location->file.reset();
+  EXPECT_EQ(LoadError(spec), prefix + "provenance 0 location: missing file");
+}
+
+TEST(DebugInfoVerifyTest, ModulesWithoutDebugInfoStayValid) {
+  ModuleSpec spec = DebugSpec();
+  spec.debug_level = 0;
+  spec.capture_stages.clear();
+  spec.source_files.clear();
+  spec.source_contents.clear();
+  for (ExportSpec& ex : spec.executables[0].exports) {
+    ex.binding_types.clear();
+    ex.location.reset();
+    ex.provenance.clear();
+    ex.stage_locations.clear();
+  }
+  std::shared_ptr<const Module> module = MustLoad(spec);
+  ASSERT_TRUE(module);
+  EXPECT_EQ(module->debug_level(), 0u);
+  EXPECT_EQ(module->capture_stage_count(), 0u);
+  EXPECT_FALSE(module->FindCaptureStage("0.source"));
+  EXPECT_TRUE(module->sources().empty());
+  EXPECT_EQ(module->sources().content_count(), 0u);
+  EXPECT_FALSE(module->sources().Find("model.mlir"));
+  StatusOr<ExportView> ex = module->GetExport(0, 0);
+  ASSERT_TRUE(ex.ok());
+  EXPECT_EQ(ex->name(), "add_f32");
+  EXPECT_FALSE(ex->has_binding_types());
+  EXPECT_FALSE(ex->location().known());
+  EXPECT_EQ(ex->provenance_count(), 0u);
+  EXPECT_EQ(ex->stage_location_count(), 0u);
+  EXPECT_FALSE(ex->FindStageLocation(0));
+  EXPECT_FALSE(ex->TraceLocation(0).known());
+  // Level 1: a location but nothing else.
+  spec.debug_level = 1;
+  spec.executables[0].exports[0].location = LocationSpec{"in.mlir", 3, 0};
+  module = MustLoad(spec);
+  ASSERT_TRUE(module);
+  ex = module->GetExport(0, 0);
+  ASSERT_TRUE(ex.ok());
+  EXPECT_EQ(ex->TraceLocation(2).ToString(), "in.mlir:3");
+}
+
+//===----------------------------------------------------------------------===//
+// Export views
+//===----------------------------------------------------------------------===//
+
+TEST(ExportViewTest, Accessors) {
+  std::shared_ptr<const Module> module = MustLoad(DebugSpec());
+  ASSERT_TRUE(module);
+  EXPECT_EQ(module->debug_level(), 3u);
+  ASSERT_EQ(module->capture_stage_count(), 3u);
+  EXPECT_EQ(module->capture_stage(1), "1.configured");
+  EXPECT_EQ(module->FindCaptureStage("2.translated"), 2u);
+  EXPECT_FALSE(module->FindCaptureStage("3.nope"));
+  ASSERT_EQ(module->executable_count(), 1u);
+  EXPECT_EQ(module->executable_name(0), "ex");
+  EXPECT_EQ(module->export_count(0), 3u);
+
+  StatusOr<ExportView> add = module->GetExport(0, 0);
+  ASSERT_TRUE(add.ok()) << add.status().ToString();
+  EXPECT_EQ(add->name(), "add_f32");
+  EXPECT_EQ(add->executable_name(), "ex");
+  EXPECT_EQ(add->executable_index(), 0u);
+  EXPECT_EQ(add->export_index(), 0u);
+  EXPECT_EQ(add->binding_count(), 3u);
+  EXPECT_EQ(add->workgroup_count(), (std::array<uint32_t, 3>{4, 1, 1}));
+  ASSERT_TRUE(add->has_binding_types());
+  EXPECT_EQ(add->binding_type(2).ToString(), "8xf32");
+  EXPECT_TRUE(add->binding_type(2) == (TensorType{ElementType::kF32, {8}}));
+  EXPECT_TRUE(add->binding_type(2) != (TensorType{ElementType::kF32, {2, 4}}));
+  EXPECT_EQ(add->location().ToString(), "model.mlir:2:8");
+  ASSERT_EQ(add->provenance_count(), 2u);
+  EXPECT_EQ(add->provenance(1).name, "arith.addf");
+  EXPECT_EQ(add->provenance(1).location.ToString(), "model.mlir:2:3");
+  ASSERT_EQ(add->stage_location_count(), 3u);
+  const StageLocationView stage2 = add->stage_location(2);
+  EXPECT_EQ(stage2.stage, 2u);
+  EXPECT_EQ(stage2.stage_name, "2.translated");
+  EXPECT_EQ(stage2.source, kStage2File);
+  EXPECT_EQ(stage2.path, "dbg_ex_cpu.2.translated.mlir");
+  EXPECT_EQ(stage2.line, 120u);
+  EXPECT_EQ(add->FindStageLocation(1)->line, 5u);
+  EXPECT_EQ(add->TraceLocation(1).ToString(), "dbg_ex_cpu.1.configured.mlir:5");
+
+  // fail has a line in stage 0 only: other stages fall back to its location.
+  StatusOr<ExportView> fail = module->FindExport("fail");
+  ASSERT_TRUE(fail.ok());
+  EXPECT_EQ(fail->export_index(), 1u);
+  EXPECT_EQ(fail->TraceLocation(0).ToString(), "dbg_ex_cpu.0.source.mlir:30");
+  EXPECT_FALSE(fail->FindStageLocation(2));
+  EXPECT_EQ(fail->TraceLocation(2).ToString(), "model.mlir:3:1");
+  // The trace location's file is in the source table.
+  EXPECT_TRUE(module->sources().Find(fail->TraceLocation(0).file));
+}
+
+TEST(ExportViewTest, FindAndGetErrors) {
+  ModuleSpec spec = DebugSpec();
+  // A second executable with an export of the same name.
+  spec.executables.push_back(
+      {"ex2", 0, {spec.executables[0].exports[1]}});
+  std::shared_ptr<const Module> module = MustLoad(spec);
+  ASSERT_TRUE(module);
+  StatusOr<ExportView> ex = module->FindExport("workgroup_ids");
+  ASSERT_TRUE(ex.ok());
+  EXPECT_EQ(ex->export_index(), 2u);
+  ex = module->FindExport("fail");
+  ASSERT_FALSE(ex.ok());
+  EXPECT_EQ(ex.status().message(),
+            "export name 'fail' is ambiguous (ex::fail, ex2::fail); qualify "
+            "it as EXECUTABLE::EXPORT");
+  ex = module->FindExport("ex2::fail");
+  ASSERT_TRUE(ex.ok());
+  EXPECT_EQ(ex->executable_index(), 1u);
+  ex = module->FindExport("nope");
+  ASSERT_FALSE(ex.ok());
+  EXPECT_EQ(ex.status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(ex.status().message(),
+            "no export 'nope' (available: add_f32, fail, workgroup_ids, "
+            "fail)");
+  ex = module->GetExport(2, 0);
+  ASSERT_FALSE(ex.ok());
+  EXPECT_EQ(ex.status().message(), "executable 2 out of range (2 executables)");
+  ex = module->GetExport(1, 1);
+  ASSERT_FALSE(ex.ok());
+  EXPECT_EQ(ex.status().message(),
+            "export 1 out of range (executable 'ex2' has 1 exports)");
+}
+
+//===----------------------------------------------------------------------===//
+// Loading without libraries
+//===----------------------------------------------------------------------===//
+
+TEST(LoadOptionsTest, WithoutLibrariesVerifiesButDoesNotRun) {
+  ModuleLoadOptions options;
+  options.load_libraries = false;
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(DebugSpec(), options);
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  EXPECT_FALSE((*module)->libraries_loaded());
+  EXPECT_EQ((*module)->sources().size(), 5u);
+  ThreadPool pool(1);
+  Context context(*module, &pool);
+  std::vector<Tensor> outputs;
+  Status status = context.Call("main", {}, &outputs);
+  EXPECT_EQ(status.code(), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(status.message(),
+            "the module was loaded without its libraries "
+            "(ModuleLoadOptions::load_libraries); it cannot run");
+  StatusOr<Tensor> a = ParseTensor("8xf32=1");
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(context.Dispatch(0, 0, {1, 1, 1}, {*a, *a, *a}).code(),
+            StatusCode::kFailedPrecondition);
+
+  // Everything else is still verified, libraries included.
+  ModuleSpec spec = DebugSpec();
+  spec.source_files[3].content = 9;
+  EXPECT_FALSE(LoadSpec(spec, options).ok());
+  spec = DebugSpec();
+  spec.libraries[0].data.resize(spec.libraries[0].data.size() / 2);
+  module = LoadSpec(spec, options);
+  ASSERT_FALSE(module.ok());
+  EXPECT_NE(module.status().message().find("library 0: truncated ELF"),
+            std::string::npos)
+      << module.status().message();
+  // Libraries for a CPU this machine may lack are not checked.
+  spec = DebugSpec();
+  spec.libraries[0].cpu = "x86-64-v4";
+  EXPECT_TRUE(LoadSpec(spec, options).ok());
+}
+
+//===----------------------------------------------------------------------===//
+// Context::Dispatch
+//===----------------------------------------------------------------------===//
+
+Tensor Parse(std::string_view text) {
+  StatusOr<Tensor> tensor = ParseTensor(text);
+  EXPECT_TRUE(tensor.ok()) << tensor.status().ToString();
+  return tensor.ok() ? *tensor : Tensor();
+}
+
+TEST(ContextDispatchTest, RunsOneExport) {
+  std::shared_ptr<const Module> module = MustLoad(DebugSpec());
+  ASSERT_TRUE(module);
+  ThreadPool pool(2);
+  Context context(module, &pool);
+  Tensor a = Parse("8xf32=1,2,3,4,5,6,7,8");
+  Tensor b = Parse("8xf32=10");
+  Tensor out = Parse("8xf32=0");
+  StatusOr<ExportView> add = module->FindExport("add_f32");
+  ASSERT_TRUE(add.ok());
+  Status status = context.Dispatch(*add, {a, b, out});
+  ASSERT_TRUE(status.ok()) << status.ToString();
+  EXPECT_EQ(FormatTensor(out), "8xf32=11 12 13 14 15 16 17 18");
+  EXPECT_EQ(FormatTensor(a), "8xf32=1 2 3 4 5 6 7 8");
+  // A smaller workgroup count (this kernel splits its work over any count).
+  out = Parse("8xf32=0");
+  status = context.Dispatch(0, 0, {1, 1, 1}, {b, b, out});
+  ASSERT_TRUE(status.ok()) << status.ToString();
+  EXPECT_EQ(FormatTensor(out), "8xf32=20 20 20 20 20 20 20 20");
+  // Kernel failures come back as errors.
+  EXPECT_EQ(context.Dispatch(0, 1, {1, 1, 1}, {out}).message(),
+            "dispatch 'fail' failed: workgroup (0, 0, 0) returned 7");
+}
+
+TEST(ContextDispatchTest, Errors) {
+  std::shared_ptr<const Module> module = MustLoad(DebugSpec());
+  ASSERT_TRUE(module);
+  ThreadPool pool(1);
+  Context context(module, &pool);
+  Tensor v8 = Parse("8xf32=1");
+  EXPECT_EQ(context.Dispatch(0, 0, {4, 1, 1}, {v8, v8}).message(),
+            "dispatch 'add_f32': expected 3 bindings, got 2");
+  EXPECT_EQ(
+      context.Dispatch(0, 0, {4, 1, 1}, {v8, Parse("2x4xf32=1"), v8}).message(),
+      "dispatch 'add_f32': binding 1: expected 8xf32, got 2x4xf32");
+  EXPECT_EQ(context.Dispatch(0, 0, {4, 1, 1}, {v8, v8, Parse("8xi32=1")})
+                .message(),
+            "dispatch 'add_f32': binding 2: expected 8xf32, got 8xi32");
+  EXPECT_EQ(context.Dispatch(0, 0, {4, 1, 1}, {v8, Tensor(), v8}).message(),
+            "dispatch 'add_f32': binding 1: empty tensor");
+  const float values[8] = {};
+  StatusOr<Tensor> borrowed =
+      Tensor::Borrow(ElementType::kF32, {8}, values, sizeof(values));
+  ASSERT_TRUE(borrowed.ok());
+  EXPECT_EQ(context.Dispatch(0, 0, {4, 1, 1}, {v8, v8, *borrowed}).message(),
+            "dispatch 'add_f32': binding 2: borrowed tensor (the kernel may "
+            "write any binding; pass an allocated tensor)");
+  EXPECT_EQ(context.Dispatch(0, 0, {5, 1, 1}, {v8, v8, v8}).message(),
+            "dispatch 'add_f32': workgroup count 5x1x1 is outside [1, 4x1x1] "
+            "(the export's count bounds the workgroup ids its code handles)");
+  EXPECT_EQ(context.Dispatch(0, 0, {0, 1, 1}, {v8, v8, v8}).message(),
+            "dispatch 'add_f32': workgroup count 0x1x1 is outside [1, 4x1x1] "
+            "(the export's count bounds the workgroup ids its code handles)");
+  EXPECT_EQ(context.Dispatch(0, 2, {1, 1, 1}, {Parse("24xi32=0")}).message(),
+            "dispatch 'workgroup_ids': the module does not record the "
+            "export's binding types, so its bindings cannot be checked");
+  EXPECT_EQ(context.Dispatch(0, 3, {1, 1, 1}, {}).message(),
+            "export 3 out of range (executable 'ex' has 3 exports)");
+}
+
+//===----------------------------------------------------------------------===//
+// Damaged debug information never crashes
+//===----------------------------------------------------------------------===//
+
+// Reads every view of a module that loaded despite corruption.
+size_t ExerciseDebugInfo(const Module& module) {
+  size_t touched = 0;
+  for (uint32_t i = 0; i < module.capture_stage_count(); ++i) {
+    touched += module.capture_stage(i).size();
+  }
+  const SourceTable& table = module.sources();
+  for (uint32_t i = 0; i < table.size(); ++i) {
+    const SourceFileView file = table[i];
+    touched += table.FindIndex(file.path).has_value();
+    StatusOr<std::string> text = file.Decompress();
+    if (text.ok()) touched += text->size();
+  }
+  for (uint32_t e = 0; e < module.executable_count(); ++e) {
+    for (uint32_t x = 0; x < module.export_count(e); ++x) {
+      StatusOr<ExportView> ex = module.GetExport(e, x);
+      if (!ex.ok()) continue;
+      touched += ex->name().size() + ex->location().ToString().size();
+      if (ex->has_binding_types()) {
+        for (uint32_t b = 0; b < ex->binding_count(); ++b) {
+          touched += ex->binding_type(b).ToString().size();
+        }
+      }
+      for (uint32_t p = 0; p < ex->provenance_count(); ++p) {
+        touched += ex->provenance(p).name.size() +
+                   ex->provenance(p).location.file.size();
+      }
+      for (uint32_t s = 0; s < ex->stage_location_count(); ++s) {
+        touched += ex->stage_location(s).path.size() +
+                   ex->stage_location(s).stage_name.size();
+      }
+      for (uint32_t s = 0; s < module.capture_stage_count() + 1; ++s) {
+        touched += ex->TraceLocation(s).file.size();
+      }
+    }
+  }
+  return touched;
+}
+
+TEST(SourceFuzzTest, SingleByteCorruptionsNeverCrash) {
+  // Native code is not corrupted (see module_test.cc) nor loaded here: the
+  // point is the debug information and the source table.
+  const std::vector<uint8_t> bytes = BuildModule(DebugSpec());
+  ModuleLoadOptions options;
+  options.load_libraries = false;
+  StatusOr<std::shared_ptr<const Module>> good = Module::LoadFromMemory(
+      bytes.data(), bytes.size(), Module::MemoryMode::kCopy, options);
+  ASSERT_TRUE(good.ok()) << good.status().ToString();
+  const auto* library_data = (*good)->flatbuffer().libraries()->Get(0)->data();
+  const size_t library_begin = library_data->data() - (*good)->data();
+  const size_t library_end = library_begin + library_data->size();
+  good->reset();
+
+  std::mt19937 rng(7);
+  int loaded = 0, rejected = 0;
+  for (size_t at = 0; at < bytes.size(); ++at) {
+    if (at >= library_begin && at < library_end) continue;
+    for (uint8_t value : {uint8_t(bytes[at] ^ 0xff), uint8_t(rng())}) {
+      if (value == bytes[at]) continue;
+      std::vector<uint8_t> corrupted = bytes;
+      corrupted[at] = value;
+      StatusOr<std::shared_ptr<const Module>> module = Module::LoadFromMemory(
+          corrupted.data(), corrupted.size(), Module::MemoryMode::kCopy,
+          options);
+      if (!module.ok()) {
+        EXPECT_FALSE(module.status().message().empty());
+        ++rejected;
+        continue;
+      }
+      ++loaded;
+      (void)ExerciseDebugInfo(**module);
+    }
+  }
+  EXPECT_GT(loaded, 0);
+  EXPECT_GT(rejected, 0);
+}
+
+}  // namespace
+}  // namespace kiln

@@ -1,0 +1,890 @@
+//===- kiln_dump.cc - Shows what a compiled kiln module carries -----------===//
+//
+//   kiln-dump MODULE.kiln [--sources | --print-source=PATH[:LINE]
+//             [--context=N] | --extract-sources=DIR] [--json]
+//
+// Without a view flag: a summary (module, functions, libraries, executables
+// with their exports' debug information, source table). The module is loaded
+// through the verifying loader but its native libraries are never mapped,
+// so modules built for another CPU can be inspected. Every view can be
+// printed as one JSON document instead (--json).
+//
+//===----------------------------------------------------------------------===//
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kiln/debug_info.h"
+#include "kiln/module.h"
+#include "kiln/module_generated.h"
+#include "kiln/sources.h"
+#include "kiln/status.h"
+#include "nlohmann/json.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+constexpr char kUsage[] =
+    "usage: kiln-dump MODULE.kiln [options]\n"
+    "\n"
+    "Shows what a compiled kiln module carries: its functions, executables\n"
+    "with their debug information, and the embedded source table.\n"
+    "\n"
+    "views (default: a summary of the module):\n"
+    "  --sources               one row per embedded source file: path, raw\n"
+    "                          and stored size, compression, hash\n"
+    "  --print-source=PATH[:LINE]\n"
+    "                          print a source file with line numbers; with\n"
+    "                          LINE, mark that line with '>'\n"
+    "  --context=N             with --print-source=PATH:LINE, print only the\n"
+    "                          N lines either side of LINE\n"
+    "  --extract-sources=DIR   write every source file under DIR (created if\n"
+    "                          missing), checking each content hash; paths\n"
+    "                          that would leave DIR are refused\n"
+    "\n"
+    "options:\n"
+    "  --json                  print the view as one JSON document\n"
+    "  --help                  show this help\n"
+    "\n"
+    "Sources come from kiln-compile --executable-debug-level=3 (captured\n"
+    "stages) and --executable-embed-input-files (input files).\n";
+
+/// Tracy transfers source files of at most this many bytes.
+constexpr uint64_t kTracySourceLimit = 256 * 1024;
+
+struct Options {
+  std::string module_path;
+  bool sources = false;
+  bool has_print_source = false;
+  std::string print_source;
+  bool has_context = false;
+  uint32_t context = 0;
+  bool has_extract = false;
+  std::string extract_dir;
+  bool json = false;
+  bool help = false;
+};
+
+//===----------------------------------------------------------------------===//
+// Formatting helpers
+//===----------------------------------------------------------------------===//
+
+std::string Hex(uint64_t value) {
+  char buffer[24];
+  std::snprintf(buffer, sizeof(buffer), "0x%016llx",
+                static_cast<unsigned long long>(value));
+  return buffer;
+}
+
+/// Escapes control bytes (names and paths come from the module and may hold
+/// anything); other bytes, UTF-8 included, pass through.
+std::string Printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof(escaped), "\\x%02x", byte);
+      out.append(escaped);
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::string Pad(std::string text, size_t width) {
+  if (text.size() < width) text.append(width - text.size(), ' ');
+  return text;
+}
+
+std::string PadLeft(std::string text, size_t width) {
+  if (text.size() < width) text.insert(0, width - text.size(), ' ');
+  return text;
+}
+
+std::string WorkgroupCountString(const std::array<uint32_t, 3>& count) {
+  return kiln::StrCat(count[0], "x", count[1], "x", count[2]);
+}
+
+/// Writes `text` to stdout; false on a write error.
+bool Print(std::string_view text) {
+  return std::fwrite(text.data(), 1, text.size(), stdout) == text.size();
+}
+
+kiln::Status PrintJson(const json& document) {
+  // Texts and paths may hold invalid UTF-8; replace it rather than fail.
+  std::string text =
+      document.dump(2, ' ', false, json::error_handler_t::replace);
+  text.push_back('\n');
+  if (!Print(text)) return kiln::InvalidArgumentError("cannot write to stdout");
+  return kiln::OkStatus();
+}
+
+json LocationJson(const kiln::SourceLocationView& location) {
+  if (!location.known()) return nullptr;
+  return json{{"file", std::string(location.file)},
+              {"line", location.line},
+              {"column", location.column}};
+}
+
+//===----------------------------------------------------------------------===//
+// The source table (--sources, and the end of the summary)
+//===----------------------------------------------------------------------===//
+
+struct SourceTotals {
+  uint64_t files = 0;
+  uint64_t contents = 0;
+  uint64_t raw_bytes = 0;           // over files: what extraction writes
+  uint64_t distinct_raw_bytes = 0;  // over distinct contents
+  uint64_t stored_bytes = 0;        // over distinct contents: module bytes
+  uint64_t too_large = 0;
+};
+
+SourceTotals ComputeTotals(const kiln::SourceTable& table) {
+  SourceTotals totals;
+  totals.files = table.size();
+  std::vector<bool> seen(table.content_count(), false);
+  for (uint32_t i = 0; i < table.size(); ++i) {
+    const kiln::SourceFileView file = table[i];
+    totals.raw_bytes += file.uncompressed_size;
+    totals.too_large += file.uncompressed_size > kTracySourceLimit;
+    if (!seen[file.content]) {
+      seen[file.content] = true;
+      ++totals.contents;
+      totals.distinct_raw_bytes += file.uncompressed_size;
+      totals.stored_bytes += file.stored_size;
+    }
+  }
+  return totals;
+}
+
+json SourcesJson(const kiln::SourceTable& table) {
+  json files = json::array();
+  for (uint32_t i = 0; i < table.size(); ++i) {
+    const kiln::SourceFileView file = table[i];
+    files.push_back(
+        {{"path", std::string(file.path)},
+         {"raw_size", file.uncompressed_size},
+         {"stored_size", file.stored_size},
+         {"compression", std::string(SourceCompressionName(file.compression))},
+         {"hash", Hex(file.hash)},
+         {"content", file.content},
+         {"too_large_for_tracy", file.uncompressed_size > kTracySourceLimit}});
+  }
+  const SourceTotals totals = ComputeTotals(table);
+  return json{{"files", files},
+              {"tracy_limit", kTracySourceLimit},
+              {"totals",
+               {{"files", totals.files},
+                {"distinct_contents", totals.contents},
+                {"raw_bytes", totals.raw_bytes},
+                {"distinct_raw_bytes", totals.distinct_raw_bytes},
+                {"stored_bytes", totals.stored_bytes},
+                {"too_large_for_tracy", totals.too_large}}}};
+}
+
+std::string TotalsLine(const SourceTotals& totals) {
+  std::string line = kiln::StrCat(
+      totals.files, " files (", totals.contents, " distinct contents): ",
+      totals.raw_bytes, " raw bytes (", totals.distinct_raw_bytes,
+      " distinct), ", totals.stored_bytes, " stored bytes");
+  if (totals.too_large) {
+    line += kiln::StrCat("; ", totals.too_large, " too large for Tracy");
+  }
+  return line;
+}
+
+/// The rows of --sources; `indent` prefixes every line; `full` adds the hash
+/// and the Tracy note.
+std::string SourcesTable(const kiln::SourceTable& table,
+                         std::string_view indent, bool full) {
+  std::vector<std::vector<std::string>> rows;
+  rows.push_back({"PATH", "RAW", "STORED", "COMPRESSION"});
+  if (full) rows.back().push_back("HASH");
+  for (uint32_t i = 0; i < table.size(); ++i) {
+    const kiln::SourceFileView file = table[i];
+    rows.push_back({Printable(file.path),
+                    kiln::StrCat(file.uncompressed_size),
+                    kiln::StrCat(file.stored_size),
+                    std::string(SourceCompressionName(file.compression))});
+    if (full) {
+      rows.back().push_back(Hex(file.hash));
+      if (file.uncompressed_size > kTracySourceLimit) {
+        rows.back().push_back(kiln::StrCat("too large for Tracy (> ",
+                                           kTracySourceLimit, " bytes)"));
+      }
+    }
+  }
+  std::vector<size_t> widths;
+  for (const auto& row : rows) {
+    for (size_t c = 0; c < row.size(); ++c) {
+      if (c >= widths.size()) widths.push_back(0);
+      widths[c] = std::max(widths[c], row[c].size());
+    }
+  }
+  std::string out;
+  for (const auto& row : rows) {
+    std::string line(indent);
+    for (size_t c = 0; c < row.size(); ++c) {
+      if (c) line.append("  ");
+      const bool last = c + 1 == row.size();
+      // Sizes are right-aligned; the last column is not padded.
+      if (c == 1 || c == 2) {
+        line += PadLeft(row[c], widths[c]);
+      } else {
+        line += last ? row[c] : Pad(row[c], widths[c]);
+      }
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+kiln::Status ShowSources(const kiln::Module& module, bool as_json) {
+  const kiln::SourceTable& table = module.sources();
+  if (as_json) return PrintJson(SourcesJson(table));
+  std::string out;
+  if (table.empty()) {
+    out = "no embedded sources (compile with --executable-debug-level=3)\n";
+  } else {
+    out = SourcesTable(table, "", /*full=*/true);
+    out += "\n" + TotalsLine(ComputeTotals(table)) + "\n";
+  }
+  if (!Print(out)) return kiln::InvalidArgumentError("cannot write to stdout");
+  return kiln::OkStatus();
+}
+
+//===----------------------------------------------------------------------===//
+// Summary
+//===----------------------------------------------------------------------===//
+
+json ExportJson(const kiln::ExportView& ex) {
+  json binding_types = nullptr;
+  if (ex.has_binding_types()) {
+    binding_types = json::array();
+    for (uint32_t b = 0; b < ex.binding_count(); ++b) {
+      binding_types.push_back(ex.binding_type(b).ToString());
+    }
+  }
+  json provenance = json::array();
+  for (uint32_t p = 0; p < ex.provenance_count(); ++p) {
+    const kiln::FusedOpView op = ex.provenance(p);
+    provenance.push_back({{"op", std::string(op.name)},
+                          {"location", LocationJson(op.location)}});
+  }
+  json stages = json::array();
+  for (uint32_t s = 0; s < ex.stage_location_count(); ++s) {
+    const kiln::StageLocationView stage = ex.stage_location(s);
+    stages.push_back({{"stage", stage.stage},
+                      {"stage_name", std::string(stage.stage_name)},
+                      {"source", stage.source},
+                      {"path", std::string(stage.path)},
+                      {"line", stage.line}});
+  }
+  const std::array<uint32_t, 3> count = ex.workgroup_count();
+  return json{{"name", std::string(ex.name())},
+              {"binding_count", ex.binding_count()},
+              {"workgroup_count", {count[0], count[1], count[2]}},
+              {"binding_types", binding_types},
+              {"location", LocationJson(ex.location())},
+              {"provenance", provenance},
+              {"stage_locations", stages}};
+}
+
+json SummaryJson(const kiln::Module& module) {
+  const kiln::fb::Module& root = module.flatbuffer();
+  json stages = json::array();
+  for (uint32_t s = 0; s < module.capture_stage_count(); ++s) {
+    stages.push_back(std::string(module.capture_stage(s)));
+  }
+  json functions = json::array();
+  for (const kiln::FunctionSignature& function : module.functions()) {
+    json arguments = json::array(), results = json::array();
+    for (const auto& type : function.arguments) {
+      arguments.push_back(type.ToString());
+    }
+    for (const auto& type : function.results) results.push_back(type.ToString());
+    functions.push_back({{"name", function.name},
+                         {"signature", function.ToString()},
+                         {"arguments", arguments},
+                         {"results", results}});
+  }
+  json libraries = json::array();
+  if (const auto* list = root.libraries()) {
+    for (const kiln::fb::Library* library : *list) {
+      libraries.push_back(
+          {{"format", library->format() ? library->format()->str() : ""},
+           {"cpu", library->cpu() ? library->cpu()->str() : ""},
+           {"size", library->data()->size()}});
+    }
+  }
+  json executables = json::array();
+  for (uint32_t e = 0; e < module.executable_count(); ++e) {
+    json exports = json::array();
+    for (uint32_t x = 0; x < module.export_count(e); ++x) {
+      exports.push_back(ExportJson(*module.GetExport(e, x)));
+    }
+    executables.push_back({{"name", std::string(module.executable_name(e))},
+                           {"library", root.executables()->Get(e)->library()},
+                           {"exports", exports}});
+  }
+  return json{{"name", std::string(module.name())},
+              {"version", root.version()},
+              {"debug_level", module.debug_level()},
+              {"size", module.size()},
+              {"capture_stages", stages},
+              {"functions", functions},
+              {"libraries", libraries},
+              {"executables", executables},
+              {"sources", SourcesJson(module.sources())}};
+}
+
+// "key   value" lines with the keys padded to one width.
+class Fields {
+ public:
+  Fields(std::string indent, size_t width)
+      : indent_(std::move(indent)), width_(width) {}
+  void Add(std::string_view key, std::string_view value) {
+    out_ += indent_ + Pad(std::string(key), width_) + "  " +
+            std::string(value) + "\n";
+  }
+  // Continuation lines under the previous value.
+  void More(std::string_view value) {
+    out_ += indent_ + std::string(width_ + 2, ' ') + std::string(value) + "\n";
+  }
+  const std::string& str() const { return out_; }
+
+ private:
+  std::string indent_;
+  size_t width_;
+  std::string out_;
+};
+
+std::string ExportText(const kiln::Module& module, const kiln::ExportView& ex) {
+  std::string out = "    " + Printable(ex.name()) + "\n";
+  Fields fields("      ", 15);
+  fields.Add("workgroup count", WorkgroupCountString(ex.workgroup_count()));
+  std::string bindings = kiln::StrCat(ex.binding_count());
+  if (ex.has_binding_types() && ex.binding_count() > 0) {
+    bindings += ": ";
+    for (uint32_t b = 0; b < ex.binding_count(); ++b) {
+      if (b) bindings += ", ";
+      bindings += ex.binding_type(b).ToString();
+    }
+  } else if (ex.binding_count() > 0) {
+    bindings += " (types not recorded)";
+  }
+  fields.Add("bindings", bindings);
+  if (module.debug_level() >= 1) {
+    fields.Add("location", ex.location().known()
+                               ? Printable(ex.location().ToString())
+                               : std::string("(unknown)"));
+  }
+  if (module.debug_level() >= 2) {
+    if (ex.provenance_count() == 0) fields.Add("provenance", "(none)");
+    size_t name_width = 0;
+    for (uint32_t p = 0; p < ex.provenance_count(); ++p) {
+      name_width = std::max(name_width, Printable(ex.provenance(p).name).size());
+    }
+    for (uint32_t p = 0; p < ex.provenance_count(); ++p) {
+      const kiln::FusedOpView op = ex.provenance(p);
+      const std::string line = Pad(Printable(op.name), name_width) + "  " +
+                               Printable(op.location.ToString());
+      if (p == 0) {
+        fields.Add("provenance", line);
+      } else {
+        fields.More(line);
+      }
+    }
+  }
+  if (ex.stage_location_count() > 0) {
+    size_t stage_width = 0;
+    for (uint32_t s = 0; s < ex.stage_location_count(); ++s) {
+      stage_width = std::max(stage_width,
+                             Printable(ex.stage_location(s).stage_name).size());
+    }
+    for (uint32_t s = 0; s < ex.stage_location_count(); ++s) {
+      const kiln::StageLocationView stage = ex.stage_location(s);
+      const std::string line =
+          Pad(Printable(stage.stage_name) + ":", stage_width + 1) + " " +
+          Printable(stage.path) + ":" + kiln::StrCat(stage.line);
+      if (s == 0) {
+        fields.Add("stages", line);
+      } else {
+        fields.More(line);
+      }
+    }
+  } else if (module.debug_level() >= 3) {
+    fields.Add("stages", "(none captured)");
+  }
+  return out + fields.str();
+}
+
+kiln::Status ShowSummary(const kiln::Module& module, bool as_json) {
+  if (as_json) return PrintJson(SummaryJson(module));
+  const kiln::fb::Module& root = module.flatbuffer();
+  std::string out;
+  Fields header("", 11);
+  header.Add("module", Printable(module.name()));
+  header.Add("version", kiln::StrCat(root.version()));
+  header.Add("debug level", kiln::StrCat(module.debug_level()));
+  header.Add("size", kiln::StrCat(module.size(), " bytes"));
+  std::string stages;
+  for (uint32_t s = 0; s < module.capture_stage_count(); ++s) {
+    if (s) stages += ", ";
+    stages += Printable(module.capture_stage(s));
+  }
+  header.Add("stages", stages.empty() ? "(none captured)" : stages);
+  out += header.str();
+
+  out += kiln::StrCat("\nfunctions (", module.functions().size(), ")\n");
+  for (const kiln::FunctionSignature& function : module.functions()) {
+    out += "  " + Printable(function.ToString()) + "\n";
+  }
+
+  const uint32_t library_count =
+      root.libraries() ? root.libraries()->size() : 0;
+  out += kiln::StrCat("\nlibraries (", library_count, ")\n");
+  for (uint32_t i = 0; i < library_count; ++i) {
+    const kiln::fb::Library* library = root.libraries()->Get(i);
+    out += kiln::StrCat(
+        "  ", i, "  ",
+        Printable(library->format() ? library->format()->string_view() : ""),
+        "  cpu ",
+        Printable(library->cpu() ? library->cpu()->string_view() : "?"), "  ",
+        library->data()->size(), " bytes\n");
+  }
+
+  out += kiln::StrCat("\nexecutables (", module.executable_count(), ")\n");
+  for (uint32_t e = 0; e < module.executable_count(); ++e) {
+    const uint32_t exports = module.export_count(e);
+    out += kiln::StrCat("  ", Printable(module.executable_name(e)),
+                        "  (library ", root.executables()->Get(e)->library(),
+                        ", ", exports, exports == 1 ? " export" : " exports",
+                        ")\n");
+    for (uint32_t x = 0; x < exports; ++x) {
+      out += ExportText(module, *module.GetExport(e, x));
+    }
+  }
+
+  const kiln::SourceTable& table = module.sources();
+  if (table.empty()) {
+    out += "\nsources (none embedded)\n";
+  } else {
+    out += "\nsources: " + TotalsLine(ComputeTotals(table)) + "\n";
+    out += SourcesTable(table, "  ", /*full=*/false);
+  }
+  if (!Print(out)) return kiln::InvalidArgumentError("cannot write to stdout");
+  return kiln::OkStatus();
+}
+
+//===----------------------------------------------------------------------===//
+// --print-source
+//===----------------------------------------------------------------------===//
+
+kiln::Status NoSuchSource(const kiln::Module& module, std::string_view path,
+                          const std::string& module_path) {
+  if (module.sources().empty()) {
+    return kiln::NotFoundError(
+        "no source file '", Printable(path),
+        "': the module embeds no sources (compile with "
+        "--executable-debug-level=3)");
+  }
+  return kiln::NotFoundError("no source file '", Printable(path),
+                             "' in the module (list them with 'kiln-dump ",
+                             module_path, " --sources')");
+}
+
+kiln::Status PrintSource(const kiln::Module& module, const Options& options) {
+  const kiln::SourceTable& table = module.sources();
+  // PATH, or PATH:LINE when the whole argument names no file and the part
+  // after the last ':' is all digits.
+  std::string_view path = options.print_source;
+  uint32_t line = 0;
+  if (!table.Find(path)) {
+    const size_t colon = path.rfind(':');
+    if (colon != std::string_view::npos && colon + 1 < path.size()) {
+      const std::string_view digits = path.substr(colon + 1);
+      if (std::all_of(digits.begin(), digits.end(),
+                      [](char c) { return c >= '0' && c <= '9'; })) {
+        auto result = std::from_chars(digits.data(),
+                                      digits.data() + digits.size(), line);
+        if (result.ec != std::errc() || line == 0) {
+          return kiln::InvalidArgumentError("--print-source: line '", digits,
+                                            "' must be in [1, 4294967295]");
+        }
+        path = path.substr(0, colon);
+      }
+    }
+  }
+  std::optional<kiln::SourceFileView> file = table.Find(path);
+  if (!file) return NoSuchSource(module, path, options.module_path);
+  if (options.has_context && line == 0) {
+    return kiln::InvalidArgumentError(
+        "--context needs a line: --print-source=PATH:LINE");
+  }
+  KILN_ASSIGN_OR_RETURN(std::string text, file->Decompress());
+
+  // Split into lines; a final newline does not start another line.
+  std::vector<std::string_view> lines;
+  for (size_t begin = 0; begin < text.size();) {
+    size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    lines.push_back(std::string_view(text).substr(begin, end - begin));
+    begin = end + 1;
+  }
+  if (line > lines.size()) {
+    return kiln::OutOfRangeError("line ", line, " is past the end of '",
+                                 Printable(path), "' (", lines.size(),
+                                 " lines)");
+  }
+  size_t first = 1, last = lines.size();
+  if (options.has_context) {
+    first = line > options.context ? line - options.context : 1;
+    last = std::min<size_t>(lines.size(), uint64_t{line} + options.context);
+  }
+
+  if (options.json) {
+    std::string selected;
+    for (size_t i = first; i <= last; ++i) {
+      selected.append(lines[i - 1]);
+      if (i < lines.size() || (!text.empty() && text.back() == '\n')) {
+        selected.push_back('\n');
+      }
+    }
+    return PrintJson(json{{"path", std::string(path)},
+                          {"line", line ? json(line) : json(nullptr)},
+                          {"first_line", first},
+                          {"last_line", last},
+                          {"line_count", lines.size()},
+                          {"text", selected}});
+  }
+  const size_t width = std::to_string(last).size();
+  std::string out;
+  for (size_t i = first; i <= last; ++i) {
+    out.push_back(i == line ? '>' : ' ');
+    out += PadLeft(std::to_string(i), width + 1);
+    out += "  ";
+    out.append(lines[i - 1]);
+    out.push_back('\n');
+  }
+  if (!Print(out)) return kiln::InvalidArgumentError("cannot write to stdout");
+  return kiln::OkStatus();
+}
+
+//===----------------------------------------------------------------------===//
+// --extract-sources
+//===----------------------------------------------------------------------===//
+
+/// Closes a file descriptor when it goes out of scope.
+class Fd {
+ public:
+  explicit Fd(int fd = -1) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  Fd& operator=(Fd&& other) noexcept {
+    std::swap(fd_, other.fd_);
+    return *this;
+  }
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+/// Refuses any path that could name something outside the extraction
+/// directory: empty, absolute, with a '..' component or a NUL byte.
+kiln::Status CheckRelativePath(std::string_view path) {
+  if (path.empty()) return kiln::InvalidArgumentError("empty path");
+  if (path.find('\0') != std::string_view::npos) {
+    return kiln::InvalidArgumentError("path contains a NUL byte");
+  }
+  if (path.front() == '/') return kiln::InvalidArgumentError("absolute path");
+  if (path.back() == '/') {
+    return kiln::InvalidArgumentError("path names a directory");
+  }
+  for (size_t begin = 0; begin <= path.size();) {
+    size_t end = path.find('/', begin);
+    if (end == std::string_view::npos) end = path.size();
+    if (path.substr(begin, end - begin) == "..") {
+      return kiln::InvalidArgumentError(
+          "'..' component would leave the directory");
+    }
+    begin = end + 1;
+  }
+  return kiln::OkStatus();
+}
+
+kiln::Status WriteAll(int fd, const std::string& data) {
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return kiln::ErrnoToStatus(errno, "write failed");
+    }
+    done += static_cast<size_t>(n);
+  }
+  return kiln::OkStatus();
+}
+
+/// Writes `text` to `path` below the directory `root`. Every component is
+/// opened relative to its parent with O_NOFOLLOW, so no symlink (planted
+/// before or during extraction) can lead outside; an existing file is
+/// replaced, never written through (it may be a hard link).
+kiln::Status WriteBelow(int root, std::string_view path,
+                        const std::string& text) {
+  KILN_RETURN_IF_ERROR(CheckRelativePath(path));
+  Fd dir(::dup(root));
+  if (dir.get() < 0) return kiln::ErrnoToStatus(errno, "dup failed");
+  size_t begin = 0;
+  for (;;) {
+    const size_t slash = path.find('/', begin);
+    if (slash == std::string_view::npos) break;
+    const std::string component(path.substr(begin, slash - begin));
+    begin = slash + 1;
+    if (component.empty() || component == ".") continue;
+    if (::mkdirat(dir.get(), component.c_str(), 0755) != 0 &&
+        errno != EEXIST) {
+      return kiln::ErrnoToStatus(
+          errno, kiln::StrCat("cannot create directory '",
+                              path.substr(0, slash), "'"));
+    }
+    Fd next(::openat(dir.get(), component.c_str(),
+                     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (next.get() < 0) {
+      const int error = errno;
+      if (error == ELOOP || error == ENOTDIR) {
+        return kiln::InvalidArgumentError(
+            "'", path.substr(0, slash),
+            "' exists and is a symlink or not a directory");
+      }
+      return kiln::ErrnoToStatus(
+          error, kiln::StrCat("cannot open directory '", path.substr(0, slash),
+                              "'"));
+    }
+    dir = std::move(next);
+  }
+  const std::string name(path.substr(begin));
+  if (name == ".") return kiln::InvalidArgumentError("path names a directory");
+  if (::unlinkat(dir.get(), name.c_str(), 0) != 0 && errno != ENOENT) {
+    return kiln::ErrnoToStatus(errno, "cannot replace the existing file");
+  }
+  Fd file(::openat(dir.get(), name.c_str(),
+                   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+  if (file.get() < 0) return kiln::ErrnoToStatus(errno, "cannot create file");
+  KILN_RETURN_IF_ERROR(WriteAll(file.get(), text));
+  return kiln::OkStatus();
+}
+
+/// Returns the number of files that could not be written.
+kiln::StatusOr<size_t> ExtractSources(const kiln::Module& module,
+                                      const Options& options) {
+  const std::string& dir = options.extract_dir;
+  if (dir.empty()) {
+    return kiln::InvalidArgumentError("--extract-sources needs a directory");
+  }
+  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
+    return kiln::ErrnoToStatus(errno,
+                               kiln::StrCat("cannot create '", dir, "'"));
+  }
+  Fd root(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (root.get() < 0) {
+    return kiln::ErrnoToStatus(errno, kiln::StrCat("cannot open '", dir, "'"));
+  }
+  const kiln::SourceTable& table = module.sources();
+  std::string prefix = dir;
+  if (prefix.back() != '/') prefix.push_back('/');
+  json written = json::array(), refused = json::array();
+  std::string out;
+  size_t failures = 0;
+  for (uint32_t i = 0; i < table.size(); ++i) {
+    const kiln::SourceFileView file = table[i];
+    // An embedded input file named by an absolute path lands below the
+    // directory at that path: /src/m.mlir -> DIR/src/m.mlir.
+    std::string_view relative = file.path;
+    while (!relative.empty() && relative.front() == '/') relative.remove_prefix(1);
+    kiln::Status status = CheckRelativePath(relative);
+    kiln::StatusOr<std::string> text = std::string();
+    if (status.ok()) text = file.Decompress();
+    if (status.ok() && !text.ok()) status = text.status();
+    if (status.ok()) status = WriteBelow(root.get(), relative, *text);
+    if (!status.ok()) {
+      ++failures;
+      std::fprintf(stderr, "kiln-dump: error: not extracting '%s': %s\n",
+                   Printable(file.path).c_str(), status.message().c_str());
+      refused.push_back(
+          {{"path", std::string(file.path)}, {"error", status.message()}});
+      continue;
+    }
+    out += kiln::StrCat("wrote ", Printable(prefix), Printable(relative),
+                        " (", file.uncompressed_size, " bytes)\n");
+    written.push_back({{"path", std::string(file.path)},
+                       {"file", prefix + std::string(relative)},
+                       {"bytes", file.uncompressed_size}});
+  }
+  if (options.json) {
+    KILN_RETURN_IF_ERROR(PrintJson(json{
+        {"directory", dir}, {"written", written}, {"errors", refused}}));
+  } else {
+    if (table.empty()) {
+      out = "no embedded sources (compile with --executable-debug-level=3)\n";
+    }
+    if (!Print(out)) {
+      return kiln::InvalidArgumentError("cannot write to stdout");
+    }
+  }
+  return failures;
+}
+
+//===----------------------------------------------------------------------===//
+// Flags
+//===----------------------------------------------------------------------===//
+
+kiln::Status ParseArgs(int argc, char** argv, Options* options) {
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (arg == "-h") {
+      options->help = true;
+      continue;
+    }
+    if (arg.size() < 2 || arg.substr(0, 2) != "--") {
+      if (arg.size() > 1 && arg[0] == '-') {
+        return kiln::InvalidArgumentError("unknown flag '", arg,
+                                          "' (see --help)");
+      }
+      if (!options->module_path.empty()) {
+        return kiln::InvalidArgumentError("more than one module given ('",
+                                          options->module_path, "' and '", arg,
+                                          "')");
+      }
+      options->module_path = std::string(arg);
+      continue;
+    }
+    std::string_view name = arg.substr(2);
+    std::string_view value;
+    bool has_value = false;
+    if (size_t equals = name.find('='); equals != std::string_view::npos) {
+      value = name.substr(equals + 1);
+      name = name.substr(0, equals);
+      has_value = true;
+    }
+    const bool is_boolean =
+        name == "help" || name == "json" || name == "sources";
+    const bool takes_value = name == "print-source" || name == "context" ||
+                             name == "extract-sources";
+    if (!is_boolean && !takes_value) {
+      return kiln::InvalidArgumentError("unknown flag '--", name,
+                                        "' (see --help)");
+    }
+    if (is_boolean) {
+      if (has_value) {
+        return kiln::InvalidArgumentError("flag '--", name,
+                                          "' takes no value");
+      }
+      if (name == "help") options->help = true;
+      if (name == "json") options->json = true;
+      if (name == "sources") options->sources = true;
+      continue;
+    }
+    if (!has_value) {
+      if (i + 1 >= argc) {
+        return kiln::InvalidArgumentError("flag '--", name,
+                                          "' expects a value");
+      }
+      value = argv[++i];
+    }
+    if (name == "print-source") {
+      options->has_print_source = true;
+      options->print_source = std::string(value);
+    } else if (name == "extract-sources") {
+      options->has_extract = true;
+      options->extract_dir = std::string(value);
+    } else if (name == "context") {
+      auto result = std::from_chars(value.data(), value.data() + value.size(),
+                                    options->context);
+      if (value.empty() || result.ec != std::errc() ||
+          result.ptr != value.data() + value.size()) {
+        return kiln::InvalidArgumentError(
+            "--context expects a non-negative integer, got '", value, "'");
+      }
+      options->has_context = true;
+    }
+  }
+  const int views = options->sources + options->has_print_source +
+                    options->has_extract;
+  if (views > 1) {
+    return kiln::InvalidArgumentError(
+        "choose one of --sources, --print-source and --extract-sources");
+  }
+  if (options->has_context && !options->has_print_source) {
+    return kiln::InvalidArgumentError(
+        "--context only applies to --print-source=PATH:LINE");
+  }
+  return kiln::OkStatus();
+}
+
+/// Runs the chosen view; `*exit_code` is 1 when some sources could not be
+/// extracted (each was reported already).
+kiln::Status Run(const Options& options, int* exit_code) {
+  if (options.module_path.empty()) {
+    return kiln::InvalidArgumentError("no module given (see --help)");
+  }
+  // Verified as always, but no native code is loaded: the module may target
+  // another CPU.
+  kiln::ModuleLoadOptions load_options;
+  load_options.load_libraries = false;
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<const kiln::Module> module,
+                        kiln::Module::Load(options.module_path, load_options));
+  if (options.sources) return ShowSources(*module, options.json);
+  if (options.has_print_source) return PrintSource(*module, options);
+  if (options.has_extract) {
+    KILN_ASSIGN_OR_RETURN(size_t failures, ExtractSources(*module, options));
+    if (failures > 0) {
+      std::fprintf(stderr,
+                   "kiln-dump: error: %zu of %u source files were not "
+                   "written\n",
+                   failures, module->sources().size());
+      *exit_code = 1;
+    }
+    return kiln::OkStatus();
+  }
+  return ShowSummary(*module, options.json);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  kiln::Status status = ParseArgs(argc, argv, &options);
+  if (status.ok() && options.help) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  int exit_code = 0;
+  if (status.ok()) status = Run(options, &exit_code);
+  if (status.ok() && std::fflush(stdout) != 0) {
+    status = kiln::InvalidArgumentError("cannot write to stdout");
+  }
+  if (!status.ok()) {
+    std::fprintf(stderr, "kiln-dump: error: %s\n", status.message().c_str());
+    return 1;
+  }
+  return exit_code;
+}

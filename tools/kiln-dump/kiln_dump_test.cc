@@ -1,0 +1,716 @@
+//===- kiln_dump_test.cc - End-to-end tests of the kiln-dump tool ---------===//
+//
+// Runs the built kiln-dump binary on modules built here (module_test_util.h,
+// with the hand-written test library) and, when the compiler is built, on a
+// module compiled from samples/mlp.mlir; checks every view as text and as
+// JSON, extraction (including paths that must be refused) and errors.
+//
+//===----------------------------------------------------------------------===//
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "gtest/gtest.h"
+#include "kiln/status.h"
+#include "module/module_test_util.h"
+#include "nlohmann/json.hpp"
+
+extern char** environ;
+
+namespace kiln {
+namespace {
+
+using namespace kiln::testing;
+using nlohmann::json;
+
+constexpr fb::ElementType F32 = fb::ElementType::F32;
+
+struct RunResult {
+  int exit_code = -1;  // -1 when killed by a signal
+  std::string out, err;
+};
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+bool Exists(const std::string& path) {
+  struct stat st;
+  return ::lstat(path.c_str(), &st) == 0;
+}
+
+std::vector<std::string> Tokens(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> tokens;
+  for (std::string token; in >> token;) tokens.push_back(token);
+  return tokens;
+}
+
+std::string Numbered(std::string_view prefix, int count) {
+  std::string text;
+  for (int i = 1; i <= count; ++i) text += StrCat(prefix, " ", i, "\n");
+  return text;
+}
+
+const std::string& Stage0() {
+  static const std::string text = Numbered("source line", 12);
+  return text;
+}
+const std::string& Stage1() {
+  static const std::string text = Numbered("translated line", 20);
+  return text;
+}
+// Above Tracy's 256 KiB limit.
+const std::string& Big() {
+  static const std::string text = Numbered("big line", 30000);
+  return text;
+}
+const std::string kModel = "func.func @main() {\n  linalg.add\n}";  // no final \n
+
+// Sources, in path order: 0 big.mlir, 1 dbg_ex_cpu.0.source.mlir,
+// 2 dbg_ex_cpu.1.translated.mlir, 3 model.mlir, 4 model:v2.mlir (same text
+// as model.mlir).
+ModuleSpec DumpSpec() {
+  ModuleSpec spec;
+  spec.name = "dbg";
+  spec.debug_level = 3;
+  spec.capture_stages = {"0.source", "1.translated"};
+  spec.libraries.push_back({});
+  spec.libraries[0].data = ReadBinaryFile(KILN_TEST_LIBRARY_1);
+  TypeSpec v8{F32, {8}};
+  ExportSpec add("add_f32", 0, 3, {4, 1, 1});
+  add.binding_types = {v8, v8, v8};
+  add.location = LocationSpec{"model.mlir", 2, 3};
+  add.provenance = {{"linalg.add", LocationSpec{"model.mlir", 2, 3}},
+                    {"arith.addf", LocationSpec{"model.mlir", 2, 5}}};
+  add.stage_locations = {{0, 1, 7}, {1, 2, 11}};
+  ExportSpec fail("fail", 1, 1);
+  spec.executables.push_back({"ex", 0, {add, fail}});
+  spec.functions.push_back({"main",
+                            {v8, v8, v8},
+                            {0, 1},
+                            {v8},
+                            {Dispatch(0, 0, {0, 1}, {2}), Return({2})}});
+  SetSources(&spec, {{"big.mlir", Big()},
+                     {"dbg_ex_cpu.0.source.mlir", Stage0()},
+                     {"dbg_ex_cpu.1.translated.mlir", Stage1()},
+                     {"model.mlir", kModel},
+                     {"model:v2.mlir", kModel}});
+  // One content stored as is.
+  spec.source_contents[2] = NoneContent(Stage1());
+  return spec;
+}
+
+class KilnDumpTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = StrCat("/tmp/kiln_dump_test_", getpid());
+    ASSERT_EQ(std::system(("rm -rf " + dir_ + " && mkdir -p " + dir_).c_str()),
+              0);
+    module_ = Write("dbg.kiln", BuildModule(DumpSpec()));
+  }
+
+  void TearDown() override {
+    (void)std::system(("rm -rf " + dir_).c_str());
+  }
+
+  std::string Write(const std::string& name, const std::vector<uint8_t>& data) {
+    const std::string path = dir_ + "/" + name;
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(data.data()), data.size());
+    return path;
+  }
+
+  RunResult RunProgram(const char* program, std::vector<std::string> args) {
+    const std::string out_path = dir_ + "/stdout", err_path = dir_ + "/stderr";
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    args.insert(args.begin(), program);
+    std::vector<char*> argv;
+    for (std::string& arg : args) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    RunResult result;
+    pid_t pid;
+    if (posix_spawn(&pid, program, &actions, nullptr, argv.data(), environ) !=
+        0) {
+      ADD_FAILURE() << "cannot spawn " << program;
+      return result;
+    }
+    posix_spawn_file_actions_destroy(&actions);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+    result.out = ReadText(out_path);
+    result.err = ReadText(err_path);
+    return result;
+  }
+
+  RunResult Run(std::vector<std::string> args) {
+    return RunProgram(KILN_DUMP_PATH, std::move(args));
+  }
+
+  // Runs with --json and parses stdout (an empty object on failure).
+  json RunJson(std::vector<std::string> args, int expected_exit = 0) {
+    args.push_back("--json");
+    RunResult result = Run(args);
+    EXPECT_EQ(result.exit_code, expected_exit) << result.err;
+    json parsed = json::parse(result.out, nullptr, /*allow_exceptions=*/false);
+    EXPECT_FALSE(parsed.is_discarded()) << "not JSON:\n" << result.out;
+    return parsed.is_discarded() ? json::object() : parsed;
+  }
+
+  static bool Contains(const std::string& text, std::string_view piece) {
+    return text.find(piece) != std::string::npos;
+  }
+
+  std::string dir_, module_;
+};
+
+TEST_F(KilnDumpTest, Help) {
+  RunResult result = Run({"--help"});
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_TRUE(Contains(result.out, "usage: kiln-dump MODULE.kiln"));
+  EXPECT_TRUE(Contains(result.out, "--extract-sources=DIR"));
+  EXPECT_EQ(result.err, "");
+}
+
+//===----------------------------------------------------------------------===//
+// Summary
+//===----------------------------------------------------------------------===//
+
+TEST_F(KilnDumpTest, Summary) {
+  RunResult result = Run({module_});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err, "");
+  const std::string& out = result.out;
+  for (const char* piece : {
+           "module       dbg\n",
+           "version      1\n",
+           "debug level  3\n",
+           "stages       0.source, 1.translated\n",
+           "functions (1)\n  main(8xf32, 8xf32) -> (8xf32)\n",
+           "libraries (1)\n  0  elf-x86_64  cpu x86-64  ",
+           "executables (1)\n  ex  (library 0, 2 exports)\n",
+           "    add_f32\n"
+           "      workgroup count  4x1x1\n"
+           "      bindings         3: 8xf32, 8xf32, 8xf32\n"
+           "      location         model.mlir:2:3\n"
+           "      provenance       linalg.add  model.mlir:2:3\n"
+           "                       arith.addf  model.mlir:2:5\n"
+           "      stages           0.source:     dbg_ex_cpu.0.source.mlir:7\n"
+           "                       1.translated: dbg_ex_cpu.1.translated.mlir:11\n",
+           "    fail\n"
+           "      workgroup count  1x1x1\n"
+           "      bindings         1 (types not recorded)\n"
+           "      location         (unknown)\n"
+           "      provenance       (none)\n"
+           "      stages           (none captured)\n",
+           "sources: 5 files (4 distinct contents): ",
+           "  PATH                             RAW  STORED  COMPRESSION\n",
+           "  dbg_ex_cpu.1.translated.mlir     ",
+           "  model:v2.mlir",
+       }) {
+    EXPECT_TRUE(Contains(out, piece)) << "missing:\n" << piece << "\nin:\n"
+                                      << out;
+  }
+}
+
+TEST_F(KilnDumpTest, SummaryJson) {
+  json doc = RunJson({module_});
+  EXPECT_EQ(doc["name"], "dbg");
+  EXPECT_EQ(doc["version"], 1);
+  EXPECT_EQ(doc["debug_level"], 3);
+  EXPECT_EQ(doc["capture_stages"], json({"0.source", "1.translated"}));
+  EXPECT_EQ(doc["functions"][0]["signature"],
+            "main(8xf32, 8xf32) -> (8xf32)");
+  EXPECT_EQ(doc["libraries"][0]["format"], "elf-x86_64");
+  const json& add = doc["executables"][0]["exports"][0];
+  EXPECT_EQ(doc["executables"][0]["name"], "ex");
+  EXPECT_EQ(add["name"], "add_f32");
+  EXPECT_EQ(add["workgroup_count"], json({4, 1, 1}));
+  EXPECT_EQ(add["binding_types"], json({"8xf32", "8xf32", "8xf32"}));
+  EXPECT_EQ(add["location"],
+            json({{"file", "model.mlir"}, {"line", 2}, {"column", 3}}));
+  EXPECT_EQ(add["provenance"][1]["op"], "arith.addf");
+  EXPECT_EQ(add["provenance"][1]["location"]["column"], 5);
+  EXPECT_EQ(add["stage_locations"][1],
+            json({{"stage", 1},
+                  {"stage_name", "1.translated"},
+                  {"source", 2},
+                  {"path", "dbg_ex_cpu.1.translated.mlir"},
+                  {"line", 11}}));
+  const json& fail = doc["executables"][0]["exports"][1];
+  EXPECT_TRUE(fail["binding_types"].is_null());
+  EXPECT_TRUE(fail["location"].is_null());
+  EXPECT_EQ(doc["sources"]["totals"]["files"], 5);
+}
+
+//===----------------------------------------------------------------------===//
+// --sources
+//===----------------------------------------------------------------------===//
+
+TEST_F(KilnDumpTest, Sources) {
+  RunResult result = Run({module_, "--sources"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  std::istringstream lines(result.out);
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(lines, line);) rows.push_back(line);
+  ASSERT_EQ(rows.size(), 8u) << result.out;  // header, 5 files, blank, totals
+  EXPECT_EQ(rows[0].substr(0, 4), "PATH");
+  EXPECT_TRUE(Contains(rows[0], "RAW  STORED  COMPRESSION  HASH"));
+  char hash[24];
+  std::snprintf(hash, sizeof(hash), "0x%016llx",
+                static_cast<unsigned long long>(HashText(Big())));
+  std::vector<std::string> big = Tokens(rows[1]);
+  ASSERT_GE(big.size(), 5u);
+  EXPECT_EQ(big[0], "big.mlir");
+  EXPECT_EQ(big[1], std::to_string(Big().size()));
+  EXPECT_LT(std::stoul(big[2]), Big().size() / 10);
+  EXPECT_EQ(big[3], "zstd");
+  EXPECT_EQ(big[4], hash);
+  EXPECT_TRUE(Contains(rows[1], "  too large for Tracy (> 262144 bytes)"));
+  // The uncompressed file: raw and stored sizes agree.
+  snprintf(hash, sizeof(hash), "0x%016llx",
+           static_cast<unsigned long long>(HashText(Stage1())));
+  EXPECT_EQ(Tokens(rows[3]),
+            (std::vector<std::string>{"dbg_ex_cpu.1.translated.mlir",
+                                      std::to_string(Stage1().size()),
+                                      std::to_string(Stage1().size()), "none",
+                                      hash}));
+  EXPECT_EQ(Tokens(rows[5])[0], "model:v2.mlir");
+  // Columns line up: every hash starts at the same offset.
+  const size_t hash_column = rows[0].find("HASH");
+  for (int i = 1; i <= 5; ++i) {
+    EXPECT_EQ(rows[i].find("0x"), hash_column) << rows[i];
+  }
+  const uint64_t raw =
+      Big().size() + Stage0().size() + Stage1().size() + 2 * kModel.size();
+  EXPECT_TRUE(Contains(rows[7], StrCat("5 files (4 distinct contents): ", raw,
+                                       " raw bytes (", raw - kModel.size(),
+                                       " distinct), ")))
+      << rows[7];
+  EXPECT_TRUE(Contains(rows[7], "stored bytes; 1 too large for Tracy"));
+
+  json doc = RunJson({module_, "--sources"});
+  ASSERT_EQ(doc["files"].size(), 5u);
+  EXPECT_EQ(doc["files"][0]["path"], "big.mlir");
+  EXPECT_EQ(doc["files"][0]["raw_size"], Big().size());
+  EXPECT_EQ(doc["files"][0]["compression"], "zstd");
+  snprintf(hash, sizeof(hash), "0x%016llx",
+           static_cast<unsigned long long>(HashText(Big())));
+  EXPECT_EQ(doc["files"][0]["hash"], hash);
+  EXPECT_EQ(doc["files"][0]["too_large_for_tracy"], true);
+  EXPECT_EQ(doc["files"][2]["compression"], "none");
+  EXPECT_EQ(doc["files"][2]["stored_size"], Stage1().size());
+  EXPECT_EQ(doc["files"][2]["too_large_for_tracy"], false);
+  EXPECT_EQ(doc["files"][3]["content"], doc["files"][4]["content"]);
+  EXPECT_EQ(doc["tracy_limit"], 262144);
+  EXPECT_EQ(doc["totals"]["files"], 5);
+  EXPECT_EQ(doc["totals"]["distinct_contents"], 4);
+  EXPECT_EQ(doc["totals"]["raw_bytes"], raw);
+  EXPECT_EQ(doc["totals"]["distinct_raw_bytes"], raw - kModel.size());
+  EXPECT_EQ(doc["totals"]["too_large_for_tracy"], 1);
+  uint64_t stored = 0;
+  for (int i = 0; i < 4; ++i) stored += doc["files"][i]["stored_size"].get<uint64_t>();
+  EXPECT_EQ(doc["totals"]["stored_bytes"], stored);
+}
+
+//===----------------------------------------------------------------------===//
+// --print-source
+//===----------------------------------------------------------------------===//
+
+TEST_F(KilnDumpTest, PrintSource) {
+  RunResult result = Run({module_, "--print-source=dbg_ex_cpu.0.source.mlir"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_TRUE(Contains(result.out, "   1  source line 1\n   2  source line 2\n"));
+  EXPECT_TRUE(Contains(result.out, "  12  source line 12\n"));
+  EXPECT_FALSE(Contains(result.out, ">"));
+
+  // A marked line, the whole file.
+  result = Run({module_, "--print-source=dbg_ex_cpu.0.source.mlir:7"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_TRUE(Contains(result.out, "   6  source line 6\n"
+                                   ">  7  source line 7\n"
+                                   "   8  source line 8\n"));
+  EXPECT_TRUE(Contains(result.out, "   1  source line 1\n"));
+  EXPECT_TRUE(Contains(result.out, "  12  source line 12\n"));
+
+  // Only the context around it (from a stored-as-is content).
+  result = Run({module_, "--print-source=dbg_ex_cpu.1.translated.mlir:11",
+                "--context", "2"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out,
+            "   9  translated line 9\n"
+            "  10  translated line 10\n"
+            "> 11  translated line 11\n"
+            "  12  translated line 12\n"
+            "  13  translated line 13\n");
+  result = Run({module_, "--print-source=dbg_ex_cpu.1.translated.mlir:1",
+                "--context=1"});
+  EXPECT_EQ(result.out, "> 1  translated line 1\n  2  translated line 2\n");
+
+  // A path with ':' in it; a text without a final newline.
+  result = Run({module_, "--print-source=model:v2.mlir:2"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out,
+            "  1  func.func @main() {\n> 2    linalg.add\n  3  }\n");
+
+  json doc = RunJson({module_, "--print-source=dbg_ex_cpu.0.source.mlir:7",
+                      "--context=1"});
+  EXPECT_EQ(doc["path"], "dbg_ex_cpu.0.source.mlir");
+  EXPECT_EQ(doc["line"], 7);
+  EXPECT_EQ(doc["first_line"], 6);
+  EXPECT_EQ(doc["last_line"], 8);
+  EXPECT_EQ(doc["text"], "source line 6\nsource line 7\nsource line 8\n");
+  doc = RunJson({module_, "--print-source=model.mlir"});
+  EXPECT_TRUE(doc["line"].is_null());
+  EXPECT_EQ(doc["text"], kModel);
+}
+
+TEST_F(KilnDumpTest, PrintSourceErrors) {
+  RunResult result = Run({module_, "--print-source=missing.mlir:3"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err,
+            "kiln-dump: error: no source file 'missing.mlir' in the module "
+            "(list them with 'kiln-dump " +
+                module_ + " --sources')\n");
+  result = Run({module_, "--print-source=model.mlir:4"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-dump: error: line 4 is past the end of 'model.mlir' (3 "
+            "lines)\n");
+  result = Run({module_, "--print-source=model.mlir:0"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-dump: error: --print-source: line '0' must be in [1, "
+            "4294967295]\n");
+  result = Run({module_, "--print-source=model.mlir", "--context=2"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-dump: error: --context needs a line: "
+            "--print-source=PATH:LINE\n");
+}
+
+//===----------------------------------------------------------------------===//
+// --extract-sources
+//===----------------------------------------------------------------------===//
+
+TEST_F(KilnDumpTest, ExtractSources) {
+  const std::string out_dir = dir_ + "/out";
+  RunResult result = Run({module_, "--extract-sources=" + out_dir});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err, "");
+  EXPECT_TRUE(Contains(result.out, "wrote " + out_dir + "/big.mlir (" +
+                                       std::to_string(Big().size()) +
+                                       " bytes)\n"));
+  EXPECT_EQ(ReadText(out_dir + "/big.mlir"), Big());
+  EXPECT_EQ(ReadText(out_dir + "/dbg_ex_cpu.0.source.mlir"), Stage0());
+  EXPECT_EQ(ReadText(out_dir + "/dbg_ex_cpu.1.translated.mlir"), Stage1());
+  EXPECT_EQ(ReadText(out_dir + "/model.mlir"), kModel);
+  EXPECT_EQ(ReadText(out_dir + "/model:v2.mlir"), kModel);
+  // Extracting again replaces the files.
+  result = Run({module_, "--extract-sources", out_dir});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(ReadText(out_dir + "/model.mlir"), kModel);
+}
+
+TEST_F(KilnDumpTest, ExtractSourcesRefusesEscapingPaths) {
+  ModuleSpec spec = DumpSpec();
+  spec.executables[0].exports[0].stage_locations.clear();
+  SetSources(&spec, {{"", "empty path\n"},
+                     {"../escape.mlir", "escape\n"},
+                     {"/abs/path.mlir", "absolute\n"},
+                     {"/../abs-escape.mlir", "absolute escape\n"},
+                     {"a/../../up.mlir", "up\n"},
+                     {std::string("nul\0byte.mlir", 13), "nul\n"},
+                     {"ok.mlir", "fine\n"},
+                     {"sub/dir/deep.mlir", "deep\n"}});
+  const std::string module = Write("escape.kiln", BuildModule(spec));
+  const std::string out_dir = dir_ + "/out";
+  RunResult result = Run({module, "--extract-sources=" + out_dir});
+  EXPECT_EQ(result.exit_code, 1);
+  // Sorted by path: "/..." first. An absolute path lands below the
+  // directory; one that climbs out of it is refused.
+  EXPECT_EQ(result.out, "wrote " + out_dir + "/abs/path.mlir (9 bytes)\nwrote " +
+                            out_dir + "/ok.mlir (5 bytes)\nwrote " + out_dir +
+                            "/sub/dir/deep.mlir (5 bytes)\n");
+  EXPECT_EQ(result.err,
+            "kiln-dump: error: not extracting '': empty path\n"
+            "kiln-dump: error: not extracting '../escape.mlir': '..' "
+            "component would leave the directory\n"
+            "kiln-dump: error: not extracting '/../abs-escape.mlir': '..' "
+            "component would leave the directory\n"
+            "kiln-dump: error: not extracting 'a/../../up.mlir': '..' "
+            "component would leave the directory\n"
+            "kiln-dump: error: not extracting 'nul\\x00byte.mlir': path "
+            "contains a NUL byte\n"
+            "kiln-dump: error: 5 of 8 source files were not written\n");
+  EXPECT_EQ(ReadText(out_dir + "/ok.mlir"), "fine\n");
+  EXPECT_EQ(ReadText(out_dir + "/sub/dir/deep.mlir"), "deep\n");
+  EXPECT_FALSE(Exists(dir_ + "/escape.mlir"));
+  EXPECT_FALSE(Exists(dir_ + "/up.mlir"));
+  EXPECT_FALSE(Exists("/abs/path.mlir"));
+  EXPECT_EQ(ReadText(out_dir + "/abs/path.mlir"), "absolute\n");
+  EXPECT_FALSE(Exists(dir_ + "/abs-escape.mlir"));
+  EXPECT_FALSE(Exists(out_dir + "/nul"));
+
+  json doc = RunJson({module, "--extract-sources=" + out_dir}, 1);
+  EXPECT_EQ(doc["directory"], out_dir);
+  ASSERT_EQ(doc["written"].size(), 3u);
+  EXPECT_EQ(doc["written"][0]["path"], "/abs/path.mlir");
+  EXPECT_EQ(doc["written"][0]["file"], out_dir + "/abs/path.mlir");
+  EXPECT_EQ(doc["written"][2]["path"], "sub/dir/deep.mlir");
+  EXPECT_EQ(doc["written"][2]["file"], out_dir + "/sub/dir/deep.mlir");
+  EXPECT_EQ(doc["written"][2]["bytes"], 5);
+  ASSERT_EQ(doc["errors"].size(), 5u);
+  EXPECT_EQ(doc["errors"][1]["path"], "../escape.mlir");
+}
+
+TEST_F(KilnDumpTest, ExtractSourcesNeverFollowsSymlinks) {
+  ModuleSpec spec = DumpSpec();
+  spec.executables[0].exports[0].stage_locations.clear();
+  SetSources(&spec, {{"link.mlir", "new text\n"},
+                     {"ok.mlir", "fine\n"},
+                     {"sub/x.mlir", "x\n"}});
+  const std::string module = Write("links.kiln", BuildModule(spec));
+  const std::string out_dir = dir_ + "/out", outside = dir_ + "/outside";
+  ASSERT_EQ(::mkdir(out_dir.c_str(), 0755), 0);
+  ASSERT_EQ(::mkdir(outside.c_str(), 0755), 0);
+  {
+    std::ofstream target(outside + "/target.mlir");
+    target << "outside\n";
+  }
+  // A directory symlink leading out, and a file symlink to a file outside.
+  ASSERT_EQ(::symlink(outside.c_str(), (out_dir + "/sub").c_str()), 0);
+  ASSERT_EQ(::symlink((outside + "/target.mlir").c_str(),
+                      (out_dir + "/link.mlir").c_str()),
+            0);
+  RunResult result = Run({module, "--extract-sources=" + out_dir});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-dump: error: not extracting 'sub/x.mlir': 'sub' exists and "
+            "is a symlink or not a directory\n"
+            "kiln-dump: error: 1 of 3 source files were not written\n");
+  EXPECT_FALSE(Exists(outside + "/x.mlir"));
+  // The file symlink was replaced by a file; its target is untouched.
+  EXPECT_EQ(ReadText(outside + "/target.mlir"), "outside\n");
+  struct stat st;
+  ASSERT_EQ(::lstat((out_dir + "/link.mlir").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISREG(st.st_mode));
+  EXPECT_EQ(ReadText(out_dir + "/link.mlir"), "new text\n");
+  EXPECT_EQ(ReadText(out_dir + "/ok.mlir"), "fine\n");
+}
+
+TEST_F(KilnDumpTest, ExtractSourcesChecksHashes) {
+  ModuleSpec spec = DumpSpec();
+  spec.source_contents[0].hash ^= 1;  // big.mlir
+  const std::string module = Write("badhash.kiln", BuildModule(spec));
+  const std::string out_dir = dir_ + "/out";
+  RunResult result = Run({module, "--extract-sources=" + out_dir});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_TRUE(Contains(result.err,
+                       "kiln-dump: error: not extracting 'big.mlir': source "
+                       "'big.mlir': content hash mismatch"))
+      << result.err;
+  EXPECT_FALSE(Exists(out_dir + "/big.mlir"));
+  EXPECT_EQ(ReadText(out_dir + "/model.mlir"), kModel);
+  // --print-source refuses it too.
+  result = Run({module, "--print-source=big.mlir"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_TRUE(Contains(result.err, "content hash mismatch")) << result.err;
+}
+
+//===----------------------------------------------------------------------===//
+// Modules without debug information, other targets, damaged modules
+//===----------------------------------------------------------------------===//
+
+TEST_F(KilnDumpTest, ModuleWithoutDebugInfo) {
+  ModuleSpec spec = DumpSpec();
+  spec.debug_level = 0;
+  spec.capture_stages.clear();
+  spec.source_files.clear();
+  spec.source_contents.clear();
+  for (ExportSpec& ex : spec.executables[0].exports) {
+    ex = ExportSpec(ex.name, ex.library_ordinal, ex.binding_count,
+                    ex.workgroup_count);
+  }
+  const std::string module = Write("level0.kiln", BuildModule(spec));
+  RunResult result = Run({module});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_TRUE(Contains(result.out, "debug level  0\n"));
+  EXPECT_TRUE(Contains(result.out, "stages       (none captured)\n"));
+  EXPECT_TRUE(Contains(result.out,
+                       "    add_f32\n      workgroup count  4x1x1\n"
+                       "      bindings         3 (types not recorded)\n"
+                       "    fail\n"));
+  EXPECT_TRUE(Contains(result.out, "sources (none embedded)\n"));
+  result = Run({module, "--sources"});
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_EQ(result.out,
+            "no embedded sources (compile with --executable-debug-level=3)\n");
+  result = Run({module, "--print-source=model.mlir"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-dump: error: no source file 'model.mlir': the module embeds "
+            "no sources (compile with --executable-debug-level=3)\n");
+  json doc = RunJson({module, "--sources"});
+  EXPECT_EQ(doc["files"].size(), 0u);
+  EXPECT_EQ(doc["totals"]["files"], 0);
+}
+
+TEST_F(KilnDumpTest, NeverLoadsTheLibraries) {
+  // Library variant 3 answers with an unsupported ABI version: kiln-run
+  // refuses the module, kiln-dump shows it.
+  ModuleSpec spec = DumpSpec();
+  spec.libraries[0].data = ReadBinaryFile(KILN_TEST_LIBRARY_3);
+  spec.libraries[0].cpu = "some-other-cpu";
+  const std::string module = Write("other.kiln", BuildModule(spec));
+  RunResult result = Run({module});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_TRUE(Contains(result.out, "cpu some-other-cpu"));
+  // Libraries are still checked as ELF images.
+  spec.libraries[0].data.resize(spec.libraries[0].data.size() / 2);
+  result = Run({Write("half.kiln", BuildModule(spec))});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_TRUE(Contains(result.err, "library 0: truncated ELF")) << result.err;
+}
+
+TEST_F(KilnDumpTest, BadModulesAreErrorsNotCrashes) {
+  RunResult result = Run({dir_ + "/missing.kiln"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "kiln-dump: error: cannot open '" + dir_ +
+                            "/missing.kiln': No such file or directory\n");
+  result = Run({Write("garbage.kiln", {1, 2, 3, 4, 5, 6, 7, 8, 9})});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_TRUE(Contains(result.err, "kiln-dump: error: cannot load"));
+  EXPECT_TRUE(Contains(result.err, "not a kiln module"));
+
+  // Broken debug information is caught by the loader.
+  ModuleSpec spec = DumpSpec();
+  std::swap(spec.source_files[0], spec.source_files[1]);
+  result = Run({Write("unsorted.kiln", BuildModule(spec)), "--sources"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_TRUE(Contains(result.err, "source files are not sorted by path"))
+      << result.err;
+  spec = DumpSpec();
+  spec.source_contents[1].uncompressed_size += 3;
+  result = Run({Write("size.kiln", BuildModule(spec))});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_TRUE(Contains(result.err, "zstd frame declares")) << result.err;
+
+  // Truncations and corruptions: an error or a dump, never a crash.
+  const std::vector<uint8_t> bytes = BuildModule(DumpSpec());
+  std::mt19937 rng(3);
+  for (int i = 0; i < 40; ++i) {
+    std::vector<uint8_t> damaged = bytes;
+    if (i % 2) {
+      damaged.resize(rng() % damaged.size());
+    } else {
+      for (int k = 0; k < 4; ++k) damaged[rng() % damaged.size()] ^= 0xff;
+    }
+    const std::string path = Write("damaged.kiln", damaged);
+    for (const char* view : {"--sources", "--json"}) {
+      result = Run({path, view});
+      ASSERT_TRUE(result.exit_code == 0 || result.exit_code == 1)
+          << "damage " << i << " " << view << ": " << result.err;
+      if (result.exit_code == 1) {
+        EXPECT_EQ(result.err.substr(0, 18), "kiln-dump: error: ");
+      }
+    }
+  }
+}
+
+TEST_F(KilnDumpTest, FlagErrors) {
+  RunResult result = Run({module_, "--bogus"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-dump: error: unknown flag '--bogus' (see --help)\n");
+  result = Run({module_, "--sources", "--print-source=model.mlir"});
+  EXPECT_EQ(result.err,
+            "kiln-dump: error: choose one of --sources, --print-source and "
+            "--extract-sources\n");
+  result = Run({module_, "--context=3"});
+  EXPECT_EQ(result.err,
+            "kiln-dump: error: --context only applies to "
+            "--print-source=PATH:LINE\n");
+  result = Run({module_, "--print-source=model.mlir:2", "--context=x"});
+  EXPECT_EQ(result.err,
+            "kiln-dump: error: --context expects a non-negative integer, got "
+            "'x'\n");
+  result = Run({module_, "--json=1"});
+  EXPECT_EQ(result.err, "kiln-dump: error: flag '--json' takes no value\n");
+  result = Run({module_, "--print-source"});
+  EXPECT_EQ(result.err,
+            "kiln-dump: error: flag '--print-source' expects a value\n");
+  result = Run({});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "kiln-dump: error: no module given (see --help)\n");
+}
+
+//===----------------------------------------------------------------------===//
+// A module compiled from samples/mlp.mlir (when the compiler is built)
+//===----------------------------------------------------------------------===//
+
+TEST_F(KilnDumpTest, CompiledModule) {
+#if defined(KILN_COMPILE_PATH) && defined(KILN_SAMPLES_DIR)
+  if (!Exists(KILN_COMPILE_PATH)) GTEST_SKIP() << "kiln-compile not built";
+  const std::string module = dir_ + "/mlp.kiln";
+  RunResult compiled = RunProgram(
+      KILN_COMPILE_PATH, {KILN_SAMPLES_DIR "/mlp.mlir",
+                          "--executable-debug-level=3", "-o", module});
+  ASSERT_EQ(compiled.exit_code, 0) << compiled.err;
+  json doc = RunJson({module});
+  EXPECT_EQ(doc["debug_level"], 3);
+  EXPECT_EQ(doc["capture_stages"],
+            json({"0.source", "1.configured", "2.translated"}));
+  ASSERT_FALSE(doc["executables"].empty());
+  // Every export's stage location names a file of the table, and the marked
+  // line of that text is the entry function's definition.
+  int checked = 0;
+  for (const json& executable : doc["executables"]) {
+    for (const json& ex : executable["exports"]) {
+      EXPECT_FALSE(ex["location"].is_null());
+      EXPECT_FALSE(ex["provenance"].empty());
+      ASSERT_EQ(ex["stage_locations"].size(), 3u);
+      for (const json& stage : ex["stage_locations"]) {
+        const std::string where = stage["path"].get<std::string>() + ":" +
+                                  std::to_string(stage["line"].get<int>());
+        json source =
+            RunJson({module, "--print-source=" + where, "--context=0"});
+        const std::string line = source["text"];
+        EXPECT_TRUE(Contains(line, "@" + ex["name"].get<std::string>()))
+            << where << ": " << line;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 0);
+  RunResult result = Run({module, "--sources"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_TRUE(Contains(result.out, "_main_dispatch_0_cpu.0.source.mlir"));
+  result = Run({module, "--extract-sources=" + dir_ + "/mlp"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+#else
+  GTEST_SKIP() << "built without the compiler";
+#endif
+}
+
+}  // namespace
+}  // namespace kiln

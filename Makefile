@@ -29,6 +29,7 @@ demo: build
 
 bench: build
 	$(BUILD)/bin/kiln-bench-kernels
+	python3 bench/capture/capture_benchmark.py --bin-dir=$(BUILD)/bin
 
 clean:
 	rm -rf $(BUILD)

@@ -23,13 +23,15 @@ llvm_config.use_default_substitutions()
 config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
 
 tool_dirs = [config.kiln_tools_dir, config.llvm_tools_dir]
-tools = ["kiln-opt", "kiln-compile", "kiln-run", "FileCheck", "not",
+tools = ["kiln-opt", "kiln-compile", "kiln-run", "kiln-dump", "FileCheck", "not",
          "mlir-opt", "mlir-runner"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%mlir_lib_dir", config.llvm_lib_dir))
 config.substitutions.append(
     ("%kiln_tests_dir", os.path.join(config.kiln_source_root, "tests")))
+config.substitutions.append(("%kiln_source_dir", config.kiln_source_root))
+config.substitutions.append(("%kiln_bin_dir", config.kiln_tools_dir))
 
 # %e2e PROGRAM -o WORKDIR [flags]: compile with kiln, run, and compare with
 # upstream MLIR (tests/e2e/run_e2e.py).

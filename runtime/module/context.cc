@@ -205,6 +205,19 @@ Status Context::Execute(size_t function_index,
         params.binding_lengths = binding_lengths_.data();
         KILN_RETURN_IF_ERROR(RunDispatch(*pool_, params), "function '", name,
                              "' instruction ", pc);
+        if (dispatch_observer_) {
+          KILN_ASSIGN_OR_RETURN(
+              ExportView view,
+              module_->GetExport(op->executable(), op->export_index()));
+          std::vector<Tensor> bindings;
+          const size_t input_count = op->operands() ? op->operands()->size() : 0;
+          if (const auto* operands = op->operands())
+            for (uint32_t slot : *operands) bindings.push_back(slots_[slot]);
+          if (const auto* results = op->results())
+            for (uint32_t slot : *results) bindings.push_back(slots_[slot]);
+          KILN_RETURN_IF_ERROR(dispatch_observer_(view, bindings, input_count),
+                               "function '", name, "' instruction ", pc);
+        }
         break;
       }
       case fb::Op::ReshapeOp: {

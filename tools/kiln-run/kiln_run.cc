@@ -14,9 +14,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <sys/stat.h>
+
 #include <array>
+#include <cerrno>
 #include <charconv>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,6 +50,9 @@ constexpr char kUsage[] =
     "  --threads=N           worker threads including the caller\n"
     "                        (default: hardware concurrency)\n"
     "  --list-functions      print the signature of every function\n"
+    "  --dump-dispatches=DIR save every dispatch's bindings after it runs:\n"
+    "                        DIR/<n>_<export>/in<i>.npy and out<i>.npy, a\n"
+    "                        reproducer for --dispatch\n"
     "  --help                show this help\n"
     "\n"
     "Results are printed one per line, e.g. 2x2xf32=[1 2][3 4], in the\n"
@@ -73,6 +80,7 @@ struct Options {
   std::vector<std::string> outputs;
   int threads = 0;
   bool list_functions = false;
+  std::string dump_dispatches;
   bool help = false;
   // --dispatch mode.
   std::string dispatch;
@@ -151,7 +159,7 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
     const bool takes_value =
         name == "function" || name == "input" || name == "output" ||
         name == "threads" || name == "dispatch" || name == "binding" ||
-        name == "workgroup-count";
+        name == "workgroup-count" || name == "dump-dispatches";
     if (!is_boolean && !takes_value) {
       return kiln::InvalidArgumentError("unknown flag '--", name,
                                         "' (see --help)");
@@ -186,6 +194,8 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
       options->has_dispatch = true;
     } else if (name == "binding") {
       options->bindings.emplace_back(value);
+    } else if (name == "dump-dispatches") {
+      options->dump_dispatches = std::string(value);
     } else if (name == "workgroup-count") {
       KILN_RETURN_IF_ERROR(
           ParseWorkgroupCount(value, &options->workgroup_count));
@@ -302,6 +312,39 @@ kiln::Status DispatchOne(const std::shared_ptr<const kiln::Module>& module,
   return WriteValues(options, bindings, "binding");
 }
 
+kiln::Status MakeDirectory(const std::string& path) {
+  if (::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) {
+    return kiln::ErrnoToStatus(errno,
+                               kiln::StrCat("cannot create '", path, "'"));
+  }
+  return kiln::OkStatus();
+}
+
+// Saves each dispatch of the call under `dir` as
+// <n>_<export>/{in,out}<i>.npy, numbered in the order they run.
+kiln::Status DumpDispatchesTo(const std::string& dir, kiln::Context* context) {
+  KILN_RETURN_IF_ERROR(MakeDirectory(dir));
+  auto counter = std::make_shared<size_t>(0);
+  context->SetDispatchObserver(
+      [dir, counter](const kiln::ExportView& view,
+                     const std::vector<kiln::Tensor>& bindings,
+                     size_t input_count) -> kiln::Status {
+        const std::string folder = kiln::StrCat(dir, "/", (*counter)++, "_",
+                                                view.name());
+        KILN_RETURN_IF_ERROR(MakeDirectory(folder));
+        for (size_t i = 0; i < bindings.size(); ++i) {
+          const bool is_input = i < input_count;
+          const std::string file =
+              kiln::StrCat(folder, is_input ? "/in" : "/out",
+                           is_input ? i : i - input_count, ".npy");
+          KILN_RETURN_IF_ERROR(kiln::WriteNpyFile(file, bindings[i]),
+                               "--dump-dispatches");
+        }
+        return kiln::OkStatus();
+      });
+  return kiln::OkStatus();
+}
+
 kiln::Status Run(const Options& options) {
   if (options.module_path.empty()) {
     return kiln::InvalidArgumentError("no module given (see --help)");
@@ -327,6 +370,9 @@ kiln::Status Run(const Options& options) {
 
   kiln::ThreadPool pool(options.threads);
   kiln::Context context(module, &pool);
+  if (!options.dump_dispatches.empty()) {
+    KILN_RETURN_IF_ERROR(DumpDispatchesTo(options.dump_dispatches, &context));
+  }
   std::vector<kiln::Tensor> results;
   KILN_RETURN_IF_ERROR(context.Call(function_index, inputs, &results));
   return WriteValues(options, results, "result");

@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -58,6 +59,17 @@ class Context {
   Status Dispatch(const ExportView& export_view,
                   const std::vector<Tensor>& bindings);
 
+  /// Called after every dispatch a function runs, with the export and its
+  /// bindings (`input_count` inputs, then the results it just wrote), e.g. to
+  /// save each dispatch as a reproducer. An error stops the call.
+  using DispatchObserver = std::function<Status(
+      const ExportView& export_view, const std::vector<Tensor>& bindings,
+      size_t input_count)>;
+  /// Sets (or, with nullptr, clears) the observer; none by default.
+  void SetDispatchObserver(DispatchObserver observer) {
+    dispatch_observer_ = std::move(observer);
+  }
+
  private:
   Status Execute(size_t function_index, const std::vector<Tensor>& inputs,
                  std::vector<Tensor>* outputs);
@@ -68,6 +80,7 @@ class Context {
   std::vector<Tensor> slots_;
   std::vector<void*> binding_ptrs_;
   std::vector<uint64_t> binding_lengths_;
+  DispatchObserver dispatch_observer_;
 };
 
 }  // namespace kiln

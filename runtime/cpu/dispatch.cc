@@ -3,8 +3,29 @@
 #include "cpu/dispatch.h"
 
 #include <atomic>
+#include <optional>
+#include <vector>
 
 namespace kiln {
+namespace {
+
+/// A zone per worker around its share of a dispatch's workgroups.
+struct WorkerZones {
+  Tracer* tracer = nullptr;
+  TraceSite site;
+  std::vector<uint64_t> tokens;  // by worker id
+
+  static void Begin(void* context, uint32_t worker_id) {
+    auto* self = static_cast<WorkerZones*>(context);
+    self->tokens[worker_id] = self->tracer->BeginZone(self->site);
+  }
+  static void End(void* context, uint32_t worker_id) {
+    auto* self = static_cast<WorkerZones*>(context);
+    self->tracer->EndZone(self->site, self->tokens[worker_id]);
+  }
+};
+
+}  // namespace
 
 Status RunDispatch(ThreadPool& pool, const DispatchParams& params) {
   kiln_dispatch_state_v0_t dispatch_state = {};
@@ -25,8 +46,24 @@ Status RunDispatch(ThreadPool& pool, const DispatchParams& params) {
   std::atomic<int64_t> failed_index{-1};
   int failed_code = 0;
 
-  // TODO(tracing): begin the dispatch zone here (export name, source
-  // location of the chosen stage).
+  // The dispatch zone, and optionally one per worker for its share of the
+  // workgroups (named like the dispatch, on the worker's own thread).
+  Tracer& tracer = GetTracer();
+  const TraceSite* site = tracer.enabled() ? params.trace_site : nullptr;
+  std::optional<ScopedZone> zone;
+  if (site) zone.emplace(*site);
+  WorkerZones worker_zones;
+  ThreadPool::WorkerScope scope;
+  const bool per_worker = site && tracer.options().workgroup_zones;
+  if (per_worker) {
+    worker_zones.tracer = &tracer;
+    worker_zones.site = *site;
+    worker_zones.site.kind = ZoneKind::kWorkgroups;
+    worker_zones.tokens.resize(pool.thread_count());
+    scope.begin = &WorkerZones::Begin;
+    scope.end = &WorkerZones::End;
+    scope.context = &worker_zones;
+  }
   pool.ParallelFor(
       static_cast<int64_t>(total), [&](int64_t index, uint32_t worker_id) {
         if (failed.load(std::memory_order_relaxed)) return;
@@ -45,8 +82,9 @@ Status RunDispatch(ThreadPool& pool, const DispatchParams& params) {
           }
           failed.store(true, std::memory_order_relaxed);
         }
-      });
-  // TODO(tracing): end the dispatch zone here.
+      },
+      per_worker ? &scope : nullptr);
+  zone.reset();
 
   if (failed.load(std::memory_order_relaxed)) {
     const uint64_t i = static_cast<uint64_t>(failed_index.load());

@@ -14,6 +14,7 @@
 #include "kiln/executable_library.h"
 #include "kiln/status.h"
 #include "kiln/thread_pool.h"
+#include "kiln/trace.h"
 
 namespace kiln {
 
@@ -27,6 +28,8 @@ struct DispatchParams {
   uint32_t binding_count = 0;
   void* const* binding_ptrs = nullptr;
   const uint64_t* binding_lengths = nullptr;
+  /// The zone of this dispatch when tracing (null otherwise).
+  const TraceSite* trace_site = nullptr;
 };
 
 /// Runs every workgroup of the dispatch (x fastest, then y, then z) across

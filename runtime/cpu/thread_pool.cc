@@ -28,18 +28,27 @@ ThreadPool::~ThreadPool() {
 }
 
 void ThreadPool::RunIndices(uint32_t worker_id) {
+  bool began = false;
   for (;;) {
     const int64_t index = next_index_.fetch_add(1, std::memory_order_relaxed);
-    if (index >= count_) return;
+    if (index >= count_) break;
+    if (scope_ && !began) {
+      scope_->begin(scope_->context, worker_id);
+      began = true;
+    }
     fn_(context_, index, worker_id);
   }
+  if (began) scope_->end(scope_->context, worker_id);
 }
 
-void ThreadPool::ParallelForImpl(int64_t count, TaskFn fn, void* context) {
+void ThreadPool::ParallelForImpl(int64_t count, TaskFn fn, void* context,
+                                 const WorkerScope* scope) {
   if (count <= 0) return;
   // A single index is cheaper on the caller alone than waking anybody.
   if (count == 1 || workers_.empty()) {
+    if (scope) scope->begin(scope->context, 0);
     for (int64_t i = 0; i < count; ++i) fn(context, i, 0);
+    if (scope) scope->end(scope->context, 0);
     return;
   }
 
@@ -48,6 +57,7 @@ void ThreadPool::ParallelForImpl(int64_t count, TaskFn fn, void* context) {
     std::lock_guard<std::mutex> lock(mutex_);
     fn_ = fn;
     context_ = context;
+    scope_ = scope;
     count_ = count;
     next_index_.store(0, std::memory_order_relaxed);
     helpers_ = static_cast<int>(std::min<int64_t>(count - 1, workers_.size()));

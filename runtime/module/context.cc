@@ -8,6 +8,8 @@
 
 #include "kiln/context.h"
 
+#include <optional>
+
 #include "cpu/dispatch.h"
 #include "module/module_impl.h"
 
@@ -62,7 +64,10 @@ Status Context::Call(size_t function_index, const std::vector<Tensor>& inputs,
                                   inputs[i].type().ToString());
     }
   }
+  std::optional<ScopedZone> zone;
+  if (PrepareTraceSites()) zone.emplace(function_sites_[function_index]);
   Status status = Execute(function_index, inputs, outputs);
+  zone.reset();
   // Drop every intermediate reference; keep the capacity for the next call.
   slots_.clear();
   if (!status.ok()) outputs->clear();
@@ -135,7 +140,35 @@ Status Context::Dispatch(uint32_t executable, uint32_t export_index,
   params.binding_count = static_cast<uint32_t>(binding_ptrs_.size());
   params.binding_ptrs = binding_ptrs_.data();
   params.binding_lengths = binding_lengths_.data();
+  if (PrepareTraceSites()) params.trace_site = &export_sites_[executable][export_index];
   return RunDispatch(*pool_, params);
+}
+
+bool Context::PrepareTraceSites() {
+  const Tracer& tracer = GetTracer();
+  if (!tracer.enabled()) return false;
+  if (trace_sites_tracer_ == &tracer) return true;
+  trace_sites_tracer_ = &tracer;
+  const Module& module = *module_;
+  function_sites_.clear();
+  for (const FunctionSignature& signature : module.functions()) {
+    TraceSite site;
+    site.kind = ZoneKind::kFunction;
+    site.name = signature.name;
+    site.file = module.name();
+    site.module = &module;
+    function_sites_.push_back(site);
+  }
+  export_sites_.assign(module.executable_count(), {});
+  for (uint32_t e = 0; e < module.executable_count(); ++e) {
+    for (uint32_t x = 0; x < module.export_count(e); ++x) {
+      StatusOr<ExportView> view = module.GetExport(e, x);
+      export_sites_[e].push_back(
+          view.ok() ? MakeDispatchSite(module, *view, tracer.options())
+                    : TraceSite());
+    }
+  }
+  return true;
 }
 
 Status Context::Execute(size_t function_index,
@@ -203,6 +236,10 @@ Status Context::Execute(size_t function_index,
         params.binding_count = static_cast<uint32_t>(binding_ptrs_.size());
         params.binding_ptrs = binding_ptrs_.data();
         params.binding_lengths = binding_lengths_.data();
+        if (trace_sites_tracer_ && GetTracer().enabled()) {
+          params.trace_site =
+              &export_sites_[op->executable()][op->export_index()];
+        }
         KILN_RETURN_IF_ERROR(RunDispatch(*pool_, params), "function '", name,
                              "' instruction ", pc);
         if (dispatch_observer_) {

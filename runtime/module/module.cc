@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "module/module_impl.h"
+#include "trace/source_registry.h"
 
 namespace kiln {
 
@@ -38,8 +39,23 @@ Module::Impl::~Impl() {
   std::free(owned_copy);
 }
 
-Module::Module(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-Module::~Module() = default;
+Module::Module(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {
+  // The source table goes to the tracer by reference: no copy, no
+  // allocation (the registry node lives in the module).
+  Impl& impl_ref = *impl_;
+  impl_ref.published.module = this;
+  impl_ref.published.table = &impl_ref.sources;
+  impl_ref.published.module_name = name();
+  SourceRegistry::Global().Add(&impl_ref.published);
+  GetTracer().PublishSources(impl_ref.published);
+}
+
+Module::~Module() {
+  GetTracer().UnpublishSources(impl_->published);
+  // Waits for any lookup of this module's texts (a profiler's thread) to
+  // finish; later lookups no longer see it.
+  SourceRegistry::Global().Remove(&impl_->published);
+}
 
 StatusOr<std::shared_ptr<const Module>> Module::Create(
     std::unique_ptr<Impl> impl, const ModuleLoadOptions& options) {
@@ -49,13 +65,16 @@ StatusOr<std::shared_ptr<const Module>> Module::Create(
   } else {
     KILN_RETURN_IF_ERROR(CheckLibraryImages(*impl->root));
   }
-  // TODO(tracing): publish the module's source table to the tracer here (by
-  // pointer into the module; no copy, no allocation).
   return std::shared_ptr<const Module>(new Module(std::move(impl)));
 }
 
 StatusOr<std::shared_ptr<const Module>> Module::Load(
     const std::string& path, const ModuleLoadOptions& options) {
+  TraceSite site;
+  site.kind = ZoneKind::kModuleLoad;
+  site.name = path;
+  site.file = path;
+  ScopedZone zone(site);
   const std::string context = StrCat("cannot load '", path, "'");
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return ErrnoToStatus(errno, StrCat("cannot open '", path, "'"));

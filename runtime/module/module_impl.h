@@ -14,6 +14,7 @@
 
 #include "kiln/executable_library.h"
 #include "kiln/module.h"
+#include "kiln/trace.h"
 #include "kiln/module_generated.h"
 #include "kiln/sources.h"
 #include "kiln/status.h"
@@ -85,6 +86,9 @@ struct Module::Impl {
   const fb::Module* root = nullptr;
   // A view of root's source table (set once verified).
   SourceTable sources;
+  // `sources` as published to the tracer and the source registry while
+  // the module is loaded.
+  PublishedSources published;
   std::vector<FunctionSignature> signatures;
   std::vector<FunctionPlan> functions;
   // executables[executable][export]; empty unless libraries_loaded.

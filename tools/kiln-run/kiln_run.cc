@@ -20,6 +20,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -31,6 +32,7 @@
 #include "kiln/tensor.h"
 #include "kiln/tensor_io.h"
 #include "kiln/thread_pool.h"
+#include "kiln/trace.h"
 
 namespace {
 
@@ -53,6 +55,14 @@ constexpr char kUsage[] =
     "  --dump-dispatches=DIR save every dispatch's bindings after it runs:\n"
     "                        DIR/<n>_<export>/in<i>.npy and out<i>.npy, a\n"
     "                        reproducer for --dispatch\n"
+    "  --trace=PROVIDER      trace zones (module load, function, dispatch)\n"
+    "                        with a provider: null (default), console,\n"
+    "                        chrome=FILE.json (Perfetto, chrome://tracing)\n"
+    "                        or tracy (builds with Tracy); also KILN_TRACE\n"
+    "  --trace-stage=STAGE   the captured stage dispatch zones point at\n"
+    "                        (default: the earliest captured)\n"
+    "  --trace-print-source  console: print each export's code once\n"
+    "  --trace-workgroups    also a zone per worker for its workgroups\n"
     "  --help                show this help\n"
     "\n"
     "Results are printed one per line, e.g. 2x2xf32=[1 2][3 4], in the\n"
@@ -79,6 +89,9 @@ struct Options {
   std::vector<std::string> inputs;
   std::vector<std::string> outputs;
   int threads = 0;
+  std::string trace;
+  bool has_trace = false;
+  kiln::TraceOptions trace_options;
   bool list_functions = false;
   std::string dump_dispatches;
   bool help = false;
@@ -155,11 +168,14 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
       name = name.substr(0, equals);
       has_value = true;
     }
-    const bool is_boolean = name == "help" || name == "list-functions";
+    const bool is_boolean = name == "help" || name == "list-functions" ||
+                            name == "trace-print-source" ||
+                            name == "trace-workgroups";
     const bool takes_value =
         name == "function" || name == "input" || name == "output" ||
         name == "threads" || name == "dispatch" || name == "binding" ||
-        name == "workgroup-count" || name == "dump-dispatches";
+        name == "workgroup-count" || name == "dump-dispatches" ||
+        name == "trace" || name == "trace-stage";
     if (!is_boolean && !takes_value) {
       return kiln::InvalidArgumentError("unknown flag '--", name,
                                         "' (see --help)");
@@ -171,6 +187,8 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
       }
       if (name == "help") options->help = true;
       if (name == "list-functions") options->list_functions = true;
+      if (name == "trace-print-source") options->trace_options.print_source = true;
+      if (name == "trace-workgroups") options->trace_options.workgroup_zones = true;
       continue;
     }
     if (!has_value) {
@@ -194,6 +212,11 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
       options->has_dispatch = true;
     } else if (name == "binding") {
       options->bindings.emplace_back(value);
+    } else if (name == "trace") {
+      options->trace = std::string(value);
+      options->has_trace = true;
+    } else if (name == "trace-stage") {
+      options->trace_options.stage = std::string(value);
     } else if (name == "dump-dispatches") {
       options->dump_dispatches = std::string(value);
     } else if (name == "workgroup-count") {
@@ -345,12 +368,51 @@ kiln::Status DumpDispatchesTo(const std::string& dir, kiln::Context* context) {
   return kiln::OkStatus();
 }
 
+// A --trace-stage the module does not capture is an error: zones would
+// silently fall back to input locations.
+kiln::Status CheckTraceStage(const kiln::Module& module,
+                             const std::string& stage) {
+  if (stage.empty() || module.FindCaptureStage(stage)) return kiln::OkStatus();
+  std::string captured;
+  for (uint32_t i = 0; i < module.capture_stage_count(); ++i) {
+    captured.append(i ? ", " : "").append(module.capture_stage(i));
+  }
+  if (captured.empty()) {
+    return kiln::InvalidArgumentError(
+        "--trace-stage=", stage,
+        ": the module captured no stages (compile with "
+        "--executable-debug-level=3)");
+  }
+  return kiln::InvalidArgumentError("--trace-stage=", stage,
+                                    ": the module captured ", captured);
+}
+
+kiln::Status RunModule(const Options& options);
+
+// Installs the tracer (before the module loads: it publishes its sources
+// on load), runs, then writes what the tracer buffered.
 kiln::Status Run(const Options& options) {
   if (options.module_path.empty()) {
     return kiln::InvalidArgumentError("no module given (see --help)");
   }
+  std::string spec = options.trace;
+  if (!options.has_trace) {
+    if (const char* env = std::getenv("KILN_TRACE")) spec = env;
+  }
+  if (spec.empty() || spec == "null") return RunModule(options);
+  KILN_ASSIGN_OR_RETURN(std::unique_ptr<kiln::Tracer> tracer,
+                        kiln::CreateTracer(spec, options.trace_options));
+  kiln::SetTracer(tracer.get());
+  kiln::Status status = RunModule(options);
+  kiln::Status flushed = tracer->Flush();
+  kiln::SetTracer(nullptr);
+  return status.ok() ? flushed : status;
+}
+
+kiln::Status RunModule(const Options& options) {
   KILN_ASSIGN_OR_RETURN(std::shared_ptr<const kiln::Module> module,
                         kiln::Module::Load(options.module_path));
+  KILN_RETURN_IF_ERROR(CheckTraceStage(*module, options.trace_options.stage));
   if (options.has_dispatch) return DispatchOne(module, options);
   if (options.list_functions) {
     for (const auto& function : module->functions()) {

@@ -21,6 +21,7 @@
 #include "kiln/status.h"
 #include "kiln/tensor.h"
 #include "kiln/thread_pool.h"
+#include "kiln/trace.h"
 
 namespace kiln {
 
@@ -73,6 +74,9 @@ class Context {
  private:
   Status Execute(size_t function_index, const std::vector<Tensor>& inputs,
                  std::vector<Tensor>* outputs);
+  /// Builds the trace sites of every function and export for the process
+  /// tracer, when it changed since the last call; false when tracing is off.
+  bool PrepareTraceSites();
 
   std::shared_ptr<const Module> module_;
   ThreadPool* pool_;
@@ -81,6 +85,11 @@ class Context {
   std::vector<void*> binding_ptrs_;
   std::vector<uint64_t> binding_lengths_;
   DispatchObserver dispatch_observer_;
+  // What zones show, per function and per [executable][export], built for
+  // `trace_sites_tracer_` (views into the module; see kiln/trace.h).
+  const Tracer* trace_sites_tracer_ = nullptr;
+  std::vector<TraceSite> function_sites_;
+  std::vector<std::vector<TraceSite>> export_sites_;
 };
 
 }  // namespace kiln

@@ -20,6 +20,7 @@
 #include <mutex>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace kiln {
@@ -43,19 +44,36 @@ class ThreadPool {
   /// ParallelFor on the same pool.
   template <typename Fn>
   void ParallelFor(int64_t count, Fn&& fn) {
+    ParallelFor(count, std::forward<Fn>(fn), nullptr);
+  }
+
+  /// Calls made on a worker around its share of one loop: `begin` before the
+  /// first index it runs, `end` after its last (both on that worker's
+  /// thread; a worker that runs no index sees neither).
+  struct WorkerScope {
+    void (*begin)(void* context, uint32_t worker_id) = nullptr;
+    void (*end)(void* context, uint32_t worker_id) = nullptr;
+    void* context = nullptr;
+  };
+
+  /// ParallelFor with a WorkerScope (none when null), e.g. a trace zone per
+  /// worker.
+  template <typename Fn>
+  void ParallelFor(int64_t count, Fn&& fn, const WorkerScope* scope) {
     using FnType = std::remove_reference_t<Fn>;
     ParallelForImpl(
         count,
         [](void* context, int64_t index, uint32_t worker_id) {
           (*static_cast<FnType*>(context))(index, worker_id);
         },
-        const_cast<void*>(static_cast<const void*>(&fn)));
+        const_cast<void*>(static_cast<const void*>(&fn)), scope);
   }
 
  private:
   using TaskFn = void (*)(void* context, int64_t index, uint32_t worker_id);
 
-  void ParallelForImpl(int64_t count, TaskFn fn, void* context);
+  void ParallelForImpl(int64_t count, TaskFn fn, void* context,
+                       const WorkerScope* scope);
   void WorkerMain(uint32_t worker_id);
   // Takes indices from next_index_ until the loop is exhausted.
   void RunIndices(uint32_t worker_id);
@@ -78,6 +96,7 @@ class ThreadPool {
   // stable until every helper that joined it has finished.
   TaskFn fn_ = nullptr;
   void* context_ = nullptr;
+  const WorkerScope* scope_ = nullptr;
   int64_t count_ = 0;
   std::atomic<int64_t> next_index_{0};
 

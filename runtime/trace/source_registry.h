@@ -1,0 +1,55 @@
+//===- source_registry.h - Published source tables ----------------*- C++ -*-===//
+//
+// Every loaded module links its source table here (an intrusive list: no
+// allocation) for as long as it is loaded, so that providers can serve a
+// text by name from any thread, including a profiler's own threads after
+// main returns, and never touch an unloaded module: a lookup holds the
+// registry lock, and unloading takes it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_RUNTIME_TRACE_SOURCE_REGISTRY_H_
+#define KILN_RUNTIME_TRACE_SOURCE_REGISTRY_H_
+
+#include <mutex>
+#include <string_view>
+
+#include "kiln/trace.h"
+
+namespace kiln {
+
+class SourceRegistry {
+ public:
+  /// The process's registry; never destroyed.
+  static SourceRegistry& Global();
+
+  /// Links `sources` (owned by its module) in; no allocation.
+  void Add(PublishedSources* sources);
+  /// Unlinks `sources`; returns once no lookup uses it any more.
+  void Remove(PublishedSources* sources);
+
+  /// Calls `fn(file)` with the source file `path` of the most recently
+  /// loaded module that has it, holding the registry lock (the module
+  /// cannot unload meanwhile). Returns false when no loaded module has it.
+  template <typename Fn>
+  bool With(std::string_view path, Fn&& fn) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (PublishedSources* node = head_; node; node = node->next) {
+      if (std::optional<SourceFileView> file = node->table->Find(path)) {
+        fn(*file);
+        return true;
+      }
+    }
+    return false;
+  }
+
+ private:
+  SourceRegistry() = default;
+
+  std::mutex mutex_;
+  PublishedSources* head_ = nullptr;
+};
+
+}  // namespace kiln
+
+#endif  // KILN_RUNTIME_TRACE_SOURCE_REGISTRY_H_

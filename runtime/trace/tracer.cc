@@ -1,0 +1,170 @@
+//===- tracer.cc - Process tracer, null provider, factory -----------------===//
+
+#include "kiln/trace.h"
+
+#include <array>
+#include <atomic>
+
+#include "kiln/module.h"
+
+#include "trace/providers.h"
+#include "trace/source_registry.h"
+
+namespace kiln {
+
+Tracer::~Tracer() = default;
+
+//===----------------------------------------------------------------------===//
+// Source registry
+//===----------------------------------------------------------------------===//
+
+SourceRegistry& SourceRegistry::Global() {
+  // Never destroyed: a profiler may ask for a text after main returns.
+  static SourceRegistry* registry = new SourceRegistry();
+  return *registry;
+}
+
+void SourceRegistry::Add(PublishedSources* sources) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  sources->previous = nullptr;
+  sources->next = head_;
+  if (head_) head_->previous = sources;
+  head_ = sources;
+}
+
+void SourceRegistry::Remove(PublishedSources* sources) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (sources->previous) sources->previous->next = sources->next;
+  if (sources->next) sources->next->previous = sources->previous;
+  if (head_ == sources) head_ = sources->next;
+  sources->previous = sources->next = nullptr;
+}
+
+StatusOr<std::string> ReadPublishedSource(std::string_view path) {
+  StatusOr<std::string> text = NotFoundError("no loaded module has source '",
+                                             path, "'");
+  SourceRegistry::Global().With(
+      path, [&](const SourceFileView& file) { text = file.Decompress(); });
+  return text;
+}
+
+char* ReadPublishedSourceInto(std::string_view path,
+                              char* (*allocate)(size_t size), size_t* size) {
+  char* buffer = nullptr;
+  SourceRegistry::Global().With(path, [&](const SourceFileView& file) {
+    char* candidate = allocate(file.uncompressed_size);
+    if (!candidate) return;
+    if (file.DecompressInto(candidate, file.uncompressed_size).ok()) {
+      buffer = candidate;
+      *size = file.uncompressed_size;
+    }
+    // A buffer the allocator handed out but that holds no valid text is
+    // left to the allocator's owner (profilers free what they allocate).
+  });
+  return buffer;
+}
+
+TraceSite MakeDispatchSite(const Module& module, const ExportView& view,
+                           const TraceOptions& options) {
+  TraceSite site;
+  site.kind = ZoneKind::kDispatch;
+  site.name = view.name();
+  site.module = &module;
+  site.input_location = view.location();
+  const std::array<uint32_t, 3> count = view.workgroup_count();
+  for (int d = 0; d < 3; ++d) site.workgroup_count[d] = count[d];
+  std::optional<StageLocationView> stage;
+  if (options.stage.empty()) {
+    if (view.stage_location_count() > 0) stage = view.stage_location(0);
+  } else if (std::optional<uint32_t> index =
+                 module.FindCaptureStage(options.stage)) {
+    stage = view.FindStageLocation(*index);
+  }
+  if (stage) {
+    site.file = stage->path;
+    site.line = stage->line;
+    site.stage = stage->stage_name;
+  } else if (site.input_location.known()) {
+    site.file = site.input_location.file;
+    site.line = site.input_location.line;
+  } else {
+    site.file = view.executable_name();
+  }
+  return site;
+}
+
+//===----------------------------------------------------------------------===//
+// Null provider and the process tracer
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Does nothing; enabled() is false, so the runtime does not even call it
+/// for zones.
+class NullTracer final : public Tracer {
+ public:
+  NullTracer() : Tracer(/*enabled=*/false, TraceOptions()) {}
+  void PublishSources(const PublishedSources&) override {}
+  void UnpublishSources(const PublishedSources&) override {}
+  uint64_t BeginZone(const TraceSite&) override { return 0; }
+  void EndZone(const TraceSite&, uint64_t) override {}
+  Status Flush() override { return OkStatus(); }
+};
+
+NullTracer& GetNullTracer() {
+  static NullTracer* tracer = new NullTracer();
+  return *tracer;
+}
+
+std::atomic<Tracer*> g_tracer{nullptr};
+
+}  // namespace
+
+Tracer& GetTracer() {
+  Tracer* tracer = g_tracer.load(std::memory_order_acquire);
+  return tracer ? *tracer : GetNullTracer();
+}
+
+void SetTracer(Tracer* tracer) {
+  g_tracer.store(tracer, std::memory_order_release);
+}
+
+std::string_view AvailableTracers() {
+#ifdef KILN_HAVE_TRACY
+  return "null, console, chrome=FILE, tracy";
+#else
+  return "null, console, chrome=FILE";
+#endif
+}
+
+StatusOr<std::unique_ptr<Tracer>> CreateTracer(std::string_view spec,
+                                               TraceOptions options) {
+  if (spec == "null" || spec.empty()) {
+    return std::unique_ptr<Tracer>(new NullTracer());
+  }
+  if (spec == "console") return CreateConsoleTracer(std::move(options));
+  if (spec.substr(0, 7) == "chrome=") {
+    std::string path(spec.substr(7));
+    if (path.empty()) {
+      return InvalidArgumentError("--trace=chrome=FILE needs a file name");
+    }
+    return CreateChromeTracer(std::move(path), std::move(options));
+  }
+  if (spec == "chrome") {
+    return InvalidArgumentError(
+        "--trace=chrome needs a file: --trace=chrome=/tmp/trace.json");
+  }
+  if (spec == "tracy") {
+#ifdef KILN_HAVE_TRACY
+    return CreateTracyTracer(std::move(options));
+#else
+    return InvalidArgumentError(
+        "this build has no Tracy provider; configure with Tracy installed "
+        "(find_package(Tracy CONFIG)) to use --trace=tracy");
+#endif
+  }
+  return InvalidArgumentError("unknown tracer '", spec, "'; choose one of ",
+                              AvailableTracers());
+}
+
+}  // namespace kiln

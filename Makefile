@@ -5,7 +5,7 @@ BUILD ?= build
 JOBS ?= 2
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build test demo bench clean
+.PHONY: all deps configure build test test-asan test-tsan demo bench clean
 
 all: build
 
@@ -23,6 +23,20 @@ build: configure
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
 
+# The runtime's tests under AddressSanitizer + UndefinedBehaviorSanitizer and
+# under ThreadSanitizer (runtime-only builds: the compiler is not deployed).
+test-asan: deps
+	cmake -G Ninja -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DKILN_SANITIZER=address -DKILN_BUILD_COMPILER=OFF -DKILN_BUILD_BENCH=OFF
+	ninja -C $(BUILD)-asan -j$(JOBS)
+	ASAN_OPTIONS=detect_leaks=1 ctest --test-dir $(BUILD)-asan --output-on-failure -j$(JOBS)
+
+test-tsan: deps
+	cmake -G Ninja -S . -B $(BUILD)-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DKILN_SANITIZER=thread -DKILN_BUILD_COMPILER=OFF -DKILN_BUILD_BENCH=OFF
+	ninja -C $(BUILD)-tsan -j$(JOBS)
+	TSAN_OPTIONS=halt_on_error=1 ctest --test-dir $(BUILD)-tsan --output-on-failure -j$(JOBS)
+
 demo: build
 	$(BUILD)/bin/kiln-compile samples/mlp.mlir --executable-debug-level=3 -o $(BUILD)/mlp.kiln
 	$(BUILD)/bin/kiln-run $(BUILD)/mlp.kiln --function=main --input="4x8xf32=0.5"
@@ -32,4 +46,4 @@ bench: build
 	python3 bench/capture/capture_benchmark.py --bin-dir=$(BUILD)/bin
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan

@@ -324,6 +324,87 @@ inline std::vector<uint8_t> BuildModule(const ModuleSpec& spec) {
                               fbb.GetBufferPointer() + fbb.GetSize());
 }
 
+//===----------------------------------------------------------------------===//
+// A module with debug information: one executable "ex" (test library 1)
+// whose exports have locations, provenance and lines in three stage texts
+//===----------------------------------------------------------------------===//
+
+inline std::string Lines(std::string_view prefix, int count) {
+  std::string text;
+  for (int i = 1; i <= count; ++i) {
+    text += std::string(prefix) + " line " + std::to_string(i) + ": %" +
+            std::to_string(i) + " = arith.addf %a, %b : f32\n";
+  }
+  return text;
+}
+
+inline const std::string& Stage0() {
+  static const std::string text = Lines("source", 40);
+  return text;
+}
+inline const std::string& Stage1() {
+  static const std::string text = Lines("configured", 50);
+  return text;
+}
+inline const std::string& Stage2() {
+  static const std::string text = Lines("translated", 300);
+  return text;
+}
+inline const std::string& Model() {
+  static const std::string text =
+      "func.func @main(%a: tensor<8xf32>, %b: tensor<8xf32>) {\n"
+      "  %0 = linalg.add ins(%a, %b) outs(%e)\n"
+      "}\n";
+  return text;
+}
+
+// Source table, in path order:
+//   0 dbg_ex_cpu.0.source.mlir        (zstd)
+//   1 dbg_ex_cpu.1.configured.mlir    (stored as is)
+//   2 dbg_ex_cpu.2.translated.mlir    (zstd)
+//   3 model.mlir                      (zstd, content shared with 4)
+//   4 model.mlir.orig
+inline constexpr uint32_t kStage0File = 0, kStage1File = 1, kStage2File = 2,
+                   kModelFile = 3, kModelCopyFile = 4;
+
+// add_f32 has a location, provenance and a line in every stage; fail has a
+// location and a line in stage 0 only; workgroup_ids has no debug info.
+inline ModuleSpec DebugModuleSpec(const std::string& library_path) {
+  ModuleSpec spec;
+  spec.name = "dbg";
+  spec.debug_level = 3;
+  spec.capture_stages = {"0.source", "1.configured", "2.translated"};
+  spec.libraries.push_back({});
+  spec.libraries[0].data = ReadBinaryFile(library_path);
+  TypeSpec v8{fb::ElementType::F32, {8}};
+  ExportSpec add{"add_f32", 0, 3, {4, 1, 1}};
+  add.binding_types = {v8, v8, v8};
+  add.location = LocationSpec{"model.mlir", 2, 8};
+  add.provenance = {{"linalg.add", LocationSpec{"model.mlir", 2, 8}},
+                    {"arith.addf", LocationSpec{"model.mlir", 2, 3}}};
+  add.stage_locations = {
+      {0, kStage0File, 4}, {1, kStage1File, 5}, {2, kStage2File, 120}};
+  ExportSpec fail{"fail", 1, 1, {1, 1, 1}};
+  fail.binding_types = {v8};
+  fail.location = LocationSpec{"model.mlir", 3, 1};
+  fail.stage_locations = {{0, kStage0File, 30}};
+  ExportSpec ids{"workgroup_ids", 2, 1, {4, 2, 3}};
+  spec.executables.push_back({"ex", 0, {add, fail, ids}});
+  spec.functions.push_back({"main",
+                            {v8, v8, v8},
+                            {0, 1},
+                            {v8},
+                            {Dispatch(0, 0, {0, 1}, {2}), Return({2})}});
+  SetSources(&spec, {{"dbg_ex_cpu.0.source.mlir", Stage0()},
+                     {"dbg_ex_cpu.1.configured.mlir", Stage1()},
+                     {"dbg_ex_cpu.2.translated.mlir", Stage2()},
+                     {"model.mlir", Model()},
+                     {"model.mlir.orig", Model()}});
+  spec.source_contents[kStage1File] = NoneContent(Stage1());
+  return spec;
+}
+
+
 }  // namespace kiln::testing
 
 #endif  // KILN_RUNTIME_MODULE_MODULE_TEST_UTIL_H_

@@ -2,8 +2,8 @@
 //
 // Modules with debug information are built here (module_test_util.h), with
 // contents stored as is and as zstd frames compressed by the test itself.
-// This binary counts heap allocations (global operator new below) to prove
-// that source lookups allocate nothing.
+// Heap allocations are counted (base/allocation_counter.h) to prove that
+// source lookups allocate nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,33 +21,8 @@
 #include "kiln/debug_info.h"
 #include "kiln/module.h"
 #include "kiln/tensor_io.h"
+#include "base/allocation_counter.h"
 #include "module/module_test_util.h"
-
-//===----------------------------------------------------------------------===//
-// Allocation counting: every global operator new of this binary goes through
-// here; tests arm the counter around the code under test.
-//===----------------------------------------------------------------------===//
-
-// The replacements pair malloc with free; GCC cannot tell once they inline.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-
-namespace {
-std::atomic<bool> g_counting{false};
-std::atomic<size_t> g_allocations{0};
-}  // namespace
-
-void* operator new(size_t size) {
-  if (g_counting.load(std::memory_order_relaxed)) {
-    g_allocations.fetch_add(1, std::memory_order_relaxed);
-  }
-  if (void* p = std::malloc(size ? size : 1)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](size_t size) { return operator new(size); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, size_t) noexcept { std::free(p); }
-void operator delete[](void* p, size_t) noexcept { std::free(p); }
 
 namespace kiln {
 namespace {
@@ -56,90 +31,7 @@ using namespace kiln::testing;
 
 constexpr fb::ElementType F32 = fb::ElementType::F32;
 
-// Counts the allocations made while it lives.
-class AllocationCounter {
- public:
-  AllocationCounter() {
-    g_allocations.store(0);
-    g_counting.store(true);
-  }
-  ~AllocationCounter() { g_counting.store(false); }
-  size_t count() const { return g_allocations.load(); }
-};
-
-std::string Lines(std::string_view prefix, int count) {
-  std::string text;
-  for (int i = 1; i <= count; ++i) {
-    text += StrCat(prefix, " line ", i, ": %", i, " = arith.addf %a, %b : f32\n");
-  }
-  return text;
-}
-
-const std::string& Stage0() {
-  static const std::string text = Lines("source", 40);
-  return text;
-}
-const std::string& Stage1() {
-  static const std::string text = Lines("configured", 50);
-  return text;
-}
-const std::string& Stage2() {
-  static const std::string text = Lines("translated", 300);
-  return text;
-}
-const std::string& Model() {
-  static const std::string text =
-      "func.func @main(%a: tensor<8xf32>, %b: tensor<8xf32>) {\n"
-      "  %0 = linalg.add ins(%a, %b) outs(%e)\n"
-      "}\n";
-  return text;
-}
-
-// Source table, in path order:
-//   0 dbg_ex_cpu.0.source.mlir        (zstd)
-//   1 dbg_ex_cpu.1.configured.mlir    (stored as is)
-//   2 dbg_ex_cpu.2.translated.mlir    (zstd)
-//   3 model.mlir                      (zstd, content shared with 4)
-//   4 model.mlir.orig
-constexpr uint32_t kStage0File = 0, kStage1File = 1, kStage2File = 2,
-                   kModelFile = 3, kModelCopyFile = 4;
-
-// add_f32 has a location, provenance and a line in every stage; fail has a
-// location and a line in stage 0 only; workgroup_ids has no debug info.
-ModuleSpec DebugSpec() {
-  ModuleSpec spec;
-  spec.name = "dbg";
-  spec.debug_level = 3;
-  spec.capture_stages = {"0.source", "1.configured", "2.translated"};
-  spec.libraries.push_back({});
-  spec.libraries[0].data = ReadBinaryFile(KILN_TEST_LIBRARY_1);
-  TypeSpec v8{F32, {8}};
-  ExportSpec add{"add_f32", 0, 3, {4, 1, 1}};
-  add.binding_types = {v8, v8, v8};
-  add.location = LocationSpec{"model.mlir", 2, 8};
-  add.provenance = {{"linalg.add", LocationSpec{"model.mlir", 2, 8}},
-                    {"arith.addf", LocationSpec{"model.mlir", 2, 3}}};
-  add.stage_locations = {
-      {0, kStage0File, 4}, {1, kStage1File, 5}, {2, kStage2File, 120}};
-  ExportSpec fail{"fail", 1, 1, {1, 1, 1}};
-  fail.binding_types = {v8};
-  fail.location = LocationSpec{"model.mlir", 3, 1};
-  fail.stage_locations = {{0, kStage0File, 30}};
-  ExportSpec ids{"workgroup_ids", 2, 1, {4, 2, 3}};
-  spec.executables.push_back({"ex", 0, {add, fail, ids}});
-  spec.functions.push_back({"main",
-                            {v8, v8, v8},
-                            {0, 1},
-                            {v8},
-                            {Dispatch(0, 0, {0, 1}, {2}), Return({2})}});
-  SetSources(&spec, {{"dbg_ex_cpu.0.source.mlir", Stage0()},
-                     {"dbg_ex_cpu.1.configured.mlir", Stage1()},
-                     {"dbg_ex_cpu.2.translated.mlir", Stage2()},
-                     {"model.mlir", Model()},
-                     {"model.mlir.orig", Model()}});
-  spec.source_contents[kStage1File] = NoneContent(Stage1());
-  return spec;
-}
+ModuleSpec DebugSpec() { return DebugModuleSpec(KILN_TEST_LIBRARY_1); }
 
 StatusOr<std::shared_ptr<const Module>> LoadSpec(
     const ModuleSpec& spec, const ModuleLoadOptions& options = {}) {

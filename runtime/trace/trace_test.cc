@@ -1,0 +1,457 @@
+//===- trace_test.cc - Tracing providers, zones and published sources -----===//
+
+#include "kiln/trace.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "base/allocation_counter.h"
+#include "gtest/gtest.h"
+#include "kiln/context.h"
+#include "kiln/module.h"
+#include "kiln/thread_pool.h"
+#include "module/module_test_util.h"
+#include "nlohmann/json.hpp"
+#include "trace/providers.h"
+#include "trace/source_registry.h"
+
+namespace kiln {
+namespace {
+
+using namespace kiln::testing;
+using json = nlohmann::json;
+
+ModuleSpec DebugSpec() { return DebugModuleSpec(KILN_TEST_LIBRARY_1); }
+
+std::shared_ptr<const Module> MustLoad(const ModuleSpec& spec) {
+  std::vector<uint8_t> bytes = BuildModule(spec);
+  StatusOr<std::shared_ptr<const Module>> module = Module::LoadFromMemory(
+      bytes.data(), bytes.size(), Module::MemoryMode::kCopy);
+  EXPECT_TRUE(module.ok()) << module.status().ToString();
+  return module.ok() ? *module : nullptr;
+}
+
+/// Installs a tracer for the test's lifetime.
+class TracerScope {
+ public:
+  explicit TracerScope(Tracer* tracer) { SetTracer(tracer); }
+  ~TracerScope() { SetTracer(nullptr); }
+};
+
+/// Runs `main` of the debug module: one dispatch of add_f32.
+void RunMain(const std::shared_ptr<const Module>& module, ThreadPool* pool) {
+  Context context(module, pool);
+  StatusOr<Tensor> a = Tensor::Allocate(ElementType::kF32, {8});
+  StatusOr<Tensor> b = Tensor::Allocate(ElementType::kF32, {8});
+  ASSERT_TRUE(a.ok() && b.ok());
+  for (int i = 0; i < 8; ++i) {
+    a->mutable_data_as<float>()[i] = i;
+    b->mutable_data_as<float>()[i] = 10 * i;
+  }
+  std::vector<Tensor> outputs;
+  Status status = context.Call("main", {*a, *b}, &outputs);
+  ASSERT_TRUE(status.ok()) << status.ToString();
+  ASSERT_EQ(outputs.size(), 1u);
+  EXPECT_EQ(outputs[0].data_as<float>()[7], 77.0f);
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+/// A temporary file removed at the end of the test.
+struct TempFile {
+  TempFile() {
+    char name[] = "/tmp/kiln_trace_test_XXXXXX";
+    const int fd = ::mkstemp(name);
+    if (fd >= 0) ::close(fd);
+    path = name;
+  }
+  ~TempFile() { std::remove(path.c_str()); }
+  std::string path;
+};
+
+//===----------------------------------------------------------------------===//
+// What dispatch zones point at
+//===----------------------------------------------------------------------===//
+
+TEST(DispatchSiteTest, StageSelectionAndFallbacks) {
+  std::shared_ptr<const Module> module = MustLoad(DebugSpec());
+  ASSERT_TRUE(module);
+  StatusOr<ExportView> add = module->FindExport("add_f32");
+  StatusOr<ExportView> fail = module->FindExport("fail");
+  StatusOr<ExportView> ids = module->FindExport("workgroup_ids");
+  ASSERT_TRUE(add.ok() && fail.ok() && ids.ok());
+  TraceOptions options;
+
+  // Default: the earliest captured stage.
+  TraceSite site = MakeDispatchSite(*module, *add, options);
+  EXPECT_EQ(site.file, "dbg_ex_cpu.0.source.mlir");
+  EXPECT_EQ(site.line, 4u);
+  EXPECT_EQ(site.stage, "0.source");
+  EXPECT_EQ(site.name, "add_f32");
+  EXPECT_EQ(site.workgroup_count[0], 4u);
+  EXPECT_EQ(site.input_location.ToString(), "model.mlir:2:8");
+
+  // A chosen stage.
+  options.stage = "2.translated";
+  site = MakeDispatchSite(*module, *add, options);
+  EXPECT_EQ(site.file, "dbg_ex_cpu.2.translated.mlir");
+  EXPECT_EQ(site.line, 120u);
+  EXPECT_EQ(site.stage, "2.translated");
+
+  // Not captured for this export: its input location.
+  site = MakeDispatchSite(*module, *fail, options);
+  EXPECT_EQ(site.file, "model.mlir");
+  EXPECT_EQ(site.line, 3u);
+  EXPECT_EQ(site.stage, "");
+
+  // Nothing recorded: the executable's name.
+  site = MakeDispatchSite(*module, *ids, options);
+  EXPECT_EQ(site.file, "ex");
+  EXPECT_EQ(site.line, 0u);
+
+  // A stage the module does not know: input location.
+  options.stage = "9.nowhere";
+  site = MakeDispatchSite(*module, *add, options);
+  EXPECT_EQ(site.file, "model.mlir");
+  EXPECT_EQ(site.line, 2u);
+}
+
+//===----------------------------------------------------------------------===//
+// Zones nest and close
+//===----------------------------------------------------------------------===//
+
+/// Records every begin and end, per thread.
+class RecordingTracer final : public Tracer {
+ public:
+  explicit RecordingTracer(TraceOptions options)
+      : Tracer(/*enabled=*/true, std::move(options)) {}
+  void PublishSources(const PublishedSources&) override {}
+  void UnpublishSources(const PublishedSources&) override {}
+  uint64_t BeginZone(const TraceSite& site) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto& stack = stacks_[std::this_thread::get_id()];
+    stack.push_back(site.kind);
+    log_.push_back({true, site.kind, std::string(site.name),
+                    std::this_thread::get_id()});
+    return ++next_token_;
+  }
+  void EndZone(const TraceSite& site, uint64_t) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto& stack = stacks_[std::this_thread::get_id()];
+    EXPECT_FALSE(stack.empty());
+    if (!stack.empty()) {
+      EXPECT_EQ(stack.back(), site.kind) << "zones must close in order";
+      stack.pop_back();
+    }
+    log_.push_back({false, site.kind, std::string(site.name),
+                    std::this_thread::get_id()});
+  }
+  Status Flush() override { return OkStatus(); }
+
+  struct Entry {
+    bool begin;
+    ZoneKind kind;
+    std::string name;
+    std::thread::id thread;
+  };
+  std::vector<Entry> log() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return log_;
+  }
+  bool AllClosed() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& [thread, stack] : stacks_)
+      if (!stack.empty()) return false;
+    return true;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::thread::id, std::vector<ZoneKind>> stacks_;
+  std::vector<Entry> log_;
+  uint64_t next_token_ = 0;
+};
+
+TEST(ZoneTest, ZonesNestAndClose) {
+  TraceOptions options;
+  options.workgroup_zones = true;
+  RecordingTracer tracer(options);
+  TracerScope scope(&tracer);
+  std::vector<uint8_t> bytes = BuildModule(DebugSpec());
+  {
+    ThreadPool pool(4);
+    StatusOr<std::shared_ptr<const Module>> module = Module::LoadFromMemory(
+        bytes.data(), bytes.size(), Module::MemoryMode::kCopy);
+    ASSERT_TRUE(module.ok());
+    RunMain(*module, &pool);
+  }
+  EXPECT_TRUE(tracer.AllClosed());
+  std::vector<RecordingTracer::Entry> log = tracer.log();
+  // On the calling thread: function { dispatch { workgroups? } }.
+  const std::thread::id main = std::this_thread::get_id();
+  std::vector<std::pair<bool, ZoneKind>> on_main;
+  size_t worker_zones = 0;
+  for (const auto& entry : log) {
+    if (entry.thread == main) on_main.push_back({entry.begin, entry.kind});
+    if (entry.kind == ZoneKind::kWorkgroups && entry.begin) {
+      ++worker_zones;
+      EXPECT_EQ(entry.name, "add_f32");
+    }
+  }
+  ASSERT_GE(on_main.size(), 4u);
+  EXPECT_EQ(on_main.front(), std::make_pair(true, ZoneKind::kFunction));
+  EXPECT_EQ(on_main[1], std::make_pair(true, ZoneKind::kDispatch));
+  EXPECT_EQ(on_main[on_main.size() - 2],
+            std::make_pair(false, ZoneKind::kDispatch));
+  EXPECT_EQ(on_main.back(), std::make_pair(false, ZoneKind::kFunction));
+  // add_f32 runs 4 workgroups: at least one worker, at most four, took part.
+  EXPECT_GE(worker_zones, 1u);
+  EXPECT_LE(worker_zones, 4u);
+}
+
+//===----------------------------------------------------------------------===//
+// Providers
+//===----------------------------------------------------------------------===//
+
+TEST(ConsoleTracerTest, LinePerDispatchSummaryAndSource) {
+  std::shared_ptr<const Module> module = MustLoad(DebugSpec());
+  ASSERT_TRUE(module);
+  TempFile out;
+  FILE* file = std::fopen(out.path.c_str(), "w");
+  ASSERT_TRUE(file);
+  TraceOptions options;
+  options.print_source = true;
+  std::unique_ptr<Tracer> tracer = CreateConsoleTracer(options, file);
+  {
+    TracerScope scope(tracer.get());
+    ThreadPool pool(2);
+    RunMain(module, &pool);
+    RunMain(module, &pool);
+    ASSERT_TRUE(tracer->Flush().ok());
+  }
+  std::fclose(file);
+  const std::string text = ReadFile(out.path);
+  // Two dispatch lines, each naming the export, its workgroups and file:line.
+  size_t lines = 0;
+  for (size_t at = text.find("[kiln] add_f32 "); at != std::string::npos;
+       at = text.find("[kiln] add_f32 ", at + 1)) {
+    ++lines;
+  }
+  EXPECT_EQ(lines, 3u) << text;  // two dispatches and the summary row
+  EXPECT_NE(text.find("4x1x1  dbg_ex_cpu.0.source.mlir:4"), std::string::npos)
+      << text;
+  // The code around the entry, printed once, from the embedded text.
+  EXPECT_NE(text.find(">     4 | source line 4: %4 = arith.addf"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find(">     4 | source line 4"),
+            text.rfind(">     4 | source line 4"));
+  // The summary: count 2 for the export, and all dispatches.
+  EXPECT_NE(text.find("export"), std::string::npos);
+  EXPECT_NE(text.find("all dispatches"), std::string::npos) << text;
+  const size_t summary = text.find("\n[kiln] add_f32", text.find("export"));
+  ASSERT_NE(summary, std::string::npos);
+  std::istringstream row(text.substr(summary + 16));
+  uint64_t count = 0;
+  row >> count;
+  EXPECT_EQ(count, 2u) << text.substr(summary);
+}
+
+TEST(ChromeTracerTest, FileParsesAndPointsIntoEmbeddedTexts) {
+  TempFile trace;
+  TraceOptions options;
+  options.workgroup_zones = true;
+  options.stage = "1.configured";
+  std::unique_ptr<Tracer> tracer = CreateChromeTracer(trace.path, options);
+  {
+    TracerScope scope(tracer.get());
+    std::shared_ptr<const Module> module = MustLoad(DebugSpec());
+    ASSERT_TRUE(module);
+    ThreadPool pool(3);
+    RunMain(module, &pool);
+  }
+  // The module is unloaded by now: the texts were taken while it lived.
+  ASSERT_TRUE(tracer->Flush().ok());
+  json doc = json::parse(ReadFile(trace.path));
+  ASSERT_TRUE(doc["traceEvents"].is_array());
+  int dispatches = 0, functions = 0, workgroups = 0, names = 0;
+  for (const json& event : doc["traceEvents"]) {
+    if (event["ph"] == "M") {
+      ++names;
+      continue;
+    }
+    ASSERT_EQ(event["ph"], "X");
+    EXPECT_TRUE(event["ts"].is_number());
+    EXPECT_GE(event["dur"].get<double>(), 0.0);
+    EXPECT_TRUE(event["tid"].is_number_integer());
+    if (event["cat"] == "function") ++functions;
+    if (event["cat"] == "workgroups") ++workgroups;
+    if (event["cat"] != "dispatch") continue;
+    ++dispatches;
+    const json& args = event["args"];
+    EXPECT_EQ(args["export"], "add_f32");
+    EXPECT_EQ(args["stage"], "1.configured");
+    EXPECT_EQ(args["workgroup_count"], json({4, 1, 1}));
+    EXPECT_EQ(args["input_location"], "model.mlir:2:8");
+    // file:line names an embedded text whose line is the entry.
+    const std::string file = args["file"];
+    const int line = args["line"];
+    ASSERT_TRUE(doc["kilnSources"].contains(file)) << file;
+    std::istringstream text(doc["kilnSources"][file].get<std::string>());
+    std::string row;
+    for (int i = 0; i < line; ++i) std::getline(text, row);
+    EXPECT_EQ(row, "configured line 5: %5 = arith.addf %a, %b : f32");
+  }
+  EXPECT_EQ(dispatches, 1);
+  EXPECT_EQ(functions, 1);
+  EXPECT_GE(workgroups, 1);
+  EXPECT_GE(names, 2);  // the process and at least one thread
+  // Only the texts the events point at are embedded: the stage text and the
+  // input file of the input location (model.mlir.orig is not).
+  EXPECT_EQ(doc["kilnSources"].size(), 2u);
+  EXPECT_EQ(doc["kilnSources"]["model.mlir"], Model());
+}
+
+TEST(TracerFactoryTest, Specs) {
+  EXPECT_TRUE(CreateTracer("null", {}).ok());
+  EXPECT_FALSE(CreateTracer("null", {}).value()->enabled());
+  EXPECT_TRUE(CreateTracer("console", {}).value()->enabled());
+  EXPECT_TRUE(CreateTracer("chrome=/tmp/x.json", {}).ok());
+  EXPECT_EQ(CreateTracer("chrome", {}).status().message(),
+            "--trace=chrome needs a file: --trace=chrome=/tmp/trace.json");
+  EXPECT_NE(CreateTracer("perfetto", {}).status().message().find(
+                "unknown tracer 'perfetto'; choose one of null, console"),
+            std::string::npos);
+#ifndef KILN_HAVE_TRACY
+  EXPECT_NE(CreateTracer("tracy", {}).status().message().find("no Tracy"),
+            std::string::npos);
+#endif
+}
+
+//===----------------------------------------------------------------------===//
+// Published sources
+//===----------------------------------------------------------------------===//
+
+TEST(PublishTest, PublishingAllocatesNothing) {
+  std::shared_ptr<const Module> module = MustLoad(DebugSpec());
+  ASSERT_TRUE(module);
+  TempFile trace;
+  std::vector<std::unique_ptr<Tracer>> tracers;
+  tracers.push_back(CreateTracer("null", {}).value());
+  tracers.push_back(CreateTracer("console", {}).value());
+  tracers.push_back(CreateTracer("chrome=" + trace.path, {}).value());
+  for (const std::unique_ptr<Tracer>& tracer : tracers) {
+    PublishedSources published;
+    published.module = module.get();
+    published.table = &module->sources();
+    published.module_name = module->name();
+    AllocationCounter counter;
+    SourceRegistry::Global().Add(&published);
+    tracer->PublishSources(published);
+    tracer->UnpublishSources(published);
+    SourceRegistry::Global().Remove(&published);
+    EXPECT_EQ(counter.count(), 0u);
+  }
+  // Loading a module publishes too; the counter sees a load's allocations.
+  AllocationCounter counter;
+  std::shared_ptr<const Module> another = MustLoad(DebugSpec());
+  EXPECT_GT(counter.count(), 0u);
+}
+
+TEST(PublishTest, LoadedModulesServeTheirOwnTexts) {
+  ModuleSpec first = DebugSpec();
+  ModuleSpec second = DebugSpec();
+  second.name = "other";
+  SetSources(&second, {{"other_ex_cpu.0.source.mlir", "other text\n"},
+                       {"dbg_ex_cpu.1.configured.mlir", Stage1()},
+                       {"dbg_ex_cpu.2.translated.mlir", Stage2()},
+                       {"model.mlir", Model()},
+                       {"model.mlir.orig", Model()}});
+  std::shared_ptr<const Module> a = MustLoad(first);
+  std::shared_ptr<const Module> b = MustLoad(second);
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(ReadPublishedSource("dbg_ex_cpu.0.source.mlir").value(), Stage0());
+  EXPECT_EQ(ReadPublishedSource("other_ex_cpu.0.source.mlir").value(),
+            "other text\n");
+  b.reset();
+  EXPECT_EQ(ReadPublishedSource("other_ex_cpu.0.source.mlir").status().code(),
+            StatusCode::kNotFound);
+  EXPECT_EQ(ReadPublishedSource("dbg_ex_cpu.0.source.mlir").value(), Stage0());
+  a.reset();
+  EXPECT_EQ(ReadPublishedSource("dbg_ex_cpu.0.source.mlir").status().code(),
+            StatusCode::kNotFound);
+}
+
+char* MallocForTest(size_t size) { return static_cast<char*>(std::malloc(size)); }
+
+// A profiler thread keeps asking for a text while modules load and unload:
+// every answer is the whole text or a refusal, never freed memory (run
+// under ASan and TSan by make test-asan / test-tsan).
+TEST(PublishTest, RequestsDuringAndAfterUnloadAreSafe) {
+  std::vector<uint8_t> bytes = BuildModule(DebugSpec());
+  std::atomic<bool> stop{false};
+  std::atomic<int> served{0}, refused{0};
+  std::thread profiler([&] {
+    while (!stop.load()) {
+      size_t size = 0;
+      char* text = ReadPublishedSourceInto("dbg_ex_cpu.2.translated.mlir",
+                                           MallocForTest, &size);
+      if (text) {
+        EXPECT_EQ(std::string(text, size), Stage2());
+        ++served;
+      } else {
+        ++refused;
+      }
+      std::free(text);
+    }
+  });
+  for (int round = 0; round < 200; ++round) {
+    StatusOr<std::shared_ptr<const Module>> module = Module::LoadFromMemory(
+        bytes.data(), bytes.size(), Module::MemoryMode::kCopy);
+    ASSERT_TRUE(module.ok());
+  }
+  stop.store(true);
+  profiler.join();
+  EXPECT_GT(served.load() + refused.load(), 0);
+  // After the last unload, the text is refused.
+  size_t size = 0;
+  EXPECT_EQ(ReadPublishedSourceInto("dbg_ex_cpu.2.translated.mlir",
+                                    MallocForTest, &size),
+            nullptr);
+}
+
+// Zones from every worker of a busy pool into one tracer (TSan-clean under
+// make test-tsan).
+TEST(ConcurrencyTest, ConcurrentZonesFromThePool) {
+  TempFile trace;
+  TraceOptions options;
+  options.workgroup_zones = true;
+  std::unique_ptr<Tracer> tracer = CreateChromeTracer(trace.path, options);
+  TracerScope scope(tracer.get());
+  std::shared_ptr<const Module> module = MustLoad(DebugSpec());
+  ASSERT_TRUE(module);
+  ThreadPool pool(8);
+  for (int i = 0; i < 50; ++i) RunMain(module, &pool);
+  ASSERT_TRUE(tracer->Flush().ok());
+  json doc = json::parse(ReadFile(trace.path));
+  int dispatches = 0;
+  for (const json& event : doc["traceEvents"])
+    if (event["ph"] == "X" && event["cat"] == "dispatch") ++dispatches;
+  EXPECT_EQ(dispatches, 50);
+}
+
+}  // namespace
+}  // namespace kiln

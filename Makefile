@@ -37,12 +37,16 @@ test-tsan: deps
 	ninja -C $(BUILD)-tsan -j$(JOBS)
 	TSAN_OPTIONS=halt_on_error=1 ctest --test-dir $(BUILD)-tsan --output-on-failure -j$(JOBS)
 
+# Compiles the sample with every stage's IR embedded, runs it, and shows
+# each dispatch with the code behind it (read from the module itself).
 demo: build
 	$(BUILD)/bin/kiln-compile samples/mlp.mlir --executable-debug-level=3 -o $(BUILD)/mlp.kiln
-	$(BUILD)/bin/kiln-run $(BUILD)/mlp.kiln --function=main --input="4x8xf32=0.5"
+	$(BUILD)/bin/kiln-run $(BUILD)/mlp.kiln --function=main --input="4x8xf32=0.5" \
+	  --trace=console --trace-print-source
 
 bench: build
 	$(BUILD)/bin/kiln-bench-kernels
+	$(BUILD)/bin/kiln-bench-trace
 	python3 bench/capture/capture_benchmark.py --bin-dir=$(BUILD)/bin
 
 clean:

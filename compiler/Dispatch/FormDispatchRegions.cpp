@@ -12,6 +12,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -79,9 +80,13 @@ void pullInProducers(Group &group, DenseSet<Operation *> &grouped) {
   SmallVector<Operation *> worklist(group.moved.begin(), group.moved.end());
   auto visitOperand = [&](Operation *user, OpOperand &operand) {
     Operation *producer = operand.get().getDefiningOp();
-    if (!producer || producer->getBlock() != group.head->getBlock() ||
-        grouped.contains(producer) || group.moved.contains(producer) ||
-        group.cloned.contains(producer))
+    if (!producer || grouped.contains(producer) ||
+        group.moved.contains(producer) || group.cloned.contains(producer))
+      return;
+    // Cheap ops are copied in from any enclosing block (a loop body may use
+    // a constant of the function); everything else must be a sibling.
+    bool sameBlock = producer->getBlock() == group.head->getBlock();
+    if (!sameBlock && !producer->getBlock()->findAncestorOpInBlock(*group.head))
       return;
     if (isClonableIntoDispatch(producer)) {
       group.cloned.insert(producer);
@@ -96,6 +101,8 @@ void pullInProducers(Group &group, DenseSet<Operation *> &grouped) {
       worklist.push_back(producer);
       return;
     }
+    if (!sameBlock)
+      return;
     // Everything below fuses through a direct operand of a group op.
     if (operand.getOwner() != user)
       return;
@@ -128,9 +135,22 @@ void pullInProducers(Group &group, DenseSet<Operation *> &grouped) {
 /// Replaces the ops of `group` by a kiln.dispatch.region at the head.
 void createRegion(RewriterBase &rewriter, Group &group) {
   Block *block = group.head->getBlock();
+  // Program order; clones from enclosing blocks come first, outermost
+  // first (they dominate everything in this block).
   SmallVector<Operation *> ops(group.moved.begin(), group.moved.end());
   llvm::append_range(ops, group.cloned);
-  llvm::sort(ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  auto depth = [](Operation *op) {
+    unsigned d = 0;
+    for (Operation *parent = op->getParentOp(); parent;
+         parent = parent->getParentOp())
+      ++d;
+    return d;
+  };
+  llvm::stable_sort(ops, [&](Operation *a, Operation *b) {
+    if (a->getBlock() == b->getBlock())
+      return a->isBeforeInBlock(b);
+    return depth(a) < depth(b);
+  });
 
   // Results that leave the region: used by an op outside the moved set.
   SmallVector<Value> outputs;
@@ -179,7 +199,18 @@ struct FormDispatchRegionsPass
     IRRewriter rewriter(&getContext());
     DenseSet<Operation *> grouped;
     SmallVector<Group> groups;
-    for (Block &block : funcOp.getBody()) {
+    // Host code: the function body and the bodies of its control flow.
+    SmallVector<Block *> blocks;
+    funcOp.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (!isa<func::FuncOp, scf::IfOp, scf::WhileOp>(op))
+        return WalkResult::skip();
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          blocks.push_back(&block);
+      return WalkResult::advance();
+    });
+    for (Block *hostBlock : blocks) {
+      Block &block = *hostBlock;
       for (Operation &op : llvm::reverse(block)) {
         if (!isRootOp(&op) || grouped.contains(&op))
           continue;
@@ -202,8 +233,8 @@ struct FormDispatchRegionsPass
       createRegion(rewriter, group);
     // Originals of cloned ops that nothing on the host uses any more; users
     // come after producers, so a reverse walk sees them dead in turn.
-    for (Block &block : funcOp.getBody())
-      for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+    for (Block *block : llvm::reverse(blocks))
+      for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*block)))
         if (isClonableIntoDispatch(&op) && op.use_empty())
           rewriter.eraseOp(&op);
   }

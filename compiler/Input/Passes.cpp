@@ -3,20 +3,37 @@
 #include "Input/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/TosaToArith/TosaToArith.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToSCF/TosaToSCF.h"
+#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
 
 namespace mlir::kiln {
 
 void buildInputConversionPassPipeline(OpPassManager &pm) {
-  // Reject what cannot be compiled before anything rewrites it, so errors
+  // TOSA first, through upstream MLIR: control flow to scf, then ops to
+  // linalg, tensor and arith. Ops it cannot convert are reported at their
+  // location.
+  pm.addNestedPass<func::FuncOp>(createTosaToSCFPass());
+  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+  pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
+  pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
+  // IREE's test-format helpers become plain constants and checks.
+  pm.addPass(createConvertTestOpsPass());
+  // Reject what cannot be compiled before kiln rewrites it, so errors
   // point at the user's own ops.
   pm.addPass(createVerifyInputPass());
-  // Host functions are straight-line programs: calls to private helpers are
-  // inlined away.
+  // Host functions do not call: calls to private helpers are inlined away.
   pm.addPass(createInlinerPass());
   pm.addPass(createSymbolDCEPass());
+  // Host scalars (loop counters, conditions) become 0-d tensors computed by
+  // dispatches; counted loops become while loops first.
+  pm.addNestedPass<func::FuncOp>(createForToWhileLoopPass());
+  pm.addNestedPass<func::FuncOp>(createConvertHostScalarsToTensorsPass());
   // arith/math on whole tensors become linalg.generic, the only elementwise
   // form dispatch formation fuses.
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());

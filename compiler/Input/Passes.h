@@ -3,7 +3,11 @@
 #ifndef KILN_INPUT_PASSES_H_
 #define KILN_INPUT_PASSES_H_
 
+#include "Dialect/Check/IR/CheckDialect.h"
+#include "Dialect/Util/IR/UtilDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"

@@ -44,4 +44,48 @@ def DecomposeAggregateOpsPass : Pass<"kiln-decompose-aggregate-ops"> {
                            "::mlir::math::MathDialect"];
 }
 
+def ConvertTestOpsPass : Pass<"kiln-convert-test-ops", "::mlir::ModuleOp"> {
+  let summary = "Lowers IREE test-format helpers to what kiln runs.";
+  let description = [{
+    `util.unfoldable_constant` becomes an `arith.constant` behind a
+    `util.optimization_barrier` (so no dispatch folds it), and each
+    `check.expect_*_const` becomes the non-constant check of a constant:
+
+    ```mlir
+    check.expect_eq_const(%0, dense<[1, 2]> : tensor<2xi32>) : tensor<2xi32>
+    // becomes
+    %c = arith.constant dense<[1, 2]> : tensor<2xi32>
+    check.expect_eq(%0, %c) : tensor<2xi32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::kiln::util::UtilDialect",
+                           "::mlir::kiln::check::CheckDialect"];
+}
+
+def ConvertHostScalarsToTensorsPass
+    : Pass<"kiln-convert-host-scalars-to-tensors", "::mlir::func::FuncOp"> {
+  let summary = "Computes host scalars as 0-d tensors.";
+  let description = [{
+    Host functions only hold tensors: every scalar a host function computes
+    (loop counters, conditions, constants) becomes a 0-d tensor, index
+    becoming i64, so that the arithmetic on it runs in dispatches like any
+    other. Structured control flow (scf.if, scf.while) keeps an i1 condition:
+    it reads the 0-d tensor with `tensor.extract`, which the host executes as
+    a branch on that tensor.
+
+    ```mlir
+    %c = arith.cmpi slt, %i, %n : i32
+    scf.condition(%c) %i : i32
+    // becomes
+    %c = arith.cmpi slt, %i, %n : tensor<i32>
+    %b = tensor.extract %c[] : tensor<i1>
+    scf.condition(%b) %i : tensor<i32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // KILN_INPUT_PASSES

@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::kiln {
@@ -29,14 +30,19 @@ bool isSupportedElementType(Type type) {
 
 bool isSupportedOp(Operation *op) {
   StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
-  if (dialect == "linalg" || dialect == "arith" || dialect == "math")
+  if (dialect == "linalg" || dialect == "arith" || dialect == "math" ||
+      dialect == "check" || dialect == "util")
     return true;
   if (isa<ModuleOp, func::FuncOp, func::ReturnOp, func::CallOp>(op))
+    return true;
+  // Host control flow.
+  if (isa<scf::IfOp, scf::WhileOp, scf::ForOp, scf::YieldOp,
+          scf::ConditionOp>(op))
     return true;
   return isa<tensor::EmptyOp, tensor::ExtractSliceOp, tensor::InsertSliceOp,
              tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::PadOp,
              tensor::ConcatOp, tensor::YieldOp, tensor::CastOp,
-             tensor::ExtractOp>(op);
+             tensor::ExtractOp, tensor::FromElementsOp>(op);
 }
 
 /// Reports `type` at `loc` if it is a shaped type kiln cannot represent.
@@ -88,10 +94,12 @@ struct VerifyInputPass : impl::VerifyInputPassBase<VerifyInputPass> {
         return WalkResult::advance();
       if (!isSupportedOp(op)) {
         op->emitError() << "unsupported op '" << op->getName()
-                        << "'; kiln compiles func, linalg, arith, math and "
-                           "tensor.{empty, extract, extract_slice, "
-                           "insert_slice, expand_shape, collapse_shape, pad, "
-                           "concat, cast}";
+                        << "'; kiln compiles func, linalg, arith, math, "
+                           "TOSA (what upstream MLIR converts to linalg), "
+                           "scf.{if, while, for}, the check and util test "
+                           "ops and tensor.{empty, extract, from_elements, "
+                           "extract_slice, insert_slice, expand_shape, "
+                           "collapse_shape, pad, concat, cast}";
         failed = true;
         return WalkResult::skip();
       }

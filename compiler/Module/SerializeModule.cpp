@@ -9,12 +9,15 @@
 
 #include "Module/SerializeModule.h"
 
+#include "Dialect/Check/IR/CheckDialect.h"
 #include "Dialect/Kiln/IR/KilnOps.h"
+#include "Dialect/Util/IR/UtilDialect.h"
 #include "kiln/module_format.h"
 #include "kiln/module_generated.h"
 #include "llvm/ADT/StringMap.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -466,41 +469,78 @@ private:
 
   FailureOr<flatbuffers::Offset<fb::Function>>
   serializeFunction(func::FuncOp funcOp) {
-    if (!funcOp.getBody().hasOneBlock())
-      return funcOp.emitError("host control flow is not supported");
-    DenseMap<Value, uint32_t> slots;
-    std::vector<flatbuffers::Offset<fb::TensorType>> slotTypes;
-    auto slotOf = [&](Value value) -> FailureOr<uint32_t> {
-      auto it = slots.find(value);
-      if (it != slots.end())
-        return it->second;
-      FailureOr<flatbuffers::Offset<fb::TensorType>> type =
-          serializeType(value.getLoc(), value.getType());
-      if (failed(type))
-        return failure();
-      uint32_t slot = slotTypes.size();
-      slotTypes.push_back(*type);
-      slots[value] = slot;
-      return slot;
-    };
+    FunctionWriter writer(*this, funcOp);
+    return writer.write();
+  }
 
-    std::vector<uint32_t> arguments;
-    for (BlockArgument arg : funcOp.getArguments()) {
-      FailureOr<uint32_t> slot = slotOf(arg);
-      if (failed(slot))
+  /// Writes one host function: its ops in order, control flow as branches
+  /// between labels, values carried by control flow as slot aliases.
+  class FunctionWriter {
+  public:
+    FunctionWriter(ModuleSerializer &module, func::FuncOp funcOp)
+        : module(module), builder(module.builder), funcOp(funcOp) {}
+
+    FailureOr<flatbuffers::Offset<fb::Function>> write() {
+      std::vector<uint32_t> arguments;
+      for (BlockArgument arg : funcOp.getArguments()) {
+        FailureOr<uint32_t> slot = slotOf(arg);
+        if (failed(slot))
+          return failure();
+        arguments.push_back(*slot);
+      }
+      if (failed(writeBlock(funcOp.getBody().front())))
         return failure();
-      arguments.push_back(*slot);
+
+      std::vector<fb::Op> bodyTypes;
+      std::vector<flatbuffers::Offset<void>> bodyOffsets;
+      if (failed(finishBody(bodyTypes, bodyOffsets)))
+        return failure();
+      std::vector<flatbuffers::Offset<fb::TensorType>> resultTypes;
+      for (Type type : funcOp.getResultTypes()) {
+        FailureOr<flatbuffers::Offset<fb::TensorType>> serialized =
+            module.serializeType(funcOp.getLoc(), type);
+        if (failed(serialized))
+          return failure();
+        resultTypes.push_back(*serialized);
+      }
+      return fb::CreateFunction(
+          builder, builder.CreateString(funcOp.getName().str()),
+          builder.CreateVector(slotTypes), builder.CreateVector(arguments),
+          builder.CreateVector(resultTypes), builder.CreateVector(bodyTypes),
+          builder.CreateVector(bodyOffsets));
     }
 
-    // Instructions with the slots each one reads, for liveness.
+  private:
+    /// One instruction; branches are built once their labels are placed.
     struct Instruction {
       fb::Op type;
       flatbuffers::Offset<void> offset;
       std::vector<uint32_t> reads;
+      int trueLabel = -1, falseLabel = -1;
+      uint32_t condition = 0;
     };
-    std::vector<Instruction> instructions;
-    std::vector<uint32_t> returned;
-    auto slotsOf = [&](ValueRange values) -> FailureOr<std::vector<uint32_t>> {
+
+    FailureOr<uint32_t> slotOf(Value value) {
+      auto it = slots.find(value);
+      if (it != slots.end())
+        return it->second;
+      return newSlot(value.getLoc(), value.getType(), value);
+    }
+
+    FailureOr<uint32_t> newSlot(Location loc, Type type, Value value = {}) {
+      FailureOr<flatbuffers::Offset<fb::TensorType>> serialized =
+          module.serializeType(loc, type);
+      if (failed(serialized))
+        return failure();
+      uint32_t slot = slotTypes.size();
+      slotTypes.push_back(*serialized);
+      slotValueTypes.push_back(type);
+      if (value)
+        slots[value] = slot;
+      return slot;
+    }
+
+    FailureOr<std::vector<uint32_t>> slotsOf(ValueRange values) {
       std::vector<uint32_t> result;
       for (Value value : values) {
         FailureOr<uint32_t> slot = slotOf(value);
@@ -509,43 +549,144 @@ private:
         result.push_back(*slot);
       }
       return result;
-    };
+    }
 
-    for (Operation &op : funcOp.getBody().front()) {
-      Location loc = op.getLoc();
+    void emit(fb::Op type, flatbuffers::Offset<void> offset,
+              std::vector<uint32_t> reads = {}) {
+      instructions.push_back({type, offset, std::move(reads)});
+    }
+
+    int newLabel() {
+      labels.push_back(-1);
+      return labels.size() - 1;
+    }
+    void placeLabel(int label) { labels[label] = instructions.size(); }
+
+    void emitBranch(int label) {
+      hasControlFlow = true;
+      Instruction instruction{fb::Op::BranchOp, {}, {}};
+      instruction.trueLabel = label;
+      instructions.push_back(instruction);
+    }
+    void emitCondBranch(uint32_t condition, int trueLabel, int falseLabel) {
+      hasControlFlow = true;
+      Instruction instruction{fb::Op::CondBranchOp, {}, {condition}};
+      instruction.trueLabel = trueLabel;
+      instruction.falseLabel = falseLabel;
+      instruction.condition = condition;
+      instructions.push_back(instruction);
+    }
+
+    /// `destinations[i]` = `sources[i]` for all i at once (a loop may swap
+    /// values): through fresh slots when a source is also a destination.
+    LogicalResult emitMoves(Location loc, ArrayRef<uint32_t> destinations,
+                            ArrayRef<uint32_t> sources) {
+      SmallVector<uint32_t> from(sources.begin(), sources.end());
+      bool overlap = llvm::any_of(sources, [&](uint32_t source) {
+        return llvm::is_contained(destinations, source);
+      });
+      if (overlap) {
+        for (auto [i, source] : llvm::enumerate(sources)) {
+          FailureOr<uint32_t> temp = newSlot(loc, slotValueTypes[source]);
+          if (failed(temp))
+            return failure();
+          emit(fb::Op::ReshapeOp,
+               fb::CreateReshapeOp(builder, *temp, source).Union(), {source});
+          from[i] = *temp;
+        }
+      }
+      for (auto [destination, source] : llvm::zip(destinations, from))
+        if (destination != source)
+          emit(fb::Op::ReshapeOp,
+               fb::CreateReshapeOp(builder, destination, source).Union(),
+               {source});
+      return success();
+    }
+
+    /// The 0-d i1 tensor a control-flow condition reads.
+    FailureOr<uint32_t> conditionSlot(Operation *user, Value condition) {
+      auto extractOp = condition.getDefiningOp<tensor::ExtractOp>();
+      if (!extractOp || extractOp.getTensor().getType().getRank() != 0)
+        return user->emitError(
+            "a host branch condition must be read from a 0-d tensor<i1>");
+      return slotOf(extractOp.getTensor());
+    }
+
+    std::string locationString(Location loc) {
+      std::optional<FileLineColLoc> fileLoc = findFileLoc(loc);
+      if (!fileLoc)
+        return "";
+      return (fileLoc->getFilename().getValue() + ":" +
+              Twine(fileLoc->getLine()) + ":" +
+              Twine(fileLoc->getColumn()))
+          .str();
+    }
+
+    LogicalResult emitCheck(Operation *op, fb::CheckKind kind, Value lhs,
+                            Value rhs, float atol = 0, float rtol = 0) {
+      FailureOr<uint32_t> lhsSlot = slotOf(lhs);
+      FailureOr<uint32_t> rhsSlot = rhs ? slotOf(rhs) : lhsSlot;
+      if (failed(lhsSlot) || failed(rhsSlot))
+        return failure();
+      std::vector<uint32_t> reads = {*lhsSlot};
+      if (rhs)
+        reads.push_back(*rhsSlot);
+      emit(fb::Op::CheckOp,
+           fb::CreateCheckOp(builder, kind, *lhsSlot, rhs ? *rhsSlot : 0, atol,
+                             rtol,
+                             builder.CreateString(locationString(op->getLoc())))
+               .Union(),
+           reads);
+      return success();
+    }
+
+    LogicalResult writeBlock(Block &block) {
+      for (Operation &op : block)
+        if (failed(writeOp(&op)))
+          return failure();
+      return success();
+    }
+
+    LogicalResult writeOp(Operation *op) {
+      Location loc = op->getLoc();
       if (auto constantOp = dyn_cast<arith::ConstantOp>(op)) {
         auto value = dyn_cast<ElementsAttr>(constantOp.getValue());
-        if (!value)
+        if (!value) {
+          // Scalars read only by dispatches were copied into them.
+          if (constantOp->use_empty())
+            return success();
           return constantOp.emitError("scalar constants cannot live on the host");
-        FailureOr<uint32_t> constant = getConstant(loc, value);
+        }
+        FailureOr<uint32_t> constant = module.getConstant(loc, value);
         FailureOr<uint32_t> result = slotOf(constantOp.getResult());
         if (failed(constant) || failed(result))
           return failure();
-        instructions.push_back(
-            {fb::Op::ConstantOp,
-             fb::CreateConstantOp(builder, *result, *constant).Union(),
-             {}});
-      } else if (auto emptyOp = dyn_cast<tensor::EmptyOp>(op)) {
+        emit(fb::Op::ConstantOp,
+             fb::CreateConstantOp(builder, *result, *constant).Union());
+        return success();
+      }
+      if (auto emptyOp = dyn_cast<tensor::EmptyOp>(op)) {
         // An uninitialized tensor escaping to the host reads as zeros.
         auto type = cast<RankedTensorType>(emptyOp.getType());
-        Attribute zero = type.getElementType().isIntOrIndex()
-                             ? Attribute(IntegerAttr::get(type.getElementType(), 0))
-                             : Attribute(FloatAttr::get(type.getElementType(), 0.0));
-        FailureOr<uint32_t> constant =
-            getConstant(loc, cast<ElementsAttr>(SplatElementsAttr::get(type, zero)));
+        Attribute zero =
+            type.getElementType().isIntOrIndex()
+                ? Attribute(IntegerAttr::get(type.getElementType(), 0))
+                : Attribute(FloatAttr::get(type.getElementType(), 0.0));
+        FailureOr<uint32_t> constant = module.getConstant(
+            loc, cast<ElementsAttr>(SplatElementsAttr::get(type, zero)));
         FailureOr<uint32_t> result = slotOf(emptyOp.getResult());
         if (failed(constant) || failed(result))
           return failure();
-        instructions.push_back(
-            {fb::Op::ConstantOp,
-             fb::CreateConstantOp(builder, *result, *constant).Union(),
-             {}});
-      } else if (auto dispatchOp = dyn_cast<DispatchOp>(op)) {
+        emit(fb::Op::ConstantOp,
+             fb::CreateConstantOp(builder, *result, *constant).Union());
+        return success();
+      }
+      if (auto dispatchOp = dyn_cast<DispatchOp>(op)) {
         std::string key = (dispatchOp.getExecutableName().getValue() + "::" +
                            dispatchOp.getExportName().getValue())
                               .str();
-        auto it = exportIndices.find(key);
-        if (it == exportIndices.end())
+        auto it = module.exportIndices.find(key);
+        if (it == module.exportIndices.end())
           return dispatchOp.emitError("dispatch of an unknown export");
         FailureOr<std::vector<uint32_t>> operands =
             slotsOf(dispatchOp.getArguments());
@@ -553,83 +694,210 @@ private:
             slotsOf(dispatchOp.getResults());
         if (failed(operands) || failed(results))
           return failure();
-        instructions.push_back(
-            {fb::Op::DispatchOp,
+        emit(fb::Op::DispatchOp,
              fb::CreateDispatchOp(builder, it->second.first, it->second.second,
                                   builder.CreateVector(*operands),
                                   builder.CreateVector(*results))
                  .Union(),
-             *operands});
-      } else if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
-                     tensor::CastOp, tensor::ReshapeOp>(op)) {
-        FailureOr<uint32_t> source = slotOf(op.getOperand(0));
-        FailureOr<uint32_t> result = slotOf(op.getResult(0));
+             *operands);
+        return success();
+      }
+      if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp,
+              tensor::ReshapeOp>(op)) {
+        FailureOr<uint32_t> source = slotOf(op->getOperand(0));
+        FailureOr<uint32_t> result = slotOf(op->getResult(0));
         if (failed(source) || failed(result))
           return failure();
-        instructions.push_back(
-            {fb::Op::ReshapeOp,
-             fb::CreateReshapeOp(builder, *result, *source).Union(),
-             {*source}});
-      } else if (auto returnOp = dyn_cast<func::ReturnOp>(op)) {
+        emit(fb::Op::ReshapeOp,
+             fb::CreateReshapeOp(builder, *result, *source).Union(), {*source});
+        return success();
+      }
+      if (auto barrierOp = dyn_cast<util::OptimizationBarrierOp>(op)) {
+        // Opaque to the compiler; at run time the values pass through.
+        FailureOr<std::vector<uint32_t>> sources =
+            slotsOf(barrierOp.getOperands());
+        FailureOr<std::vector<uint32_t>> results =
+            slotsOf(barrierOp.getResults());
+        if (failed(sources) || failed(results))
+          return failure();
+        return emitMoves(loc, *results, *sources);
+      }
+      if (auto extractOp = dyn_cast<tensor::ExtractOp>(op)) {
+        // Read by the branch that uses it (see conditionSlot).
+        if (llvm::all_of(extractOp->getUsers(), [](Operation *user) {
+              return isa<scf::IfOp, scf::ConditionOp>(user);
+            }))
+          return success();
+        return extractOp.emitError(
+            "a tensor element read on the host only decides control flow");
+      }
+      if (auto checkOp = dyn_cast<check::ExpectTrueOp>(op))
+        return emitCheck(op, fb::CheckKind::True, checkOp.getOperand(), {});
+      if (auto checkOp = dyn_cast<check::ExpectFalseOp>(op))
+        return emitCheck(op, fb::CheckKind::False, checkOp.getOperand(), {});
+      if (auto checkOp = dyn_cast<check::ExpectAllTrueOp>(op))
+        return emitCheck(op, fb::CheckKind::AllTrue, checkOp.getOperand(), {});
+      if (auto checkOp = dyn_cast<check::ExpectEqOp>(op))
+        return emitCheck(op, fb::CheckKind::Equal, checkOp.getLhs(),
+                         checkOp.getRhs());
+      if (auto checkOp = dyn_cast<check::ExpectAlmostEqOp>(op))
+        return emitCheck(op, fb::CheckKind::AlmostEqual, checkOp.getLhs(),
+                         checkOp.getRhs(), checkOp.getAtol().convertToFloat(),
+                         checkOp.getRtol().convertToFloat());
+      if (auto ifOp = dyn_cast<scf::IfOp>(op))
+        return writeIf(ifOp);
+      if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+        return writeWhile(whileOp);
+      if (auto returnOp = dyn_cast<func::ReturnOp>(op)) {
         FailureOr<std::vector<uint32_t>> operands =
             slotsOf(returnOp.getOperands());
         if (failed(operands))
           return failure();
         returned = *operands;
-        instructions.push_back(
-            {fb::Op::ReturnOp,
+        emit(fb::Op::ReturnOp,
              fb::CreateReturnOp(builder, builder.CreateVector(*operands))
                  .Union(),
-             *operands});
-      } else {
-        return op.emitError() << "'" << op.getName()
-                              << "' cannot run on the host";
+             *operands);
+        return success();
       }
+      return op->emitError() << "'" << op->getName()
+                             << "' cannot run on the host";
     }
 
-    // Release each slot after its last read (never returned slots).
-    std::vector<int64_t> lastRead(slotTypes.size(), -1);
-    for (auto [index, instruction] : llvm::enumerate(instructions))
-      for (uint32_t slot : instruction.reads)
-        lastRead[slot] = index;
-    for (uint32_t slot : returned)
-      lastRead[slot] = -1;
-    std::vector<fb::Op> bodyTypes;
-    std::vector<flatbuffers::Offset<void>> bodyOffsets;
-    for (auto [index, instruction] : llvm::enumerate(instructions)) {
-      bool isReturn = instruction.type == fb::Op::ReturnOp;
-      std::vector<uint32_t> dead;
-      for (auto [slot, last] : llvm::enumerate(lastRead))
-        if (last == static_cast<int64_t>(index))
-          dead.push_back(slot);
-      if (!dead.empty() && isReturn) {
-        bodyTypes.push_back(fb::Op::ReleaseOp);
-        bodyOffsets.push_back(
-            fb::CreateReleaseOp(builder, builder.CreateVector(dead)).Union());
-      }
-      bodyTypes.push_back(instruction.type);
-      bodyOffsets.push_back(instruction.offset);
-      if (!dead.empty() && !isReturn) {
-        bodyTypes.push_back(fb::Op::ReleaseOp);
-        bodyOffsets.push_back(
-            fb::CreateReleaseOp(builder, builder.CreateVector(dead)).Union());
-      }
-    }
-
-    std::vector<flatbuffers::Offset<fb::TensorType>> resultTypes;
-    for (Type type : funcOp.getResultTypes()) {
-      FailureOr<flatbuffers::Offset<fb::TensorType>> serialized =
-          serializeType(funcOp.getLoc(), type);
-      if (failed(serialized))
+    /// cond ? then : else, each branch ending by moving its yielded values
+    /// into the results.
+    LogicalResult writeIf(scf::IfOp ifOp) {
+      FailureOr<uint32_t> condition = conditionSlot(ifOp, ifOp.getCondition());
+      FailureOr<std::vector<uint32_t>> results = slotsOf(ifOp.getResults());
+      if (failed(condition) || failed(results))
         return failure();
-      resultTypes.push_back(*serialized);
+      int thenLabel = newLabel(), elseLabel = newLabel(), endLabel = newLabel();
+      emitCondBranch(*condition, thenLabel, elseLabel);
+      for (auto [label, region] :
+           {std::make_pair(thenLabel, &ifOp.getThenRegion()),
+            std::make_pair(elseLabel, &ifOp.getElseRegion())}) {
+        placeLabel(label);
+        if (region->empty())
+          continue;
+        Block &block = region->front();
+        for (Operation &op : block.without_terminator())
+          if (failed(writeOp(&op)))
+            return failure();
+        auto yieldOp = cast<scf::YieldOp>(block.getTerminator());
+        FailureOr<std::vector<uint32_t>> values = slotsOf(yieldOp.getOperands());
+        if (failed(values) || failed(emitMoves(ifOp.getLoc(), *results, *values)))
+          return failure();
+        emitBranch(endLabel);
+      }
+      placeLabel(endLabel);
+      return success();
     }
-    return fb::CreateFunction(
-        builder, builder.CreateString(funcOp.getName().str()),
-        builder.CreateVector(slotTypes), builder.CreateVector(arguments),
-        builder.CreateVector(resultTypes), builder.CreateVector(bodyTypes),
-        builder.CreateVector(bodyOffsets));
-  }
+
+    /// before: ... cond ? (args -> after, results) : exit;
+    /// after: ... yields -> before.
+    LogicalResult writeWhile(scf::WhileOp whileOp) {
+      FailureOr<std::vector<uint32_t>> inits = slotsOf(whileOp.getInits());
+      FailureOr<std::vector<uint32_t>> beforeArgs =
+          slotsOf(whileOp.getBeforeArguments());
+      FailureOr<std::vector<uint32_t>> afterArgs =
+          slotsOf(whileOp.getAfterArguments());
+      FailureOr<std::vector<uint32_t>> results = slotsOf(whileOp.getResults());
+      if (failed(inits) || failed(beforeArgs) || failed(afterArgs) ||
+          failed(results) ||
+          failed(emitMoves(whileOp.getLoc(), *beforeArgs, *inits)))
+        return failure();
+      int beforeLabel = newLabel(), afterLabel = newLabel(),
+          exitLabel = newLabel();
+      placeLabel(beforeLabel);
+      Block &before = *whileOp.getBeforeBody();
+      for (Operation &op : before.without_terminator())
+        if (failed(writeOp(&op)))
+          return failure();
+      auto conditionOp = whileOp.getConditionOp();
+      FailureOr<uint32_t> condition =
+          conditionSlot(conditionOp, conditionOp.getCondition());
+      FailureOr<std::vector<uint32_t>> forwarded =
+          slotsOf(conditionOp.getArgs());
+      if (failed(condition) || failed(forwarded) ||
+          failed(emitMoves(whileOp.getLoc(), *afterArgs, *forwarded)) ||
+          failed(emitMoves(whileOp.getLoc(), *results, *forwarded)))
+        return failure();
+      emitCondBranch(*condition, afterLabel, exitLabel);
+      placeLabel(afterLabel);
+      Block &after = *whileOp.getAfterBody();
+      for (Operation &op : after.without_terminator())
+        if (failed(writeOp(&op)))
+          return failure();
+      FailureOr<std::vector<uint32_t>> yielded =
+          slotsOf(whileOp.getYieldOp().getOperands());
+      if (failed(yielded) ||
+          failed(emitMoves(whileOp.getLoc(), *beforeArgs, *yielded)))
+        return failure();
+      emitBranch(beforeLabel);
+      placeLabel(exitLabel);
+      return success();
+    }
+
+    /// Builds the instruction list. Straight-line functions release each
+    /// slot after its last read; with branches, a slot's memory goes when
+    /// the slot is overwritten or the function returns.
+    LogicalResult finishBody(std::vector<fb::Op> &types,
+                             std::vector<flatbuffers::Offset<void>> &offsets) {
+      auto add = [&](const Instruction &instruction) {
+        types.push_back(instruction.type);
+        if (instruction.type == fb::Op::BranchOp) {
+          offsets.push_back(
+              fb::CreateBranchOp(builder, labels[instruction.trueLabel]).Union());
+        } else if (instruction.type == fb::Op::CondBranchOp) {
+          offsets.push_back(fb::CreateCondBranchOp(
+                                builder, instruction.condition,
+                                labels[instruction.trueLabel],
+                                labels[instruction.falseLabel])
+                                .Union());
+        } else {
+          offsets.push_back(instruction.offset);
+        }
+      };
+      if (hasControlFlow) {
+        for (const Instruction &instruction : instructions)
+          add(instruction);
+        return success();
+      }
+      std::vector<int64_t> lastRead(slotTypes.size(), -1);
+      for (auto [index, instruction] : llvm::enumerate(instructions))
+        for (uint32_t slot : instruction.reads)
+          lastRead[slot] = index;
+      for (uint32_t slot : returned)
+        lastRead[slot] = -1;
+      for (auto [index, instruction] : llvm::enumerate(instructions)) {
+        add(instruction);
+        if (instruction.type == fb::Op::ReturnOp)
+          continue;
+        std::vector<uint32_t> dead;
+        for (auto [slot, last] : llvm::enumerate(lastRead))
+          if (last == static_cast<int64_t>(index))
+            dead.push_back(slot);
+        if (!dead.empty()) {
+          types.push_back(fb::Op::ReleaseOp);
+          offsets.push_back(
+              fb::CreateReleaseOp(builder, builder.CreateVector(dead)).Union());
+        }
+      }
+      return success();
+    }
+
+    ModuleSerializer &module;
+    flatbuffers::FlatBufferBuilder &builder;
+    func::FuncOp funcOp;
+    DenseMap<Value, uint32_t> slots;
+    std::vector<flatbuffers::Offset<fb::TensorType>> slotTypes;
+    std::vector<Type> slotValueTypes;
+    std::vector<Instruction> instructions;
+    /// Instruction index of each label (-1 until placed).
+    std::vector<int64_t> labels;
+    std::vector<uint32_t> returned;
+    bool hasControlFlow = false;
+  };
 
   ModuleOp moduleOp;
   const CPULibrary &library;

@@ -4,7 +4,9 @@
 
 #include "Capture/Passes.h"
 #include "Codegen/CPU/Passes.h"
+#include "Dialect/Check/IR/CheckDialect.h"
 #include "Dialect/Kiln/IR/KilnDialect.h"
+#include "Dialect/Util/IR/UtilDialect.h"
 #include "Dispatch/Passes.h"
 #include "Input/Passes.h"
 #include "mlir/Conversion/Passes.h"
@@ -29,6 +31,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tensor/IR/TensorInferTypeOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/TensorTilingInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
@@ -44,7 +47,8 @@
 namespace mlir::kiln {
 
 void registerAllDialects(DialectRegistry &registry) {
-  registry.insert<KilnDialect, affine::AffineDialect, arith::ArithDialect,
+  registry.insert<KilnDialect, check::CheckDialect, util::UtilDialect,
+                  tosa::TosaDialect, affine::AffineDialect, arith::ArithDialect,
                   bufferization::BufferizationDialect, cf::ControlFlowDialect,
                   func::FuncDialect, index::IndexDialect, LLVM::LLVMDialect,
                   linalg::LinalgDialect, math::MathDialect,

@@ -1,0 +1,301 @@
+//===- ConvertHostScalarsToTensors.cpp - host scalars as 0-d tensors ------===//
+//
+// Host ops are visited parents first. Each op that computes a scalar is
+// recreated on 0-d tensors (index as i64); each use of its old result then
+// either takes the tensor (ops that run on the host as tensor ops, control
+// flow carrying it) or, for ops that need the scalar itself (an scf.if
+// condition, a slice offset, a fill value), reads it back with
+// tensor.extract just before the use. Those reads are pure: dispatch
+// formation clones them into the dispatch that needs them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Input/Passes.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::kiln {
+#define GEN_PASS_DEF_CONVERTHOSTSCALARSTOTENSORSPASS
+#include "Input/Passes.h.inc"
+
+namespace {
+
+bool isScalar(Type type) { return type.isIntOrIndexOrFloat(); }
+
+/// The 0-d tensor a scalar of `type` becomes (index becomes i64).
+RankedTensorType getTensorType(Type type) {
+  if (type.isIndex())
+    type = IntegerType::get(type.getContext(), 64);
+  return RankedTensorType::get({}, type);
+}
+
+/// Ops whose regions are host code (as opposed to element computations of
+/// linalg or tensor ops).
+bool holdsHostCode(Operation *op) {
+  return isa<func::FuncOp, scf::IfOp, scf::WhileOp, scf::ExecuteRegionOp>(op);
+}
+
+/// Host ops that take a host scalar as a 0-d tensor operand: control flow
+/// carrying it, checks, barriers, and the scalar arith/math that becomes
+/// tensor arith/math. (Conditions are the exception, handled apart.)
+bool takesTensorOperands(Operation *op) {
+  if (isa<scf::YieldOp, scf::WhileOp, scf::ConditionOp,
+          util::OptimizationBarrierOp, check::ExpectTrueOp,
+          check::ExpectFalseOp, tensor::FromElementsOp, arith::IndexCastOp,
+          arith::IndexCastUIOp>(op))
+    return true;
+  return op->hasTrait<OpTrait::Elementwise>() &&
+         isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
+         op->getNumResults() == 1 && isScalar(op->getResult(0).getType());
+}
+
+class HostScalarConverter {
+public:
+  explicit HostScalarConverter(RewriterBase &rewriter) : rewriter(rewriter) {}
+
+  /// Converts every host op nested in `root`.
+  LogicalResult run(Operation *root) {
+    WalkResult result = root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (op != root && !isHostOp(op))
+        return WalkResult::skip();
+      if (op == root || created.contains(op))
+        return WalkResult::advance();
+      if (failed(convert(op)))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    return failure(result.wasInterrupted());
+  }
+
+private:
+  static bool isHostOp(Operation *op) {
+    Operation *parent = op->getParentOp();
+    return parent && holdsHostCode(parent);
+  }
+
+  LogicalResult convert(Operation *op) {
+    // Scalar constants stay: each use that wants a tensor gets a 0-d copy,
+    // the others (fill values, slice offsets) keep the scalar.
+    if (isa<arith::ConstantOp>(op))
+      return success();
+    if (auto conditionOp = dyn_cast<scf::ConditionOp>(op)) {
+      Value condition = conditionOp.getCondition();
+      if (isa<RankedTensorType>(condition.getType()))
+        conditionOp.getConditionMutable().assign(
+            readScalar(op, condition, rewriter.getI1Type()));
+      tensorizeOperands(op, /*from=*/1);
+      return success();
+    }
+    if (isa<scf::YieldOp, util::OptimizationBarrierOp, check::ExpectTrueOp,
+            check::ExpectFalseOp>(op)) {
+      tensorizeOperands(op);
+      convertResults(op);
+      return success();
+    }
+    if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+      tensorizeOperands(op);
+      for (Block *block : {whileOp.getBeforeBody(), whileOp.getAfterBody()})
+        for (BlockArgument arg : block->getArguments())
+          if (isScalar(arg.getType()))
+            replaceScalar(arg, [&] {
+              arg.setType(getTensorType(arg.getType()));
+              return Value(arg);
+            });
+      convertResults(op);
+      return success();
+    }
+    if (isa<scf::IfOp>(op)) {
+      convertResults(op);
+      return success();
+    }
+    if (isa<func::ReturnOp>(op) || llvm::none_of(op->getResultTypes(), isScalar))
+      return success();
+
+    rewriter.setInsertionPoint(op);
+    Location loc = op->getLoc();
+    Value replacement;
+    if (auto extractOp = dyn_cast<tensor::ExtractOp>(op)) {
+      FailureOr<Value> element = extractElement(extractOp);
+      if (failed(element))
+        return failure();
+      replacement = *element;
+    } else if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op)) {
+      // Index is i64 on the host: a width change, if any.
+      tensorizeOperands(op);
+      rewriter.setInsertionPoint(op);
+      replacement = castInteger(
+          loc, op->getOperand(0), getTensorType(op->getResult(0).getType()),
+          isa<arith::IndexCastUIOp>(op));
+    } else if (takesTensorOperands(op)) {
+      // arith and math compute on 0-d tensors as they do on scalars.
+      tensorizeOperands(op);
+      rewriter.setInsertionPoint(op);
+      OperationState state(loc, op->getName());
+      state.addOperands(op->getOperands());
+      state.addAttributes(op->getAttrs());
+      state.addTypes(getTensorType(op->getResult(0).getType()));
+      replacement = rewriter.create(state)->getResult(0);
+    } else {
+      return op->emitError()
+             << "'" << op->getName()
+             << "' computes a scalar on the host, which kiln does not run; "
+                "compute it with tensor ops";
+    }
+    replaceScalar(op->getResult(0), [&] { return replacement; });
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  /// Gives every scalar operand of `op` (from index `from` on) as a 0-d
+  /// tensor.
+  void tensorizeOperands(Operation *op, unsigned from = 0) {
+    for (OpOperand &operand : llvm::drop_begin(op->getOpOperands(), from))
+      if (isScalar(operand.get().getType()))
+        operand.set(toTensor(op, operand.get()));
+  }
+
+  /// A 0-d tensor holding scalar `value`, made before `user`.
+  Value toTensor(Operation *user, Value value) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    auto constantOp = value.getDefiningOp<arith::ConstantOp>();
+    if (constantOp) {
+      Value &cached = constantTensors[constantOp];
+      if (!cached) {
+        rewriter.setInsertionPointAfter(constantOp);
+        TypedAttr attr = constantOp.getValue();
+        RankedTensorType type = getTensorType(attr.getType());
+        Attribute element = attr;
+        if (attr.getType().isIndex())
+          element = IntegerAttr::get(type.getElementType(),
+                                     cast<IntegerAttr>(attr).getInt());
+        cached = arith::ConstantOp::create(
+            rewriter, constantOp.getLoc(), DenseElementsAttr::get(type, element));
+        created.insert(cached.getDefiningOp());
+      }
+      return cached;
+    }
+    rewriter.setInsertionPoint(user);
+    Value scalar = value;
+    if (scalar.getType().isIndex())
+      scalar = arith::IndexCastOp::create(rewriter, user->getLoc(),
+                                          rewriter.getI64Type(), scalar);
+    Operation *fromElements = tensor::FromElementsOp::create(
+        rewriter, user->getLoc(), getTensorType(value.getType()), scalar);
+    created.insert(fromElements);
+    return fromElements->getResult(0);
+  }
+
+  /// Retypes the scalar results of `op` (control flow, barriers) in place.
+  void convertResults(Operation *op) {
+    for (OpResult result : op->getResults())
+      if (isScalar(result.getType()))
+        replaceScalar(result, [&] {
+          result.setType(getTensorType(result.getType()));
+          return Value(result);
+        });
+  }
+
+  /// Redirects the uses of scalar `old` to the tensor `makeTensor()` makes:
+  /// host ops that take tensors get it, others (conditions, ops that need
+  /// the scalar) read the scalar back first.
+  void replaceScalar(Value old, function_ref<Value()> makeTensor) {
+    Type scalarType = old.getType();
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : old.getUses())
+      uses.push_back(&use);
+    Value tensor = makeTensor();
+    for (OpOperand *use : uses) {
+      Operation *user = use->getOwner();
+      bool isCondition =
+          isa<scf::IfOp, scf::ConditionOp>(user) && use->getOperandNumber() == 0;
+      if (isHostOp(user) && takesTensorOperands(user) && !isCondition) {
+        use->set(tensor);
+        continue;
+      }
+      use->set(readScalar(user, tensor, scalarType));
+    }
+  }
+
+  /// `tensor.extract %tensor[]` before `user`, cast back to `type`.
+  Value readScalar(Operation *user, Value tensor, Type type) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(user);
+    Location loc = user->getLoc();
+    Operation *read = tensor::ExtractOp::create(rewriter, loc, tensor);
+    created.insert(read);
+    Value element = read->getResult(0);
+    if (type.isIndex()) {
+      Operation *cast =
+          arith::IndexCastOp::create(rewriter, loc, type, element);
+      created.insert(cast);
+      element = cast->getResult(0);
+    }
+    return element;
+  }
+
+  /// One element of a tensor on the host, as a 0-d tensor.
+  FailureOr<Value> extractElement(tensor::ExtractOp op) {
+    auto sourceType = op.getTensor().getType();
+    if (sourceType.getRank() == 0)
+      return op.getTensor();
+    SmallVector<int64_t> offsets;
+    for (Value index : op.getIndices()) {
+      // A position known at compile time is a slice; a computed one would
+      // need the host to read memory it does not otherwise touch.
+      APInt value;
+      if (!matchPattern(index, m_ConstantInt(&value)))
+        return op.emitError("reading a tensor element at a computed position "
+                            "on the host is not supported; use constant "
+                            "indices or a tensor op");
+      offsets.push_back(value.getSExtValue());
+    }
+    Location loc = op.getLoc();
+    SmallVector<int64_t> ones(sourceType.getRank(), 1);
+    Value slice = tensor::ExtractSliceOp::create(
+        rewriter, loc, op.getTensor(),
+        getAsIndexOpFoldResult(rewriter.getContext(), offsets),
+        getAsIndexOpFoldResult(rewriter.getContext(), ones),
+        getAsIndexOpFoldResult(rewriter.getContext(), ones));
+    return tensor::CollapseShapeOp::create(
+               rewriter, loc,
+               RankedTensorType::get({}, sourceType.getElementType()), slice,
+               SmallVector<ReassociationIndices>{})
+        .getResult();
+  }
+
+  Value castInteger(Location loc, Value source, RankedTensorType resultType,
+                    bool isUnsigned) {
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    unsigned from = sourceType.getElementTypeBitWidth();
+    unsigned to = resultType.getElementTypeBitWidth();
+    if (from == to)
+      return source;
+    if (from > to)
+      return arith::TruncIOp::create(rewriter, loc, resultType, source);
+    if (isUnsigned)
+      return arith::ExtUIOp::create(rewriter, loc, resultType, source);
+    return arith::ExtSIOp::create(rewriter, loc, resultType, source);
+  }
+
+  RewriterBase &rewriter;
+  /// Ops this pass made, which need no conversion.
+  DenseSet<Operation *> created;
+  /// The 0-d tensor of each scalar constant.
+  DenseMap<Operation *, Value> constantTensors;
+};
+
+struct ConvertHostScalarsToTensorsPass
+    : impl::ConvertHostScalarsToTensorsPassBase<
+          ConvertHostScalarsToTensorsPass> {
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    if (failed(HostScalarConverter(rewriter).run(getOperation())))
+      signalPassFailure();
+  }
+};
+
+}  // namespace
+}  // namespace mlir::kiln

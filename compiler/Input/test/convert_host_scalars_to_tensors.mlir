@@ -1,0 +1,64 @@
+// RUN: kiln-opt %s --split-input-file --kiln-convert-host-scalars-to-tensors | FileCheck %s
+
+// Tests that a loop counter and its condition become 0-d tensors (index as
+// i64) and that the loop condition is read back from its tensor.
+// CHECK-LABEL: func.func @counted
+//   CHECK-DAG:   %[[ZERO:.+]] = arith.constant dense<0> : tensor<i64>
+//   CHECK-DAG:   %[[ONE:.+]] = arith.constant dense<1> : tensor<i64>
+//   CHECK-DAG:   %[[TEN:.+]] = arith.constant dense<10> : tensor<i64>
+//       CHECK:   %[[R:.+]]:2 = scf.while (%[[I:.+]] = %[[ZERO]], %[[ACC:.+]] = %{{.+}}) : (tensor<i64>, tensor<4xf32>) -> (tensor<i64>, tensor<4xf32>)
+//       CHECK:     %[[LT:.+]] = arith.cmpi slt, %[[I]], %[[TEN]] : tensor<i64>
+//       CHECK:     %[[B:.+]] = tensor.extract %[[LT]][] : tensor<i1>
+//       CHECK:     scf.condition(%[[B]]) %[[I]], %[[ACC]] : tensor<i64>, tensor<4xf32>
+//       CHECK:   ^bb0(%[[J:.+]]: tensor<i64>, %[[A:.+]]: tensor<4xf32>):
+//       CHECK:     %[[NEXT:.+]] = arith.addi %[[J]], %[[ONE]] : tensor<i64>
+//       CHECK:     scf.yield %[[NEXT]], %{{.+}} : tensor<i64>, tensor<4xf32>
+func.func @counted(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %r:2 = scf.while (%i = %c0, %acc = %x) : (index, tensor<4xf32>) -> (index, tensor<4xf32>) {
+    %lt = arith.cmpi slt, %i, %c10 : index
+    scf.condition(%lt) %i, %acc : index, tensor<4xf32>
+  } do {
+  ^bb0(%j: index, %a: tensor<4xf32>):
+    %next = arith.addi %j, %c1 : index
+    %e = tensor.empty() : tensor<4xf32>
+    %d = linalg.add ins(%a, %a : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %next, %d : index, tensor<4xf32>
+  }
+  return %r#1 : tensor<4xf32>
+}
+
+// -----
+
+// Tests that an element read on the host becomes a one-element slice, and
+// that an op needing the scalar itself (a fill) reads it back.
+// CHECK-LABEL: func.func @element
+//       CHECK:   %[[S:.+]] = tensor.extract_slice %arg0[2] [1] [1] : tensor<4xf32> to tensor<1xf32>
+//       CHECK:   %[[T:.+]] = tensor.collapse_shape %[[S]] [] : tensor<1xf32> into tensor<f32>
+//       CHECK:   %[[V:.+]] = tensor.extract %[[T]][] : tensor<f32>
+//       CHECK:   linalg.fill ins(%[[V]] : f32)
+func.func @element(%x: tensor<4xf32>) -> tensor<8xf32> {
+  %c2 = arith.constant 2 : index
+  %v = tensor.extract %x[%c2] : tensor<4xf32>
+  %e = tensor.empty() : tensor<8xf32>
+  %f = linalg.fill ins(%v : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  return %f : tensor<8xf32>
+}
+
+// -----
+
+// Tests that a scalar check takes the 0-d tensor.
+// CHECK-LABEL: func.func @scalar_check
+//       CHECK:   %[[E:.+]] = arith.cmpi eq, %{{.+}}, %{{.+}} : tensor<i32>
+//       CHECK:   %[[X:.+]] = arith.extui %[[E]] : tensor<i1> to tensor<i32>
+//       CHECK:   check.expect_true(%[[X]]) : tensor<i32>
+func.func @scalar_check(%x: tensor<i32>) {
+  %a = tensor.extract %x[] : tensor<i32>
+  %c7 = arith.constant 7 : i32
+  %eq = arith.cmpi eq, %a, %c7 : i32
+  %w = arith.extui %eq : i1 to i32
+  check.expect_true(%w) : i32
+  return
+}

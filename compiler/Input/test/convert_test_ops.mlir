@@ -7,6 +7,8 @@
 //       CHECK:   %[[B:.+]] = util.optimization_barrier %[[C]] : tensor<2xi32>
 //       CHECK:   %[[E:.+]] = arith.constant dense<[1, 2]> : tensor<2xi32>
 //       CHECK:   check.expect_eq(%[[B]], %[[E]]) : tensor<2xi32>
+//       CHECK:   %[[H:.+]] = arith.constant dense<5.000000e-01> : tensor<2xf32>
+//       CHECK:   util.optimization_barrier %[[H]] : tensor<2xf32>
 //       CHECK:   %[[F:.+]] = arith.constant dense<5.000000e-01> : tensor<2xf32>
 //       CHECK:   check.expect_almost_eq(%{{.+}}, %[[F]], atol 0.00999999977) : tensor<2xf32>
 func.func @constants() {

@@ -64,6 +64,9 @@ int64_t getStorageBytes(Type type) {
   return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
 }
 
+/// Largest constant a module holds (FlatBuffers addresses 2 GiB in all).
+constexpr int64_t kMaxConstantBytes = int64_t(1) << 30;
+
 /// Dense row-major bytes of a constant, i1 as one byte per element.
 FailureOr<std::vector<uint8_t>> getConstantBytes(Location loc,
                                                  ElementsAttr elements) {
@@ -71,6 +74,10 @@ FailureOr<std::vector<uint8_t>> getConstantBytes(Location loc,
   Type elementType = type.getElementType();
   int64_t elementBytes = getStorageBytes(elementType);
   int64_t count = type.getNumElements();
+  if (count > kMaxConstantBytes / elementBytes)
+    return emitError(loc) << "constant of type " << type << " holds more than "
+                          << kMaxConstantBytes
+                          << " bytes, beyond what a module stores";
   std::vector<uint8_t> bytes(count * elementBytes);
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(elements)) {
     AsmResourceBlob *blob = resource.getRawHandle().getBlob();

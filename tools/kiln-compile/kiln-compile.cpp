@@ -3,14 +3,15 @@
 #include "Codegen/CPU/Passes.h"
 #include "Pipeline/Pipeline.h"
 #include "Pipeline/Registration.h"
+#include "Target/CPU/LibraryBuilder.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/xxhash.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/xxhash.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -143,6 +144,12 @@ static LogicalResult run(MLIRContext &context) {
     return failure();
   }
   options.compileTo = *phase;
+  if (failed(kiln::verifyTargetCPU(options.cpu))) {
+    llvm::errs() << "kiln-compile: error: unknown --cpu '" << options.cpu
+                 << "'; use host, x86-64-v2, x86-64-v3, x86-64-v4 or an "
+                    "LLVM x86 CPU name (e.g. skylake-avx512)\n";
+    return failure();
+  }
   if (options.compileTo == kiln::PipelinePhase::End && outputFilename == "-") {
     llvm::errs() << "kiln-compile: error: no output file; pass -o FILE.kiln\n";
     return failure();
@@ -198,5 +205,11 @@ int main(int argc, char **argv) {
   kiln::registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Errors name the line of the input; a dump of the failing op in generic
+  // form helps compiler developers, not users (--mlir-print-op-on-diagnostic).
+  auto &clOptions = cl::getRegisteredOptions();
+  auto printOp = clOptions.find("mlir-print-op-on-diagnostic");
+  if (printOp == clOptions.end() || printOp->second->getNumOccurrences() == 0)
+    context.printOpOnDiagnostic(false);
   return succeeded(run(context)) ? 0 : 1;
 }

@@ -10,6 +10,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
@@ -137,6 +138,20 @@ LogicalResult optimize(llvm::Module &module, llvm::TargetMachine &machine) {
 }
 
 }  // namespace
+
+LogicalResult verifyTargetCPU(StringRef cpu) {
+  if (cpu == "host")
+    return success();
+  llvm::InitializeNativeTarget();
+  std::string error;
+  llvm::Triple triple("x86_64-unknown-linux-gnu");
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return failure();
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target->createMCSubtargetInfo(triple, "", ""));
+  return success(info && info->isCPUStringValid(cpu));
+}
 
 FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp,
                                       StringRef libraryName) {

@@ -27,6 +27,10 @@ struct CPULibrary {
   std::vector<LibraryExport> exports;
 };
 
+/// Succeeds when `cpu` ("host" or an x86-64 CPU name) names a CPU LLVM
+/// can generate code for.
+LogicalResult verifyTargetCPU(StringRef cpu);
+
 /// Translates the LLVM-dialect module of every CPU variant in `moduleOp` to
 /// LLVM IR, links them into one module that also holds the export table and
 /// `kiln_executable_library_query` (see executable_library.h), optimizes it,

@@ -10,11 +10,14 @@
 
 #include <dlfcn.h>
 #include <elf.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "module/module_impl.h"
 
@@ -28,21 +31,66 @@ bool RangeInside(uint64_t offset, uint64_t length, uint64_t size) {
 
 // Checks that this CPU can run code built for `cpu` (the names kiln-compile
 // writes for generic x86-64 levels); other names cannot be checked here.
+// The levels are spelled as their defining features because not every
+// compiler's __builtin_cpu_supports knows the level names.
 // TODO(cpu): check named microarchitectures (e.g. "znver3") by features.
 Status CheckCpu(std::string_view cpu) {
+  __builtin_cpu_init();
+  bool v2 = __builtin_cpu_supports("sse4.2") &&
+            __builtin_cpu_supports("ssse3") && __builtin_cpu_supports("popcnt");
+  bool v3 = v2 && __builtin_cpu_supports("avx2") &&
+            __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi") &&
+            __builtin_cpu_supports("bmi2");
+  bool v4 = v3 && __builtin_cpu_supports("avx512f") &&
+            __builtin_cpu_supports("avx512bw") &&
+            __builtin_cpu_supports("avx512cd") &&
+            __builtin_cpu_supports("avx512dq") &&
+            __builtin_cpu_supports("avx512vl");
   bool supported = true;
   if (cpu == "x86-64-v2") {
-    supported = __builtin_cpu_supports("x86-64-v2");
+    supported = v2;
   } else if (cpu == "x86-64-v3") {
-    supported = __builtin_cpu_supports("x86-64-v3");
+    supported = v3;
   } else if (cpu == "x86-64-v4") {
-    supported = __builtin_cpu_supports("x86-64-v4");
+    supported = v4;
   }
   if (!supported) {
     return UnimplementedError("compiled for CPU '", cpu,
                               "', which this machine does not support");
   }
   return OkStatus();
+}
+
+// The dynamic loader knows a library by its path, and an object may outlive
+// its dlclose (RTLD_NODELETE, or a profiler such as Tracy that makes dlclose
+// a no-op): dlopen of a reused /proc/self/fd/N would then return the old
+// code. Moves `*fd` to a number whose path no loaded object holds.
+StatusOr<std::string> UnusedLibraryPath(int* fd) {
+  constexpr int kMaxAttempts = 64;
+  std::vector<int> skipped;  // numbers held by stale objects, closed on return
+  auto close_skipped = [&] {
+    for (int number : skipped) ::close(number);
+  };
+  for (int attempt = 0;; ++attempt) {
+    std::string path = StrCat("/proc/self/fd/", *fd);
+    void* stale = dlopen(path.c_str(), RTLD_LAZY | RTLD_NOLOAD);
+    if (!stale) {
+      close_skipped();
+      return path;
+    }
+    dlclose(stale);  // RTLD_NOLOAD took a reference
+    const int next = attempt < kMaxAttempts
+                         ? ::fcntl(*fd, F_DUPFD_CLOEXEC, 0)
+                         : -1;
+    if (next < 0) {
+      close_skipped();
+      return ResourceExhaustedError(
+          "no free /proc/self/fd path to load a library from (", attempt,
+          " are held by libraries that were never unloaded)");
+    }
+    skipped.push_back(*fd);
+    *fd = next;
+  }
 }
 
 Status WriteAll(int fd, const uint8_t* data, size_t size) {
@@ -143,7 +191,7 @@ StatusOr<LoadedLibrary> LoadedLibrary::Load(const uint8_t* data, size_t size,
   if (loaded.fd_ < 0) return ErrnoToStatus(errno, "memfd_create failed");
   KILN_RETURN_IF_ERROR(WriteAll(loaded.fd_, data, size));
 
-  const std::string path = StrCat("/proc/self/fd/", loaded.fd_);
+  KILN_ASSIGN_OR_RETURN(std::string path, UnusedLibraryPath(&loaded.fd_));
   loaded.handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!loaded.handle_) {
     const char* error = dlerror();

@@ -73,7 +73,7 @@ StatusOr<std::shared_ptr<const Module>> Module::Load(
   TraceSite site;
   site.kind = ZoneKind::kModuleLoad;
   site.name = path;
-  site.file = path;
+  // No file: a profiler would read the binary module as source text.
   ScopedZone zone(site);
   const std::string context = StrCat("cannot load '", path, "'");
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

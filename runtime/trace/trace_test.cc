@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <sstream>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -405,7 +406,7 @@ TEST(PublishTest, RequestsDuringAndAfterUnloadAreSafe) {
   std::atomic<bool> stop{false};
   std::atomic<int> served{0}, refused{0};
   std::thread profiler([&] {
-    while (!stop.load()) {
+    do {
       size_t size = 0;
       char* text = ReadPublishedSourceInto("dbg_ex_cpu.2.translated.mlir",
                                            MallocForTest, &size);
@@ -416,8 +417,10 @@ TEST(PublishTest, RequestsDuringAndAfterUnloadAreSafe) {
         ++refused;
       }
       std::free(text);
-    }
+    } while (!stop.load());
   });
+  // Loads start once the profiler is asking.
+  while (served.load() + refused.load() == 0) std::this_thread::yield();
   for (int round = 0; round < 200; ++round) {
     StatusOr<std::shared_ptr<const Module>> module = Module::LoadFromMemory(
         bytes.data(), bytes.size(), Module::MemoryMode::kCopy);
@@ -451,6 +454,75 @@ TEST(ConcurrencyTest, ConcurrentZonesFromThePool) {
   for (const json& event : doc["traceEvents"])
     if (event["ph"] == "X" && event["cat"] == "dispatch") ++dispatches;
   EXPECT_EQ(dispatches, 50);
+}
+
+// One loaded module run from 8 threads at once, each with its own Context
+// (and pool), every result checked, with a tracer recording every zone
+// (TSan-clean under make test-tsan).
+TEST(ConcurrencyTest, OneModuleFromEightThreadsWithTracing) {
+  TempFile trace;
+  TraceOptions options;
+  options.workgroup_zones = true;
+  std::unique_ptr<Tracer> tracer = CreateChromeTracer(trace.path, options);
+  TracerScope scope(tracer.get());
+  std::shared_ptr<const Module> module = MustLoad(DebugSpec());
+  ASSERT_TRUE(module);
+
+  constexpr int kThreads = 8;
+  constexpr int kCalls = 50;
+  std::atomic<int> wrong{0}, failed{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      ThreadPool pool(t % 2 + 1);
+      Context context(module, &pool);
+      for (int call = 0; call < kCalls; ++call) {
+        StatusOr<Tensor> a = Tensor::Allocate(ElementType::kF32, {8});
+        StatusOr<Tensor> b = Tensor::Allocate(ElementType::kF32, {8});
+        if (!a.ok() || !b.ok()) {
+          ++failed;
+          continue;
+        }
+        for (int i = 0; i < 8; ++i) {
+          a->mutable_data_as<float>()[i] = float(t * 1000 + call);
+          b->mutable_data_as<float>()[i] = float(i);
+        }
+        std::vector<Tensor> outputs;
+        if (!context.Call("main", {*a, *b}, &outputs).ok() ||
+            outputs.size() != 1) {
+          ++failed;
+          continue;
+        }
+        for (int i = 0; i < 8; ++i) {
+          if (outputs[0].data_as<float>()[i] != float(t * 1000 + call + i))
+            ++wrong;
+        }
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(failed.load(), 0);
+  EXPECT_EQ(wrong.load(), 0);
+
+  ASSERT_TRUE(tracer->Flush().ok());
+  json doc = json::parse(ReadFile(trace.path));
+  int dispatches = 0, functions = 0;
+  std::set<int64_t> tids;
+  for (const json& event : doc["traceEvents"]) {
+    if (event["ph"] != "X") continue;
+    if (event["cat"] == "dispatch") {
+      ++dispatches;
+      EXPECT_EQ(event["args"]["file"], "dbg_ex_cpu.0.source.mlir");
+      EXPECT_EQ(event["args"]["line"], 4);
+    }
+    if (event["cat"] == "function") {
+      ++functions;
+      tids.insert(event["tid"].get<int64_t>());
+    }
+  }
+  EXPECT_EQ(dispatches, kThreads * kCalls);
+  EXPECT_EQ(functions, kThreads * kCalls);
+  EXPECT_EQ(tids.size(), size_t{kThreads});  // each caller its own track
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -700,8 +701,10 @@ kiln::StatusOr<size_t> ExtractSources(const kiln::Module& module,
   if (dir.empty()) {
     return kiln::InvalidArgumentError("--extract-sources needs a directory");
   }
-  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
-    return kiln::ErrnoToStatus(errno,
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);  // like mkdir -p
+  if (error) {
+    return kiln::ErrnoToStatus(error.value(),
                                kiln::StrCat("cannot create '", dir, "'"));
   }
   Fd root(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));

@@ -431,6 +431,19 @@ TEST_F(KilnDumpTest, ExtractSources) {
   EXPECT_EQ(ReadText(out_dir + "/model.mlir"), kModel);
 }
 
+TEST_F(KilnDumpTest, ExtractSourcesCreatesParentDirectories) {
+  const std::string out_dir = dir_ + "/a/b/c";
+  RunResult result = Run({module_, "--extract-sources=" + out_dir});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(ReadText(out_dir + "/model.mlir"), kModel);
+  // A file in the way is an error naming the directory.
+  const std::string blocked = dir_ + "/a/b/c/model.mlir/sub";
+  result = Run({module_, "--extract-sources=" + blocked});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_TRUE(Contains(result.err, "cannot create '" + blocked + "'"))
+      << result.err;
+}
+
 TEST_F(KilnDumpTest, ExtractSourcesRefusesEscapingPaths) {
   ModuleSpec spec = DumpSpec();
   spec.executables[0].exports[0].stage_locations.clear();

@@ -1,5 +1,6 @@
 //===- tensor_text.cc - Tensor parsing and printing (iree-run-module syntax) ===//
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -384,33 +385,60 @@ std::string FormatElement(ElementType type, const void* data) {
 }
 
 std::string FormatTensor(const Tensor& tensor) {
+  return FormatTensor(tensor, tensor.element_count());
+}
+
+std::string FormatTensor(const Tensor& tensor, int64_t max_elements) {
   std::string out = tensor.type().ToString();
   out.push_back('=');
-  if (tensor.empty()) return out;
+  // No values (an outer dimension may still be huge: "1000000000x0xf32").
+  if (tensor.empty() || tensor.element_count() == 0) return out;
   const Shape& shape = tensor.shape();
   const ElementType type = tensor.element_type();
   const size_t element_size = ElementTypeByteSize(type);
   const auto* p = tensor.data_as<uint8_t>();
-  out.reserve(out.size() + tensor.element_count() * 4);
+  if (max_elements < 0) max_elements = 0;
+  const int64_t printed = std::min(tensor.element_count(), max_elements);
+  out.reserve(out.size() + printed * 4 + 3);
   if (shape.empty()) {
-    AppendElement(out, type, p);
+    if (printed == 0) {
+      out.append("...");
+    } else {
+      AppendElement(out, type, p);
+    }
     return out;
   }
   // Outer dimensions are bracketed, the innermost is space separated:
   // 2x2 -> [1 2][3 4]; 2x2x2 -> [[1 2][3 4]][[5 6][7 8]]; 4 -> 1 2 3 4.
+  // Once `printed` elements are out, "..." ends the text (brackets left
+  // open, as iree-run-module does).
   const size_t rank = shape.size();
+  int64_t remaining = printed;
+  bool elided = false;
   auto emit = [&](auto& self, size_t dim) -> void {
     if (dim + 1 == rank) {
       for (int64_t i = 0; i < shape[dim]; ++i) {
+        if (remaining == 0) {
+          out.append("...");
+          elided = true;
+          return;
+        }
         if (i) out.push_back(' ');
         AppendElement(out, type, p);
         p += element_size;
+        --remaining;
       }
       return;
     }
     for (int64_t i = 0; i < shape[dim]; ++i) {
+      if (remaining == 0 && printed < tensor.element_count()) {
+        out.append("...");
+        elided = true;
+        return;
+      }
       out.push_back('[');
       self(self, dim + 1);
+      if (elided) return;
       out.push_back(']');
     }
   };

@@ -158,8 +158,10 @@ TEST(FormatTensorTest, IreeLayout) {
             "2x2x2xi8=[[1 2][3 4]][[5 6][7 8]]");
   EXPECT_EQ(FormatTensor(MustParse("f32=3.5")), "f32=3.5");
   EXPECT_EQ(FormatTensor(MustParse("3xi1=true,false,1")), "3xi1=1 0 1");
-  EXPECT_EQ(FormatTensor(MustParse("2x0xf32")), "2x0xf32=[][]");
+  // No values, no brackets: the type says it all, however large its dims.
+  EXPECT_EQ(FormatTensor(MustParse("2x0xf32")), "2x0xf32=");
   EXPECT_EQ(FormatTensor(MustParse("0x2xf32")), "0x2xf32=");
+  EXPECT_EQ(FormatTensor(MustParse("1000000000x0xf32")), "1000000000x0xf32=");
   EXPECT_EQ(FormatTensor(MustParse("3xf32=0.1,1e20,-inf")),
             "3xf32=0.1 1e+20 -inf");
   // 16-bit floats print their own shortest form, not the f32 expansion.
@@ -167,6 +169,22 @@ TEST(FormatTensorTest, IreeLayout) {
             "3xf16=0.1 1000 -2.5");
   EXPECT_EQ(FormatTensor(MustParse("2xbf16=0.1,3.140625")),
             "2xbf16=0.1 3.14");
+}
+
+TEST(FormatTensorTest, AtMostSomeElements) {
+  const Tensor v = MustParse("6xi32=1,2,3,4,5,6");
+  EXPECT_EQ(FormatTensor(v, 6), "6xi32=1 2 3 4 5 6");
+  EXPECT_EQ(FormatTensor(v, 100), "6xi32=1 2 3 4 5 6");
+  EXPECT_EQ(FormatTensor(v, 3), "6xi32=1 2 3...");
+  EXPECT_EQ(FormatTensor(v, 0), "6xi32=...");
+  const Tensor m = MustParse("3x2xf32=1,2,3,4,5,6");
+  EXPECT_EQ(FormatTensor(m, 6), "3x2xf32=[1 2][3 4][5 6]");
+  EXPECT_EQ(FormatTensor(m, 4), "3x2xf32=[1 2][3 4]...");
+  EXPECT_EQ(FormatTensor(m, 0), "3x2xf32=...");
+  EXPECT_EQ(FormatTensor(m, 3), "3x2xf32=[1 2][3...");
+  EXPECT_EQ(FormatTensor(MustParse("f32=2.5"), 1), "f32=2.5");
+  EXPECT_EQ(FormatTensor(MustParse("f32=2.5"), 0), "f32=...");
+  EXPECT_EQ(FormatTensor(MustParse("2x0xf32"), 0), "2x0xf32=");
 }
 
 // Every value of the type, printed then parsed, comes back bit-identical.

@@ -1,8 +1,9 @@
 //===- context.cc - Host function interpreter -----------------------------===//
 //
-// Runs the straight-line slot programs described in schema/module.fbs. The
-// module was fully verified at load, so indices, types and slot states are
-// trusted here.
+// Runs the slot programs described in schema/module.fbs. The module was
+// verified at load, so indices and types are trusted here; whether a slot
+// holds a value when it is read is checked as it runs (in a function with
+// branches the verifier cannot know).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,9 +12,23 @@
 #include <optional>
 
 #include "cpu/dispatch.h"
+#include "module/check.h"
 #include "module/module_impl.h"
 
 namespace kiln {
+
+static_assert(static_cast<int>(fb::CheckKind::True) ==
+                      static_cast<int>(CheckKind::kTrue) &&
+                  static_cast<int>(fb::CheckKind::False) ==
+                      static_cast<int>(CheckKind::kFalse) &&
+                  static_cast<int>(fb::CheckKind::AllTrue) ==
+                      static_cast<int>(CheckKind::kAllTrue) &&
+                  static_cast<int>(fb::CheckKind::Equal) ==
+                      static_cast<int>(CheckKind::kEqual) &&
+                  static_cast<int>(fb::CheckKind::AlmostEqual) ==
+                      static_cast<int>(CheckKind::kAlmostEqual) &&
+                  fb::CheckKind::MAX == fb::CheckKind::AlmostEqual,
+              "kiln::CheckKind must mirror fb::CheckKind");
 
 Context::Context(std::shared_ptr<const Module> module, ThreadPool* pool)
     : module_(std::move(module)), pool_(pool) {}
@@ -186,7 +201,20 @@ Status Context::Execute(size_t function_index,
 
   const auto* types = function.body_type();
   const auto* body = function.body();
-  for (uint32_t pc = 0; pc < body->size(); ++pc) {
+  const uint32_t count = body->size();
+  uint32_t pc = 0;
+  // Every read goes through here: in a function with branches the verifier
+  // cannot tell whether a slot was written on the path taken.
+  auto read = [&](uint32_t slot) -> Status {
+    if (__builtin_expect(slots_[slot].empty(), 0)) {
+      return FailedPreconditionError("function '", name, "' instruction ", pc,
+                                     ": slot ", slot,
+                                     " read before it was written");
+    }
+    return OkStatus();
+  };
+  while (pc < count) {
+    uint32_t next = pc + 1;
     switch (types->GetEnum<fb::Op>(pc)) {
       case fb::Op::ConstantOp: {
         const auto* op = static_cast<const fb::ConstantOp*>(body->Get(pc));
@@ -203,62 +231,12 @@ Status Context::Execute(size_t function_index,
       }
       case fb::Op::DispatchOp: {
         const auto* op = static_cast<const fb::DispatchOp*>(body->Get(pc));
-        const ResolvedExport& ex =
-            module.executables[op->executable()][op->export_index()];
-        binding_ptrs_.clear();
-        binding_lengths_.clear();
-        if (const auto* operands = op->operands()) {
-          for (uint32_t slot : *operands) {
-            binding_ptrs_.push_back(slots_[slot].mutable_data());
-            binding_lengths_.push_back(slots_[slot].byte_size());
-          }
-        }
-        if (const auto* results = op->results()) {
-          for (uint32_t slot : *results) {
-            const SlotInfo& info = plan.slots[slot];
-            StatusOr<Tensor> result =
-                Tensor::Allocate(info.type.element_type, info.type.shape);
-            if (!result.ok()) {
-              return std::move(result).status().Prepend(
-                  StrCat("function '", name, "' instruction ", pc));
-            }
-            slots_[slot] = std::move(result).value();
-            binding_ptrs_.push_back(slots_[slot].mutable_data());
-            binding_lengths_.push_back(slots_[slot].byte_size());
-          }
-        }
-        DispatchParams params;
-        params.export_name = ex.name;
-        params.function = ex.function;
-        for (int d = 0; d < 3; ++d) {
-          params.workgroup_count[d] = ex.workgroup_count[d];
-        }
-        params.binding_count = static_cast<uint32_t>(binding_ptrs_.size());
-        params.binding_ptrs = binding_ptrs_.data();
-        params.binding_lengths = binding_lengths_.data();
-        if (trace_sites_tracer_ && GetTracer().enabled()) {
-          params.trace_site =
-              &export_sites_[op->executable()][op->export_index()];
-        }
-        KILN_RETURN_IF_ERROR(RunDispatch(*pool_, params), "function '", name,
-                             "' instruction ", pc);
-        if (dispatch_observer_) {
-          KILN_ASSIGN_OR_RETURN(
-              ExportView view,
-              module_->GetExport(op->executable(), op->export_index()));
-          std::vector<Tensor> bindings;
-          const size_t input_count = op->operands() ? op->operands()->size() : 0;
-          if (const auto* operands = op->operands())
-            for (uint32_t slot : *operands) bindings.push_back(slots_[slot]);
-          if (const auto* results = op->results())
-            for (uint32_t slot : *results) bindings.push_back(slots_[slot]);
-          KILN_RETURN_IF_ERROR(dispatch_observer_(view, bindings, input_count),
-                               "function '", name, "' instruction ", pc);
-        }
+        KILN_RETURN_IF_ERROR(RunDispatchOp(*op, plan, name, pc));
         break;
       }
       case fb::Op::ReshapeOp: {
         const auto* op = static_cast<const fb::ReshapeOp*>(body->Get(pc));
+        KILN_RETURN_IF_ERROR(read(op->source()));
         const SlotInfo& info = plan.slots[op->result()];
         KILN_ASSIGN_OR_RETURN(
             slots_[op->result()],
@@ -275,37 +253,176 @@ Status Context::Execute(size_t function_index,
       }
       case fb::Op::ReturnOp: {
         const auto* op = static_cast<const fb::ReturnOp*>(body->Get(pc));
-        if (const auto* operands = op->operands()) {
-          outputs->reserve(operands->size());
-          for (uint32_t slot : *operands) {
-            const Tensor& value = slots_[slot];
-            // The caller owns its results: never hand out module memory or
-            // storage the caller passed in.
-            bool must_copy = value.is_borrowed();
-            for (const Tensor& input : inputs) {
-              must_copy = must_copy || value.SharesStorageWith(input);
+        const auto* operands = op->operands();
+        if (!operands) return OkStatus();
+        for (uint32_t slot : *operands) KILN_RETURN_IF_ERROR(read(slot));
+        outputs->reserve(operands->size());
+        for (uint32_t slot : *operands) {
+          const Tensor& value = slots_[slot];
+          // The caller owns its results: never hand out module memory or
+          // storage the caller passed in.
+          bool must_copy = value.is_borrowed();
+          for (const Tensor& input : inputs) {
+            must_copy = must_copy || value.SharesStorageWith(input);
+          }
+          if (must_copy) {
+            StatusOr<Tensor> copy = value.Clone();
+            if (!copy.ok()) {
+              return std::move(copy).status().Prepend(
+                  StrCat("function '", name, "' instruction ", pc));
             }
-            if (must_copy) {
-              StatusOr<Tensor> copy = value.Clone();
-              if (!copy.ok()) {
-                return std::move(copy).status().Prepend(
-                    StrCat("function '", name, "' instruction ", pc));
-              }
-              outputs->push_back(std::move(copy).value());
-            } else {
-              outputs->push_back(value);
-            }
+            outputs->push_back(std::move(copy).value());
+          } else {
+            outputs->push_back(value);
           }
         }
         return OkStatus();
+      }
+      case fb::Op::BranchOp:
+        next = static_cast<const fb::BranchOp*>(body->Get(pc))->target();
+        break;
+      case fb::Op::CondBranchOp: {
+        const auto* op = static_cast<const fb::CondBranchOp*>(body->Get(pc));
+        KILN_RETURN_IF_ERROR(read(op->condition()));
+        // A 0-d i1: one byte, 1 for true (any nonzero byte counts as true).
+        next = *slots_[op->condition()].data_as<uint8_t>() != 0
+                   ? op->true_target()
+                   : op->false_target();
+        break;
+      }
+      case fb::Op::CheckOp: {
+        const auto* op = static_cast<const fb::CheckOp*>(body->Get(pc));
+        const auto kind = static_cast<CheckKind>(op->kind());
+        const bool has_rhs =
+            kind == CheckKind::kEqual || kind == CheckKind::kAlmostEqual;
+        KILN_RETURN_IF_ERROR(read(op->lhs()));
+        if (has_rhs) KILN_RETURN_IF_ERROR(read(op->rhs()));
+        std::string message;
+        if (!EvaluateCheck(kind, slots_[op->lhs()],
+                           has_rhs ? slots_[op->rhs()] : Tensor(), op->atol(),
+                           op->rtol(), &message)) {
+          const flatbuffers::String* location = op->location();
+          RecordCheckFailure(
+              name, pc, kind,
+              location ? std::string_view(location->c_str(), location->size())
+                       : std::string_view(),
+              std::move(message));
+        }
+        break;
       }
       default:
         // Unreachable: the verifier rejects unknown instructions.
         return InternalError("function '", name, "' instruction ", pc,
                              ": unknown instruction");
     }
+    pc = next;
   }
-  return InternalError("function '", name, "' has no return");
+  // Unreachable: the verifier makes every body end in a return or a branch.
+  return InternalError("function '", name, "' ran past its last instruction");
+}
+
+Status Context::RunDispatchOp(const fb::DispatchOp& op,
+                              const FunctionPlan& plan,
+                              const std::string& name, uint32_t pc) {
+  const Module::Impl& module = *module_->impl_;
+  const ResolvedExport& ex =
+      module.executables[op.executable()][op.export_index()];
+  const auto* operands = op.operands();
+  const auto* results = op.results();
+  const auto is_operand = [operands](uint32_t slot) {
+    if (!operands) return false;
+    for (uint32_t operand : *operands) {
+      if (operand == slot) return true;
+    }
+    return false;
+  };
+  binding_ptrs_.clear();
+  binding_lengths_.clear();
+  if (operands) {
+    for (uint32_t slot : *operands) {
+      if (slots_[slot].empty()) {
+        return FailedPreconditionError("function '", name, "' instruction ",
+                                       pc, ": slot ", slot,
+                                       " read before it was written");
+      }
+      binding_ptrs_.push_back(slots_[slot].mutable_data());
+      binding_lengths_.push_back(slots_[slot].byte_size());
+    }
+  }
+  // Results go to fresh buffers and replace their slots once the dispatch
+  // is done: a result slot may also be an operand (a loop-carried value,
+  // `i = i + 1`), whose buffer must live until then. The previous value of
+  // any other result slot is dropped first, so a loop holds one copy.
+  dispatch_results_.clear();
+  if (results) {
+    for (uint32_t slot : *results) {
+      if (!is_operand(slot)) slots_[slot] = Tensor();
+      const SlotInfo& info = plan.slots[slot];
+      StatusOr<Tensor> result =
+          Tensor::Allocate(info.type.element_type, info.type.shape);
+      if (!result.ok()) {
+        dispatch_results_.clear();
+        return std::move(result).status().Prepend(
+            StrCat("function '", name, "' instruction ", pc));
+      }
+      dispatch_results_.push_back(std::move(result).value());
+      binding_ptrs_.push_back(dispatch_results_.back().mutable_data());
+      binding_lengths_.push_back(dispatch_results_.back().byte_size());
+    }
+  }
+  DispatchParams params;
+  params.export_name = ex.name;
+  params.function = ex.function;
+  for (int d = 0; d < 3; ++d) params.workgroup_count[d] = ex.workgroup_count[d];
+  params.binding_count = static_cast<uint32_t>(binding_ptrs_.size());
+  params.binding_ptrs = binding_ptrs_.data();
+  params.binding_lengths = binding_lengths_.data();
+  if (trace_sites_tracer_ && GetTracer().enabled()) {
+    params.trace_site = &export_sites_[op.executable()][op.export_index()];
+  }
+  Status status = RunDispatch(*pool_, params);
+  if (status.ok() && dispatch_observer_) {
+    StatusOr<ExportView> view =
+        module_->GetExport(op.executable(), op.export_index());
+    if (view.ok()) {
+      std::vector<Tensor> bindings;
+      if (operands) {
+        for (uint32_t slot : *operands) bindings.push_back(slots_[slot]);
+      }
+      bindings.insert(bindings.end(), dispatch_results_.begin(),
+                      dispatch_results_.end());
+      status = dispatch_observer_(*view, bindings,
+                                  operands ? operands->size() : 0);
+    } else {
+      status = std::move(view).status();
+    }
+  }
+  if (!status.ok()) {
+    dispatch_results_.clear();
+    return status.Prepend(StrCat("function '", name, "' instruction ", pc));
+  }
+  if (results) {
+    for (uint32_t i = 0; i < results->size(); ++i) {
+      slots_[results->Get(i)] = std::move(dispatch_results_[i]);
+    }
+  }
+  dispatch_results_.clear();
+  return OkStatus();
+}
+
+void Context::RecordCheckFailure(const std::string& function,
+                                 uint32_t instruction, CheckKind kind,
+                                 std::string_view location,
+                                 std::string message) {
+  ++check_failure_count_;
+  if (check_failures_.size() >= kMaxRecordedCheckFailures) return;
+  CheckFailure failure;
+  failure.function = function;
+  failure.instruction = instruction;
+  failure.kind = kind;
+  failure.location = std::string(location);
+  failure.message = std::move(message);
+  check_failures_.push_back(std::move(failure));
 }
 
 }  // namespace kiln

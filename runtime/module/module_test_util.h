@@ -36,10 +36,18 @@ struct TypeSpec {
 struct OpSpec {
   fb::Op kind = fb::Op::NONE;
   // ConstantOp: result, constant. ReshapeOp: result, source.
-  // DispatchOp: executable, export_index.
+  // DispatchOp: executable, export_index. BranchOp: target.
+  // CondBranchOp: condition, true_target (false_target in c).
+  // CheckOp: lhs, rhs.
   uint32_t a = 0, b = 0;
   // DispatchOp operands/results, ReleaseOp slots (operands), ReturnOp operands.
   std::vector<uint32_t> operands, results;
+  // CondBranchOp: false_target.
+  uint32_t c = 0;
+  // CheckOp fields; location nullopt: no location string at all.
+  fb::CheckKind check_kind = fb::CheckKind::True;
+  float atol = 0.0001f, rtol = 0.0f;
+  std::optional<std::string> location = std::string();
 };
 
 inline OpSpec Constant(uint32_t result, uint32_t constant) {
@@ -59,6 +67,42 @@ inline OpSpec Release(std::vector<uint32_t> slots) {
 }
 inline OpSpec Return(std::vector<uint32_t> operands) {
   return {fb::Op::ReturnOp, 0, 0, std::move(operands), {}};
+}
+inline OpSpec Branch(uint32_t target) {
+  return {fb::Op::BranchOp, target, 0, {}, {}};
+}
+inline OpSpec CondBranch(uint32_t condition, uint32_t true_target,
+                         uint32_t false_target) {
+  OpSpec op{fb::Op::CondBranchOp, condition, true_target, {}, {}};
+  op.c = false_target;
+  return op;
+}
+inline OpSpec Check(fb::CheckKind kind, uint32_t lhs, uint32_t rhs,
+                    std::string location) {
+  OpSpec op{fb::Op::CheckOp, lhs, rhs, {}, {}};
+  op.check_kind = kind;
+  op.location = std::move(location);
+  return op;
+}
+inline OpSpec ExpectTrue(uint32_t lhs, std::string location = "") {
+  return Check(fb::CheckKind::True, lhs, 0, std::move(location));
+}
+inline OpSpec ExpectFalse(uint32_t lhs, std::string location = "") {
+  return Check(fb::CheckKind::False, lhs, 0, std::move(location));
+}
+inline OpSpec ExpectAllTrue(uint32_t lhs, std::string location = "") {
+  return Check(fb::CheckKind::AllTrue, lhs, 0, std::move(location));
+}
+inline OpSpec ExpectEq(uint32_t lhs, uint32_t rhs, std::string location = "") {
+  return Check(fb::CheckKind::Equal, lhs, rhs, std::move(location));
+}
+inline OpSpec ExpectAlmostEq(uint32_t lhs, uint32_t rhs,
+                             std::string location = "", float atol = 0.0001f,
+                             float rtol = 0.0f) {
+  OpSpec op = Check(fb::CheckKind::AlmostEqual, lhs, rhs, std::move(location));
+  op.atol = atol;
+  op.rtol = rtol;
+  return op;
 }
 
 struct FunctionSpec {
@@ -234,6 +278,19 @@ inline std::vector<uint8_t> BuildModule(const ModuleSpec& spec) {
           break;
         case fb::Op::ReturnOp:
           body.push_back(fb::CreateReturnOpDirect(fbb, &op.operands).Union());
+          break;
+        case fb::Op::BranchOp:
+          body.push_back(fb::CreateBranchOp(fbb, op.a).Union());
+          break;
+        case fb::Op::CondBranchOp:
+          body.push_back(
+              fb::CreateCondBranchOp(fbb, op.a, op.b, op.c).Union());
+          break;
+        case fb::Op::CheckOp:
+          body.push_back(fb::CreateCheckOpDirect(
+                             fbb, op.check_kind, op.a, op.b, op.atol, op.rtol,
+                             op.location ? op.location->c_str() : nullptr)
+                             .Union());
           break;
         default:
           // Unknown kinds get an empty table, as a newer writer might emit.

@@ -1,17 +1,23 @@
 //===- verifier.cc - Structural and semantic module verification ----------===//
 //
 // After this passes, the runtime trusts the module: every index is in range,
-// every size is consistent and every slot is written exactly once before it
-// is read. Each failure names what failed.
+// every size and type is consistent, and in a function without branches
+// every slot is written exactly once before it is read. (With branches a
+// slot may be written again, and whether it was written before a read
+// depends on the path taken: the Context checks that as it runs.) Each
+// failure names what failed.
 //
 //===----------------------------------------------------------------------===//
 
 #include <zstd.h>
 
+#include <cmath>
 #include <cstring>
 #include <unordered_set>
+#include <utility>
 
 #include "flatbuffers/flatbuffers.h"
+#include "kiln/context.h"
 #include "module/module_impl.h"
 
 namespace kiln {
@@ -309,10 +315,14 @@ Status VerifyConstants(const fb::Module& module, const uint8_t* buffer,
 }
 
 // Tracks which slots hold a value during the linear scan of a function body.
+// Relaxed (for functions with branches, where the order of the body is not
+// the order of execution), it checks indices only.
 class SlotTracker {
  public:
-  explicit SlotTracker(const std::vector<SlotInfo>& slots)
-      : slots_(slots), state_(slots.size(), State::kUndefined) {}
+  SlotTracker(const std::vector<SlotInfo>& slots, bool relaxed)
+      : slots_(slots),
+        relaxed_(relaxed),
+        state_(slots.size(), State::kUndefined) {}
 
   // `role` names the use in messages ("operand", "result", ...).
   Status CheckIndex(uint32_t slot, std::string_view role) const {
@@ -324,6 +334,7 @@ class SlotTracker {
   }
   Status Read(uint32_t slot, std::string_view role) const {
     KILN_RETURN_IF_ERROR(CheckIndex(slot, role));
+    if (relaxed_) return OkStatus();
     if (state_[slot] == State::kUndefined) {
       return InvalidArgumentError(role, " slot ", slot,
                                   " is read before it is written");
@@ -336,6 +347,7 @@ class SlotTracker {
   }
   Status Write(uint32_t slot, std::string_view role) {
     KILN_RETURN_IF_ERROR(CheckIndex(slot, role));
+    if (relaxed_) return OkStatus();
     if (state_[slot] != State::kUndefined) {
       return InvalidArgumentError(role, " slot ", slot,
                                   " is written more than once");
@@ -352,8 +364,20 @@ class SlotTracker {
  private:
   enum class State : uint8_t { kUndefined, kLive, kReleased };
   const std::vector<SlotInfo>& slots_;
+  const bool relaxed_;
   std::vector<State> state_;
 };
+
+bool IsIntegerType(ElementType type) {
+  return type == ElementType::kI1 || type == ElementType::kI8 ||
+         type == ElementType::kI16 || type == ElementType::kI32 ||
+         type == ElementType::kI64;
+}
+
+bool IsFloatType(ElementType type) {
+  return type == ElementType::kF32 || type == ElementType::kF64 ||
+         type == ElementType::kF16 || type == ElementType::kBF16;
+}
 
 class FunctionVerifier {
  public:
@@ -388,21 +412,33 @@ class FunctionVerifier {
       signature_->results.push_back(results[i].type);
     }
 
-    SlotTracker tracker(plan_->slots);
+    const auto* types = function_.body_type();
+    const auto* body = function_.body();
+    const uint32_t count = SizeOf(body);
+    bool has_branches = false;
+    for (uint32_t pc = 0; pc < count; ++pc) {
+      const fb::Op type = types->GetEnum<fb::Op>(pc);
+      has_branches = has_branches || type == fb::Op::BranchOp ||
+                     type == fb::Op::CondBranchOp;
+    }
+
+    // Arguments fill distinct slots, with or without branches.
+    SlotTracker argument_tracker(plan_->slots, /*relaxed=*/false);
     for (uint32_t i = 0; i < SizeOf(function_.arguments()); ++i) {
       const uint32_t slot = function_.arguments()->Get(i);
-      KILN_RETURN_IF_ERROR(tracker.Write(slot, "argument"), prefix,
+      KILN_RETURN_IF_ERROR(argument_tracker.Write(slot, "argument"), prefix,
                            " argument ", i);
       plan_->argument_slots.push_back(slot);
       signature_->arguments.push_back(plan_->slots[slot].type);
     }
+    SlotTracker tracker = has_branches
+                              ? SlotTracker(plan_->slots, /*relaxed=*/true)
+                              : argument_tracker;
 
-    const auto* types = function_.body_type();
-    const auto* body = function_.body();
-    const uint32_t count = SizeOf(body);
     bool returned = false;
     for (uint32_t pc = 0; pc < count; ++pc) {
-      if (returned) {
+      // Without branches nothing after the return could ever run.
+      if (returned && !has_branches) {
         return InvalidArgumentError(prefix, " instruction ", pc,
                                     ": instruction after the return");
       }
@@ -412,8 +448,22 @@ class FunctionVerifier {
                            prefix, " instruction ", pc);
       returned = type == fb::Op::ReturnOp;
     }
-    if (!returned) {
-      return InvalidArgumentError(prefix, ": body does not end with a return");
+    if (!has_branches) {
+      if (!returned) {
+        return InvalidArgumentError(prefix,
+                                    ": body does not end with a return");
+      }
+      return OkStatus();
+    }
+    // Execution must not run past the last instruction: it has to return or
+    // jump (targets were checked above).
+    const fb::Op last = types->GetEnum<fb::Op>(count - 1);
+    if (last != fb::Op::ReturnOp && last != fb::Op::BranchOp &&
+        last != fb::Op::CondBranchOp) {
+      return InvalidArgumentError(
+          prefix, ": execution can fall off the end of the body (instruction ",
+          count - 1, " is a ", fb::EnumNameOp(last),
+          "; the last instruction must be a return or a branch)");
     }
     return OkStatus();
   }
@@ -453,6 +503,14 @@ class FunctionVerifier {
       case fb::Op::ReturnOp:
         return VerifyReturnOp(*static_cast<const fb::ReturnOp*>(op), results,
                               tracker);
+      case fb::Op::BranchOp:
+        return VerifyTarget(static_cast<const fb::BranchOp*>(op)->target(),
+                            "branch target");
+      case fb::Op::CondBranchOp:
+        return VerifyCondBranchOp(*static_cast<const fb::CondBranchOp*>(op),
+                                  tracker);
+      case fb::Op::CheckOp:
+        return VerifyCheckOp(*static_cast<const fb::CheckOp*>(op), tracker);
       default:
         break;
     }
@@ -537,6 +595,88 @@ class FunctionVerifier {
       KILN_RETURN_IF_ERROR(tracker->Read(slot, "returned"));
       KILN_RETURN_IF_ERROR(CheckSlotType(slot, results[i],
                                          StrCat("result ", i)));
+    }
+    return OkStatus();
+  }
+
+  Status VerifyTarget(uint32_t target, std::string_view what) const {
+    const uint32_t count = SizeOf(function_.body());
+    if (target >= count) {
+      return OutOfRangeError(what, " ", target, " out of range (", count,
+                             " instructions)");
+    }
+    return OkStatus();
+  }
+
+  Status VerifyCondBranchOp(const fb::CondBranchOp& op, SlotTracker* tracker) {
+    KILN_RETURN_IF_ERROR(tracker->Read(op.condition(), "condition"));
+    const TensorType& type = plan_->slots[op.condition()].type;
+    if (type.element_type != ElementType::kI1 || !type.shape.empty()) {
+      return InvalidArgumentError("condition slot ", op.condition(),
+                                  " has type ", type.ToString(),
+                                  " but must be a 0-d i1 tensor");
+    }
+    KILN_RETURN_IF_ERROR(VerifyTarget(op.true_target(), "true target"));
+    return VerifyTarget(op.false_target(), "false target");
+  }
+
+  Status VerifyCheckOp(const fb::CheckOp& op, SlotTracker* tracker) {
+    const auto kind = static_cast<uint32_t>(op.kind());
+    if (kind > static_cast<uint32_t>(fb::CheckKind::MAX)) {
+      return InvalidArgumentError("invalid check kind ", kind);
+    }
+    const std::string_view name =
+        CheckKindName(static_cast<CheckKind>(op.kind()));
+    KILN_RETURN_IF_ERROR(tracker->Read(op.lhs(), "lhs"), "check ", name);
+    const TensorType& lhs = plan_->slots[op.lhs()].type;
+    switch (op.kind()) {
+      case fb::CheckKind::True:
+      case fb::CheckKind::False:
+        if (!IsIntegerType(lhs.element_type) || !lhs.shape.empty()) {
+          return InvalidArgumentError(
+              "check ", name, ": lhs slot ", op.lhs(), " has type ",
+              lhs.ToString(), " but must be a 0-d integer tensor (i1 to i64)");
+        }
+        break;
+      case fb::CheckKind::AllTrue:
+        if (!IsIntegerType(lhs.element_type)) {
+          return InvalidArgumentError("check ", name, ": lhs slot ", op.lhs(),
+                                      " has type ", lhs.ToString(),
+                                      " but must be an integer tensor (i1 to "
+                                      "i64)");
+        }
+        break;
+      case fb::CheckKind::Equal:
+      case fb::CheckKind::AlmostEqual: {
+        KILN_RETURN_IF_ERROR(tracker->Read(op.rhs(), "rhs"), "check ", name);
+        const TensorType& rhs = plan_->slots[op.rhs()].type;
+        if (lhs != rhs) {
+          return InvalidArgumentError(
+              "check ", name, ": lhs slot ", op.lhs(), " has type ",
+              lhs.ToString(), " but rhs slot ", op.rhs(), " has type ",
+              rhs.ToString(), " (they must match)");
+        }
+        if (op.kind() == fb::CheckKind::AlmostEqual &&
+            !IsFloatType(lhs.element_type)) {
+          return InvalidArgumentError(
+              "check ", name, ": operands have type ", lhs.ToString(),
+              " but must be float tensors (f16, bf16, f32 or f64)");
+        }
+        break;
+      }
+    }
+    for (const auto& [what, value] :
+         {std::pair<std::string_view, float>{"atol", op.atol()},
+          std::pair<std::string_view, float>{"rtol", op.rtol()}}) {
+      if (!std::isfinite(value) || value < 0) {
+        return InvalidArgumentError("check ", name, ": ", what, " is ", value,
+                                    " (must be finite and >= 0)");
+      }
+    }
+    if (!op.location()) {
+      return InvalidArgumentError("check ", name,
+                                  ": missing location (it may be empty, not "
+                                  "absent)");
     }
     return OkStatus();
   }

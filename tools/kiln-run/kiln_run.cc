@@ -8,7 +8,9 @@
 // Inputs and outputs follow iree-run-module: --input=2x3xf32=1,2,3,4,5,6,
 // --input=@x.npy; the k-th --output writes the k-th result (to a .npy file,
 // or "-" to print it); results without an --output are printed one per line
-// in the same syntax --input accepts. --dispatch runs one export on its own
+// in the same syntax --input accepts. Failed checks (check.expect_* in the
+// input program) are printed to stderr after the results and make the exit
+// status 1. --dispatch runs one export on its own
 // with the given bindings (inputs, then outputs) and prints every binding
 // afterwards the same way.
 //
@@ -66,7 +68,9 @@ constexpr char kUsage[] =
     "  --help                show this help\n"
     "\n"
     "Results are printed one per line, e.g. 2x2xf32=[1 2][3 4], in the\n"
-    "syntax --input accepts.\n"
+    "syntax --input accepts. Checks that fail (check.expect_* in the input\n"
+    "program) do not stop the function; each is printed to stderr as\n"
+    "'kiln-run: check failed at LOCATION: MESSAGE' and the exit status is 1.\n"
     "\n"
     "Running one dispatch on its own (to debug a kernel):\n"
     "  --dispatch=EXPORT     run export EXPORT (of any executable; or\n"
@@ -387,11 +391,25 @@ kiln::Status CheckTraceStage(const kiln::Module& module,
                                     ": the module captured ", captured);
 }
 
-kiln::Status RunModule(const Options& options);
+// Prints each check failure of the calls made on `context` to stderr.
+void PrintCheckFailures(const kiln::Context& context) {
+  for (const kiln::CheckFailure& failure : context.check_failures()) {
+    std::fprintf(stderr, "kiln-run: %s\n", failure.ToString().c_str());
+  }
+  const size_t hidden =
+      context.check_failure_count() - context.check_failures().size();
+  if (hidden != 0) {
+    std::fprintf(stderr, "kiln-run: %zu more check failures not shown\n",
+                 hidden);
+  }
+}
+
+kiln::Status RunModule(const Options& options, bool* checks_failed);
 
 // Installs the tracer (before the module loads: it publishes its sources
 // on load), runs, then writes what the tracer buffered.
-kiln::Status Run(const Options& options) {
+// `*checks_failed` tells whether a check of the function failed.
+kiln::Status Run(const Options& options, bool* checks_failed) {
   if (options.module_path.empty()) {
     return kiln::InvalidArgumentError("no module given (see --help)");
   }
@@ -399,17 +417,17 @@ kiln::Status Run(const Options& options) {
   if (!options.has_trace) {
     if (const char* env = std::getenv("KILN_TRACE")) spec = env;
   }
-  if (spec.empty() || spec == "null") return RunModule(options);
+  if (spec.empty() || spec == "null") return RunModule(options, checks_failed);
   KILN_ASSIGN_OR_RETURN(std::unique_ptr<kiln::Tracer> tracer,
                         kiln::CreateTracer(spec, options.trace_options));
   kiln::SetTracer(tracer.get());
-  kiln::Status status = RunModule(options);
+  kiln::Status status = RunModule(options, checks_failed);
   kiln::Status flushed = tracer->Flush();
   kiln::SetTracer(nullptr);
   return status.ok() ? flushed : status;
 }
 
-kiln::Status RunModule(const Options& options) {
+kiln::Status RunModule(const Options& options, bool* checks_failed) {
   KILN_ASSIGN_OR_RETURN(std::shared_ptr<const kiln::Module> module,
                         kiln::Module::Load(options.module_path));
   KILN_RETURN_IF_ERROR(CheckTraceStage(*module, options.trace_options.stage));
@@ -436,8 +454,13 @@ kiln::Status RunModule(const Options& options) {
     KILN_RETURN_IF_ERROR(DumpDispatchesTo(options.dump_dispatches, &context));
   }
   std::vector<kiln::Tensor> results;
-  KILN_RETURN_IF_ERROR(context.Call(function_index, inputs, &results));
-  return WriteValues(options, results, "result");
+  kiln::Status status = context.Call(function_index, inputs, &results);
+  if (status.ok()) status = WriteValues(options, results, "result");
+  // Failed checks do not stop the function: report them after its results
+  // (or before its error) and fail the run.
+  PrintCheckFailures(context);
+  *checks_failed = context.check_failure_count() != 0;
+  return status;
 }
 
 }  // namespace
@@ -449,10 +472,11 @@ int main(int argc, char** argv) {
     std::fputs(kUsage, stdout);
     return 0;
   }
-  if (status.ok()) status = Run(options);
+  bool checks_failed = false;
+  if (status.ok()) status = Run(options, &checks_failed);
   if (!status.ok()) {
     std::fprintf(stderr, "kiln-run: error: %s\n", status.message().c_str());
     return 1;
   }
-  return 0;
+  return checks_failed ? 1 : 0;
 }

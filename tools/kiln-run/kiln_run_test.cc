@@ -335,5 +335,73 @@ TEST_F(KilnRunTest, DispatchFailure) {
             "failed: workgroup (0, 0, 0) returned 7\n");
 }
 
+//===----------------------------------------------------------------------===//
+// Checks
+//===----------------------------------------------------------------------===//
+
+ConstantSpec I32Constant(std::vector<int64_t> shape,
+                         const std::vector<int32_t>& values) {
+  ConstantSpec constant;
+  constant.type = {fb::ElementType::I32, std::move(shape)};
+  constant.data.resize(values.size() * sizeof(int32_t));
+  std::memcpy(constant.data.data(), values.data(), constant.data.size());
+  return constant;
+}
+
+// checks(x: i32) -> (2x2xi32): compares constants (one equal pair, one not)
+// and x with 0, then returns a constant.
+std::vector<uint8_t> CheckModule() {
+  ModuleSpec spec;
+  spec.constants = {I32Constant({2, 2}, {1, 2, 3, 4}),
+                    I32Constant({2, 2}, {1, 2, 3, 5})};
+  const TypeSpec m22{fb::ElementType::I32, {2, 2}},
+      i32{fb::ElementType::I32, {}};
+  spec.functions.push_back(
+      {"checks",
+       {i32, m22, m22},
+       {0},
+       {m22},
+       {Constant(1, 0), Constant(2, 1), ExpectEq(1, 1, "t.mlir:3:3"),
+        ExpectEq(2, 1, "t.mlir:4:3"), ExpectFalse(0, "t.mlir:5:3"),
+        Return({2})}});
+  return BuildModule(spec);
+}
+
+TEST_F(KilnRunTest, FailedChecksArePrintedAndFailTheRun) {
+  const std::string module = Write("checks.kiln", CheckModule());
+  RunResult result = Run({module, "--input=i32=7"});
+  EXPECT_EQ(result.exit_code, 1);
+  // The results are still printed.
+  EXPECT_EQ(result.out, "2x2xi32=[1 2][3 5]\n");
+  EXPECT_EQ(result.err,
+            "kiln-run: check failed at t.mlir:4:3: expected 2x2xi32=[1 2][3 "
+            "4], got 2x2xi32=[1 2][3 5]; first difference at [1, 1]: expected "
+            "4, got 5\n"
+            "kiln-run: check failed at t.mlir:5:3: expected zero, got i32=7\n");
+  // Only the one that still fails.
+  result = Run({module, "--input=i32=0"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-run: check failed at t.mlir:4:3: expected 2x2xi32=[1 2][3 "
+            "4], got 2x2xi32=[1 2][3 5]; first difference at [1, 1]: expected "
+            "4, got 5\n");
+}
+
+TEST_F(KilnRunTest, PassingChecksExitZero) {
+  ModuleSpec spec;
+  spec.constants = {I32Constant({2, 2}, {1, 2, 3, 4})};
+  const TypeSpec m22{fb::ElementType::I32, {2, 2}};
+  spec.functions.push_back({"checks",
+                            {m22},
+                            {},
+                            {m22},
+                            {Constant(0, 0), ExpectEq(0, 0, "t.mlir:3:3"),
+                             Return({0})}});
+  RunResult result = Run({Write("pass.kiln", BuildModule(spec))});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "2x2xi32=[1 2][3 4]\n");
+  EXPECT_EQ(result.err, "");
+}
+
 }  // namespace
 }  // namespace kiln

@@ -2,9 +2,11 @@
 //
 // A Module is a verified, immutable view of a .kiln file plus the native
 // libraries it carries, loaded and resolved. Everything the runtime later
-// trusts (indices, sizes, types, slot definitions) is checked at load, so
-// execution needs no further validation. A Module may be shared by several
-// threads, each running its own Context.
+// trusts (indices, sizes, types, branch targets, slot definitions in
+// straight-line functions) is checked at load, so execution needs no further
+// validation beyond one thing: in a function with branches, whether a slot
+// read on the path taken was written (the Context reports that as an error).
+// A Module may be shared by several threads, each running its own Context.
 //
 //===----------------------------------------------------------------------===//
 

@@ -34,6 +34,11 @@ StatusOr<Tensor> ParseTensor(std::string_view text);
 /// back to the same value, so ParseTensor(FormatTensor(t)) reproduces t
 /// exactly (NaN payloads aside).
 std::string FormatTensor(const Tensor& tensor);
+/// Same, printing at most `max_elements` elements (in row-major order); when
+/// some are left out the text ends with "..." there, e.g.
+/// "100xi32=0 1 2..." or "4x4xf32=[1 2 3 4][5 6...". Such text does not
+/// parse back.
+std::string FormatTensor(const Tensor& tensor, int64_t max_elements);
 
 /// Formats one element of `type` stored at `data`.
 std::string FormatElement(ElementType type, const void* data);

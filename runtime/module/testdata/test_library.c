@@ -3,7 +3,10 @@
 // Implements the ABI of kiln/executable_library.h the way kiln-compile's
 // output does. KILN_TEST_LIBRARY_VARIANT selects what it exports:
 //   1: add_f32 (3 bindings: out = a + b), fail (1 binding, returns 7),
-//      workgroup_ids (1 binding: i32 per workgroup, its encoded id)
+//      workgroup_ids (1 binding: i32 per workgroup, its encoded id),
+//      inc_i32 (2 bindings, 0-d i32: out = a + 1),
+//      less_i32 (3 bindings, 0-d i32, i32 -> i1: out = a < b)
+//      (the last two drive loops and branches in control-flow tests)
 //   2: sub_f32 (3 bindings: out = a - b)
 //   3: like 1, but its header claims ABI version 99
 //
@@ -99,9 +102,40 @@ static int workgroup_ids(const kiln_dispatch_state_v0_t* d,
   return 0;
 }
 
-static const kiln_dispatch_fn_v0_t kPtrs[] = {add_f32, fail, workgroup_ids};
-static const char* const kNames[] = {"add_f32", "fail", "workgroup_ids"};
-static const uint32_t kBindingCounts[] = {3, 1, 1};
+/* out = a + 1 over 0-d i32 tensors; one workgroup. */
+static int inc_i32(const kiln_dispatch_state_v0_t* d,
+                   const kiln_workgroup_state_v0_t* w) {
+  (void)w;
+  if (d->binding_count != 2 || d->binding_lengths[0] != 4 ||
+      d->binding_lengths[1] != 4) {
+    return 4;
+  }
+  const int32_t* a = (const int32_t*)d->binding_ptrs[0];
+  int32_t* out = (int32_t*)d->binding_ptrs[1];
+  *out = *a + 1;
+  return 0;
+}
+
+/* out (0-d i1, one byte) = a < b over 0-d i32 tensors; one workgroup. */
+static int less_i32(const kiln_dispatch_state_v0_t* d,
+                    const kiln_workgroup_state_v0_t* w) {
+  (void)w;
+  if (d->binding_count != 3 || d->binding_lengths[0] != 4 ||
+      d->binding_lengths[1] != 4 || d->binding_lengths[2] != 1) {
+    return 5;
+  }
+  const int32_t* a = (const int32_t*)d->binding_ptrs[0];
+  const int32_t* b = (const int32_t*)d->binding_ptrs[1];
+  uint8_t* out = (uint8_t*)d->binding_ptrs[2];
+  *out = *a < *b ? 1 : 0;
+  return 0;
+}
+
+static const kiln_dispatch_fn_v0_t kPtrs[] = {add_f32, fail, workgroup_ids,
+                                              inc_i32, less_i32};
+static const char* const kNames[] = {"add_f32", "fail", "workgroup_ids",
+                                     "inc_i32", "less_i32"};
+static const uint32_t kBindingCounts[] = {3, 1, 1, 2, 3};
 #define LIBRARY_NAME "kiln_test_library"
 
 #endif

@@ -1,0 +1,415 @@
+//===- control_flow_test.cc - Branches: verification and execution --------===//
+//
+// Functions with BranchOp / CondBranchOp, driven by the test library's
+// inc_i32 and less_i32 exports (runtime/module/testdata/test_library.c).
+//
+//===----------------------------------------------------------------------===//
+
+#include <malloc.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "gtest/gtest.h"
+#include "kiln/context.h"
+#include "kiln/module.h"
+#include "kiln/tensor_io.h"
+#include "module/module_test_util.h"
+
+namespace kiln {
+namespace {
+
+using namespace kiln::testing;
+
+constexpr fb::ElementType F32 = fb::ElementType::F32;
+constexpr fb::ElementType I32 = fb::ElementType::I32;
+constexpr fb::ElementType I1 = fb::ElementType::I1;
+
+// Executable 0 "ex": export 0 add_f32, 1 inc_i32, 2 less_i32.
+constexpr uint32_t kAdd = 0, kInc = 1, kLess = 2;
+
+// Elements of the vectors `accumulate` works on (1 MiB of f32).
+constexpr int64_t kBig = 256 * 1024;
+
+template <typename T>
+std::vector<uint8_t> Bytes(const std::vector<T>& values) {
+  std::vector<uint8_t> bytes(values.size() * sizeof(T));
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+ConstantSpec MakeConstant(TypeSpec type, std::vector<uint8_t> data) {
+  ConstantSpec constant;
+  constant.type = std::move(type);
+  constant.data = std::move(data);
+  return constant;
+}
+
+// Constants: 0 = i32 0, 1 = 8xf32 1..8, 2 = 8xf32 10..80.
+// Functions (slot numbers matter to the messages):
+//   select(c: i1) -> 8xf32           c ? constant 1 : constant 2, one return
+//   select2(c: i1) -> 8xf32          the same with a return in each arm
+//   count(n: i32) -> i32             i = 0; while (i < n) i = i + 1; return i
+//   accumulate(n: i32, x: kBigxf32)  acc = x; repeat n times: acc = acc + x
+//   unwritten(c: i1) -> 8xf32        returns slot 1, written only if c
+ModuleSpec ControlFlowSpec() {
+  ModuleSpec spec;
+  spec.name = "cf";
+  spec.libraries.push_back({});
+  spec.libraries[0].data = ReadBinaryFile(KILN_TEST_LIBRARY_1);
+  spec.executables.push_back({"ex",
+                              0,
+                              {{"add_f32", 0, 3, {4, 1, 1}},
+                               {"inc_i32", 3, 2, {1, 1, 1}},
+                               {"less_i32", 4, 3, {1, 1, 1}}}});
+  spec.constants.push_back(MakeConstant({I32, {}}, Bytes<int32_t>({0})));
+  spec.constants.push_back(
+      MakeConstant({F32, {8}}, Bytes<float>({1, 2, 3, 4, 5, 6, 7, 8})));
+  spec.constants.push_back(MakeConstant(
+      {F32, {8}}, Bytes<float>({10, 20, 30, 40, 50, 60, 70, 80})));
+  const TypeSpec i1{I1, {}}, i32{I32, {}}, v8{F32, {8}}, big{F32, {kBig}};
+  spec.functions.push_back({"select",
+                            {i1, v8},
+                            {0},
+                            {v8},
+                            {CondBranch(0, 1, 3), Constant(1, 1), Branch(4),
+                             Constant(1, 2), Return({1})}});
+  spec.functions.push_back({"select2",
+                            {i1, v8},
+                            {0},
+                            {v8},
+                            {CondBranch(0, 1, 3), Constant(1, 1), Return({1}),
+                             Constant(1, 2), Return({1})}});
+  spec.functions.push_back({"count",
+                            {i32, i32, i1},
+                            {0},
+                            {i32},
+                            {Constant(1, 0),                      // 0: i = 0
+                             Dispatch(0, kLess, {1, 0}, {2}),     // 1: i < n
+                             CondBranch(2, 3, 5),                 // 2
+                             Dispatch(0, kInc, {1}, {1}),         // 3: i += 1
+                             Branch(1),                           // 4
+                             Return({1})}});                      // 5
+  spec.functions.push_back({"accumulate",
+                            {i32, big, i32, i1, big},
+                            {0, 1},
+                            {big},
+                            {Reshape(4, 1),                       // 0: acc = x
+                             Constant(2, 0),                      // 1: i = 0
+                             Dispatch(0, kLess, {2, 0}, {3}),     // 2: i < n
+                             CondBranch(3, 4, 7),                 // 3
+                             Dispatch(0, kAdd, {4, 1}, {4}),      // 4: acc += x
+                             Dispatch(0, kInc, {2}, {2}),         // 5: i += 1
+                             Branch(2),                           // 6
+                             Return({4})}});                      // 7
+  spec.functions.push_back({"unwritten",
+                            {i1, v8},
+                            {0},
+                            {v8},
+                            {CondBranch(0, 1, 2), Constant(1, 1),
+                             Return({1})}});
+  return spec;
+}
+
+StatusOr<std::shared_ptr<const Module>> LoadSpec(const ModuleSpec& spec) {
+  std::vector<uint8_t> bytes = BuildModule(spec);
+  return Module::LoadFromMemory(bytes.data(), bytes.size(),
+                                Module::MemoryMode::kCopy);
+}
+
+std::string LoadError(const ModuleSpec& spec) {
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
+  EXPECT_FALSE(module.ok()) << "module loaded unexpectedly";
+  return module.ok() ? "" : module.status().message();
+}
+
+Tensor Parse(std::string_view text) {
+  StatusOr<Tensor> tensor = ParseTensor(text);
+  EXPECT_TRUE(tensor.ok()) << tensor.status().ToString();
+  return tensor.ok() ? *tensor : Tensor();
+}
+
+//===----------------------------------------------------------------------===//
+// Verification
+//===----------------------------------------------------------------------===//
+
+TEST(ControlFlowVerifyTest, GoodModulesWithLoopsLoad) {
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(ControlFlowSpec());
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  EXPECT_EQ((*module)->functions()[2].ToString(), "count(i32) -> (i32)");
+}
+
+TEST(ControlFlowVerifyTest, BranchTargetsInRange) {
+  ModuleSpec spec = ControlFlowSpec();
+  spec.functions[0].body[2] = Branch(5);
+  EXPECT_EQ(LoadError(spec),
+            "function 'select' instruction 2: branch target 5 out of range (5 "
+            "instructions)");
+  spec = ControlFlowSpec();
+  spec.functions[0].body[0] = CondBranch(0, 7, 3);
+  EXPECT_EQ(LoadError(spec),
+            "function 'select' instruction 0: true target 7 out of range (5 "
+            "instructions)");
+  spec = ControlFlowSpec();
+  spec.functions[0].body[0] = CondBranch(0, 1, 5);
+  EXPECT_EQ(LoadError(spec),
+            "function 'select' instruction 0: false target 5 out of range (5 "
+            "instructions)");
+  // The last valid target is fine.
+  spec = ControlFlowSpec();
+  spec.functions[0].body[0] = CondBranch(0, 4, 4);
+  spec.functions[0].body[2] = Branch(4);
+  EXPECT_TRUE(LoadSpec(spec).ok());
+}
+
+TEST(ControlFlowVerifyTest, ConditionMustBeA0dI1) {
+  ModuleSpec spec = ControlFlowSpec();
+  spec.functions[0].slots[0] = {I32, {}};
+  EXPECT_EQ(LoadError(spec),
+            "function 'select' instruction 0: condition slot 0 has type i32 "
+            "but must be a 0-d i1 tensor");
+  spec = ControlFlowSpec();
+  spec.functions[0].slots[0] = {I1, {1}};
+  EXPECT_EQ(LoadError(spec),
+            "function 'select' instruction 0: condition slot 0 has type 1xi1 "
+            "but must be a 0-d i1 tensor");
+  spec = ControlFlowSpec();
+  spec.functions[0].body[0] = CondBranch(2, 1, 3);
+  EXPECT_EQ(LoadError(spec),
+            "function 'select' instruction 0: condition slot 2 out of range (2 "
+            "slots)");
+}
+
+TEST(ControlFlowVerifyTest, BodyCannotFallOffItsEnd) {
+  ModuleSpec spec = ControlFlowSpec();
+  // select: the else arm runs into the end.
+  spec.functions[0].body.back() = Release({1});
+  EXPECT_EQ(LoadError(spec),
+            "function 'select': execution can fall off the end of the body "
+            "(instruction 4 is a ReleaseOp; the last instruction must be a "
+            "return or a branch)");
+  spec = ControlFlowSpec();
+  spec.functions[0].body[4] = Constant(1, 1);
+  spec.functions[0].body[2] = Branch(3);
+  EXPECT_EQ(LoadError(spec),
+            "function 'select': execution can fall off the end of the body "
+            "(instruction 4 is a ConstantOp; the last instruction must be a "
+            "return or a branch)");
+  // Ending in a branch (back to a return) cannot fall off.
+  spec = ControlFlowSpec();
+  spec.functions[0].body = {Branch(2), Return({1}), Constant(1, 1),
+                            Branch(1)};
+  EXPECT_TRUE(LoadSpec(spec).ok());
+  // Nor can ending in a conditional branch: both targets are in range.
+  spec = ControlFlowSpec();
+  spec.functions[0].body = {Branch(3), Constant(1, 1), Return({1}),
+                            CondBranch(0, 1, 1)};
+  EXPECT_TRUE(LoadSpec(spec).ok());
+}
+
+TEST(ControlFlowVerifyTest, SlotsMayBeWrittenAgainAndReadOnAnyPath) {
+  // With branches, the linear "written once" and "defined before read"
+  // rules no longer apply (reads are checked when they run).
+  ModuleSpec spec = ControlFlowSpec();
+  EXPECT_TRUE(LoadSpec(spec).ok());
+  // The same body without the branch (a straight line) keeps every rule.
+  spec.functions[0].body = {Constant(1, 1), Constant(1, 2), Return({1})};
+  EXPECT_EQ(LoadError(spec),
+            "function 'select' instruction 1: result slot 1 is written more "
+            "than once");
+  spec = ControlFlowSpec();
+  spec.functions[4].body = {Return({1})};
+  EXPECT_EQ(LoadError(spec),
+            "function 'unwritten' instruction 0: returned slot 1 is read "
+            "before it is written");
+  // Types, indices and distinct argument slots are still checked.
+  spec = ControlFlowSpec();
+  spec.functions[2].body[3] = Dispatch(0, kInc, {1}, {7});
+  EXPECT_EQ(LoadError(spec),
+            "function 'count' instruction 3: result slot 7 out of range (3 "
+            "slots)");
+  spec = ControlFlowSpec();
+  spec.functions[0].body[3] = Constant(1, 0);
+  EXPECT_EQ(LoadError(spec),
+            "function 'select' instruction 3: slot 1 has type 8xf32 but "
+            "constant 0 is i32");
+  spec = ControlFlowSpec();
+  spec.functions[3].arguments = {0, 0};
+  EXPECT_EQ(LoadError(spec),
+            "function 'accumulate' argument 1: argument slot 0 is written "
+            "more than once");
+  // A return may sit anywhere with branches, not only at the end.
+  spec = ControlFlowSpec();
+  EXPECT_EQ(spec.functions[1].body[2].kind, fb::Op::ReturnOp);
+  EXPECT_TRUE(LoadSpec(spec).ok());
+}
+
+//===----------------------------------------------------------------------===//
+// Execution
+//===----------------------------------------------------------------------===//
+
+class ControlFlowRunTest : public ::testing::TestWithParam<int> {
+ protected:
+  void SetUp() override {
+    StatusOr<std::shared_ptr<const Module>> module =
+        LoadSpec(ControlFlowSpec());
+    ASSERT_TRUE(module.ok()) << module.status().ToString();
+    module_ = *module;
+    pool_ = std::make_unique<ThreadPool>(GetParam());
+    context_ = std::make_unique<Context>(module_, pool_.get());
+  }
+
+  // Calls `function` and returns its only result as text, or the error.
+  std::string Run(std::string_view function, std::vector<Tensor> inputs) {
+    std::vector<Tensor> outputs;
+    Status status = context_->Call(function, inputs, &outputs);
+    if (!status.ok()) return "error: " + status.message();
+    if (outputs.size() != 1) return "wrong result count";
+    return FormatTensor(outputs[0]);
+  }
+
+  std::shared_ptr<const Module> module_;
+  std::unique_ptr<ThreadPool> pool_;
+  std::unique_ptr<Context> context_;
+};
+
+TEST_P(ControlFlowRunTest, IfElseChoosesByCondition) {
+  for (const char* function : {"select", "select2"}) {
+    SCOPED_TRACE(function);
+    EXPECT_EQ(Run(function, {Parse("i1=1")}), "8xf32=1 2 3 4 5 6 7 8");
+    EXPECT_EQ(Run(function, {Parse("i1=0")}),
+              "8xf32=10 20 30 40 50 60 70 80");
+    EXPECT_EQ(Run(function, {Parse("i1=true")}), "8xf32=1 2 3 4 5 6 7 8");
+  }
+}
+
+TEST_P(ControlFlowRunTest, CountedLoop) {
+  for (int n : {0, 1, 2, 7, 1000}) {
+    EXPECT_EQ(Run("count", {Parse(StrCat("i32=", n))}), StrCat("i32=", n));
+  }
+  // A negative bound never enters the loop.
+  EXPECT_EQ(Run("count", {Parse("i32=-5")}), "i32=0");
+}
+
+TEST_P(ControlFlowRunTest, LoopCarriedValues) {
+  // acc = x + n * x; the result never aliases the input, even for n = 0.
+  Tensor x = Parse(StrCat(kBig, "xf32=1.5"));
+  for (int n : {0, 1, 3}) {
+    std::vector<Tensor> outputs;
+    Status status =
+        context_->Call("accumulate", {Parse(StrCat("i32=", n)), x}, &outputs);
+    ASSERT_TRUE(status.ok()) << status.ToString();
+    ASSERT_EQ(outputs.size(), 1u);
+    EXPECT_FALSE(outputs[0].SharesStorageWith(x));
+    const float* values = outputs[0].data_as<float>();
+    EXPECT_EQ(values[0], 1.5f * (n + 1));
+    EXPECT_EQ(values[kBig - 1], 1.5f * (n + 1));
+  }
+  EXPECT_EQ(x.data_as<float>()[0], 1.5f);
+}
+
+TEST_P(ControlFlowRunTest, ReadingAnUnwrittenSlotIsAnError) {
+  EXPECT_EQ(Run("unwritten", {Parse("i1=1")}), "8xf32=1 2 3 4 5 6 7 8");
+  EXPECT_EQ(Run("unwritten", {Parse("i1=0")}),
+            "error: function 'unwritten' instruction 2: slot 1 read before it "
+            "was written");
+  std::vector<Tensor> outputs;
+  Status status = context_->Call("unwritten", {Parse("i1=0")}, &outputs);
+  EXPECT_EQ(status.code(), StatusCode::kFailedPrecondition);
+  EXPECT_TRUE(outputs.empty());
+  // The context stays usable.
+  EXPECT_EQ(Run("unwritten", {Parse("i1=1")}), "8xf32=1 2 3 4 5 6 7 8");
+}
+
+// Every instruction that reads a slot checks it.
+TEST(ControlFlowUnwrittenTest, EveryReadIsChecked) {
+  const TypeSpec i1{I1, {}}, v8{F32, {8}}, m24{F32, {2, 4}};
+  struct Case {
+    std::vector<TypeSpec> slots;
+    std::vector<OpSpec> body;
+    std::string error;
+  };
+  // Slot 0 is the argument (false); slot 1 is only written when it is true.
+  const std::vector<Case> cases = {
+      {{i1, v8, v8},
+       {CondBranch(0, 1, 2), Constant(1, 1), Dispatch(0, kAdd, {1, 1}, {2}),
+        Return({2})},
+       "function 'f' instruction 2: slot 1 read before it was written"},
+      {{i1, v8, m24, v8},
+       {CondBranch(0, 1, 2), Constant(1, 1), Reshape(2, 1), Constant(3, 1),
+        Return({3})},
+       "function 'f' instruction 2: slot 1 read before it was written"},
+      {{i1, v8, i1, v8},
+       {CondBranch(0, 1, 2), Constant(1, 1), CondBranch(2, 3, 3),
+        Constant(3, 1), Return({3})},
+       "function 'f' instruction 2: slot 2 read before it was written"},
+      {{i1, v8, v8},
+       {CondBranch(0, 1, 2), Constant(1, 1), ExpectEq(1, 1), Constant(2, 1),
+        Return({2})},
+       "function 'f' instruction 2: slot 1 read before it was written"},
+      // A released slot holds nothing either.
+      {{i1, v8},
+       {Constant(1, 1), Release({1}), CondBranch(0, 3, 3), Return({1})},
+       "function 'f' instruction 3: slot 1 read before it was written"},
+  };
+  for (const Case& c : cases) {
+    ModuleSpec spec = ControlFlowSpec();
+    spec.functions = {{"f", c.slots, {0}, {v8}, c.body}};
+    StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
+    ASSERT_TRUE(module.ok()) << module.status().ToString();
+    ThreadPool pool(1);
+    Context context(*module, &pool);
+    std::vector<Tensor> outputs;
+    Status status = context.Call("f", {Parse("i1=0")}, &outputs);
+    EXPECT_EQ(status.message(), c.error);
+  }
+}
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define KILN_HEAP_STATS_UNRELIABLE 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define KILN_HEAP_STATS_UNRELIABLE 1
+#endif
+#endif
+
+int64_t HeapInUse() {
+  struct mallinfo2 info = mallinfo2();
+  return static_cast<int64_t>(info.uordblks + info.hblkhd);
+}
+
+// Replacing a loop-carried value frees the old one: a loop of n iterations
+// over 1 MiB values holds about two of them at any time, not n.
+TEST_P(ControlFlowRunTest, LoopCarriedValuesAreFreedAsTheyAreReplaced) {
+#ifdef KILN_HEAP_STATS_UNRELIABLE
+  GTEST_SKIP() << "the sanitizer's allocator does not report glibc heap use";
+#endif
+  constexpr int kIterations = 48;
+  constexpr int64_t kValueBytes = kBig * sizeof(float);
+  Tensor x = Parse(StrCat(kBig, "xf32=1"));
+  Tensor n = Parse(StrCat("i32=", kIterations));
+  int64_t peak = 0;
+  int dispatches = 0;
+  context_->SetDispatchObserver(
+      [&](const ExportView&, const std::vector<Tensor>&, size_t) {
+        peak = std::max(peak, HeapInUse());
+        ++dispatches;
+        return OkStatus();
+      });
+  const int64_t before = HeapInUse();
+  std::vector<Tensor> outputs;
+  Status status = context_->Call("accumulate", {n, x}, &outputs);
+  ASSERT_TRUE(status.ok()) << status.ToString();
+  EXPECT_EQ(dispatches, 3 * kIterations + 1);
+  EXPECT_EQ(outputs[0].data_as<float>()[0], kIterations + 1.0f);
+  // x, the accumulator and the next one: leaking would keep ~48 MiB.
+  EXPECT_LT(peak - before, 4 * kValueBytes)
+      << "peak heap use grew by " << (peak - before) << " bytes";
+  outputs.clear();
+  EXPECT_LT(HeapInUse() - before, kValueBytes / 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(Threads, ControlFlowRunTest, ::testing::Values(1, 3));
+
+}  // namespace
+}  // namespace kiln

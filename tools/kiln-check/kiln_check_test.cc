@@ -1,0 +1,276 @@
+//===- kiln_check_test.cc - End-to-end tests of the kiln-check tool -------===//
+//
+// Runs the built kiln-check binary on modules built here (with the
+// hand-written test library from runtime/module/testdata) and checks its
+// output and exit codes.
+//
+//===----------------------------------------------------------------------===//
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "gtest/gtest.h"
+#include "kiln/status.h"
+#include "module/module_test_util.h"
+
+extern char** environ;
+
+namespace kiln {
+namespace {
+
+using namespace kiln::testing;
+
+constexpr fb::ElementType F32 = fb::ElementType::F32;
+constexpr fb::ElementType I32 = fb::ElementType::I32;
+constexpr fb::ElementType I1 = fb::ElementType::I1;
+
+struct RunResult {
+  int exit_code = -1;  // -1 when killed by a signal
+  std::string out, err;
+};
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+template <typename T>
+ConstantSpec MakeConstant(fb::ElementType type, std::vector<int64_t> shape,
+                          const std::vector<T>& values) {
+  ConstantSpec constant;
+  constant.type = {type, std::move(shape)};
+  constant.data.resize(values.size() * sizeof(T));
+  std::memcpy(constant.data.data(), values.data(), constant.data.size());
+  return constant;
+}
+
+// Constants: 0 = 2x2xf32 [1 2][3 4], 1 = 2x2xf32 [1 2][3 4.00001],
+// 2 = 2x2xi32 [1 2][3 4], 3 = 2x2xi32 [1 2][3 5], 4 = i32 0, 5 = i32 5.
+// Executable "ex": 0 fail, 1 inc_i32, 2 less_i32.
+// Functions:
+//   tensor_float()   expect_almost_eq(c1, c0)                passes
+//   loop()           counts to 5 with a loop, expect_eq(i, 5) passes
+//   with_args(x)     skipped
+//   tensor_int()     expect_eq(c2, c2), expect_eq(c3, c2)    fails once
+//   error()          a dispatch that fails                   error
+ModuleSpec CheckSpec(bool with_failures) {
+  ModuleSpec spec;
+  spec.name = "e2e";
+  spec.libraries.push_back({});
+  spec.libraries[0].data = ReadBinaryFile(KILN_TEST_LIBRARY_1);
+  spec.executables.push_back({"ex",
+                              0,
+                              {{"fail", 1, 1, {1, 1, 1}},
+                               {"inc_i32", 3, 2, {1, 1, 1}},
+                               {"less_i32", 4, 3, {1, 1, 1}}}});
+  spec.constants = {
+      MakeConstant<float>(F32, {2, 2}, {1, 2, 3, 4}),
+      MakeConstant<float>(F32, {2, 2}, {1, 2, 3, 4.00001f}),
+      MakeConstant<int32_t>(I32, {2, 2}, {1, 2, 3, 4}),
+      MakeConstant<int32_t>(I32, {2, 2}, {1, 2, 3, 5}),
+      MakeConstant<int32_t>(I32, {}, {0}),
+      MakeConstant<int32_t>(I32, {}, {5}),
+  };
+  const TypeSpec f22{F32, {2, 2}}, i22{I32, {2, 2}}, i32{I32, {}}, i1{I1, {}},
+      v8{F32, {8}};
+  spec.functions.push_back({"tensor_float",
+                            {f22, f22},
+                            {},
+                            {},
+                            {Constant(0, 0), Constant(1, 1),
+                             ExpectAlmostEq(1, 0, "tests/float.mlir:4:3"),
+                             Return({})}});
+  spec.functions.push_back({"loop",
+                            {i32, i32, i1},
+                            {},
+                            {i32},
+                            {Constant(0, 4),                     // 0: i = 0
+                             Constant(1, 5),                     // 1: n = 5
+                             Dispatch(0, 2, {0, 1}, {2}),        // 2: i < n
+                             CondBranch(2, 4, 6),                // 3
+                             Dispatch(0, 1, {0}, {0}),           // 4: ++i
+                             Branch(2),                          // 5
+                             ExpectEq(0, 1, "tests/loop.mlir:9:5"),  // 6
+                             Return({0})}});                     // 7
+  spec.functions.push_back(
+      {"with_args", {i32}, {0}, {}, {ExpectTrue(0), Return({})}});
+  if (with_failures) {
+    spec.functions.push_back(
+        {"tensor_int",
+         {i22, i22},
+         {},
+         {},
+         {Constant(0, 2), Constant(1, 3),
+          ExpectEq(0, 0, "tests/e2e/tosa/foo.mlir:11:3"),
+          ExpectEq(1, 0, "tests/e2e/tosa/foo.mlir:12:3"), Return({})}});
+    spec.functions.push_back({"error",
+                              {v8},
+                              {},
+                              {},
+                              {Dispatch(0, 0, {}, {0}), Return({})}});
+  }
+  return spec;
+}
+
+class KilnCheckTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = StrCat("/tmp/kiln_check_test_", getpid());
+    std::string mkdir = "mkdir -p " + dir_;
+    ASSERT_EQ(std::system(mkdir.c_str()), 0);
+    passing_ = Write("passing.kiln", BuildModule(CheckSpec(false)));
+    failing_ = Write("failing.kiln", BuildModule(CheckSpec(true)));
+  }
+
+  void TearDown() override {
+    std::string rm = "rm -rf " + dir_;
+    (void)std::system(rm.c_str());
+  }
+
+  std::string Write(const std::string& name, const std::vector<uint8_t>& data) {
+    const std::string path = dir_ + "/" + name;
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(data.data()), data.size());
+    return path;
+  }
+
+  RunResult Run(std::vector<std::string> args) {
+    const std::string out_path = dir_ + "/stdout", err_path = dir_ + "/stderr";
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    args.insert(args.begin(), KILN_CHECK_PATH);
+    std::vector<char*> argv;
+    for (std::string& arg : args) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    RunResult result;
+    pid_t pid;
+    if (posix_spawn(&pid, KILN_CHECK_PATH, &actions, nullptr, argv.data(),
+                    environ) != 0) {
+      ADD_FAILURE() << "cannot spawn " << KILN_CHECK_PATH;
+      return result;
+    }
+    posix_spawn_file_actions_destroy(&actions);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+    result.out = ReadText(out_path);
+    result.err = ReadText(err_path);
+    return result;
+  }
+
+  std::string dir_, passing_, failing_;
+};
+
+TEST_F(KilnCheckTest, Help) {
+  RunResult result = Run({"--help"});
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_NE(result.out.find("usage: kiln-check MODULE.kiln"),
+            std::string::npos);
+  EXPECT_EQ(result.err, "");
+}
+
+TEST_F(KilnCheckTest, AllPass) {
+  RunResult result = Run({passing_});
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+  EXPECT_EQ(result.out,
+            "tensor_float: PASS\n"
+            "loop: PASS\n"
+            "skipped: with_args (takes arguments)\n"
+            "2 passed, 0 failed\n");
+  EXPECT_EQ(result.err, "");
+}
+
+TEST_F(KilnCheckTest, FailuresAreListedUnderTheirFunction) {
+  RunResult result = Run({failing_, "--threads=2"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.out,
+            "tensor_float: PASS\n"
+            "loop: PASS\n"
+            "skipped: with_args (takes arguments)\n"
+            "tensor_int: FAIL\n"
+            "  check failed at tests/e2e/tosa/foo.mlir:12:3: expected "
+            "2x2xi32=[1 2][3 4], got 2x2xi32=[1 2][3 5]; first difference at "
+            "[1, 1]: expected 4, got 5\n"
+            "error: FAIL\n"
+            "  error: function 'error' instruction 0: dispatch 'fail' failed: "
+            "workgroup (0, 0, 0) returned 7\n"
+            "2 passed, 2 failed\n");
+  EXPECT_EQ(result.err, "");
+}
+
+TEST_F(KilnCheckTest, OneFunction) {
+  RunResult result = Run({failing_, "--function", "tensor_float"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "tensor_float: PASS\n1 passed, 0 failed\n");
+  result = Run({"--function=tensor_int", failing_});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.out.substr(0, 17), "tensor_int: FAIL\n");
+  EXPECT_NE(result.out.find("\n0 passed, 1 failed\n"), std::string::npos);
+}
+
+TEST_F(KilnCheckTest, FunctionErrors) {
+  RunResult result = Run({failing_, "--function=nope"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err,
+            "kiln-check: error: no function 'nope' (available: tensor_float, "
+            "loop, with_args, tensor_int, error)\n");
+  result = Run({failing_, "--function=with_args"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-check: error: function 'with_args' takes arguments "
+            "(with_args(i32) -> ()); kiln-check runs functions without "
+            "arguments\n");
+}
+
+TEST_F(KilnCheckTest, BadModulesAndFlags) {
+  RunResult result = Run({dir_ + "/missing.kiln"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "kiln-check: error: cannot open '" + dir_ +
+                            "/missing.kiln': No such file or directory\n");
+  result = Run({Write("garbage.kiln", {1, 2, 3, 4, 5, 6, 7, 8, 9})});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("kiln-check: error: "), std::string::npos);
+  EXPECT_NE(result.err.find("not a kiln module"), std::string::npos);
+  // A module the verifier refuses (a branch past the end).
+  ModuleSpec spec = CheckSpec(false);
+  spec.functions[1].body[5] = Branch(99);
+  result = Run({Write("bad.kiln", BuildModule(spec))});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("function 'loop' instruction 5: branch target 99 "
+                            "out of range (8 instructions)"),
+            std::string::npos)
+      << result.err;
+  result = Run({});
+  EXPECT_EQ(result.err, "kiln-check: error: no module given (see --help)\n");
+  result = Run({passing_, "--bogus"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-check: error: unknown flag '--bogus' (see --help)\n");
+  result = Run({passing_, "--threads=0"});
+  EXPECT_EQ(result.err,
+            "kiln-check: error: --threads expects an integer in [1, 1024], "
+            "got '0'\n");
+  result = Run({passing_, "--function"});
+  EXPECT_EQ(result.err,
+            "kiln-check: error: flag '--function' expects a value\n");
+  result = Run({passing_, failing_});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.out, "");
+}
+
+}  // namespace
+}  // namespace kiln

@@ -170,7 +170,8 @@ bool Context::PrepareTraceSites() {
     TraceSite site;
     site.kind = ZoneKind::kFunction;
     site.name = signature.name;
-    site.file = module.name();
+    // No file: the module name may also name a binary file on disk, which a
+    // profiler would then read as source text.
     site.module = &module;
     function_sites_.push_back(site);
   }

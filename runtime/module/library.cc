@@ -10,14 +10,13 @@
 
 #include <dlfcn.h>
 #include <elf.h>
-#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <string>
-#include <vector>
 
 #include "module/module_impl.h"
 
@@ -61,36 +60,23 @@ Status CheckCpu(std::string_view cpu) {
   return OkStatus();
 }
 
-// The dynamic loader knows a library by its path, and an object may outlive
-// its dlclose (RTLD_NODELETE, or a profiler such as Tracy that makes dlclose
-// a no-op): dlopen of a reused /proc/self/fd/N would then return the old
-// code. Moves `*fd` to a number whose path no loaded object holds.
-StatusOr<std::string> UnusedLibraryPath(int* fd) {
-  constexpr int kMaxAttempts = 64;
-  std::vector<int> skipped;  // numbers held by stale objects, closed on return
-  auto close_skipped = [&] {
-    for (int number : skipped) ::close(number);
-  };
-  for (int attempt = 0;; ++attempt) {
-    std::string path = StrCat("/proc/self/fd/", *fd);
-    void* stale = dlopen(path.c_str(), RTLD_LAZY | RTLD_NOLOAD);
-    if (!stale) {
-      close_skipped();
-      return path;
-    }
-    dlclose(stale);  // RTLD_NOLOAD took a reference
-    const int next = attempt < kMaxAttempts
-                         ? ::fcntl(*fd, F_DUPFD_CLOEXEC, 0)
-                         : -1;
-    if (next < 0) {
-      close_skipped();
-      return ResourceExhaustedError(
-          "no free /proc/self/fd path to load a library from (", attempt,
-          " are held by libraries that were never unloaded)");
-    }
-    skipped.push_back(*fd);
-    *fd = next;
+// The dynamic loader knows a library by its path string first, and an object
+// may outlive its dlclose (RTLD_NODELETE, or a profiler such as Tracy that
+// makes dlclose a no-op): dlopen of a reused /proc/self/fd/N would then
+// return the old code. So each load spells the path differently: the load's
+// number in binary as no-op segments, "./" for 1 and "/" for 0, between
+// "fd/" and N (load 6 of fd 5: "/proc/self/fd/././/5"). A new memfd is a new
+// inode, so the loader's second test (device and inode) finds nothing
+// either.
+std::string UniqueLibraryPath(int fd) {
+  static std::atomic<uint64_t> next_load{0};
+  const uint64_t load = next_load.fetch_add(1, std::memory_order_relaxed);
+  std::string path = "/proc/self/fd/";
+  for (int bit = 63 - (load ? __builtin_clzll(load) : 64); bit >= 0; --bit) {
+    path += (load >> bit) & 1 ? "./" : "/";
   }
+  path += std::to_string(fd);
+  return path;
 }
 
 Status WriteAll(int fd, const uint8_t* data, size_t size) {
@@ -173,7 +159,7 @@ LoadedLibrary& LoadedLibrary::operator=(LoadedLibrary&& other) noexcept {
 }
 
 void LoadedLibrary::Reset() {
-  // dlclose before closing the fd: the fd number keeps the name unique.
+  // dlclose before closing the fd, whose number names the mapped file.
   if (handle_) dlclose(handle_);
   if (fd_ >= 0) ::close(fd_);
   handle_ = nullptr;
@@ -191,7 +177,7 @@ StatusOr<LoadedLibrary> LoadedLibrary::Load(const uint8_t* data, size_t size,
   if (loaded.fd_ < 0) return ErrnoToStatus(errno, "memfd_create failed");
   KILN_RETURN_IF_ERROR(WriteAll(loaded.fd_, data, size));
 
-  KILN_ASSIGN_OR_RETURN(std::string path, UnusedLibraryPath(&loaded.fd_));
+  const std::string path = UniqueLibraryPath(loaded.fd_);
   loaded.handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!loaded.handle_) {
     const char* error = dlerror();

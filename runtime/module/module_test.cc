@@ -2,12 +2,15 @@
 
 #include "kiln/module.h"
 
+#include <dlfcn.h>
+#include <link.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <random>
+#include <string_view>
 #include <thread>
 
 #include "gtest/gtest.h"
@@ -272,6 +275,66 @@ TEST(ModuleTest, ContextsOnSeveralThreadsShareOneModule) {
   }
   for (auto& thread : threads) thread.join();
   EXPECT_EQ(failures.load(), 0);
+}
+
+// Pins every library loaded from a /proc/self/fd path (an extra dlopen
+// reference), as a profiler that makes dlclose a no-op (Tracy) does.
+std::vector<void*> PinLoadedKilnLibraries() {
+  std::vector<std::string> names;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* out) {
+        if (info->dlpi_name &&
+            std::string_view(info->dlpi_name).rfind("/proc/self/fd/", 0) == 0)
+          static_cast<std::vector<std::string>*>(out)->push_back(
+              info->dlpi_name);
+        return 0;
+      },
+      &names);
+  std::vector<void*> handles;
+  for (const std::string& name : names)
+    if (void* handle = dlopen(name.c_str(), RTLD_LAZY | RTLD_NOLOAD))
+      handles.push_back(handle);
+  return handles;
+}
+
+// A library that outlives its module's unload keeps its path in the dynamic
+// loader; the next module, whose memfd may get the same fd number, must
+// still load its own code (library 2: a - b), not the pinned library 1.
+TEST(ModuleTest, LibrariesThatOutliveTheirModuleAreNeverReturnedAgain) {
+  std::vector<void*> pinned;
+  for (int round = 0; round < 20; ++round) {
+    {
+      StatusOr<std::shared_ptr<const Module>> first = LoadSpec(GoodSpec());
+      ASSERT_TRUE(first.ok()) << first.status().ToString();
+      std::vector<void*> handles = PinLoadedKilnLibraries();
+      ASSERT_FALSE(handles.empty());
+      pinned.insert(pinned.end(), handles.begin(), handles.end());
+    }  // unloaded: dlclose leaves the pinned library mapped
+    ModuleSpec spec;
+    spec.libraries.push_back({});
+    spec.libraries[0].data = LibraryBytes(2);
+    spec.executables.push_back({"ex", 0, {{"sub_f32", 0, 3, {2, 1, 1}}}});
+    TypeSpec v4{F32, {4}};
+    spec.functions.push_back({"sub",
+                              {v4, v4, v4},
+                              {0, 1},
+                              {v4},
+                              {Dispatch(0, 0, {0, 1}, {2}), Return({2})}});
+    StatusOr<std::shared_ptr<const Module>> second = LoadSpec(spec);
+    ASSERT_TRUE(second.ok()) << "round " << round << ": "
+                             << second.status().ToString();
+    ThreadPool pool(1);
+    Context context(*second, &pool);
+    std::vector<Tensor> outputs;
+    ASSERT_TRUE(context
+                    .Call("sub",
+                          {F32Tensor({4}, {10, 20, 30, 40}),
+                           F32Tensor({4}, {1, 2, 3, 4})},
+                          &outputs)
+                    .ok());
+    EXPECT_EQ(FloatValues(outputs[0]), (std::vector<float>{9, 18, 27, 36}));
+  }
+  for (void* handle : pinned) dlclose(handle);
 }
 
 TEST(ModuleTest, TwoLibrariesLoadedAtOnceStayDistinct) {

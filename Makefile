@@ -4,8 +4,11 @@
 BUILD ?= build
 JOBS ?= 2
 CMAKE_FLAGS ?=
+# Seconds per fuzz target: `make fuzz` runs long, `make test` a short smoke.
+FUZZ_SECONDS ?= 600
+FUZZ_SMOKE_SECONDS ?= 20
 
-.PHONY: all deps configure build test test-asan test-tsan demo bench clean
+.PHONY: all deps configure build test test-asan test-tsan fuzz fuzz-smoke demo bench clean
 
 all: build
 
@@ -22,6 +25,7 @@ build: configure
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
+	$(MAKE) fuzz-smoke
 
 # The runtime's tests under AddressSanitizer + UndefinedBehaviorSanitizer and
 # under ThreadSanitizer (runtime-only builds: the compiler is not deployed).
@@ -37,6 +41,20 @@ test-tsan: deps
 	ninja -C $(BUILD)-tsan -j$(JOBS)
 	TSAN_OPTIONS=halt_on_error=1 ctest --test-dir $(BUILD)-tsan --output-on-failure -j$(JOBS)
 
+# libFuzzer targets (runtime/fuzz) under ASan + UBSan, built with clang in
+# $(BUILD)-fuzz and seeded with modules compiled by $(BUILD)'s kiln-compile.
+$(BUILD)-fuzz/build.ninja: | deps
+	CC=clang-14 CXX=clang++-14 cmake -G Ninja -S . -B $(BUILD)-fuzz \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKILN_SANITIZER=address \
+	  -DKILN_BUILD_COMPILER=OFF -DKILN_BUILD_BENCH=OFF -DKILN_BUILD_FUZZERS=ON
+
+fuzz: build $(BUILD)-fuzz/build.ninja
+	ninja -C $(BUILD)-fuzz -j$(JOBS) kiln_fuzzers
+	tools/fuzz/run_fuzzers.sh $(FUZZ_SECONDS) $(BUILD)-fuzz $(BUILD)/bin/kiln-compile
+
+fuzz-smoke:
+	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
+
 # Compiles the sample with every stage's IR embedded, runs it, and shows
 # each dispatch with the code behind it (read from the module itself).
 demo: build
@@ -50,4 +68,4 @@ bench: build
 	python3 bench/capture/capture_benchmark.py --bin-dir=$(BUILD)/bin
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan $(BUILD)-fuzz

@@ -10,6 +10,7 @@ packages=(
   libzstd-dev libxxhash-dev
   libgtest-dev libbenchmark-dev nlohmann-json3-dev
   libopenblas-dev
+  clang-14 libclang-rt-14-dev  # libFuzzer for runtime/fuzz
 )
 
 missing=()

@@ -252,15 +252,20 @@ Status CheckBools(const Tensor& tensor) {
   return OkStatus();
 }
 
-Status CheckDataSize(const Tensor& tensor, uint64_t available) {
-  if (available < tensor.byte_size()) {
-    return DataLossError("truncated .npy data: ", tensor.type().ToString(),
-                         " needs ", tensor.byte_size(), " bytes, file has ",
-                         available);
+// Checks the declared type against the bytes the file holds, before anything
+// is allocated: a header may declare any shape.
+Status CheckDataSize(const NpyHeader& header, uint64_t available) {
+  uint64_t byte_size = 0;
+  KILN_RETURN_IF_ERROR(
+      ComputeTensorSize(header.type, header.shape, nullptr, &byte_size));
+  if (available < byte_size) {
+    return DataLossError("truncated .npy data: ",
+                         FormatTensorType(header.type, header.shape),
+                         " needs ", byte_size, " bytes, file has ", available);
   }
-  if (available > tensor.byte_size()) {
+  if (available > byte_size) {
     return InvalidArgumentError(
-        ".npy file has ", available - tensor.byte_size(),
+        ".npy file has ", available - byte_size,
         " bytes after the array data (files holding several arrays are not "
         "supported)");
   }
@@ -303,9 +308,9 @@ StatusOr<Tensor> ParseNpy(const void* data, size_t size) {
   const auto* bytes = static_cast<const uint8_t*>(data);
   NpyHeader header;
   KILN_RETURN_IF_ERROR(ParseNpyHeader(bytes, size, &header));
+  KILN_RETURN_IF_ERROR(CheckDataSize(header, size - header.data_offset));
   KILN_ASSIGN_OR_RETURN(Tensor tensor,
                         Tensor::Allocate(header.type, std::move(header.shape)));
-  KILN_RETURN_IF_ERROR(CheckDataSize(tensor, size - header.data_offset));
   std::memcpy(tensor.mutable_data(), bytes + header.data_offset,
               tensor.byte_size());
   KILN_RETURN_IF_ERROR(CheckBools(tensor));
@@ -338,10 +343,10 @@ StatusOr<Tensor> ReadNpyFile(const std::string& path) {
       ParseNpyHeader(reinterpret_cast<const uint8_t*>(prefix.data()),
                      prefix_read, &header),
       "'", path, "'");
+  KILN_RETURN_IF_ERROR(CheckDataSize(header, file_size - header.data_offset),
+                       "'", path, "'");
   KILN_ASSIGN_OR_RETURN(Tensor tensor,
                         Tensor::Allocate(header.type, std::move(header.shape)));
-  KILN_RETURN_IF_ERROR(CheckDataSize(tensor, file_size - header.data_offset),
-                       "'", path, "'");
   // Part of the data may already be in `prefix`.
   const size_t buffered = prefix_read - header.data_offset;
   const size_t from_prefix = std::min<uint64_t>(buffered, tensor.byte_size());

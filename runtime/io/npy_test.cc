@@ -198,6 +198,13 @@ TEST(NpyTest, DataErrors) {
                              "'shape': (2,), }",
                              std::string("\x01\x02", 2))),
             "bool element 1 has value 2 (expected 0 or 1)");
+  // A header may declare any shape: it is checked against the bytes present
+  // before anything is allocated (this one would need 8 GB).
+  EXPECT_EQ(NpyError(MakeNpy("{'descr': '<f8', 'fortran_order': False, "
+                             "'shape': (1000, 1000000), }",
+                             std::string(8, '\0'))),
+            "truncated .npy data: 1000x1000000xf64 needs 8000000000 "
+            "bytes, file has 8");
 }
 
 TEST(NpyTest, EveryTruncationAndCorruptionFailsCleanly) {

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Writes seed corpora for the fuzz targets in runtime/fuzz.
+
+Module seeds (module and sources fuzzers) are real modules: the samples and a
+few end-to-end programs compiled at every --executable-debug-level. Tensor
+text and .npy seeds cover each element type and shape form the parsers know.
+
+Usage: make_seeds.py --kiln-compile=PATH --out=DIR
+"""
+
+import argparse
+import pathlib
+import struct
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+# Small programs exercising distinct module features: dispatch chains, reused
+# executables, constants, branches and checks, several element types.
+MODULE_PROGRAMS = [
+    "samples/mlp.mlir",
+    "samples/conv.mlir",
+    "tests/e2e/dedup_across_functions.mlir",
+    "tests/e2e/constants_splat_and_dense.mlir",
+    "tests/e2e/concat_pad_small_int_types.mlir",
+    "tests/e2e/linalg/control_flow.mlir",
+    "tests/e2e/tosa/logic_compare.mlir",
+]
+
+TENSOR_TEXTS = [
+    "2x2xf32=[[1,2],[3,4]]",
+    "4xf32=0.5",
+    "f32=3.25",
+    "3xi32=[1,-2,3]",
+    "2x3xi64=[[1,2,3],[4,5,6]]",
+    "2xi1=[true,false]",
+    "4xi8=[-128,0,1,127]",
+    "2xi16=[-32768,32767]",
+    "2xf16=[1.5,-inf]",
+    "2xbf16=[nan,2]",
+    "3xf64=[1e300,-0.0,5e-324]",
+    "0x4xf32=[]",
+    "1x1x1x1xf32=[[[[7]]]]",
+]
+
+NPY_TYPES = [
+    ("<f4", "f", 4), ("<f8", "d", 8), ("<f2", "e", 2), ("|b1", "?", 1),
+    ("|i1", "b", 1), ("<i2", "h", 2), ("<i4", "i", 4), ("<i8", "q", 8),
+]
+
+
+def npy_bytes(descr, code, shape, version=(1, 0)):
+    count = 1
+    for dim in shape:
+        count *= dim
+    shape_text = "(" + "".join(f"{d}, " if len(shape) == 1 else f"{d}, "
+                               for d in shape).rstrip(", ")
+    shape_text += ",)" if len(shape) == 1 else ")"
+    header = (f"{{'descr': '{descr}', 'fortran_order': False, "
+              f"'shape': {shape_text}, }}")
+    length_size = 2 if version[0] == 1 else 4
+    total = 6 + 2 + length_size + len(header) + 1
+    header += " " * ((64 - total % 64) % 64) + "\n"
+    length = struct.pack("<H" if length_size == 2 else "<I", len(header))
+    values = [(i % 3) if code != "?" else bool(i % 2) for i in range(count)]
+    data = struct.pack("<" + code * count, *values)
+    return b"\x93NUMPY" + bytes(version) + length + header.encode() + data
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kiln-compile", required=True)
+    parser.add_argument("--out", required=True, type=pathlib.Path)
+    args = parser.parse_args()
+
+    modules = args.out / "module"
+    modules.mkdir(parents=True, exist_ok=True)
+    for program in MODULE_PROGRAMS:
+        stem = pathlib.Path(program).stem
+        for level in range(4):
+            out = modules / f"{stem}.L{level}.kiln"
+            subprocess.run([args.kiln_compile, str(ROOT / program),
+                            f"--executable-debug-level={level}", "-o", str(out)],
+                           check=True)
+
+    texts = args.out / "tensor_text"
+    texts.mkdir(parents=True, exist_ok=True)
+    for i, text in enumerate(TENSOR_TEXTS):
+        (texts / f"seed{i:02d}.txt").write_text(text)
+
+    npys = args.out / "npy"
+    npys.mkdir(parents=True, exist_ok=True)
+    for descr, code, _ in NPY_TYPES:
+        name = descr[1:]
+        for shape in [(), (3,), (2, 3), (1, 2, 2)]:
+            rank = len(shape)
+            (npys / f"{name}_r{rank}.npy").write_bytes(
+                npy_bytes(descr, code, shape))
+        (npys / f"{name}_v2.npy").write_bytes(
+            npy_bytes(descr, code, (2, 2), version=(2, 0)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

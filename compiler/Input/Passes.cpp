@@ -18,10 +18,18 @@ void buildInputConversionPassPipeline(OpPassManager &pm) {
   // TOSA first, through upstream MLIR: control flow to scf, then ops to
   // linalg, tensor and arith. Ops it cannot convert are reported at their
   // location.
+  pm.addPass(createAttachTosaTargetPass());
   pm.addNestedPass<func::FuncOp>(createTosaToSCFPass());
   tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
-  pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
+  // tosa.apply_scale (from tosa.rescale, integer tosa.mul with a shift and
+  // integer pooling) is kept by default for backends that have it natively.
+  TosaToArithPassOptions arithOptions;
+  arithOptions.includeApplyRescale = true;
+  pm.addNestedPass<func::FuncOp>(createTosaToArithPass(arithOptions));
   pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
+  // The conversions read tosa.const_shape operands but leave the ops behind,
+  // dead.
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   // IREE's test-format helpers become plain constants and checks.
   pm.addPass(createConvertTestOpsPass());
   // Reject what cannot be compiled before kiln rewrites it, so errors

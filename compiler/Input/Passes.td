@@ -5,6 +5,18 @@
 
 include "mlir/Pass/PassBase.td"
 
+def AttachTosaTargetPass : Pass<"kiln-attach-tosa-target", "::mlir::ModuleOp"> {
+  let summary = "Declares the TOSA target kiln implements, unless the module does.";
+  let description = [{
+    TOSA validation accepts only what a module's `tosa.target_env` declares.
+    A module without one gets the target kiln compiles: both profiles
+    (integer and floating point), no level limits, and the extensions kiln
+    lowers (int16, bf16, control flow, double rounding). A module that
+    declares its own target keeps it.
+  }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect"];
+}
+
 def VerifyInputPass : Pass<"kiln-verify-input", "::mlir::ModuleOp"> {
   let summary = "Rejects programs kiln cannot compile, at their location.";
   let description = [{

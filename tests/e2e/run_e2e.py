@@ -729,6 +729,15 @@ REFERENCE_PIPELINE = [
 ]
 
 
+# Run first, as a separate mlir-opt, on programs in TOSA: upstream's own
+# TOSA conversions (the ones kiln's input conversion uses; the lowering after
+# them differs).
+TOSA_REFERENCE_PIPELINE = (
+    "--pass-pipeline=builtin.module(func.func(tosa-optional-decompositions,"
+    "tosa-to-scf,tosa-to-linalg-named,tosa-to-linalg,"
+    "tosa-to-arith{include-apply-rescale=true},tosa-to-tensor),canonicalize)")
+
+
 def dense_literal(tensor):
     """An exact ``dense<...>`` literal: hex bytes, or nested bools for i1."""
     et = tensor.etype
@@ -884,6 +893,12 @@ def run_reference(args, program_text, calls, workdir):
         f.write(TRANSFORM_LIBRARY)
     lowered = os.path.join(workdir, "reference.llvm.mlir")
     passes = [p.format(transform=transform_path) for p in REFERENCE_PIPELINE]
+    if re.search(r"\btosa\.", program_text):
+        from_tosa = os.path.join(workdir, "reference.from_tosa.mlir")
+        run_tool([args.mlir_opt, wrapper_path, TOSA_REFERENCE_PIPELINE,
+                  "-o", from_tosa], "reference TOSA conversion (mlir-opt)",
+                 args.timeout)
+        wrapper_path = from_tosa
     run_tool([args.mlir_opt, wrapper_path] + passes + ["-o", lowered],
              "reference lowering (mlir-opt)", args.timeout)
     # Upstream quirk: arith.extf/truncf created by

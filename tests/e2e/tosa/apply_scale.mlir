@@ -1,10 +1,7 @@
 // RUN: kiln-compile %s -o %t.kiln && kiln-check %t.kiln | FileCheck %s
-// XFAIL: *
 // TOSA ops whose upstream lowering goes through tosa.apply_scale: tosa.mul
-// with a nonzero shift, tosa.rescale and integer tosa.avg_pool2d. kiln runs
-// tosa-to-arith without include-apply-rescale, so tosa.apply_scale survives
-// and is rejected: "unsupported op 'tosa.apply_scale'". Remove the XFAIL line
-// once that is fixed (see README.md).
+// with a nonzero shift, tosa.rescale and integer tosa.avg_pool2d (kiln runs
+// tosa-to-arith with include-apply-rescale).
 
 // CHECK: {{^}}mul_shift_i32: PASS
 // CHECK: {{^}}rescale_i8_half_output_zero_point: PASS

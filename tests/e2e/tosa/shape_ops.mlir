@@ -1,11 +1,8 @@
 // RUN: kiln-compile %s -o %t.kiln && kiln-check %t.kiln | FileCheck %s
-// XFAIL: *
 // TOSA ops that take !tosa.shape operands: reshape, pad and tile (tile lowers
 // through a reshape), conditions reshaped to 0-d for cond_if and while_loop,
-// and a strided transpose_conv2d (decomposed into reshapes and a pad).
-// Upstream converts them, but kiln rejects the tosa.const_shape ops left
-// behind: "unsupported op 'tosa.const_shape'". Remove the XFAIL line once that
-// is fixed (see README.md).
+// and a strided transpose_conv2d (decomposed into reshapes and a pad). The
+// tosa.const_shape ops the conversions leave behind are dead and erased.
 
 // CHECK: {{^}}reshape_2x3_to_3x2: PASS
 // CHECK: {{^}}reshape_to_rank1_f32: PASS

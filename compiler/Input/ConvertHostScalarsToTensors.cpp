@@ -111,6 +111,14 @@ private:
       convertResults(op);
       return success();
     }
+    if (auto fromElementsOp = dyn_cast<tensor::FromElementsOp>(op)) {
+      // Elements that became 0-d tensors are joined as tensors (scalar
+      // constants alone keep the plain form).
+      if (llvm::all_of(op->getOperandTypes(), isScalar))
+        return success();
+      convertFromElements(fromElementsOp);
+      return success();
+    }
     if (isa<func::ReturnOp>(op) || llvm::none_of(op->getResultTypes(), isScalar))
       return success();
 
@@ -147,6 +155,42 @@ private:
     replaceScalar(op->getResult(0), [&] { return replacement; });
     rewriter.eraseOp(op);
     return success();
+  }
+
+  /// tensor.from_elements of 0-d tensors: each element as a 1-element
+  /// tensor, concatenated, then shaped like the result.
+  void convertFromElements(tensor::FromElementsOp op) {
+    tensorizeOperands(op);
+    rewriter.setInsertionPoint(op);
+    Location loc = op.getLoc();
+    RankedTensorType resultType = op.getType();
+    Value replacement;
+    if (resultType.getRank() == 0) {
+      replacement = op.getElements().front();
+    } else {
+      Type elementType = resultType.getElementType();
+      auto oneType = RankedTensorType::get({1}, elementType);
+      SmallVector<Value> pieces;
+      for (Value element : op.getElements())
+        pieces.push_back(tensor::ExpandShapeOp::create(
+            rewriter, loc, oneType, element,
+            SmallVector<ReassociationIndices>{}));
+      Value flat = pieces.size() == 1
+                       ? pieces.front()
+                       : tensor::ConcatOp::create(rewriter, loc, /*dim=*/0,
+                                                  pieces)
+                             .getResult();
+      replacement = flat;
+      if (resultType.getRank() > 1) {
+        ReassociationIndices all;
+        for (int64_t d = 0; d < resultType.getRank(); ++d)
+          all.push_back(d);
+        replacement = tensor::ExpandShapeOp::create(
+            rewriter, loc, resultType, flat,
+            SmallVector<ReassociationIndices>{all});
+      }
+    }
+    rewriter.replaceOp(op, replacement);
   }
 
   /// Gives every scalar operand of `op` (from index `from` on) as a 0-d

@@ -1,4 +1,4 @@
-//===- DecomposeAggregateOps.cpp - softmax, pad, concat to simpler ops ----===//
+//===- DecomposeAggregateOps.cpp - softmax, pack, pad, concat to simpler ops ===//
 
 #include "Input/Passes.h"
 
@@ -28,10 +28,34 @@ struct DecomposeAggregatedOp
   }
 };
 
+/// linalg.pack: a pad (when tiles do not divide), an expand_shape and a
+/// linalg.transpose.
+struct DecomposePack : OpRewritePattern<linalg::PackOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::PackOp op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(linalg::lowerPack(rewriter, op)))
+      return rewriter.notifyMatchFailure(op, "cannot lower");
+    return success();
+  }
+};
+
+/// linalg.unpack: a linalg.transpose, a collapse_shape and an extract_slice.
+struct DecomposeUnPack : OpRewritePattern<linalg::UnPackOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::UnPackOp op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(linalg::lowerUnPack(rewriter, op)))
+      return rewriter.notifyMatchFailure(op, "cannot lower");
+    return success();
+  }
+};
+
 }  // namespace
 
 void populateDecomposeAggregateOpsPatterns(RewritePatternSet &patterns) {
-  patterns.add<DecomposeAggregatedOp>(patterns.getContext());
+  patterns.add<DecomposeAggregatedOp, DecomposePack, DecomposeUnPack>(
+      patterns.getContext());
   linalg::populateDecomposePadPatterns(patterns);
   tensor::populateDecomposeTensorConcatPatterns(patterns);
 }

@@ -37,7 +37,8 @@ def DecomposeAggregateOpsPass : Pass<"kiln-decompose-aggregate-ops"> {
   let summary = "Rewrites aggregate ops into the ops dispatches are formed from.";
   let description = [{
     `linalg.softmax` becomes its reductions and elementwise generics,
-    `tensor.pad` becomes `tensor.empty` + `linalg.fill` + `tensor.insert_slice`
+    `linalg.pack` a pad, an `expand_shape` and a `linalg.transpose` (and
+    `linalg.unpack` the reverse), `tensor.pad` becomes `tensor.empty` + `linalg.fill` + `tensor.insert_slice`
     and `tensor.concat` a chain of `tensor.insert_slice`, so that dispatch
     formation only sees linalg ops and slices.
 

@@ -176,9 +176,12 @@ struct TileAndVectorizePass
       // Contractions become vector.contract directly (not broadcasts and
       // a multi-reduction), which lowers to outer products. Only when no
       // operand is extended: vector.contract would sign-extend implicitly,
-      // losing an unsigned cast.
-      bool isContraction =
-          linalg::isaContractionOpInterface(op) && hasUniformElementType(op);
+      // losing an unsigned cast. Nor into a 0-d result (linalg.dot): the
+      // vectorizer would build an accumulator vector<T>, which
+      // vector.contract rejects (it wants a scalar there).
+      bool isContraction = linalg::isaContractionOpInterface(op) &&
+                           hasUniformElementType(op) &&
+                           op.getRank(op.getDpsInitOperand(0)) > 0;
       FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
           rewriter, op, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
           /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,

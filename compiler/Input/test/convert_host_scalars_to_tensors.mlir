@@ -62,3 +62,29 @@ func.func @scalar_check(%x: tensor<i32>) {
   check.expect_true(%w) : i32
   return
 }
+
+// -----
+
+// Tests that tensor.from_elements of host scalars joins their 0-d tensors:
+// each as a one-element tensor, concatenated, then shaped like the result
+// (a constant element gets its 0-d copy).
+// CHECK-LABEL: func.func @from_elements
+//       CHECK:   %[[C:.+]] = arith.constant dense<3> : tensor<i32>
+//       CHECK:   %[[A:.+]] = tensor.collapse_shape
+//       CHECK:   %[[B:.+]] = arith.addi %[[A]], %[[A]] : tensor<i32>
+//       CHECK:   %[[A1:.+]] = tensor.expand_shape %[[A]] [] output_shape [1] : tensor<i32> into tensor<1xi32>
+//       CHECK:   %[[B1:.+]] = tensor.expand_shape %[[B]] [] output_shape [1] : tensor<i32> into tensor<1xi32>
+//       CHECK:   %[[C1:.+]] = tensor.expand_shape %[[C]] [] output_shape [1] : tensor<i32> into tensor<1xi32>
+//       CHECK:   %[[A2:.+]] = tensor.expand_shape %[[A]] [] output_shape [1] : tensor<i32> into tensor<1xi32>
+//       CHECK:   %[[J:.+]] = tensor.concat dim(0) %[[A1]], %[[B1]], %[[C1]], %[[A2]] : (tensor<1xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<4xi32>
+//       CHECK:   %[[R:.+]] = tensor.expand_shape %[[J]] {{\[}}[0, 1]] output_shape [2, 2] : tensor<4xi32> into tensor<2x2xi32>
+//       CHECK:   return %[[R]], %[[B]]
+func.func @from_elements(%x: tensor<4xi32>) -> (tensor<2x2xi32>, tensor<i32>) {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : i32
+  %a = tensor.extract %x[%c0] : tensor<4xi32>
+  %b = arith.addi %a, %a : i32
+  %t = tensor.from_elements %a, %b, %c3, %a : tensor<2x2xi32>
+  %s = tensor.from_elements %b : tensor<i32>
+  return %t, %s : tensor<2x2xi32>, tensor<i32>
+}

@@ -46,3 +46,26 @@ func.func @softmax(%a: tensor<2x8xf32>) -> tensor<2x8xf32> {
   %0 = linalg.softmax dimension(1) ins(%a : tensor<2x8xf32>) outs(%e : tensor<2x8xf32>) -> tensor<2x8xf32>
   return %0 : tensor<2x8xf32>
 }
+
+// -----
+
+// Tests that linalg.pack becomes a pad to whole tiles, an expand_shape and a
+// transpose, and linalg.unpack a transpose, a collapse_shape and a slice.
+// CHECK-LABEL: func.func @pack_unpack
+//       CHECK:   %[[F:.+]] = linalg.fill
+//       CHECK:   %[[P:.+]] = tensor.insert_slice %{{.+}} into %[[F]][0, 0] [5, 6] [1, 1] : tensor<5x6xf32> into tensor<6x6xf32>
+//       CHECK:   %[[E:.+]] = tensor.expand_shape %[[P]] {{\[}}[0, 1], [2, 3]] output_shape [3, 2, 2, 3] : tensor<6x6xf32> into tensor<3x2x2x3xf32>
+//       CHECK:   %[[T:.+]] = linalg.transpose ins(%[[E]] : tensor<3x2x2x3xf32>) outs(%{{.+}} : tensor<3x2x2x3xf32>) permutation = [0, 2, 1, 3]
+//       CHECK:   %[[U:.+]] = linalg.transpose ins(%[[T]] : tensor<3x2x2x3xf32>) outs(%{{.+}} : tensor<3x2x2x3xf32>) permutation = [0, 2, 1, 3]
+//       CHECK:   %[[C:.+]] = tensor.collapse_shape %[[U]] {{\[}}[0, 1], [2, 3]] : tensor<3x2x2x3xf32> into tensor<6x6xf32>
+//       CHECK:   tensor.extract_slice %[[C]][0, 0] [5, 6] [1, 1] : tensor<6x6xf32> to tensor<5x6xf32>
+//   CHECK-NOT:   linalg.pack
+//   CHECK-NOT:   linalg.unpack
+func.func @pack_unpack(%x: tensor<5x6xf32>) -> tensor<5x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %packed_init = tensor.empty() : tensor<3x2x2x3xf32>
+  %p = linalg.pack %x padding_value(%zero : f32) inner_dims_pos = [0, 1] inner_tiles = [2, 3] into %packed_init : tensor<5x6xf32> -> tensor<3x2x2x3xf32>
+  %init = tensor.empty() : tensor<5x6xf32>
+  %u = linalg.unpack %p inner_dims_pos = [0, 1] inner_tiles = [2, 3] into %init : tensor<3x2x2x3xf32> -> tensor<5x6xf32>
+  return %u : tensor<5x6xf32>
+}

@@ -1,8 +1,5 @@
 // RUN: kiln-compile %s -o %t.kiln && kiln-check %t.kiln | FileCheck %s
-// XFAIL: *
-// linalg.dot (a reduction to a 0-d tensor as a named op). kiln fails while
-// vectorizing it: "'vector.contract' op invalid accumulator/result vector
-// shape". Remove the XFAIL line once that is fixed (see ../tosa/README.md).
+// linalg.dot: a contraction into a 0-d tensor as a named op.
 
 // CHECK: {{^}}dot_f32: PASS
 // CHECK: {{^}}dot_32_f32: PASS

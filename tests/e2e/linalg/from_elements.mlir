@@ -1,10 +1,5 @@
 // RUN: kiln-compile %s -o %t.kiln && kiln-check %t.kiln | FileCheck %s
-// XFAIL: *
-// tensor.from_elements of host scalars. kiln turns host scalars into 0-d
-// tensors but leaves tensor.from_elements taking them, which no longer
-// verifies: "'tensor.from_elements' op failed to verify that operand types
-// match result element type". Remove the XFAIL line once that is fixed (see
-// ../tosa/README.md).
+// tensor.from_elements of host scalars (which kiln computes as 0-d tensors).
 
 // CHECK: {{^}}from_elements_scalar_0d: PASS
 // CHECK: {{^}}from_elements_1d: PASS

@@ -26,3 +26,15 @@ func.func @mm(%a: tensor<32x256xf32>, %b: tensor<256x32xf32>) -> tensor<32x32xf3
   } -> tensor<32x32xf32>
   return %g : tensor<32x32xf32>
 }
+
+// Tests that a contraction into a 0-d result (linalg.dot) is vectorized as a
+// reduction (the vectorizer's named contraction would take a vector<f32>
+// accumulator, which vector.contract rejects); the reduction then becomes a
+// vector.contract into a scalar.
+// CHECK-LABEL: func.func @dot
+//       CHECK:   vector.contract {{.*}} : vector<16xf32>, vector<16xf32> into f32
+//   CHECK-NOT:   linalg.
+func.func @dot(%a: tensor<16xf32>, %b: tensor<16xf32>, %c: tensor<f32>) -> tensor<f32> {
+  %d = linalg.dot ins(%a, %b : tensor<16xf32>, tensor<16xf32>) outs(%c : tensor<f32>) -> tensor<f32>
+  return %d : tensor<f32>
+}

@@ -59,7 +59,8 @@ Module::~Module() {
 
 StatusOr<std::shared_ptr<const Module>> Module::Create(
     std::unique_ptr<Impl> impl, const ModuleLoadOptions& options) {
-  KILN_RETURN_IF_ERROR(VerifyModule(impl.get()));
+  KILN_RETURN_IF_ERROR(
+      VerifyModule(impl.get(), EffectiveMaxBufferBytes(options)));
   if (options.load_libraries) {
     KILN_RETURN_IF_ERROR(LoadLibraries(impl.get()));
   } else {

@@ -101,7 +101,11 @@ struct Module::Impl {
 /// Runs the FlatBuffers verifier and every semantic check over impl->data
 /// (including the debug information and source table); fills impl->root,
 /// sources, signatures and functions.
-Status VerifyModule(Module::Impl* impl);
+Status VerifyModule(Module::Impl* impl, uint64_t max_buffer_bytes);
+
+/// ModuleLoadOptions::max_buffer_bytes with 0 resolved to the machine's
+/// physical memory.
+uint64_t EffectiveMaxBufferBytes(const ModuleLoadOptions& options);
 
 /// Checks every library of the verified module as an ELF image without
 /// loading it (for modules loaded without their libraries).

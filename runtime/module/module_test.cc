@@ -613,6 +613,34 @@ TEST(ModuleVerifyTest, TypesAndReshapes) {
             "limit of 1099511627776 bytes");
 }
 
+// A module that needs more memory than allowed is refused at load, before
+// anything is allocated.
+TEST(ModuleVerifyTest, BufferLimit) {
+  ModuleSpec spec = GoodSpec();
+  std::vector<uint8_t> bytes = BuildModule(spec);
+  ModuleLoadOptions options;
+  options.max_buffer_bytes = 96;  // the largest value: ids' 24xi32
+  EXPECT_TRUE(Module::LoadFromMemory(bytes.data(), bytes.size(),
+                                     Module::MemoryMode::kCopy, options)
+                  .ok());
+  options.max_buffer_bytes = 95;
+  StatusOr<std::shared_ptr<const Module>> module = Module::LoadFromMemory(
+      bytes.data(), bytes.size(), Module::MemoryMode::kCopy, options);
+  ASSERT_FALSE(module.ok());
+  EXPECT_EQ(module.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_EQ(module.status().message(),
+            "function 'ids' slot 0: 24xi32 needs 96 bytes, more than the "
+            "buffer limit of 95 bytes (ModuleLoadOptions::max_buffer_bytes; "
+            "default: physical memory)");
+  // By default the limit is this machine's memory: 1 TiB is refused.
+  spec.functions[0].slots[1].shape = {int64_t{1} << 38};
+  EXPECT_EQ(LoadError(spec).rfind(
+                "function 'main' slot 1: 274877906944xf32 needs "
+                "1099511627776 bytes, more than the buffer limit of ",
+                0),
+            0u);
+}
+
 TEST(ModuleVerifyTest, Returns) {
   ModuleSpec spec = GoodSpec();
   spec.functions[0].body.back() = Return({4});

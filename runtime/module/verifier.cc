@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <unistd.h>
 #include <zstd.h>
 
 #include <cmath>
@@ -383,10 +384,11 @@ class FunctionVerifier {
  public:
   FunctionVerifier(const fb::Module& module,
                    const std::vector<SlotInfo>& constant_types,
-                   const fb::Function& function, FunctionPlan* plan,
-                   FunctionSignature* signature)
+                   uint64_t max_buffer_bytes, const fb::Function& function,
+                   FunctionPlan* plan, FunctionSignature* signature)
       : module_(module),
         constant_types_(constant_types),
+        max_buffer_bytes_(max_buffer_bytes),
         function_(function),
         plan_(plan),
         signature_(signature) {}
@@ -403,6 +405,15 @@ class FunctionVerifier {
       KILN_RETURN_IF_ERROR(
           ConvertTensorType(function_.slot_types()->Get(i), &plan_->slots[i]),
           prefix, " slot ", i);
+      // Refused now rather than failing (or exhausting memory) mid-run.
+      if (plan_->slots[i].byte_size > max_buffer_bytes_) {
+        return ResourceExhaustedError(
+            prefix, " slot ", i, ": ", plan_->slots[i].type.ToString(),
+            " needs ", plan_->slots[i].byte_size,
+            " bytes, more than the buffer limit of ", max_buffer_bytes_,
+            " bytes (ModuleLoadOptions::max_buffer_bytes; default: physical "
+            "memory)");
+      }
     }
     std::vector<SlotInfo> results(SizeOf(function_.result_types()));
     for (uint32_t i = 0; i < results.size(); ++i) {
@@ -683,6 +694,7 @@ class FunctionVerifier {
 
   const fb::Module& module_;
   const std::vector<SlotInfo>& constant_types_;
+  const uint64_t max_buffer_bytes_;
   const fb::Function& function_;
   FunctionPlan* plan_;
   FunctionSignature* signature_;
@@ -690,7 +702,15 @@ class FunctionVerifier {
 
 }  // namespace
 
-Status VerifyModule(Module::Impl* impl) {
+uint64_t EffectiveMaxBufferBytes(const ModuleLoadOptions& options) {
+  if (options.max_buffer_bytes != 0) return options.max_buffer_bytes;
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page_size = ::sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page_size <= 0) return kMaxTensorByteSize;
+  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size);
+}
+
+Status VerifyModule(Module::Impl* impl, uint64_t max_buffer_bytes) {
   const uint8_t* data = impl->data;
   const size_t size = impl->size;
   // The identifier sits at bytes 4..7; check it first for a clear message.
@@ -750,7 +770,8 @@ Status VerifyModule(Module::Impl* impl) {
     if (!names.insert(name).second) {
       return InvalidArgumentError("function '", name, "' is defined twice");
     }
-    KILN_RETURN_IF_ERROR(FunctionVerifier(module, constant_types, *function,
+    KILN_RETURN_IF_ERROR(FunctionVerifier(module, constant_types,
+                                          max_buffer_bytes, *function,
                                           &impl->functions[i],
                                           &impl->signatures[i])
                              .Verify());

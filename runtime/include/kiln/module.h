@@ -52,6 +52,10 @@ struct ModuleLoadOptions {
   /// checked as ELF images) but no code is mapped, so a module built for
   /// another CPU can be inspected; Context refuses to run such a module.
   bool load_libraries = true;
+  /// Largest buffer (one value of a host function) the module may need;
+  /// a module that needs more is refused at load, before anything is
+  /// allocated. 0: this machine's physical memory.
+  uint64_t max_buffer_bytes = 0;
 };
 
 class Module {

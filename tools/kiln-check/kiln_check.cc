@@ -18,7 +18,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <charconv>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -30,6 +29,7 @@
 #include "kiln/status.h"
 #include "kiln/tensor.h"
 #include "kiln/thread_pool.h"
+#include "support/command_line.h"
 
 namespace {
 
@@ -60,69 +60,21 @@ struct Options {
   bool help = false;
 };
 
-kiln::Status ParseThreads(std::string_view text, int* out) {
-  int value = 0;
-  auto result = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (result.ec != std::errc() || result.ptr != text.data() + text.size() ||
-      value < 1 || value > 1024) {
-    return kiln::InvalidArgumentError(
-        "--threads expects an integer in [1, 1024], got '", text, "'");
-  }
-  *out = value;
-  return kiln::OkStatus();
-}
-
 kiln::Status ParseArgs(int argc, char** argv, Options* options) {
-  for (int i = 1; i < argc; ++i) {
-    std::string_view arg = argv[i];
-    if (arg == "-h") {
+  KILN_ASSIGN_OR_RETURN(
+      kiln::tools::CommandLine line,
+      kiln::tools::ParseCommandLine(argc, argv,
+                                    {{"function", true}, {"threads", true}}));
+  options->module_path = line.module_path;
+  for (const kiln::tools::Flag& flag : line.flags) {
+    if (flag.name == "help") {
       options->help = true;
-      continue;
-    }
-    if (arg.size() < 2 || arg.substr(0, 2) != "--") {
-      if (arg.size() > 1 && arg[0] == '-') {
-        return kiln::InvalidArgumentError("unknown flag '", arg, "'");
-      }
-      if (!options->module_path.empty()) {
-        return kiln::InvalidArgumentError("more than one module given ('",
-                                          options->module_path, "' and '", arg,
-                                          "')");
-      }
-      options->module_path = std::string(arg);
-      continue;
-    }
-    // --flag=value or --flag value.
-    std::string_view name = arg.substr(2);
-    std::string_view value;
-    bool has_value = false;
-    if (size_t equals = name.find('='); equals != std::string_view::npos) {
-      value = name.substr(equals + 1);
-      name = name.substr(0, equals);
-      has_value = true;
-    }
-    if (name == "help") {
-      if (has_value) {
-        return kiln::InvalidArgumentError("flag '--help' takes no value");
-      }
-      options->help = true;
-      continue;
-    }
-    if (name != "function" && name != "threads") {
-      return kiln::InvalidArgumentError("unknown flag '--", name,
-                                        "' (see --help)");
-    }
-    if (!has_value) {
-      if (i + 1 >= argc) {
-        return kiln::InvalidArgumentError("flag '--", name,
-                                          "' expects a value");
-      }
-      value = argv[++i];
-    }
-    if (name == "function") {
-      options->function = std::string(value);
+    } else if (flag.name == "function") {
+      options->function = std::string(flag.value);
       options->has_function = true;
-    } else {
-      KILN_RETURN_IF_ERROR(ParseThreads(value, &options->threads));
+    } else if (flag.name == "threads") {
+      KILN_RETURN_IF_ERROR(
+          kiln::tools::ParseThreadCount(flag.value, &options->threads));
     }
   }
   return kiln::OkStatus();

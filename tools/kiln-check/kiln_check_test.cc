@@ -6,21 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "gtest/gtest.h"
 #include "kiln/status.h"
 #include "module/module_test_util.h"
-
-extern char** environ;
+#include "support/tool_test.h"
 
 namespace kiln {
 namespace {
@@ -30,18 +22,6 @@ using namespace kiln::testing;
 constexpr fb::ElementType F32 = fb::ElementType::F32;
 constexpr fb::ElementType I32 = fb::ElementType::I32;
 constexpr fb::ElementType I1 = fb::ElementType::I1;
-
-struct RunResult {
-  int exit_code = -1;  // -1 when killed by a signal
-  std::string out, err;
-};
-
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 template <typename T>
 ConstantSpec MakeConstant(fb::ElementType type, std::vector<int64_t> shape,
@@ -121,57 +101,19 @@ ModuleSpec CheckSpec(bool with_failures) {
   return spec;
 }
 
-class KilnCheckTest : public ::testing::Test {
+class KilnCheckTest : public ToolTest {
  protected:
   void SetUp() override {
-    dir_ = StrCat("/tmp/kiln_check_test_", getpid());
-    std::string mkdir = "mkdir -p " + dir_;
-    ASSERT_EQ(std::system(mkdir.c_str()), 0);
+    ToolTest::SetUp();
     passing_ = Write("passing.kiln", BuildModule(CheckSpec(false)));
     failing_ = Write("failing.kiln", BuildModule(CheckSpec(true)));
   }
 
-  void TearDown() override {
-    std::string rm = "rm -rf " + dir_;
-    (void)std::system(rm.c_str());
-  }
-
-  std::string Write(const std::string& name, const std::vector<uint8_t>& data) {
-    const std::string path = dir_ + "/" + name;
-    std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(data.data()), data.size());
-    return path;
-  }
-
   RunResult Run(std::vector<std::string> args) {
-    const std::string out_path = dir_ + "/stdout", err_path = dir_ + "/stderr";
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    args.insert(args.begin(), KILN_CHECK_PATH);
-    std::vector<char*> argv;
-    for (std::string& arg : args) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    RunResult result;
-    pid_t pid;
-    if (posix_spawn(&pid, KILN_CHECK_PATH, &actions, nullptr, argv.data(),
-                    environ) != 0) {
-      ADD_FAILURE() << "cannot spawn " << KILN_CHECK_PATH;
-      return result;
-    }
-    posix_spawn_file_actions_destroy(&actions);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-    result.out = ReadText(out_path);
-    result.err = ReadText(err_path);
-    return result;
+    return RunProgram(KILN_CHECK_PATH, std::move(args));
   }
 
-  std::string dir_, passing_, failing_;
+  std::string passing_, failing_;
 };
 
 TEST_F(KilnCheckTest, Help) {
@@ -270,6 +212,16 @@ TEST_F(KilnCheckTest, BadModulesAndFlags) {
   result = Run({passing_, failing_});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err, "kiln-check: error: more than one module given ('" +
+                            passing_ + "' and '" + failing_ + "')\n");
+  result = Run({passing_, "-x"});
+  EXPECT_EQ(result.err, "kiln-check: error: unknown flag '-x' (see --help)\n");
+  result = Run({passing_, "--help=yes"});
+  EXPECT_EQ(result.err, "kiln-check: error: flag '--help' takes no value\n");
+  // Flags may come before the module, with their value as the next word.
+  result = Run({"--function", "tensor_float", passing_});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "tensor_float: PASS\n1 passed, 0 failed\n");
 }
 
 }  // namespace

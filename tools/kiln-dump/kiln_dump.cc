@@ -31,6 +31,7 @@
 #include "kiln/sources.h"
 #include "kiln/status.h"
 #include "nlohmann/json.hpp"
+#include "support/command_line.h"
 
 namespace {
 
@@ -761,59 +762,22 @@ kiln::StatusOr<size_t> ExtractSources(const kiln::Module& module,
 //===----------------------------------------------------------------------===//
 
 kiln::Status ParseArgs(int argc, char** argv, Options* options) {
-  for (int i = 1; i < argc; ++i) {
-    std::string_view arg = argv[i];
-    if (arg == "-h") {
+  KILN_ASSIGN_OR_RETURN(
+      kiln::tools::CommandLine line,
+      kiln::tools::ParseCommandLine(
+          argc, argv,
+          {{"json"}, {"sources"}, {"print-source", true}, {"context", true},
+           {"extract-sources", true}}));
+  options->module_path = line.module_path;
+  for (const kiln::tools::Flag& flag : line.flags) {
+    const std::string_view name = flag.name, value = flag.value;
+    if (name == "help") {
       options->help = true;
-      continue;
-    }
-    if (arg.size() < 2 || arg.substr(0, 2) != "--") {
-      if (arg.size() > 1 && arg[0] == '-') {
-        return kiln::InvalidArgumentError("unknown flag '", arg,
-                                          "' (see --help)");
-      }
-      if (!options->module_path.empty()) {
-        return kiln::InvalidArgumentError("more than one module given ('",
-                                          options->module_path, "' and '", arg,
-                                          "')");
-      }
-      options->module_path = std::string(arg);
-      continue;
-    }
-    std::string_view name = arg.substr(2);
-    std::string_view value;
-    bool has_value = false;
-    if (size_t equals = name.find('='); equals != std::string_view::npos) {
-      value = name.substr(equals + 1);
-      name = name.substr(0, equals);
-      has_value = true;
-    }
-    const bool is_boolean =
-        name == "help" || name == "json" || name == "sources";
-    const bool takes_value = name == "print-source" || name == "context" ||
-                             name == "extract-sources";
-    if (!is_boolean && !takes_value) {
-      return kiln::InvalidArgumentError("unknown flag '--", name,
-                                        "' (see --help)");
-    }
-    if (is_boolean) {
-      if (has_value) {
-        return kiln::InvalidArgumentError("flag '--", name,
-                                          "' takes no value");
-      }
-      if (name == "help") options->help = true;
-      if (name == "json") options->json = true;
-      if (name == "sources") options->sources = true;
-      continue;
-    }
-    if (!has_value) {
-      if (i + 1 >= argc) {
-        return kiln::InvalidArgumentError("flag '--", name,
-                                          "' expects a value");
-      }
-      value = argv[++i];
-    }
-    if (name == "print-source") {
+    } else if (name == "json") {
+      options->json = true;
+    } else if (name == "sources") {
+      options->sources = true;
+    } else if (name == "print-source") {
       options->has_print_source = true;
       options->print_source = std::string(value);
     } else if (name == "extract-sources") {

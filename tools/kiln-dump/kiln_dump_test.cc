@@ -7,11 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <cstring>
@@ -23,8 +19,7 @@
 #include "kiln/status.h"
 #include "module/module_test_util.h"
 #include "nlohmann/json.hpp"
-
-extern char** environ;
+#include "support/tool_test.h"
 
 namespace kiln {
 namespace {
@@ -33,18 +28,6 @@ using namespace kiln::testing;
 using nlohmann::json;
 
 constexpr fb::ElementType F32 = fb::ElementType::F32;
-
-struct RunResult {
-  int exit_code = -1;  // -1 when killed by a signal
-  std::string out, err;
-};
-
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 bool Exists(const std::string& path) {
   struct stat st;
@@ -113,52 +96,11 @@ ModuleSpec DumpSpec() {
   return spec;
 }
 
-class KilnDumpTest : public ::testing::Test {
+class KilnDumpTest : public ToolTest {
  protected:
   void SetUp() override {
-    dir_ = StrCat("/tmp/kiln_dump_test_", getpid());
-    ASSERT_EQ(std::system(("rm -rf " + dir_ + " && mkdir -p " + dir_).c_str()),
-              0);
+    ToolTest::SetUp();
     module_ = Write("dbg.kiln", BuildModule(DumpSpec()));
-  }
-
-  void TearDown() override {
-    (void)std::system(("rm -rf " + dir_).c_str());
-  }
-
-  std::string Write(const std::string& name, const std::vector<uint8_t>& data) {
-    const std::string path = dir_ + "/" + name;
-    std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(data.data()), data.size());
-    return path;
-  }
-
-  RunResult RunProgram(const char* program, std::vector<std::string> args) {
-    const std::string out_path = dir_ + "/stdout", err_path = dir_ + "/stderr";
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    args.insert(args.begin(), program);
-    std::vector<char*> argv;
-    for (std::string& arg : args) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    RunResult result;
-    pid_t pid;
-    if (posix_spawn(&pid, program, &actions, nullptr, argv.data(), environ) !=
-        0) {
-      ADD_FAILURE() << "cannot spawn " << program;
-      return result;
-    }
-    posix_spawn_file_actions_destroy(&actions);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-    result.out = ReadText(out_path);
-    result.err = ReadText(err_path);
-    return result;
   }
 
   RunResult Run(std::vector<std::string> args) {
@@ -179,7 +121,7 @@ class KilnDumpTest : public ::testing::Test {
     return text.find(piece) != std::string::npos;
   }
 
-  std::string dir_, module_;
+  std::string module_;
 };
 
 TEST_F(KilnDumpTest, Help) {

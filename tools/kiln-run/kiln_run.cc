@@ -35,6 +35,7 @@
 #include "kiln/tensor_io.h"
 #include "kiln/thread_pool.h"
 #include "kiln/trace.h"
+#include "support/command_line.h"
 
 namespace {
 
@@ -107,18 +108,6 @@ struct Options {
   bool has_workgroup_count = false;
 };
 
-kiln::Status ParseThreads(std::string_view text, int* out) {
-  int value = 0;
-  auto result = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (result.ec != std::errc() || result.ptr != text.data() + text.size() ||
-      value < 1 || value > 1024) {
-    return kiln::InvalidArgumentError("--threads expects an integer in [1, 1024], got '",
-                                      text, "'");
-  }
-  *out = value;
-  return kiln::OkStatus();
-}
-
 // "X", "X,Y" or "X,Y,Z"; missing entries are 1.
 kiln::Status ParseWorkgroupCount(std::string_view text,
                                  std::array<uint32_t, 3>* out) {
@@ -145,64 +134,27 @@ kiln::Status ParseWorkgroupCount(std::string_view text,
 }
 
 kiln::Status ParseArgs(int argc, char** argv, Options* options) {
-  for (int i = 1; i < argc; ++i) {
-    std::string_view arg = argv[i];
-    if (arg.size() < 2 || arg.substr(0, 2) != "--") {
-      if (arg.size() > 1 && arg[0] == '-' && arg != "-h") {
-        return kiln::InvalidArgumentError("unknown flag '", arg, "'");
-      }
-      if (arg == "-h") {
-        options->help = true;
-        continue;
-      }
-      if (!options->module_path.empty()) {
-        return kiln::InvalidArgumentError("more than one module given ('",
-                                          options->module_path, "' and '", arg,
-                                          "')");
-      }
-      options->module_path = std::string(arg);
-      continue;
-    }
-    // --flag=value or --flag value.
-    std::string_view name = arg.substr(2);
-    std::string_view value;
-    bool has_value = false;
-    if (size_t equals = name.find('='); equals != std::string_view::npos) {
-      value = name.substr(equals + 1);
-      name = name.substr(0, equals);
-      has_value = true;
-    }
-    const bool is_boolean = name == "help" || name == "list-functions" ||
-                            name == "trace-print-source" ||
-                            name == "trace-workgroups";
-    const bool takes_value =
-        name == "function" || name == "input" || name == "output" ||
-        name == "threads" || name == "dispatch" || name == "binding" ||
-        name == "workgroup-count" || name == "dump-dispatches" ||
-        name == "trace" || name == "trace-stage";
-    if (!is_boolean && !takes_value) {
-      return kiln::InvalidArgumentError("unknown flag '--", name,
-                                        "' (see --help)");
-    }
-    if (is_boolean) {
-      if (has_value) {
-        return kiln::InvalidArgumentError("flag '--", name,
-                                          "' takes no value");
-      }
-      if (name == "help") options->help = true;
-      if (name == "list-functions") options->list_functions = true;
-      if (name == "trace-print-source") options->trace_options.print_source = true;
-      if (name == "trace-workgroups") options->trace_options.workgroup_zones = true;
-      continue;
-    }
-    if (!has_value) {
-      if (i + 1 >= argc) {
-        return kiln::InvalidArgumentError("flag '--", name,
-                                          "' expects a value");
-      }
-      value = argv[++i];
-    }
-    if (name == "function") {
+  KILN_ASSIGN_OR_RETURN(
+      kiln::tools::CommandLine line,
+      kiln::tools::ParseCommandLine(
+          argc, argv,
+          {{"list-functions"}, {"trace-print-source"}, {"trace-workgroups"},
+           {"function", true}, {"input", true}, {"output", true},
+           {"threads", true}, {"dispatch", true}, {"binding", true},
+           {"workgroup-count", true}, {"dump-dispatches", true},
+           {"trace", true}, {"trace-stage", true}}));
+  options->module_path = line.module_path;
+  for (const kiln::tools::Flag& flag : line.flags) {
+    const std::string_view name = flag.name, value = flag.value;
+    if (name == "help") {
+      options->help = true;
+    } else if (name == "list-functions") {
+      options->list_functions = true;
+    } else if (name == "trace-print-source") {
+      options->trace_options.print_source = true;
+    } else if (name == "trace-workgroups") {
+      options->trace_options.workgroup_zones = true;
+    } else if (name == "function") {
       options->function = std::string(value);
       options->has_function = true;
     } else if (name == "input") {
@@ -210,7 +162,8 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
     } else if (name == "output") {
       options->outputs.emplace_back(value);
     } else if (name == "threads") {
-      KILN_RETURN_IF_ERROR(ParseThreads(value, &options->threads));
+      KILN_RETURN_IF_ERROR(
+          kiln::tools::ParseThreadCount(value, &options->threads));
     } else if (name == "dispatch") {
       options->dispatch = std::string(value);
       options->has_dispatch = true;

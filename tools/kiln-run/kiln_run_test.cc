@@ -6,45 +6,23 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "gtest/gtest.h"
 #include "kiln/tensor_io.h"
 #include "module/module_test_util.h"
-
-extern char** environ;
+#include "support/tool_test.h"
 
 namespace kiln {
 namespace {
 
 using namespace kiln::testing;
 
-struct RunResult {
-  int exit_code = -1;  // -1 when killed by a signal
-  std::string out, err;
-};
-
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
-class KilnRunTest : public ::testing::Test {
+class KilnRunTest : public ToolTest {
  protected:
   void SetUp() override {
-    dir_ = StrCat("/tmp/kiln_run_test_", getpid());
-    std::string mkdir = "mkdir -p " + dir_;
-    ASSERT_EQ(std::system(mkdir.c_str()), 0);
+    ToolTest::SetUp();
 
     ModuleSpec spec;
     spec.libraries.push_back({});
@@ -68,47 +46,11 @@ class KilnRunTest : public ::testing::Test {
     one_function_ = Write("one.kiln", BuildModule(spec));
   }
 
-  void TearDown() override {
-    std::string rm = "rm -rf " + dir_;
-    (void)std::system(rm.c_str());
-  }
-
-  std::string Write(const std::string& name, const std::vector<uint8_t>& data) {
-    const std::string path = dir_ + "/" + name;
-    std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(data.data()), data.size());
-    return path;
-  }
-
   RunResult Run(std::vector<std::string> args) {
-    const std::string out_path = dir_ + "/stdout", err_path = dir_ + "/stderr";
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    args.insert(args.begin(), KILN_RUN_PATH);
-    std::vector<char*> argv;
-    for (std::string& arg : args) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    RunResult result;
-    pid_t pid;
-    if (posix_spawn(&pid, KILN_RUN_PATH, &actions, nullptr, argv.data(),
-                    environ) != 0) {
-      ADD_FAILURE() << "cannot spawn " << KILN_RUN_PATH;
-      return result;
-    }
-    posix_spawn_file_actions_destroy(&actions);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-    result.out = ReadText(out_path);
-    result.err = ReadText(err_path);
-    return result;
+    return RunProgram(KILN_RUN_PATH, std::move(args));
   }
 
-  std::string dir_, one_function_, two_functions_;
+  std::string one_function_, two_functions_;
 };
 
 const char kA[] = "--input=8xf32=0,1,2,3,4,5,6,7";

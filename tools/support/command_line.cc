@@ -1,0 +1,77 @@
+//===- command_line.cc - The runtime tools' command line ------------------===//
+
+#include "support/command_line.h"
+
+#include <getopt.h>
+
+#include <charconv>
+
+namespace kiln::tools {
+
+StatusOr<CommandLine> ParseCommandLine(int argc, char** argv,
+                                       std::initializer_list<FlagSpec> specs) {
+  // getopt_long reports flags by index into `options` (val = index + 1).
+  std::vector<FlagSpec> all = {{"help", false}};
+  all.insert(all.end(), specs.begin(), specs.end());
+  std::vector<option> options;
+  for (size_t i = 0; i < all.size(); ++i) {
+    options.push_back({all[i].name,
+                       all[i].takes_value ? required_argument : no_argument,
+                       nullptr, static_cast<int>(i + 1)});
+  }
+  options.push_back({nullptr, 0, nullptr, 0});
+
+  CommandLine line;
+  opterr = 0;  // errors are reported by the caller, as Status
+  optind = 0;  // a full reinitialization (GNU)
+  // ':' first: a missing value is ':' rather than '?'; 'h' is -h.
+  for (;;) {
+    const int c = getopt_long(argc, argv, ":h", options.data(), nullptr);
+    if (c == -1) break;
+    if (c == 'h') {
+      line.flags.push_back({"help", {}});
+    } else if (c == ':') {
+      return InvalidArgumentError("flag '--", all[optopt - 1].name,
+                                  "' expects a value");
+    } else if (c == '?') {
+      if (optopt >= 1 && optopt <= static_cast<int>(all.size())) {
+        return InvalidArgumentError("flag '--", all[optopt - 1].name,
+                                    "' takes no value");
+      }
+      if (optopt != 0) {  // an unknown short flag
+        return InvalidArgumentError("unknown flag '-",
+                                    std::string(1, static_cast<char>(optopt)),
+                                    "' (see --help)");
+      }
+      // An unknown or ambiguous long flag, as typed.
+      const std::string_view arg = argv[optind - 1];
+      return InvalidArgumentError("unknown flag '", arg.substr(0, arg.find('=')),
+                                  "' (see --help)");
+    } else {
+      line.flags.push_back(
+          {all[c - 1].name, optarg ? std::string_view(optarg) : ""});
+    }
+  }
+  for (int i = optind; i < argc; ++i) {
+    if (!line.module_path.empty()) {
+      return InvalidArgumentError("more than one module given ('",
+                                  line.module_path, "' and '", argv[i], "')");
+    }
+    line.module_path = argv[i];
+  }
+  return line;
+}
+
+Status ParseThreadCount(std::string_view text, int* out) {
+  int value = 0;
+  auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (result.ec != std::errc() || result.ptr != text.data() + text.size() ||
+      value < 1 || value > 1024) {
+    return InvalidArgumentError(
+        "--threads expects an integer in [1, 1024], got '", text, "'");
+  }
+  *out = value;
+  return OkStatus();
+}
+
+}  // namespace kiln::tools

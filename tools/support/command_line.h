@@ -1,0 +1,49 @@
+//===- command_line.h - The runtime tools' command line -----------*- C++ -*-===//
+//
+// kiln-run, kiln-check and kiln-dump take one module path and GNU long
+// flags (--name=value or --name value; -h is --help), parsed by getopt_long
+// (the runtime tools link no LLVM, so not llvm::cl). Each tool declares its
+// flags and reads the parsed ones in order.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_TOOLS_SUPPORT_COMMAND_LINE_H_
+#define KILN_TOOLS_SUPPORT_COMMAND_LINE_H_
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kiln/status.h"
+
+namespace kiln::tools {
+
+struct FlagSpec {
+  const char* name;
+  bool takes_value = false;
+};
+
+struct Flag {
+  std::string_view name;
+  std::string_view value;  // empty for flags that take none
+};
+
+struct CommandLine {
+  std::string module_path;  // empty when none was given
+  std::vector<Flag> flags;  // in command-line order
+};
+
+/// Parses `argv` against `specs` ("help" is implied). Fails on an unknown
+/// flag, a missing value, a value given to a flag that takes none, or a
+/// second module path; messages name the flag and end with "(see --help)"
+/// where that helps.
+StatusOr<CommandLine> ParseCommandLine(int argc, char** argv,
+                                       std::initializer_list<FlagSpec> specs);
+
+/// --threads: an integer in [1, 1024].
+Status ParseThreadCount(std::string_view text, int* out);
+
+}  // namespace kiln::tools
+
+#endif  // KILN_TOOLS_SUPPORT_COMMAND_LINE_H_

@@ -17,10 +17,10 @@ struct AttachTosaTargetPass
     if (module->hasAttr(tosa::TargetEnvAttr::name))
       return;
     using tosa::Extension;
-    // Not fp8, int4, fft, variable, mxfp or dynamic shapes: kiln has no such
-    // element types, ops or state.
+    // Not fp8, int4, variable, mxfp or dynamic shapes: kiln has no such
+    // element types, state or shapes.
     const Extension extensions[] = {Extension::int16, Extension::bf16,
-                                    Extension::controlflow,
+                                    Extension::fft, Extension::controlflow,
                                     Extension::doubleround};
     const tosa::Profile profiles[] = {tosa::Profile::pro_int,
                                       tosa::Profile::pro_fp};

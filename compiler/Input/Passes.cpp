@@ -19,6 +19,7 @@ void buildInputConversionPassPipeline(OpPassManager &pm) {
   // linalg, tensor and arith. Ops it cannot convert are reported at their
   // location.
   pm.addPass(createAttachTosaTargetPass());
+  pm.addPass(createVerifyTosaInputPass());
   pm.addNestedPass<func::FuncOp>(createTosaToSCFPass());
   tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
   // tosa.apply_scale (from tosa.rescale, integer tosa.mul with a shift and

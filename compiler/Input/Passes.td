@@ -11,10 +11,25 @@ def AttachTosaTargetPass : Pass<"kiln-attach-tosa-target", "::mlir::ModuleOp"> {
     TOSA validation accepts only what a module's `tosa.target_env` declares.
     A module without one gets the target kiln compiles: both profiles
     (integer and floating point), no level limits, and the extensions kiln
-    lowers (int16, bf16, control flow, double rounding). A module that
+    lowers (int16, bf16, fft, control flow, double rounding). A module that
     declares its own target keeps it.
   }];
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
+}
+
+def VerifyTosaInputPass : Pass<"kiln-verify-tosa-input", "::mlir::ModuleOp"> {
+  let summary = "Rejects the TOSA ops kiln cannot compile, by name.";
+  let description = [{
+    Some TOSA ops convert upstream into forms kiln does not run (scatter
+    writes elements at computed positions on the host; variables are state);
+    reporting them before the conversion names the op the user wrote:
+
+    ```mlir
+    // error: 'tosa.scatter' is not supported: its conversion reads and
+    // writes tensor elements at computed positions on the host
+    %0 = tosa.scatter %values, %indices, %input : ...
+    ```
+  }];
 }
 
 def VerifyInputPass : Pass<"kiln-verify-input", "::mlir::ModuleOp"> {

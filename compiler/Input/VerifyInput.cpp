@@ -33,6 +33,9 @@ bool isSupportedOp(Operation *op) {
   if (dialect == "linalg" || dialect == "arith" || dialect == "math" ||
       dialect == "check" || dialect == "util")
     return true;
+  // Index arithmetic inside element computations (TOSA's FFTs use it).
+  if (dialect == "index" && op->getParentOfType<linalg::LinalgOp>())
+    return true;
   if (isa<ModuleOp, func::FuncOp, func::ReturnOp, func::CallOp>(op))
     return true;
   // Host control flow.

@@ -1,0 +1,24 @@
+// RUN: kiln-opt %s --split-input-file --verify-diagnostics --kiln-verify-tosa-input
+
+// Tests that the TOSA ops kiln cannot compile are errors at their own line.
+func.func @scatter(%values: tensor<1x4x2xf32>, %indices: tensor<1x2xi32>, %input: tensor<1x2x2xf32>) -> tensor<1x4x2xf32> {
+  // expected-error @+1 {{'tosa.scatter' is not supported: its conversion reads and writes tensor elements at computed positions on the host}}
+  %0 = tosa.scatter %values, %indices, %input : (tensor<1x4x2xf32>, tensor<1x2xi32>, tensor<1x2x2xf32>) -> tensor<1x4x2xf32>
+  return %0 : tensor<1x4x2xf32>
+}
+
+// -----
+
+func.func @custom(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tosa.custom' is not supported: a custom op has no lowering}}
+  %0 = tosa.custom %x {domain_name = "vendor", implementation_attrs = "", operator_name = "op"} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Tests that the ops kiln compiles pass untouched.
+func.func @add(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tosa.add %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -194,10 +194,14 @@ public:
     auto libraryData = builder.CreateVector(
         reinterpret_cast<const uint8_t *>(library.bytes.data()),
         library.bytes.size());
+    const uint64_t libraryHash = llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
+        reinterpret_cast<const uint8_t *>(library.bytes.data()),
+        library.bytes.size()));
     std::vector<flatbuffers::Offset<fb::Library>> libraries = {
         fb::CreateLibrary(builder,
                           builder.CreateString(KILN_LIBRARY_FORMAT_ELF_X86_64),
-                          builder.CreateString(library.cpu), libraryData)};
+                          builder.CreateString(library.cpu), libraryData,
+                          libraryHash)};
     auto [sourceFiles, sourceContents] = serializeSourceTable();
     std::vector<flatbuffers::Offset<flatbuffers::String>> stageNames;
     for (const std::string &stage : capturedStages())

@@ -207,6 +207,32 @@ TEST(ControlFlowVerifyTest, BodyCannotFallOffItsEnd) {
   EXPECT_TRUE(LoadSpec(spec).ok());
 }
 
+// A cycle that no condition leads out of would never end: refused at load.
+TEST(ControlFlowVerifyTest, EndlessLoopsAreRefused) {
+  ModuleSpec spec = ControlFlowSpec();
+  spec.functions[0].body = {Branch(0), Return({1})};
+  EXPECT_EQ(LoadError(spec),
+            "function 'select': instruction 0 branches to itself: an endless "
+            "loop");
+  spec = ControlFlowSpec();
+  spec.functions[0].body = {CondBranch(0, 1, 4), Constant(1, 1),
+                            Release({1}), Branch(1), Return({1})};
+  EXPECT_EQ(LoadError(spec),
+            "function 'select': instruction 3 leads back to instruction 1 "
+            "with no conditional branch or return in between: an endless "
+            "loop");
+  // Straight-line code falling into a backward branch's target.
+  spec = ControlFlowSpec();
+  spec.functions[0].body = {Branch(2), Return({1}), Constant(1, 1),
+                            Branch(2)};
+  EXPECT_EQ(LoadError(spec),
+            "function 'select': instruction 3 leads back to instruction 2 "
+            "with no conditional branch or return in between: an endless "
+            "loop");
+  // A loop through a conditional branch is the program's business.
+  EXPECT_TRUE(LoadSpec(ControlFlowSpec()).ok());
+}
+
 TEST(ControlFlowVerifyTest, SlotsMayBeWrittenAgainAndReadOnAnyPath) {
   // With branches, the linear "written once" and "defined before read"
   // rules no longer apply (reads are checked when they run).

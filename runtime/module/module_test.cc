@@ -3,6 +3,7 @@
 #include "kiln/module.h"
 
 #include <dlfcn.h>
+#include <xxhash.h>
 #include <link.h>
 #include <unistd.h>
 
@@ -426,9 +427,9 @@ TEST(ModuleTest, BorrowedBytesAreUsedInPlace) {
 
 TEST(ModuleVerifyTest, FileLevel) {
   ModuleSpec spec = GoodSpec();
-  spec.version = 2;
+  spec.version = 1;
   EXPECT_EQ(LoadError(spec),
-            "unsupported module version 2 (this runtime reads version 1)");
+            "unsupported module version 1 (this runtime reads version 2)");
   spec = GoodSpec();
   spec.identifier = "XXXX";
   EXPECT_EQ(LoadError(spec),
@@ -641,6 +642,65 @@ TEST(ModuleVerifyTest, BufferLimit) {
             0u);
 }
 
+// A corrupted library image is caught by its hash before any parser (ours
+// or the dynamic loader's) reads it.
+TEST(ModuleVerifyTest, LibraryHash) {
+  ModuleSpec spec = GoodSpec();
+  spec.libraries[0].data[100] ^= 0x40;
+  spec.libraries[0].hash = XXH3_64bits(GoodSpec().libraries[0].data.data(),
+                                       GoodSpec().libraries[0].data.size());
+  const std::string error = LoadError(spec);
+  EXPECT_EQ(error.rfind("library 0: content hash mismatch (stored 0x", 0), 0u)
+      << error;
+  EXPECT_NE(error.find("): the library image is corrupted"), std::string::npos)
+      << error;
+}
+
+// A dispatch's slots must have the types its export was compiled for.
+TEST(ModuleVerifyTest, DispatchSlotsMatchBindingTypes) {
+  ModuleSpec spec = GoodSpec();
+  const TypeSpec v8{F32, {8}};
+  spec.executables[0].exports[0].binding_types = {v8, v8, v8};
+  EXPECT_TRUE(LoadSpec(spec).ok());
+  spec.executables[0].exports[0].binding_types = {v8, v8, {F32, {4}}};
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 1: dispatch of 'add_f32' binding 2 "
+            "is slot 3 of type 8xf32 but the export takes 4xf32");
+}
+
+// Tables referenced from many places cannot make verification run (or
+// allocate) far beyond the module's size.
+TEST(ModuleVerifyTest, WorkIsBoundedByTheModuleSize) {
+  flatbuffers::FlatBufferBuilder fbb;
+  std::vector<int64_t> dims(64, 1);
+  auto shared = fb::CreateTensorTypeDirect(fbb, fb::ElementType::F32, &dims);
+  // 1M slots, all one rank-64 type: 4 MB of offsets, each copying 64 dims.
+  std::vector<flatbuffers::Offset<fb::TensorType>> slots(1 << 20, shared);
+  auto slot_types = fbb.CreateVector(slots);
+  std::vector<uint32_t> operands = {0};
+  auto ret = fb::CreateReturnOpDirect(fbb, &operands);
+  std::vector<fb::Op> body_types = {fb::Op::ReturnOp};
+  std::vector<flatbuffers::Offset<void>> body = {ret.Union()};
+  std::vector<flatbuffers::Offset<fb::TensorType>> results = {shared};
+  auto function = fb::CreateFunction(
+      fbb, fbb.CreateString("f"), slot_types,
+      fbb.CreateVector(std::vector<uint32_t>{0}), fbb.CreateVector(results),
+      fbb.CreateVector(body_types), fbb.CreateVector(body));
+  std::vector<flatbuffers::Offset<fb::Function>> functions;
+  functions.push_back(function);
+  auto module = fb::CreateModule(fbb, KILN_MODULE_VERSION, 0,
+                                 fbb.CreateVector(functions));
+  fbb.Finish(module, KILN_MODULE_IDENTIFIER);
+  StatusOr<std::shared_ptr<const Module>> loaded = Module::LoadFromMemory(
+      fbb.GetBufferPointer(), fbb.GetSize(), Module::MemoryMode::kCopy);
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_EQ(loaded.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_NE(loaded.status().message().find(
+                "module refers to its tables too many times for its size"),
+            std::string::npos)
+      << loaded.status().message();
+}
+
 TEST(ModuleVerifyTest, Returns) {
   ModuleSpec spec = GoodSpec();
   spec.functions[0].body.back() = Return({4});
@@ -808,9 +868,7 @@ void ExerciseModule(const std::shared_ptr<const Module>& module,
 
 TEST(ModuleFuzzTest, SingleByteCorruptionsNeverCrash) {
   const std::vector<uint8_t> bytes = BuildModule(GoodSpec());
-  // Native code is trusted once it passes the ELF checks (a corrupted
-  // instruction cannot be detected), so corrupt everything but the library
-  // image itself.
+  // Every byte, the library image's too: its hash must catch those.
   StatusOr<std::shared_ptr<const Module>> good = Module::LoadFromMemory(
       bytes.data(), bytes.size(), Module::MemoryMode::kCopy);
   ASSERT_TRUE(good.ok());
@@ -823,7 +881,7 @@ TEST(ModuleFuzzTest, SingleByteCorruptionsNeverCrash) {
   std::mt19937 rng(42);
   int loaded = 0, rejected = 0;
   for (size_t at = 0; at < bytes.size(); ++at) {
-    if (at >= library_begin && at < library_end) continue;
+    const bool in_library = at >= library_begin && at < library_end;
     for (uint8_t value : {uint8_t(bytes[at] ^ 0xff), uint8_t(bytes[at] + 1),
                           uint8_t(rng())}) {
       if (value == bytes[at]) continue;
@@ -836,6 +894,7 @@ TEST(ModuleFuzzTest, SingleByteCorruptionsNeverCrash) {
         ++rejected;
         continue;
       }
+      EXPECT_FALSE(in_library) << "corrupted library byte " << at << " loaded";
       ++loaded;
       ExerciseModule(*module, &pool);
     }

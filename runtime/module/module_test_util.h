@@ -157,6 +157,8 @@ struct LibrarySpec {
   std::string format = KILN_LIBRARY_FORMAT_ELF_X86_64;
   std::string cpu = "x86-64";
   std::vector<uint8_t> data;
+  /// Stored content hash; by default the right one.
+  std::optional<uint64_t> hash;
 };
 
 struct ConstantSpec {
@@ -341,8 +343,9 @@ inline std::vector<uint8_t> BuildModule(const ModuleSpec& spec) {
   for (const LibrarySpec& l : spec.libraries) {
     fbb.ForceVectorAlignment(l.data.size(), sizeof(uint8_t), 16);
     auto data = fbb.CreateVector(l.data);
-    libraries.push_back(fb::CreateLibrary(fbb, fbb.CreateString(l.format),
-                                          fbb.CreateString(l.cpu), data));
+    libraries.push_back(fb::CreateLibrary(
+        fbb, fbb.CreateString(l.format), fbb.CreateString(l.cpu), data,
+        l.hash ? *l.hash : XXH3_64bits(l.data.data(), l.data.size())));
   }
   std::vector<flatbuffers::Offset<fb::Constant>> constants;
   for (const ConstantSpec& c : spec.constants) {

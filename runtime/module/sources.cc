@@ -18,18 +18,14 @@
 
 namespace kiln {
 
-namespace {
-
-std::string Hex(uint64_t value) {
+std::string FormatHash(uint64_t hash) {
   static const char kDigits[] = "0123456789abcdef";
   std::string out = "0x";
   for (int shift = 60; shift >= 0; shift -= 4) {
-    out.push_back(kDigits[(value >> shift) & 0xf]);
+    out.push_back(kDigits[(hash >> shift) & 0xf]);
   }
   return out;
 }
-
-}  // namespace
 
 std::string_view SourceCompressionName(SourceCompression compression) {
   switch (compression) {
@@ -96,7 +92,7 @@ Status SourceFileView::DecompressInto(void* buffer, size_t capacity) const {
   const uint64_t actual = HashSource(size ? buffer : "", size);
   if (actual != hash) {
     return DataLossError(context(), ": content hash mismatch (text hashes to ",
-                         Hex(actual), ", the table records ", Hex(hash), ")");
+                         FormatHash(actual), ", the table records ", FormatHash(hash), ")");
   }
   return OkStatus();
 }

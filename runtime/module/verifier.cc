@@ -52,7 +52,34 @@ std::string_view StringOf(const flatbuffers::String* s) {
   return s ? std::string_view(s->c_str(), s->size()) : std::string_view();
 }
 
-Status ConvertTensorType(const fb::TensorType* fb_type, SlotInfo* out) {
+// Bounds the work (and memory) of verification by the module's size. A
+// FlatBuffer may reference one table from many places, so a small file could
+// otherwise make the verifier visit or copy the same data without end.
+// Modules kiln-compile writes share nothing and stay far below the budget.
+class WorkBudget {
+ public:
+  explicit WorkBudget(size_t module_size)
+      : left_(2 * uint64_t{module_size} + (uint64_t{1} << 20)),
+        module_size_(module_size) {}
+
+  Status Spend(uint64_t units) {
+    if (units > left_) {
+      return ResourceExhaustedError(
+          "module refers to its tables too many times for its size (",
+          module_size_, " bytes): verification would not end in reasonable "
+          "time");
+    }
+    left_ -= units;
+    return OkStatus();
+  }
+
+ private:
+  uint64_t left_;
+  const size_t module_size_;
+};
+
+Status ConvertTensorType(const fb::TensorType* fb_type, WorkBudget* budget,
+                         SlotInfo* out) {
   if (!fb_type) return InvalidArgumentError("missing type");
   const auto element_type = static_cast<uint32_t>(fb_type->element_type());
   if (!IsValidElementType(element_type)) {
@@ -71,6 +98,8 @@ Status ConvertTensorType(const fb::TensorType* fb_type, SlotInfo* out) {
       return InvalidArgumentError("rank ", shape->size(),
                                   " exceeds the limit of ", kMaxTensorRank);
     }
+    // A copy costs about a slot's bookkeeping plus its dimensions.
+    KILN_RETURN_IF_ERROR(budget->Spend(8 + shape->size()));
     out->type.shape.assign(shape->begin(), shape->end());
   }
   return ComputeTensorSize(out->type.element_type, out->type.shape, nullptr,
@@ -88,6 +117,16 @@ Status VerifyLibraries(const fb::Module& module) {
     }
     if (SizeOf(library->data()) == 0) {
       return InvalidArgumentError("library ", i, ": no data");
+    }
+    // Before anything parses the image: the ELF checks and the dynamic
+    // loader trust much of it.
+    const uint64_t hash =
+        HashSource(library->data()->data(), library->data()->size());
+    if (hash != library->hash()) {
+      return DataLossError("library ", i, ": content hash mismatch (stored ",
+                           FormatHash(library->hash()), ", computed ",
+                           FormatHash(hash),
+                           "): the library image is corrupted");
     }
   }
   return OkStatus();
@@ -195,7 +234,8 @@ Status VerifySourceTable(const fb::Module& module) {
   return OkStatus();
 }
 
-Status VerifyExportDebugInfo(const fb::Module& module, const fb::Export& ex) {
+Status VerifyExportDebugInfo(const fb::Module& module, const fb::Export& ex,
+                             WorkBudget* budget) {
   if (const auto* types = ex.binding_types(); types && types->size() != 0) {
     if (types->size() != ex.binding_count()) {
       return InvalidArgumentError("has ", types->size(), " binding types for ",
@@ -203,7 +243,7 @@ Status VerifyExportDebugInfo(const fb::Module& module, const fb::Export& ex) {
     }
     SlotInfo info;
     for (uint32_t i = 0; i < types->size(); ++i) {
-      KILN_RETURN_IF_ERROR(ConvertTensorType(types->Get(i), &info),
+      KILN_RETURN_IF_ERROR(ConvertTensorType(types->Get(i), budget, &info),
                            "binding type ", i);
     }
   }
@@ -245,7 +285,7 @@ Status VerifyExportDebugInfo(const fb::Module& module, const fb::Export& ex) {
   return OkStatus();
 }
 
-Status VerifyExecutables(const fb::Module& module) {
+Status VerifyExecutables(const fb::Module& module, WorkBudget* budget) {
   const uint32_t library_count = SizeOf(module.libraries());
   for (uint32_t i = 0; i < SizeOf(module.executables()); ++i) {
     const fb::Executable* executable = module.executables()->Get(i);
@@ -284,7 +324,7 @@ Status VerifyExecutables(const fb::Module& module) {
               " workgroups");
         }
       }
-      KILN_RETURN_IF_ERROR(VerifyExportDebugInfo(module, *ex), context,
+      KILN_RETURN_IF_ERROR(VerifyExportDebugInfo(module, *ex, budget), context,
                            " export '", StringOf(ex->name()), "'");
     }
   }
@@ -292,12 +332,13 @@ Status VerifyExecutables(const fb::Module& module) {
 }
 
 Status VerifyConstants(const fb::Module& module, const uint8_t* buffer,
+                       WorkBudget* budget,
                        std::vector<SlotInfo>* constant_types) {
   constant_types->resize(SizeOf(module.constants()));
   for (uint32_t i = 0; i < SizeOf(module.constants()); ++i) {
     const fb::Constant* constant = module.constants()->Get(i);
     SlotInfo& info = (*constant_types)[i];
-    KILN_RETURN_IF_ERROR(ConvertTensorType(constant->type(), &info),
+    KILN_RETURN_IF_ERROR(ConvertTensorType(constant->type(), budget, &info),
                          "constant ", i);
     const uint32_t data_size = SizeOf(constant->data());
     if (data_size != info.byte_size) {
@@ -320,13 +361,16 @@ Status VerifyConstants(const fb::Module& module, const uint8_t* buffer,
 // the order of execution), it checks indices only.
 class SlotTracker {
  public:
-  SlotTracker(const std::vector<SlotInfo>& slots, bool relaxed)
+  SlotTracker(const std::vector<SlotInfo>& slots, bool relaxed,
+              WorkBudget* budget)
       : slots_(slots),
         relaxed_(relaxed),
+        budget_(budget),
         state_(slots.size(), State::kUndefined) {}
 
   // `role` names the use in messages ("operand", "result", ...).
   Status CheckIndex(uint32_t slot, std::string_view role) const {
+    KILN_RETURN_IF_ERROR(budget_->Spend(1));
     if (slot >= slots_.size()) {
       return OutOfRangeError(role, " slot ", slot, " out of range (",
                              slots_.size(), " slots)");
@@ -366,8 +410,23 @@ class SlotTracker {
   enum class State : uint8_t { kUndefined, kLive, kReleased };
   const std::vector<SlotInfo>& slots_;
   const bool relaxed_;
+  WorkBudget* budget_;
   std::vector<State> state_;
 };
+
+// `type` equals a verified binding type.
+bool SameType(const TensorType& type, const fb::TensorType& binding) {
+  if (static_cast<uint32_t>(type.element_type) !=
+      static_cast<uint32_t>(binding.element_type())) {
+    return false;
+  }
+  const auto* shape = binding.shape();
+  if (SizeOf(shape) != type.shape.size()) return false;
+  for (uint32_t d = 0; d < type.shape.size(); ++d) {
+    if (shape->Get(d) != type.shape[d]) return false;
+  }
+  return true;
+}
 
 bool IsIntegerType(ElementType type) {
   return type == ElementType::kI1 || type == ElementType::kI8 ||
@@ -384,11 +443,13 @@ class FunctionVerifier {
  public:
   FunctionVerifier(const fb::Module& module,
                    const std::vector<SlotInfo>& constant_types,
-                   uint64_t max_buffer_bytes, const fb::Function& function,
-                   FunctionPlan* plan, FunctionSignature* signature)
+                   uint64_t max_buffer_bytes, WorkBudget* budget,
+                   const fb::Function& function, FunctionPlan* plan,
+                   FunctionSignature* signature)
       : module_(module),
         constant_types_(constant_types),
         max_buffer_bytes_(max_buffer_bytes),
+        budget_(budget),
         function_(function),
         plan_(plan),
         signature_(signature) {}
@@ -403,7 +464,8 @@ class FunctionVerifier {
     plan_->slots.resize(SizeOf(function_.slot_types()));
     for (uint32_t i = 0; i < plan_->slots.size(); ++i) {
       KILN_RETURN_IF_ERROR(
-          ConvertTensorType(function_.slot_types()->Get(i), &plan_->slots[i]),
+          ConvertTensorType(function_.slot_types()->Get(i), budget_,
+                            &plan_->slots[i]),
           prefix, " slot ", i);
       // Refused now rather than failing (or exhausting memory) mid-run.
       if (plan_->slots[i].byte_size > max_buffer_bytes_) {
@@ -418,7 +480,8 @@ class FunctionVerifier {
     std::vector<SlotInfo> results(SizeOf(function_.result_types()));
     for (uint32_t i = 0; i < results.size(); ++i) {
       KILN_RETURN_IF_ERROR(
-          ConvertTensorType(function_.result_types()->Get(i), &results[i]),
+          ConvertTensorType(function_.result_types()->Get(i), budget_,
+                            &results[i]),
           prefix, " result ", i);
       signature_->results.push_back(results[i].type);
     }
@@ -434,7 +497,7 @@ class FunctionVerifier {
     }
 
     // Arguments fill distinct slots, with or without branches.
-    SlotTracker argument_tracker(plan_->slots, /*relaxed=*/false);
+    SlotTracker argument_tracker(plan_->slots, /*relaxed=*/false, budget_);
     for (uint32_t i = 0; i < SizeOf(function_.arguments()); ++i) {
       const uint32_t slot = function_.arguments()->Get(i);
       KILN_RETURN_IF_ERROR(argument_tracker.Write(slot, "argument"), prefix,
@@ -443,7 +506,8 @@ class FunctionVerifier {
       signature_->arguments.push_back(plan_->slots[slot].type);
     }
     SlotTracker tracker = has_branches
-                              ? SlotTracker(plan_->slots, /*relaxed=*/true)
+                              ? SlotTracker(plan_->slots, /*relaxed=*/true,
+                                            budget_)
                               : argument_tracker;
 
     bool returned = false;
@@ -476,6 +540,7 @@ class FunctionVerifier {
           count - 1, " is a ", fb::EnumNameOp(last),
           "; the last instruction must be a return or a branch)");
     }
+    KILN_RETURN_IF_ERROR(CheckNoEndlessLoop(), prefix);
     return OkStatus();
   }
 
@@ -571,6 +636,24 @@ class FunctionVerifier {
     for (uint32_t i = 0; i < result_count; ++i) {
       KILN_RETURN_IF_ERROR(tracker->Write(op.results()->Get(i), "result"));
     }
+    // Kernels have their shapes built in: a buffer of another type would be
+    // read or written out of bounds.
+    if (const auto* types = ex->binding_types(); types && types->size() != 0) {
+      for (uint32_t i = 0; i < operand_count + result_count; ++i) {
+        const uint32_t slot = i < operand_count
+                                  ? op.operands()->Get(i)
+                                  : op.results()->Get(i - operand_count);
+        const TensorType& actual = plan_->slots[slot].type;
+        if (!SameType(actual, *types->Get(i))) {
+          SlotInfo expected;
+          (void)ConvertTensorType(types->Get(i), budget_, &expected);
+          return InvalidArgumentError(
+              "dispatch of '", StringOf(ex->name()), "' binding ", i,
+              " is slot ", slot, " of type ", actual.ToString(),
+              " but the export takes ", expected.type.ToString());
+        }
+      }
+    }
     return OkStatus();
   }
 
@@ -606,6 +689,49 @@ class FunctionVerifier {
       KILN_RETURN_IF_ERROR(tracker->Read(slot, "returned"));
       KILN_RETURN_IF_ERROR(CheckSlotType(slot, results[i],
                                          StrCat("result ", i)));
+    }
+    return OkStatus();
+  }
+
+  // Rejects a cycle that only unconditional branches and straight-line code
+  // lead through: once entered it never ends (a loop whose exit depends on
+  // a condition is the program's business). Each instruction is visited
+  // once: O(body).
+  Status CheckNoEndlessLoop() const {
+    const auto* types = function_.body_type();
+    const auto* body = function_.body();
+    const uint32_t count = SizeOf(body);
+    enum class Mark : uint8_t { kUnknown, kOnPath, kEnds };
+    std::vector<Mark> marks(count, Mark::kUnknown);
+    std::vector<uint32_t> path;
+    for (uint32_t start = 0; start < count; ++start) {
+      path.clear();
+      uint32_t pc = start;
+      while (marks[pc] == Mark::kUnknown) {
+        marks[pc] = Mark::kOnPath;
+        path.push_back(pc);
+        const fb::Op type = types->GetEnum<fb::Op>(pc);
+        if (type == fb::Op::ReturnOp || type == fb::Op::CondBranchOp) break;
+        // The last instruction is a terminator (checked above): pc + 1 is in
+        // range for the others.
+        pc = type == fb::Op::BranchOp
+                 ? static_cast<const fb::BranchOp*>(body->Get(pc))->target()
+                 : pc + 1;
+      }
+      if (marks[pc] == Mark::kOnPath && pc != path.back()) {
+        return InvalidArgumentError(
+            "instruction ", path.back(), " leads back to instruction ", pc,
+            " with no conditional branch or return in between: an endless "
+            "loop");
+      }
+      if (marks[pc] == Mark::kOnPath) {
+        const fb::Op type = types->GetEnum<fb::Op>(pc);
+        if (type != fb::Op::ReturnOp && type != fb::Op::CondBranchOp) {
+          return InvalidArgumentError("instruction ", pc,
+                                      " branches to itself: an endless loop");
+        }
+      }
+      for (uint32_t visited : path) marks[visited] = Mark::kEnds;
     }
     return OkStatus();
   }
@@ -695,6 +821,7 @@ class FunctionVerifier {
   const fb::Module& module_;
   const std::vector<SlotInfo>& constant_types_;
   const uint64_t max_buffer_bytes_;
+  WorkBudget* budget_;
   const fb::Function& function_;
   FunctionPlan* plan_;
   FunctionSignature* signature_;
@@ -753,9 +880,11 @@ Status VerifyModule(Module::Impl* impl, uint64_t max_buffer_bytes) {
   KILN_RETURN_IF_ERROR(VerifyLibraries(module));
   KILN_RETURN_IF_ERROR(VerifyCaptureStages(module));
   KILN_RETURN_IF_ERROR(VerifySourceTable(module));
-  KILN_RETURN_IF_ERROR(VerifyExecutables(module));
+  WorkBudget budget(size);
+  KILN_RETURN_IF_ERROR(VerifyExecutables(module, &budget));
   std::vector<SlotInfo> constant_types;
-  KILN_RETURN_IF_ERROR(VerifyConstants(module, data, &constant_types));
+  KILN_RETURN_IF_ERROR(
+      VerifyConstants(module, data, &budget, &constant_types));
 
   const uint32_t function_count = SizeOf(module.functions());
   impl->functions.resize(function_count);
@@ -771,7 +900,7 @@ Status VerifyModule(Module::Impl* impl, uint64_t max_buffer_bytes) {
       return InvalidArgumentError("function '", name, "' is defined twice");
     }
     KILN_RETURN_IF_ERROR(FunctionVerifier(module, constant_types,
-                                          max_buffer_bytes, *function,
+                                          max_buffer_bytes, &budget, *function,
                                           &impl->functions[i],
                                           &impl->signatures[i])
                              .Verify());

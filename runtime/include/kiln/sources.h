@@ -47,6 +47,9 @@ inline constexpr uint64_t kMaxSourceSize = uint64_t{1} << 30;
 /// bytes (the compiler computes it with LLVM's xxh3_64bits, which agrees).
 uint64_t HashSource(const void* data, size_t size);
 
+/// A hash as kiln shows it: "0x" and 16 hex digits.
+std::string FormatHash(uint64_t hash);
+
 /// One file of a source table. Every field points into (or was read from)
 /// the module's bytes; files with equal texts share a content.
 struct SourceFileView {

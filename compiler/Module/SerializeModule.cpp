@@ -201,7 +201,8 @@ public:
         fb::CreateLibrary(builder,
                           builder.CreateString(KILN_LIBRARY_FORMAT_ELF_X86_64),
                           builder.CreateString(library.cpu), libraryData,
-                          libraryHash)};
+                          libraryHash,
+                          builder.CreateVectorOfStrings(library.cpuFeatures))};
     auto [sourceFiles, sourceContents] = serializeSourceTable();
     std::vector<flatbuffers::Offset<flatbuffers::String>> stageNames;
     for (const std::string &stage : capturedStages())

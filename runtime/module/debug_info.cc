@@ -8,6 +8,7 @@
 #include "kiln/debug_info.h"
 
 #include "kiln/module_generated.h"
+#include "module/module_impl.h"
 
 namespace kiln {
 
@@ -16,10 +17,6 @@ static_assert(FLATBUFFERS_LITTLEENDIAN,
               "binding type views assume a little-endian host");
 
 namespace {
-
-std::string_view StringOf(const flatbuffers::String* s) {
-  return s ? s->string_view() : std::string_view();
-}
 
 SourceLocationView LocationOf(const fb::SourceLocation* location) {
   SourceLocationView view;

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <cpuid.h>
 #include <dlfcn.h>
 #include <elf.h>
 #include <sys/mman.h>
@@ -16,6 +17,8 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <functional>
+#include <optional>
 #include <string>
 
 #include "module/module_impl.h"
@@ -28,37 +31,82 @@ bool RangeInside(uint64_t offset, uint64_t length, uint64_t size) {
   return offset <= size && length <= size - offset;
 }
 
-// Checks that this CPU can run code built for `cpu` (the names kiln-compile
-// writes for generic x86-64 levels); other names cannot be checked here.
-// The levels are spelled as their defining features because not every
-// compiler's __builtin_cpu_supports knows the level names.
-// TODO(cpu): check named microarchitectures (e.g. "znver3") by features.
-Status CheckCpu(std::string_view cpu) {
-  __builtin_cpu_init();
-  bool v2 = __builtin_cpu_supports("sse4.2") &&
-            __builtin_cpu_supports("ssse3") && __builtin_cpu_supports("popcnt");
-  bool v3 = v2 && __builtin_cpu_supports("avx2") &&
-            __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi") &&
-            __builtin_cpu_supports("bmi2");
-  bool v4 = v3 && __builtin_cpu_supports("avx512f") &&
-            __builtin_cpu_supports("avx512bw") &&
-            __builtin_cpu_supports("avx512cd") &&
-            __builtin_cpu_supports("avx512dq") &&
-            __builtin_cpu_supports("avx512vl");
-  bool supported = true;
-  if (cpu == "x86-64-v2") {
-    supported = v2;
-  } else if (cpu == "x86-64-v3") {
-    supported = v3;
-  } else if (cpu == "x86-64-v4") {
-    supported = v4;
+// CPUID bit `bit` of register `reg` (0 eax .. 3 edx) of leaf/subleaf.
+bool CpuidBit(unsigned leaf, unsigned subleaf, int reg, int bit) {
+  unsigned regs[4] = {0, 0, 0, 0};
+  if (!__get_cpuid_count(leaf, subleaf, &regs[0], &regs[1], &regs[2],
+                         &regs[3])) {
+    return false;
   }
-  if (!supported) {
+  return (regs[reg] >> bit) & 1;
+}
+
+}  // namespace
+
+std::optional<bool> HostHasCpuFeature(std::string_view name) {
+  __builtin_cpu_init();
+  // __builtin_cpu_supports takes literal names (and checks that the OS
+  // saves the vector registers); the names are LLVM's.
+#define KILN_CPU_FEATURE(feature) \
+  if (name == feature) return __builtin_cpu_supports(feature) != 0;
+  KILN_CPU_FEATURE("sse3")
+  KILN_CPU_FEATURE("ssse3")
+  KILN_CPU_FEATURE("sse4.1")
+  KILN_CPU_FEATURE("sse4.2")
+  KILN_CPU_FEATURE("popcnt")
+  KILN_CPU_FEATURE("aes")
+  KILN_CPU_FEATURE("pclmul")
+  KILN_CPU_FEATURE("avx")
+  KILN_CPU_FEATURE("avx2")
+  KILN_CPU_FEATURE("fma")
+  KILN_CPU_FEATURE("bmi")
+  KILN_CPU_FEATURE("bmi2")
+  KILN_CPU_FEATURE("avx512f")
+  KILN_CPU_FEATURE("avx512bw")
+  KILN_CPU_FEATURE("avx512cd")
+  KILN_CPU_FEATURE("avx512dq")
+  KILN_CPU_FEATURE("avx512vl")
+  KILN_CPU_FEATURE("avx512vnni")
+  KILN_CPU_FEATURE("avx512bf16")
+  KILN_CPU_FEATURE("avx512vbmi")
+  KILN_CPU_FEATURE("avx512vbmi2")
+  KILN_CPU_FEATURE("avx512ifma")
+  KILN_CPU_FEATURE("avx512bitalg")
+  KILN_CPU_FEATURE("avx512vpopcntdq")
+  KILN_CPU_FEATURE("gfni")
+  KILN_CPU_FEATURE("vpclmulqdq")
+#undef KILN_CPU_FEATURE
+  // Not every compiler's builtin knows these: CPUID, with the OS support
+  // of the registers they use taken from the builtin.
+  if (name == "f16c") {
+    return CpuidBit(1, 0, 2, 29) && __builtin_cpu_supports("avx");
+  }
+  if (name == "movbe") return CpuidBit(1, 0, 2, 22);
+  if (name == "lzcnt") return CpuidBit(0x80000001, 0, 2, 5);
+  if (name == "avx512fp16") {
+    return CpuidBit(7, 0, 3, 23) && __builtin_cpu_supports("avx512f");
+  }
+  return std::nullopt;
+}
+
+Status CheckCpuFeatures(
+    std::string_view cpu, const std::vector<std::string_view>& features,
+    const std::function<std::optional<bool>(std::string_view)>& has_feature) {
+  std::string missing;
+  for (std::string_view feature : features) {
+    if (has_feature(feature) == false) {
+      missing.append(missing.empty() ? "" : ", ").append(feature);
+    }
+  }
+  if (!missing.empty()) {
     return UnimplementedError("compiled for CPU '", cpu,
-                              "', which this machine does not support");
+                              "' with instructions this machine lacks: ",
+                              missing);
   }
   return OkStatus();
 }
+
+namespace {
 
 // The dynamic loader knows a library by its path string first, and an object
 // may outlive its dlclose (RTLD_NODELETE, or a profiler such as Tracy that
@@ -240,10 +288,13 @@ Status LoadLibraries(Module::Impl* impl) {
   impl->libraries.reserve(library_count);
   for (uint32_t i = 0; i < library_count; ++i) {
     const fb::Library* library = module.libraries()->Get(i);
-    if (library->cpu()) {
-      KILN_RETURN_IF_ERROR(CheckCpu(library->cpu()->string_view()), "library ",
-                           i);
+    std::vector<std::string_view> features;
+    for (uint32_t f = 0; f < SizeOf(library->cpu_features()); ++f) {
+      features.push_back(StringOf(library->cpu_features()->Get(f)));
     }
+    KILN_RETURN_IF_ERROR(CheckCpuFeatures(StringOf(library->cpu()), features,
+                                          HostHasCpuFeature),
+                         "library ", i);
     const std::string debug_name =
         StrCat("kiln:", module.name() ? module.name()->string_view() : "",
                ":library", i);

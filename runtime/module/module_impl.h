@@ -9,6 +9,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -98,6 +100,17 @@ struct Module::Impl {
   std::vector<LoadedLibrary> libraries;
 };
 
+/// Length of an optional FlatBuffers vector (0 when absent).
+template <typename T>
+uint32_t SizeOf(const flatbuffers::Vector<T>* v) {
+  return v ? v->size() : 0;
+}
+
+/// An optional FlatBuffers string ("" when absent).
+inline std::string_view StringOf(const flatbuffers::String* s) {
+  return s ? s->string_view() : std::string_view();
+}
+
 /// Runs the FlatBuffers verifier and every semantic check over impl->data
 /// (including the debug information and source table); fills impl->root,
 /// sources, signatures and functions.
@@ -119,6 +132,17 @@ Status LoadLibraries(Module::Impl* impl);
 /// headers and segments lie inside it (dlopen would otherwise map past the
 /// end of the image and fault).
 Status CheckElfImage(const uint8_t* data, size_t size);
+
+/// Whether this machine's CPU (and OS) supports instruction-set feature
+/// `name` (LLVM's x86 names: "avx2", "avx512f", ...); nullopt for names this
+/// runtime cannot check.
+std::optional<bool> HostHasCpuFeature(std::string_view name);
+
+/// Fails, naming the missing ones, when `has_feature` says a feature a
+/// library may use is absent (features it cannot check are assumed present).
+Status CheckCpuFeatures(
+    std::string_view cpu, const std::vector<std::string_view>& features,
+    const std::function<std::optional<bool>(std::string_view)>& has_feature);
 
 }  // namespace kiln
 

@@ -701,6 +701,37 @@ TEST(ModuleVerifyTest, WorkIsBoundedByTheModuleSize) {
       << loaded.status().message();
 }
 
+// A library records the instruction-set features its code may use; loading
+// it on a CPU without one is refused (instead of dying on an illegal
+// instruction).
+TEST(CpuFeatureTest, MissingFeaturesAreNamed) {
+  auto has = [](std::string_view name) -> std::optional<bool> {
+    if (name == "avx2" || name == "fma") return true;
+    if (name == "avx512f" || name == "avx512bw") return false;
+    return std::nullopt;  // cannot tell: assumed present
+  };
+  EXPECT_TRUE(CheckCpuFeatures("x86-64-v3", {"avx2", "fma", "amx-tile"}, has)
+                  .ok());
+  Status status = CheckCpuFeatures(
+      "skylake-avx512", {"avx2", "avx512f", "fma", "avx512bw"}, has);
+  EXPECT_EQ(status.code(), StatusCode::kUnimplemented);
+  EXPECT_EQ(status.message(),
+            "compiled for CPU 'skylake-avx512' with instructions this machine "
+            "lacks: avx512f, avx512bw");
+}
+
+TEST(CpuFeatureTest, HostFeatures) {
+  // Every x86-64 CPU kiln runs on has SSE3; LLVM names it cannot check are
+  // unknown rather than absent.
+  EXPECT_EQ(HostHasCpuFeature("sse3"), std::optional<bool>(true));
+  EXPECT_EQ(HostHasCpuFeature("amx-tile"), std::nullopt);
+  // The levels imply one another.
+  if (HostHasCpuFeature("avx512f") == true)
+    EXPECT_EQ(HostHasCpuFeature("avx2"), std::optional<bool>(true));
+  if (HostHasCpuFeature("avx2") == true)
+    EXPECT_EQ(HostHasCpuFeature("avx"), std::optional<bool>(true));
+}
+
 TEST(ModuleVerifyTest, Returns) {
   ModuleSpec spec = GoodSpec();
   spec.functions[0].body.back() = Return({4});

@@ -43,15 +43,6 @@ static_assert(static_cast<int>(fb::ElementType::F32) ==
 
 namespace {
 
-template <typename T>
-uint32_t SizeOf(const flatbuffers::Vector<T>* v) {
-  return v ? v->size() : 0;
-}
-
-std::string_view StringOf(const flatbuffers::String* s) {
-  return s ? std::string_view(s->c_str(), s->size()) : std::string_view();
-}
-
 // Bounds the work (and memory) of verification by the module's size. A
 // FlatBuffer may reference one table from many places, so a small file could
 // otherwise make the verifier visit or copy the same data without end.

@@ -4,6 +4,7 @@
 
 #include "Dialect/Kiln/IR/KilnOps.h"
 #include "kiln/executable_library.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -20,6 +21,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/X86TargetParser.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
 namespace mlir::kiln {
@@ -207,6 +209,25 @@ FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp,
     triple = llvm::sys::getDefaultTargetTriple();
   if (library.cpu.empty())
     library.cpu = llvm::sys::getHostCPUName().str();
+
+  // What the code may use, for the runtime to check before loading it: the
+  // CPU's own features, then the variants' "+f,-g" on top.
+  llvm::SmallVector<StringRef> implied;
+  llvm::X86::getFeaturesForCPU(library.cpu, implied);
+  llvm::StringSet<> cpuFeatures;
+  for (StringRef feature : implied)
+    cpuFeatures.insert(feature);
+  SmallVector<StringRef> extra;
+  StringRef(features).split(extra, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef feature : extra) {
+    if (feature.consume_front("+"))
+      cpuFeatures.insert(feature);
+    else if (feature.consume_front("-"))
+      cpuFeatures.erase(feature);
+  }
+  for (const auto &feature : cpuFeatures)
+    library.cpuFeatures.push_back(feature.getKey().str());
+  llvm::sort(library.cpuFeatures);
 
   std::string error;
   llvm::Triple targetTriple(triple);

@@ -23,6 +23,9 @@ struct CPULibrary {
   std::string bytes;
   /// The CPU the code was generated for.
   std::string cpu;
+  /// The instruction-set features that CPU has (with the variants' extra
+  /// features applied), e.g. "avx2", "fma": what the code may use.
+  std::vector<std::string> cpuFeatures;
   /// Every export, in library ordinal order.
   std::vector<LibraryExport> exports;
 };

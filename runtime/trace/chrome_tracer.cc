@@ -195,7 +195,9 @@ class ChromeTracer final : public Tracer {
       out->append(numbers);
       out->append(",\"input_location\":");
       AppendJsonString(out, event.input_location);
-    } else {
+    } else if (!event.file.empty()) {
+      // Load and function zones name no file (see their sites): no
+      // misleading empty one.
       out->append("\"file\":");
       AppendJsonString(out, event.file);
     }

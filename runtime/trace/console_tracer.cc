@@ -53,6 +53,9 @@ class ConsoleTracer final : public Tracer {
 
   Status Flush() override {
     std::lock_guard<std::mutex> lock(mutex_);
+    // No dispatch ran (e.g. the tool failed before the first): an empty
+    // table would only stand between the user and the error.
+    if (stats_.empty()) return OkStatus();
     uint64_t total = 0;
     for (const auto& [name, stats] : stats_) total += stats.nanoseconds;
     std::vector<const std::string*> names;

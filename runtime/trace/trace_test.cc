@@ -271,6 +271,22 @@ TEST(ConsoleTracerTest, LinePerDispatchSummaryAndSource) {
   EXPECT_EQ(count, 2u) << text.substr(summary);
 }
 
+// Nothing dispatched (a tool that failed early, say): no empty summary.
+TEST(ConsoleTracerTest, NoSummaryWithoutDispatches) {
+  TempFile out;
+  FILE* file = std::fopen(out.path.c_str(), "w");
+  ASSERT_TRUE(file);
+  std::unique_ptr<Tracer> tracer = CreateConsoleTracer({}, file);
+  {
+    TracerScope scope(tracer.get());
+    std::shared_ptr<const Module> module = MustLoad(DebugSpec());
+    ASSERT_TRUE(module);
+    ASSERT_TRUE(tracer->Flush().ok());
+  }
+  std::fclose(file);
+  EXPECT_EQ(ReadFile(out.path), "");
+}
+
 TEST(ChromeTracerTest, FileParsesAndPointsIntoEmbeddedTexts) {
   TempFile trace;
   TraceOptions options;
@@ -298,7 +314,14 @@ TEST(ChromeTracerTest, FileParsesAndPointsIntoEmbeddedTexts) {
     EXPECT_TRUE(event["ts"].is_number());
     EXPECT_GE(event["dur"].get<double>(), 0.0);
     EXPECT_TRUE(event["tid"].is_number_integer());
-    if (event["cat"] == "function") ++functions;
+    // A file argument, where there is one, names something.
+    if (event["args"].contains("file")) {
+      EXPECT_NE(event["args"]["file"], "") << event.dump();
+    }
+    if (event["cat"] == "function") {
+      ++functions;
+      EXPECT_FALSE(event["args"].contains("file")) << event.dump();
+    }
     if (event["cat"] == "workgroups") ++workgroups;
     if (event["cat"] != "dispatch") continue;
     ++dispatches;
@@ -324,6 +347,47 @@ TEST(ChromeTracerTest, FileParsesAndPointsIntoEmbeddedTexts) {
   // input file of the input location (model.mlir.orig is not).
   EXPECT_EQ(doc["kilnSources"].size(), 2u);
   EXPECT_EQ(doc["kilnSources"]["model.mlir"], Model());
+}
+
+// Load and function zones point at no file: their events carry no "file"
+// argument rather than an empty one.
+TEST(ChromeTracerTest, LoadAndFunctionEventsNameNoFile) {
+  TempFile trace, module_file;
+  {
+    const std::vector<uint8_t> bytes = BuildModule(DebugSpec());
+    std::ofstream out(module_file.path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  }
+  std::unique_ptr<Tracer> tracer = CreateChromeTracer(trace.path, {});
+  {
+    TracerScope scope(tracer.get());
+    StatusOr<std::shared_ptr<const Module>> module =
+        Module::Load(module_file.path);
+    ASSERT_TRUE(module.ok()) << module.status().ToString();
+    ThreadPool pool(1);
+    RunMain(*module, &pool);
+  }
+  ASSERT_TRUE(tracer->Flush().ok());
+  json doc = json::parse(ReadFile(trace.path));
+  int loads = 0, functions = 0;
+  for (const json& event : doc["traceEvents"]) {
+    if (event["ph"] != "X") continue;
+    if (event["cat"] == "load") {
+      ++loads;
+      EXPECT_EQ(event["name"], module_file.path);
+      EXPECT_EQ(event["args"], json::object()) << event.dump();
+    }
+    if (event["cat"] == "function") {
+      ++functions;
+      EXPECT_EQ(event["name"], "main");
+      EXPECT_EQ(event["args"], json::object()) << event.dump();
+    }
+    if (event["cat"] == "dispatch") {
+      EXPECT_EQ(event["args"]["file"], "dbg_ex_cpu.0.source.mlir");
+    }
+  }
+  EXPECT_EQ(loads, 1);
+  EXPECT_EQ(functions, 1);
 }
 
 TEST(TracerFactoryTest, Specs) {

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -53,7 +54,9 @@ constexpr char kUsage[] =
     "                          N lines either side of LINE\n"
     "  --extract-sources=DIR   write every source file under DIR (created if\n"
     "                          missing), checking each content hash; paths\n"
-    "                          that would leave DIR are refused\n"
+    "                          that would leave DIR are refused, and so is\n"
+    "                          the whole extraction when the files total\n"
+    "                          more than 8 GiB\n"
     "\n"
     "options:\n"
     "  --json                  print the view as one JSON document\n"
@@ -64,6 +67,11 @@ constexpr char kUsage[] =
 
 /// Tracy transfers source files of at most this many bytes.
 constexpr uint64_t kTracySourceLimit = 256 * 1024;
+
+/// --extract-sources writes at most this many bytes in all. Each content is
+/// bounded (kiln::kMaxSourceSize), but any number of paths may share one, so
+/// a small module could otherwise ask for many GiB.
+constexpr uint64_t kMaxExtractBytes = uint64_t{8} << 30;
 
 struct Options {
   std::string module_path;
@@ -540,48 +548,63 @@ kiln::Status PrintSource(const kiln::Module& module, const Options& options) {
   }
   KILN_ASSIGN_OR_RETURN(std::string text, file->Decompress());
 
-  // Split into lines; a final newline does not start another line.
-  std::vector<std::string_view> lines;
+  // One pass counts the lines and finds the bytes of the window
+  // [first, last]; no per-line table, as a small module can declare a text
+  // of many millions of empty lines. A final newline does not start
+  // another line.
+  const uint64_t first = options.has_context && line > options.context
+                             ? line - options.context
+                             : 1;
+  const uint64_t last_wanted =
+      options.has_context ? uint64_t{line} + options.context : UINT64_MAX;
+  uint64_t line_count = 0;
+  size_t window_begin = 0, window_end = 0;  // window_end: past its '\n'
   for (size_t begin = 0; begin < text.size();) {
-    size_t end = text.find('\n', begin);
-    if (end == std::string::npos) end = text.size();
-    lines.push_back(std::string_view(text).substr(begin, end - begin));
-    begin = end + 1;
+    const size_t newline = text.find('\n', begin);
+    const size_t next =
+        newline == std::string::npos ? text.size() : newline + 1;
+    ++line_count;
+    if (line_count == first) window_begin = begin;
+    if (line_count >= first && line_count <= last_wanted) window_end = next;
+    begin = next;
   }
-  if (line > lines.size()) {
+  if (line > line_count) {
     return kiln::OutOfRangeError("line ", line, " is past the end of '",
-                                 Printable(path), "' (", lines.size(),
-                                 " lines)");
+                                 Printable(path), "' (", line_count, " lines)");
   }
-  size_t first = 1, last = lines.size();
-  if (options.has_context) {
-    first = line > options.context ? line - options.context : 1;
-    last = std::min<size_t>(lines.size(), uint64_t{line} + options.context);
-  }
+  const uint64_t last = std::min(line_count, last_wanted);
+  const std::string_view window =
+      std::string_view(text).substr(window_begin, window_end - window_begin);
 
   if (options.json) {
-    std::string selected;
-    for (size_t i = first; i <= last; ++i) {
-      selected.append(lines[i - 1]);
-      if (i < lines.size() || (!text.empty() && text.back() == '\n')) {
-        selected.push_back('\n');
-      }
-    }
     return PrintJson(json{{"path", std::string(path)},
                           {"line", line ? json(line) : json(nullptr)},
                           {"first_line", first},
                           {"last_line", last},
-                          {"line_count", lines.size()},
-                          {"text", selected}});
+                          {"line_count", line_count},
+                          {"text", std::string(window)}});
   }
+  // Written in pieces: the numbered copy of a whole file is larger than
+  // the file.
+  constexpr size_t kChunk = 64 * 1024;
   const size_t width = std::to_string(last).size();
   std::string out;
-  for (size_t i = first; i <= last; ++i) {
-    out.push_back(i == line ? '>' : ' ');
-    out += PadLeft(std::to_string(i), width + 1);
+  uint64_t number = first;
+  for (size_t begin = 0; begin < window.size(); ++number) {
+    size_t end = window.find('\n', begin);
+    if (end == std::string_view::npos) end = window.size();
+    out.push_back(number == line ? '>' : ' ');
+    out += PadLeft(std::to_string(number), width + 1);
     out += "  ";
-    out.append(lines[i - 1]);
+    out.append(window.substr(begin, end - begin));
     out.push_back('\n');
+    begin = end + 1;
+    if (out.size() >= kChunk) {
+      if (!Print(out)) {
+        return kiln::InvalidArgumentError("cannot write to stdout");
+      }
+      out.clear();
+    }
   }
   if (!Print(out)) return kiln::InvalidArgumentError("cannot write to stdout");
   return kiln::OkStatus();
@@ -702,6 +725,16 @@ kiln::StatusOr<size_t> ExtractSources(const kiln::Module& module,
   if (dir.empty()) {
     return kiln::InvalidArgumentError("--extract-sources needs a directory");
   }
+  const kiln::SourceTable& table = module.sources();
+  // Checked before anything (even DIR) is created: the declared sizes are
+  // what extraction would write.
+  const uint64_t total = ComputeTotals(table).raw_bytes;
+  if (total > kMaxExtractBytes) {
+    return kiln::ResourceExhaustedError(
+        "--extract-sources: the ", table.size(), " source files total ", total,
+        " bytes, more than the limit of ", kMaxExtractBytes,
+        " bytes; nothing was written");
+  }
   std::error_code error;
   std::filesystem::create_directories(dir, error);  // like mkdir -p
   if (error) {
@@ -712,7 +745,6 @@ kiln::StatusOr<size_t> ExtractSources(const kiln::Module& module,
   if (root.get() < 0) {
     return kiln::ErrnoToStatus(errno, kiln::StrCat("cannot open '", dir, "'"));
   }
-  const kiln::SourceTable& table = module.sources();
   std::string prefix = dir;
   if (prefix.back() != '/') prefix.push_back('/');
   json written = json::array(), refused = json::array();

@@ -8,14 +8,20 @@
 //===----------------------------------------------------------------------===//
 
 #include <sys/stat.h>
+#include <xxhash.h>
+#include <zstd.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <random>
 #include <sstream>
 
 #include "gtest/gtest.h"
+#include "kiln/sources.h"
 #include "kiln/status.h"
 #include "module/module_test_util.h"
 #include "nlohmann/json.hpp"
@@ -28,6 +34,20 @@ using namespace kiln::testing;
 using nlohmann::json;
 
 constexpr fb::ElementType F32 = fb::ElementType::F32;
+
+// Sanitizers reserve terabytes of address space: no limit on it can hold.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+#else
+constexpr bool kSanitized = false;
+#endif
 
 bool Exists(const std::string& path) {
   struct stat st;
@@ -61,6 +81,46 @@ const std::string& Big() {
   return text;
 }
 const std::string kModel = "func.func @main() {\n  linalg.add\n}";  // no final \n
+
+// `size` copies of `byte` as one zstd frame, compressed in pieces: neither
+// the test nor the module holds the text, so a module of a few KB can
+// declare a text of up to kMaxSourceSize bytes.
+SourceContentSpec RepeatedContent(char byte, uint64_t size) {
+  const std::string piece(1 << 20, byte);
+  SourceContentSpec content;
+  content.compression = fb::Compression::Zstd;
+  content.uncompressed_size = size;
+  ZSTD_CCtx* cctx = ZSTD_createCCtx();
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 1);
+  ZSTD_CCtx_setPledgedSrcSize(cctx, size);  // the frame declares its size
+  XXH3_state_t* hash = XXH3_createState();
+  XXH3_64bits_reset(hash);
+  std::vector<uint8_t> out(ZSTD_CStreamOutSize());
+  uint64_t done = 0;
+  do {
+    const size_t n =
+        static_cast<size_t>(std::min<uint64_t>(piece.size(), size - done));
+    XXH3_64bits_update(hash, piece.data(), n);
+    done += n;
+    const ZSTD_EndDirective mode = done == size ? ZSTD_e_end : ZSTD_e_continue;
+    ZSTD_inBuffer in{piece.data(), n, 0};
+    for (;;) {
+      ZSTD_outBuffer chunk{out.data(), out.size(), 0};
+      const size_t left = ZSTD_compressStream2(cctx, &chunk, &in, mode);
+      EXPECT_FALSE(ZSTD_isError(left)) << ZSTD_getErrorName(left);
+      content.data.insert(content.data.end(), out.data(),
+                          out.data() + chunk.pos);
+      if (ZSTD_isError(left) ||
+          (mode == ZSTD_e_end ? left == 0 : in.pos == n)) {
+        break;
+      }
+    }
+  } while (done < size);
+  content.hash = XXH3_64bits_digest(hash);
+  XXH3_freeState(hash);
+  ZSTD_freeCCtx(cctx);
+  return content;
+}
 
 // Sources, in path order: 0 big.mlir, 1 dbg_ex_cpu.0.source.mlir,
 // 2 dbg_ex_cpu.1.translated.mlir, 3 model.mlir, 4 model:v2.mlir (same text
@@ -107,6 +167,17 @@ class KilnDumpTest : public ToolTest {
     return RunProgram(KILN_DUMP_PATH, std::move(args));
   }
 
+  // Runs kiln-dump with its address space limited to `megabytes` (without
+  // a limit under sanitizers).
+  RunResult RunWithMemoryLimit(int megabytes, std::vector<std::string> args) {
+    if (kSanitized) return Run(std::move(args));
+    std::vector<std::string> shell = {
+        "-c", StrCat("ulimit -v ", megabytes * 1024, " && exec \"$0\" \"$@\""),
+        KILN_DUMP_PATH};
+    shell.insert(shell.end(), args.begin(), args.end());
+    return RunProgram("/bin/sh", std::move(shell));
+  }
+
   // Runs with --json and parses stdout (an empty object on failure).
   json RunJson(std::vector<std::string> args, int expected_exit = 0) {
     args.push_back("--json");
@@ -143,7 +214,6 @@ TEST_F(KilnDumpTest, Summary) {
   const std::string& out = result.out;
   for (const char* piece : {
            "module       dbg\n",
-           "version      1\n",
            "debug level  3\n",
            "stages       0.source, 1.translated\n",
            "functions (1)\n  main(8xf32, 8xf32) -> (8xf32)\n",
@@ -171,12 +241,14 @@ TEST_F(KilnDumpTest, Summary) {
     EXPECT_TRUE(Contains(out, piece)) << "missing:\n" << piece << "\nin:\n"
                                       << out;
   }
+  EXPECT_TRUE(Contains(out, StrCat("version      ", KILN_MODULE_VERSION, "\n")))
+      << out;
 }
 
 TEST_F(KilnDumpTest, SummaryJson) {
   json doc = RunJson({module_});
   EXPECT_EQ(doc["name"], "dbg");
-  EXPECT_EQ(doc["version"], 1);
+  EXPECT_EQ(doc["version"], KILN_MODULE_VERSION);
   EXPECT_EQ(doc["debug_level"], 3);
   EXPECT_EQ(doc["capture_stages"], json({"0.source", "1.translated"}));
   EXPECT_EQ(doc["functions"][0]["signature"],
@@ -350,9 +422,135 @@ TEST_F(KilnDumpTest, PrintSourceErrors) {
             "--print-source=PATH:LINE\n");
 }
 
+// 64 Mi empty lines declared by a module of a few KB. --print-source finds
+// its window in one pass; an offset kept per line (16 bytes each, over
+// 1 GiB here) would not fit in the 512 MiB the tool is given.
+TEST_F(KilnDumpTest, PrintSourceOfManyLinesKeepsNoPerLineTable) {
+  constexpr uint64_t kLines = uint64_t{64} << 20;
+  ModuleSpec spec = DumpSpec();
+  spec.executables[0].exports[0].stage_locations.clear();
+  SetSources(&spec, {{"lines.mlir", "\n"}});
+  spec.source_contents[0] = RepeatedContent('\n', kLines);
+  ASSERT_LT(spec.source_contents[0].data.size(), 64u * 1024);
+  const std::string module = Write("lines.kiln", BuildModule(spec));
+
+  RunResult result = RunWithMemoryLimit(
+      512, {module, "--print-source=lines.mlir:33554432", "--context=1"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out,
+            "  33554431  \n"
+            "> 33554432  \n"
+            "  33554433  \n");
+  EXPECT_EQ(result.err, "");
+  // The window is cut at the last line.
+  result = RunWithMemoryLimit(
+      512, {module, "--print-source=lines.mlir:67108864", "--context=2"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out,
+            "  67108862  \n"
+            "  67108863  \n"
+            "> 67108864  \n");
+  result =
+      RunWithMemoryLimit(512, {module, "--print-source=lines.mlir:67108865"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-dump: error: line 67108865 is past the end of 'lines.mlir' "
+            "(67108864 lines)\n");
+  result = RunWithMemoryLimit(
+      512, {module, "--print-source=lines.mlir:2", "--context=1", "--json"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  json doc = json::parse(result.out, nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(doc.is_discarded()) << result.out;
+  EXPECT_EQ(doc["line_count"], kLines);
+  EXPECT_EQ(doc["first_line"], 1);
+  EXPECT_EQ(doc["last_line"], 3);
+  EXPECT_EQ(doc["text"], "\n\n\n");
+}
+
+// Windows at the edges of texts with and without a final newline.
+TEST_F(KilnDumpTest, PrintSourceWindows) {
+  RunResult result =
+      Run({module_, "--print-source=model.mlir:3", "--context=5"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out,
+            "  1  func.func @main() {\n  2    linalg.add\n> 3  }\n");
+  json doc = RunJson({module_, "--print-source=model.mlir:3", "--context=0"});
+  EXPECT_EQ(doc["first_line"], 3);
+  EXPECT_EQ(doc["last_line"], 3);
+  EXPECT_EQ(doc["line_count"], 3);
+  EXPECT_EQ(doc["text"], "}");  // no final newline to keep
+  doc = RunJson({module_, "--print-source=dbg_ex_cpu.0.source.mlir:12",
+                 "--context=4294967295"});
+  EXPECT_EQ(doc["first_line"], 1);
+  EXPECT_EQ(doc["last_line"], 12);
+  EXPECT_EQ(doc["text"], Stage0());
+  // The whole of a text larger than one written piece.
+  result = Run({module_, "--print-source=big.mlir"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  std::string expected;
+  for (int i = 1; i <= 30000; ++i) {
+    const std::string number = std::to_string(i);  // padded to 5 + 1
+    expected += " " + std::string(6 - number.size(), ' ') + number +
+                "  big line " + number + "\n";
+  }
+  EXPECT_EQ(result.out, expected);
+
+  // An empty text has no lines.
+  ModuleSpec spec = DumpSpec();
+  spec.executables[0].exports[0].stage_locations.clear();
+  SetSources(&spec, {{"empty.mlir", ""}});
+  const std::string module = Write("empty.kiln", BuildModule(spec));
+  result = Run({module, "--print-source=empty.mlir"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "");
+  result = Run({module, "--print-source=empty.mlir:1"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-dump: error: line 1 is past the end of 'empty.mlir' (0 "
+            "lines)\n");
+  doc = RunJson({module, "--print-source=empty.mlir"});
+  EXPECT_EQ(doc["line_count"], 0);
+  EXPECT_EQ(doc["text"], "");
+}
+
 //===----------------------------------------------------------------------===//
 // --extract-sources
 //===----------------------------------------------------------------------===//
+
+// Nine paths share one content declaring 1 GiB: a module of a few KB would
+// have extraction write 9 GiB. Over the 8 GiB limit, nothing is written.
+TEST_F(KilnDumpTest, ExtractSourcesRefusesTooManyBytesInAll) {
+  ModuleSpec spec = DumpSpec();
+  spec.executables[0].exports[0].stage_locations.clear();
+  std::map<std::string, std::string> files;
+  for (int i = 0; i < 9; ++i) files[StrCat("copy", i, ".mlir")] = "shared\n";
+  SetSources(&spec, files);
+  ASSERT_EQ(spec.source_contents.size(), 1u);
+  spec.source_contents[0] = RepeatedContent('\n', kMaxSourceSize);
+  // A wrong hash: were the limit lost, each file would fail to decompress
+  // rather than 9 GiB be written.
+  spec.source_contents[0].hash ^= 1;
+  const std::string module = Write("huge.kiln", BuildModule(spec));
+  const std::string out_dir = dir_ + "/out";
+  for (const char* json_flag : {"", "--json"}) {
+    std::vector<std::string> args = {module, "--extract-sources=" + out_dir};
+    if (*json_flag) args.push_back(json_flag);
+    RunResult result = Run(args);
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_EQ(result.out, "");
+    EXPECT_EQ(result.err,
+              "kiln-dump: error: --extract-sources: the 9 source files total "
+              "9663676416 bytes, more than the limit of 8589934592 bytes; "
+              "nothing was written\n");
+    EXPECT_FALSE(Exists(out_dir));
+  }
+  // The table itself is fine: every content is within its own limit.
+  RunResult result = Run({module, "--sources"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_TRUE(Contains(result.out,
+                       "9 files (1 distinct contents): 9663676416 raw bytes"))
+      << result.out;
+}
 
 TEST_F(KilnDumpTest, ExtractSources) {
   const std::string out_dir = dir_ + "/out";

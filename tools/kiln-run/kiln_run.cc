@@ -2,7 +2,7 @@
 //
 //   kiln-run MODULE.kiln [--function=NAME] [--input=VALUE]...
 //            [--output=@FILE.npy|-]... [--threads=N] [--list-functions]
-//   kiln-run MODULE.kiln --dispatch=EXPORT [--workgroup-count=X,Y,Z]
+//   kiln-run MODULE.kiln --dispatch=EXPORT [--workgroup-count=X[,Y[,Z]]]
 //            [--binding=VALUE]... [--output=@FILE.npy|-]... [--threads=N]
 //
 // Inputs and outputs follow iree-run-module: --input=2x3xf32=1,2,3,4,5,6,
@@ -66,6 +66,8 @@ constexpr char kUsage[] =
     "                        (default: the earliest captured)\n"
     "  --trace-print-source  console: print each export's code once\n"
     "  --trace-workgroups    also a zone per worker for its workgroups\n"
+    "                        (the --trace-* options need --trace or\n"
+    "                        KILN_TRACE)\n"
     "  --help                show this help\n"
     "\n"
     "Results are printed one per line, e.g. 2x2xf32=[1 2][3 4], in the\n"
@@ -80,9 +82,11 @@ constexpr char kUsage[] =
     "                        --input syntax; each must have the type the\n"
     "                        export records (e.g. --binding=4x4xf32=1\n"
     "                        --binding=4x4xf32=0 for an output)\n"
-    "  --workgroup-count=X,Y,Z\n"
-    "                        run only these workgroups (default and upper\n"
-    "                        bound: the export's count)\n"
+    "  --workgroup-count=X[,Y[,Z]]\n"
+    "                        run only these workgroups: 1 to 3 positive\n"
+    "                        integers, missing ones 1 (default and upper\n"
+    "                        bound: the export's count; fewer workgroups\n"
+    "                        may leave part of the output unwritten)\n"
     "\n"
     "Every binding is printed after the dispatch (or written by the k-th\n"
     "--output).\n";
@@ -97,6 +101,8 @@ struct Options {
   std::string trace;
   bool has_trace = false;
   kiln::TraceOptions trace_options;
+  // The first --trace-* option given ("" if none): it needs a tracer.
+  std::string_view first_trace_option;
   bool list_functions = false;
   std::string dump_dispatches;
   bool help = false;
@@ -112,7 +118,9 @@ struct Options {
 kiln::Status ParseWorkgroupCount(std::string_view text,
                                  std::array<uint32_t, 3>* out) {
   const kiln::Status error = kiln::InvalidArgumentError(
-      "--workgroup-count expects X,Y,Z (positive integers), got '", text, "'");
+      "--workgroup-count expects X[,Y[,Z]]: 1 to 3 positive integers, "
+      "missing ones 1; got '",
+      text, "'");
   *out = {1, 1, 1};
   size_t begin = 0;
   for (int d = 0;; ++d) {
@@ -131,6 +139,12 @@ kiln::Status ParseWorkgroupCount(std::string_view text,
     begin = end + 1;
   }
   return kiln::OkStatus();
+}
+
+// KILN_TRACE, or "" when it is not set.
+std::string TraceFromEnvironment() {
+  const char* env = std::getenv("KILN_TRACE");
+  return env ? env : "";
 }
 
 kiln::Status ParseArgs(int argc, char** argv, Options* options) {
@@ -152,8 +166,14 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
       options->list_functions = true;
     } else if (name == "trace-print-source") {
       options->trace_options.print_source = true;
+      if (options->first_trace_option.empty()) {
+        options->first_trace_option = "--trace-print-source";
+      }
     } else if (name == "trace-workgroups") {
       options->trace_options.workgroup_zones = true;
+      if (options->first_trace_option.empty()) {
+        options->first_trace_option = "--trace-workgroups";
+      }
     } else if (name == "function") {
       options->function = std::string(value);
       options->has_function = true;
@@ -170,10 +190,19 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
     } else if (name == "binding") {
       options->bindings.emplace_back(value);
     } else if (name == "trace") {
+      // An empty value would silently mean no tracing.
+      if (value.empty()) {
+        return kiln::InvalidArgumentError("--trace expects a provider (",
+                                          kiln::AvailableTracers(),
+                                          "), got ''");
+      }
       options->trace = std::string(value);
       options->has_trace = true;
     } else if (name == "trace-stage") {
       options->trace_options.stage = std::string(value);
+      if (options->first_trace_option.empty()) {
+        options->first_trace_option = "--trace-stage";
+      }
     } else if (name == "dump-dispatches") {
       options->dump_dispatches = std::string(value);
     } else if (name == "workgroup-count") {
@@ -192,6 +221,12 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
   } else if (!options->bindings.empty() || options->has_workgroup_count) {
     return kiln::InvalidArgumentError(
         "--binding and --workgroup-count only apply with --dispatch");
+  }
+  // Without a tracer these options would do nothing, silently.
+  if (!options->first_trace_option.empty() && !options->has_trace &&
+      TraceFromEnvironment().empty()) {
+    return kiln::InvalidArgumentError(options->first_trace_option,
+                                      " needs --trace (or KILN_TRACE)");
   }
   return kiln::OkStatus();
 }
@@ -284,11 +319,25 @@ kiln::Status DispatchOne(const std::shared_ptr<const kiln::Module>& module,
   KILN_RETURN_IF_ERROR(ParseTensors(options.bindings, "binding", &bindings));
   kiln::ThreadPool pool(options.threads);
   kiln::Context context(module, &pool);
-  KILN_RETURN_IF_ERROR(context.Dispatch(
-      ex.executable_index(), ex.export_index(),
-      options.has_workgroup_count ? options.workgroup_count
-                                  : ex.workgroup_count(),
-      bindings));
+  const std::array<uint32_t, 3> compiled = ex.workgroup_count();
+  const std::array<uint32_t, 3> count =
+      options.has_workgroup_count ? options.workgroup_count : compiled;
+  KILN_RETURN_IF_ERROR(context.Dispatch(ex.executable_index(),
+                                        ex.export_index(), count, bindings));
+  // The code splits the work among the compiled count: with fewer
+  // workgroups, the missing ones' share of the outputs keeps the value its
+  // --binding gave. (Dispatch refused counts beyond the compiled one.)
+  auto total = [](const std::array<uint32_t, 3>& c) {
+    return uint64_t{c[0]} * c[1] * c[2];
+  };
+  if (total(count) < total(compiled)) {
+    std::fprintf(stderr,
+                 "kiln-run: warning: running %s with workgroup count "
+                 "%ux%ux%u; it was compiled for %ux%ux%u (part of the "
+                 "output may not be written)\n",
+                 std::string(ex.name()).c_str(), count[0], count[1], count[2],
+                 compiled[0], compiled[1], compiled[2]);
+  }
   return WriteValues(options, bindings, "binding");
 }
 
@@ -366,10 +415,8 @@ kiln::Status Run(const Options& options, bool* checks_failed) {
   if (options.module_path.empty()) {
     return kiln::InvalidArgumentError("no module given (see --help)");
   }
-  std::string spec = options.trace;
-  if (!options.has_trace) {
-    if (const char* env = std::getenv("KILN_TRACE")) spec = env;
-  }
+  const std::string spec =
+      options.has_trace ? options.trace : TraceFromEnvironment();
   if (spec.empty() || spec == "null") return RunModule(options, checks_failed);
   KILN_ASSIGN_OR_RETURN(std::unique_ptr<kiln::Tracer> tracer,
                         kiln::CreateTracer(spec, options.trace_options));

@@ -7,10 +7,15 @@
 //===----------------------------------------------------------------------===//
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "kiln/tensor_io.h"
+#include "kiln/trace.h"
 #include "module/module_test_util.h"
 #include "support/tool_test.h"
 
@@ -200,9 +205,50 @@ TEST_F(KilnRunTest, DispatchRunsOneExport) {
                 "--output=-", "--output=@" + out_path});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out, "8xf32=1 1 1 1 1 1 1 1\n8xf32=2 2 2 2 2 2 2 2\n");
+  EXPECT_EQ(result.err,
+            "kiln-run: warning: running add_f32 with workgroup count 1x1x1; "
+            "it was compiled for 2x1x1 (part of the output may not be "
+            "written)\n");
   StatusOr<Tensor> written = ReadNpyFile(out_path);
   ASSERT_TRUE(written.ok()) << written.status().ToString();
   EXPECT_EQ(FormatTensor(*written), "8xf32=3 3 3 3 3 3 3 3");
+}
+
+// --workgroup-count takes 1 to 3 counts, the missing ones 1, as its
+// message and --help say.
+TEST_F(KilnRunTest, WorkgroupCountTakesOneToThreeCounts) {
+  const std::vector<std::string> bindings = {
+      "--binding=8xf32=1", "--binding=8xf32=2", "--binding=8xf32=0"};
+  for (const char* count : {"2", "2,1", "2,1,1"}) {
+    std::vector<std::string> args = {one_function_, "--dispatch=add_f32",
+                                     StrCat("--workgroup-count=", count)};
+    args.insert(args.end(), bindings.begin(), bindings.end());
+    RunResult result = Run(args);
+    EXPECT_EQ(result.exit_code, 0) << count << ": " << result.err;
+    EXPECT_EQ(result.out,
+              "8xf32=1 1 1 1 1 1 1 1\n8xf32=2 2 2 2 2 2 2 2\n"
+              "8xf32=3 3 3 3 3 3 3 3\n")
+        << count;
+    // The compiled count: no warning.
+    EXPECT_EQ(result.err, "") << count;
+  }
+  for (const char* count :
+       {"", "0", "1,", ",1", "1,,1", "x", "-1", "1,1,1,1", "4294967296"}) {
+    RunResult result = Run({one_function_, "--dispatch=add_f32",
+                            StrCat("--workgroup-count=", count)});
+    EXPECT_EQ(result.exit_code, 1) << count;
+    EXPECT_EQ(result.err,
+              StrCat("kiln-run: error: --workgroup-count expects X[,Y[,Z]]: "
+                     "1 to 3 positive integers, missing ones 1; got '",
+                     count, "'\n"));
+  }
+  RunResult help = Run({"--help"});
+  EXPECT_NE(help.out.find("--workgroup-count=X[,Y[,Z]]\n"), std::string::npos)
+      << help.out;
+  EXPECT_NE(help.out.find("1 to 3 positive\n"
+                          "                        integers, missing ones 1"),
+            std::string::npos)
+      << help.out;
 }
 
 TEST_F(KilnRunTest, DispatchErrors) {
@@ -240,13 +286,13 @@ TEST_F(KilnRunTest, DispatchErrors) {
             "its code handles)\n");
   result = Run({one_function_, "--dispatch=add_f32", "--workgroup-count=1,0"});
   EXPECT_EQ(result.err,
-            "kiln-run: error: --workgroup-count expects X,Y,Z (positive "
-            "integers), got '1,0'\n");
+            "kiln-run: error: --workgroup-count expects X[,Y[,Z]]: 1 to 3 "
+            "positive integers, missing ones 1; got '1,0'\n");
   result = Run({one_function_, "--dispatch=add_f32",
                 "--workgroup-count=1,1,1,1"});
   EXPECT_EQ(result.err,
-            "kiln-run: error: --workgroup-count expects X,Y,Z (positive "
-            "integers), got '1,1,1,1'\n");
+            "kiln-run: error: --workgroup-count expects X[,Y[,Z]]: 1 to 3 "
+            "positive integers, missing ones 1; got '1,1,1,1'\n");
   // An export that does not record its binding types cannot be checked.
   result = Run({one_function_, "--dispatch=fail", "--binding=8xf32=1"});
   EXPECT_EQ(result.err,
@@ -275,6 +321,118 @@ TEST_F(KilnRunTest, DispatchFailure) {
   EXPECT_EQ(result.err,
             "kiln-run: error: function 'fail' instruction 0: dispatch 'fail' "
             "failed: workgroup (0, 0, 0) returned 7\n");
+}
+
+//===----------------------------------------------------------------------===//
+// Tracing
+//===----------------------------------------------------------------------===//
+
+// Sets (or, with nullptr, unsets) KILN_TRACE for the test's lifetime; the
+// tool inherits the environment.
+class ScopedTraceEnv {
+ public:
+  explicit ScopedTraceEnv(const char* value) {
+    if (const char* old = std::getenv("KILN_TRACE")) old_ = old;
+    if (value) {
+      ::setenv("KILN_TRACE", value, 1);
+    } else {
+      ::unsetenv("KILN_TRACE");
+    }
+  }
+  ~ScopedTraceEnv() {
+    if (old_) {
+      ::setenv("KILN_TRACE", old_->c_str(), 1);
+    } else {
+      ::unsetenv("KILN_TRACE");
+    }
+  }
+
+ private:
+  std::optional<std::string> old_;
+};
+
+TEST_F(KilnRunTest, TraceNeedsAProvider) {
+  ScopedTraceEnv env(nullptr);
+  for (std::vector<std::string> trace :
+       {std::vector<std::string>{"--trace="}, {"--trace", ""}}) {
+    std::vector<std::string> args = {one_function_, kA, kB};
+    args.insert(args.end(), trace.begin(), trace.end());
+    RunResult result = Run(args);
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_EQ(result.out, "");
+    EXPECT_EQ(result.err,
+              StrCat("kiln-run: error: --trace expects a provider (",
+                     AvailableTracers(), "), got ''\n"));
+  }
+}
+
+TEST_F(KilnRunTest, TraceOptionsNeedATracer) {
+  ScopedTraceEnv env(nullptr);
+  struct Case {
+    std::vector<std::string> flags;
+    std::string first;
+  };
+  for (const Case& c : std::vector<Case>{
+           {{"--trace-stage=0.source"}, "--trace-stage"},
+           {{"--trace-print-source"}, "--trace-print-source"},
+           {{"--trace-workgroups"}, "--trace-workgroups"},
+           // The first one given is named.
+           {{"--trace-workgroups", "--trace-stage", "x"}, "--trace-workgroups"},
+       }) {
+    std::vector<std::string> args = {one_function_, kA, kB};
+    args.insert(args.end(), c.flags.begin(), c.flags.end());
+    RunResult result = Run(args);
+    EXPECT_EQ(result.exit_code, 1) << c.first;
+    EXPECT_EQ(result.out, "");
+    EXPECT_EQ(result.err, "kiln-run: error: " + c.first +
+                              " needs --trace (or KILN_TRACE)\n");
+  }
+  // With --trace, or with KILN_TRACE, they are accepted.
+  RunResult result =
+      Run({one_function_, kA, kB, "--trace=null", "--trace-workgroups"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err, "");
+  {
+    ScopedTraceEnv null_env("null");
+    result = Run({one_function_, kA, kB, "--trace-workgroups"});
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_EQ(result.err, "");
+  }
+  // An empty KILN_TRACE means no tracing.
+  ScopedTraceEnv empty_env("");
+  result = Run({one_function_, kA, kB, "--trace-print-source"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-run: error: --trace-print-source needs --trace (or "
+            "KILN_TRACE)\n");
+}
+
+// A run that fails before any dispatch prints the error alone, without the
+// console tracer's (empty) summary table around it.
+TEST_F(KilnRunTest, EarlyFailureWithConsoleTracerPrintsOnlyTheError) {
+  ScopedTraceEnv env(nullptr);
+  RunResult result =
+      Run({one_function_, kA, kB, "--trace=console", "--trace-stage=nope"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err,
+            "kiln-run: error: --trace-stage=nope: the module captured no "
+            "stages (compile with --executable-debug-level=3)\n");
+  {
+    ScopedTraceEnv console_env("console");
+    result = Run({one_function_, kA, "--input=8xf32=1,2"});
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_EQ(result.err,
+              "kiln-run: error: input 1: expected 8 values for 8xf32, got "
+              "2\n");
+  }
+  // A run that dispatches still gets its dispatch lines and summary.
+  result = Run({one_function_, kA, kB, "--trace=console"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.err.find("[kiln] add_f32 "), std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find("[kiln] all dispatches"), std::string::npos)
+      << result.err;
 }
 
 //===----------------------------------------------------------------------===//

@@ -17,7 +17,8 @@
 // CHECK: {{^}}scalar_i32_expect_true_false: PASS
 // CHECK: {{^}}expect_all_true_from_compare: PASS
 // CHECK: {{^}}optimization_barrier: PASS
-// CHECK: {{^}}14 passed, 0 failed
+// CHECK: {{^}}scf_for_sum_matches_multiply: PASS
+// CHECK: {{^}}15 passed, 0 failed
 
 func.func @scf_if_extract_i1_then() {
   %c = util.unfoldable_constant dense<true> : tensor<i1>
@@ -272,5 +273,23 @@ func.func @optimization_barrier() {
   %y = util.optimization_barrier %x : tensor<3xf32>
   %z = arith.mulf %y, %y : tensor<3xf32>
   check.expect_almost_eq_const(%z, dense<[1.0, 4.0, 9.0]> : tensor<3xf32>) : tensor<3xf32>
+  return
+}
+
+// Two computed tensors compared with each other (no constant side): x added
+// five times in a loop equals x * 5 within atol.
+func.func @scf_for_sum_matches_multiply() {
+  %x = util.unfoldable_constant dense<[0.1, -2.5, 3.3, 1.0e3]> : tensor<4xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %zero = arith.constant dense<0.0> : tensor<4xf32>
+  %sum = scf.for %i = %c0 to %c5 step %c1 iter_args(%acc = %zero) -> (tensor<4xf32>) {
+    %1 = arith.addf %acc, %x : tensor<4xf32>
+    scf.yield %1 : tensor<4xf32>
+  }
+  %five = arith.constant dense<5.0> : tensor<4xf32>
+  %product = arith.mulf %x, %five : tensor<4xf32>
+  check.expect_almost_eq(%sum, %product, atol 1.0e-3) : tensor<4xf32>
   return
 }

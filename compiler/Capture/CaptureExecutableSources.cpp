@@ -92,12 +92,8 @@ struct CaptureExecutableSourcesPass
     generateLocationsFromIR(os, path, *standalone, flags);
     if (!StringRef(text).ends_with("\n"))
       text += "\n";
-    if (text.size() > kProfilerSourceSizeLimit)
-      variantOp.emitWarning() << "captured source '" << path << "' is "
-                              << text.size()
-                              << " bytes, above the 256 KiB a profiler such "
-                                 "as Tracy transfers; it is embedded but "
-                                 "Tracy will not show it";
+    warnIfAboveProfilerSourceSizeLimit(variantOp.getLoc(), "captured source",
+                                       path, text.size());
 
     // Where each export's entry function landed in the text.
     ModuleOp innerModule = clone.getInnerModule();

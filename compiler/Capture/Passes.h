@@ -3,6 +3,7 @@
 #ifndef KILN_CAPTURE_PASSES_H_
 #define KILN_CAPTURE_PASSES_H_
 
+#include "Capture/SourceSizeLimit.h"
 #include "Dialect/Kiln/IR/KilnOps.h"
 #include "mlir/Pass/Pass.h"
 
@@ -10,9 +11,6 @@ namespace mlir::kiln {
 
 #define GEN_PASS_DECL
 #include "Capture/Passes.h.inc"
-
-/// Texts above this size are beyond what Tracy transfers to its viewer.
-inline constexpr size_t kProfilerSourceSizeLimit = 256 * 1024;
 
 /// The path under which the text of `variantOp` at `stage` is stored.
 std::string getCapturedSourcePath(StringRef moduleName,

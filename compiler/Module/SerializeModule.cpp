@@ -9,6 +9,7 @@
 
 #include "Module/SerializeModule.h"
 
+#include "Capture/SourceSizeLimit.h"
 #include "Dialect/Check/IR/CheckDialect.h"
 #include "Dialect/Kiln/IR/KilnOps.h"
 #include "Dialect/Util/IR/UtilDialect.h"
@@ -23,6 +24,7 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
 
 #include <zstd.h>
@@ -126,11 +128,31 @@ std::optional<FileLineColLoc> findFileLoc(Location loc) {
   return found;
 }
 
+/// The path a location's file goes by in the module: lexically normalised
+/// and, if it would still climb out of the current directory (`../m.mlir`),
+/// absolute, since kiln-dump --extract-sources refuses paths with `..` but
+/// writes absolute ones below its target directory. Locations and the
+/// source table both use it, so that a lookup by a location's path finds
+/// the embedded file.
+std::string getStoredPath(StringRef filename) {
+  SmallString<256> path(filename);
+  llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+  if (!path.empty() && *llvm::sys::path::begin(path) == "..") {
+    // `<cwd>/../m.mlir`: the `..` goes again.
+    if (!llvm::sys::fs::make_absolute(path))
+      llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+  }
+  return path.str().str();
+}
+
 /// Reads an input file for embedding if it is a regular text file within
 /// `limit` bytes; otherwise warns (at `loc`) and returns nothing. Never reads
-/// more than `limit` bytes.
+/// more than `limit` bytes. Warnings about what the file holds carry no
+/// location in it: showing its line would read it whole, or print bytes
+/// that are not text.
 std::optional<std::string> readInputFile(Location loc, StringRef path,
                                          uint64_t limit) {
+  Location outsideFile = UnknownLoc::get(loc.getContext());
   llvm::sys::fs::file_status status;
   if (llvm::sys::fs::status(path, status) ||
       !llvm::sys::fs::exists(status)) {
@@ -139,8 +161,8 @@ std::optional<std::string> readInputFile(Location loc, StringRef path,
     return std::nullopt;
   }
   if (!llvm::sys::fs::is_regular_file(status)) {
-    emitWarning(loc) << "input file '" << path
-                     << "' is not a regular file; not embedded";
+    emitWarning(outsideFile) << "input file '" << path
+                             << "' is not a regular file; not embedded";
     return std::nullopt;
   }
   if (status.getSize() > limit) {
@@ -157,10 +179,11 @@ std::optional<std::string> readInputFile(Location loc, StringRef path,
   }
   StringRef text = (*buffer)->getBuffer();
   if (text.contains('\0')) {
-    emitWarning(loc) << "input file '" << path
-                     << "' is binary; not embedded";
+    emitWarning(outsideFile) << "input file '" << path
+                             << "' is binary; not embedded";
     return std::nullopt;
   }
+  warnIfAboveProfilerSourceSizeLimit(loc, "input file", path, text.size());
   return text.str();
 }
 
@@ -273,12 +296,14 @@ private:
   }
 
   /// Adds every input file that a serialized export location names to the
-  /// source table.
+  /// source table, under the path its locations are stored with.
   void embedInputFiles() {
-    std::map<std::string, Location> referencedFiles;
+    // Stored path -> first location naming it (read by its own spelling).
+    std::map<std::string, FileLineColLoc> referencedFiles;
     auto reference = [&](Location loc) {
       if (std::optional<FileLineColLoc> fileLoc = findFileLoc(loc))
-        referencedFiles.try_emplace(fileLoc->getFilename().str(), loc);
+        referencedFiles.try_emplace(getStoredPath(fileLoc->getFilename()),
+                                    *fileLoc);
     };
     moduleOp.walk([&](ExecutableExportOp exportOp) {
       if (options.debugLevel >= 1)
@@ -293,16 +318,16 @@ private:
     for (auto &[path, loc] : referencedFiles) {
       if (sourceTexts.count(path))
         continue;
-      if (std::optional<std::string> text =
-              readInputFile(loc, path, options.embedInputFileLimit))
+      if (std::optional<std::string> text = readInputFile(
+              loc, loc.getFilename(), options.embedInputFileLimit))
         sourceTexts[path] = std::move(*text);
     }
   }
 
   flatbuffers::Offset<fb::SourceLocation> serializeLocation(FileLineColLoc loc) {
-    return fb::CreateSourceLocation(builder,
-                                    builder.CreateString(loc.getFilename().str()),
-                                    loc.getLine(), loc.getColumn());
+    return fb::CreateSourceLocation(
+        builder, builder.CreateString(getStoredPath(loc.getFilename())),
+        loc.getLine(), loc.getColumn());
   }
 
   FailureOr<ExportDebugInfo> serializeExportDebugInfo(ExecutableExportOp exportOp) {
@@ -628,7 +653,7 @@ private:
       std::optional<FileLineColLoc> fileLoc = findFileLoc(loc);
       if (!fileLoc)
         return "";
-      return (fileLoc->getFilename().getValue() + ":" +
+      return (getStoredPath(fileLoc->getFilename()) + ":" +
               Twine(fileLoc->getLine()) + ":" +
               Twine(fileLoc->getColumn()))
           .str();

@@ -6,7 +6,9 @@
 #include "Dispatch/Passes.h"
 #include "Input/Passes.h"
 #include "Module/SerializeModule.h"
+#include "Pipeline/Passes.h"
 #include "Target/CPU/LibraryBuilder.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -20,27 +22,6 @@ std::optional<PipelinePhase> parsePipelinePhase(StringRef name) {
       .Case("end", PipelinePhase::End)
       .Default(std::nullopt);
 }
-
-namespace {
-
-/// Prints each variant it runs on to stderr, under a header naming the stage.
-struct PrintVariantPass
-    : PassWrapper<PrintVariantPass, OperationPass<ExecutableVariantOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PrintVariantPass)
-  explicit PrintVariantPass(CodegenStage stage) : stage(stage) {}
-  StringRef getArgument() const override { return "kiln-print-variant"; }
-  void runOnOperation() override {
-    auto executableOp = getOperation()->getParentOfType<ExecutableOp>();
-    llvm::errs() << "// -----// " << getCodegenStageName(stage) << " "
-                 << executableOp.getSymName() << "::"
-                 << getOperation().getSymName() << " //----- //\n";
-    getOperation()->print(llvm::errs());
-    llvm::errs() << "\n";
-  }
-  CodegenStage stage;
-};
-
-}  // namespace
 
 std::vector<std::string> getCaptureStages(const CompileOptions &options) {
   std::vector<std::string> stages;
@@ -70,8 +51,11 @@ void addCodegenPasses(OpPassManager &pm, const CompileOptions &options,
           captureOptions.moduleName = options.sourcePrefix;
           nested.addPass(createCaptureExecutableSourcesPass(captureOptions));
         }
-        if (options.dumpStage == stage)
-          nested.addPass(std::make_unique<PrintVariantPass>(stage));
+        if (options.dumpStage == stage) {
+          PrintVariantPassOptions printOptions;
+          printOptions.stage = getCodegenStageName(stage).str();
+          nested.addPass(createPrintVariantPass(printOptions));
+        }
       });
 }
 
@@ -94,12 +78,23 @@ LogicalResult serialize(ModuleOp moduleOp, const CompileOptions &options,
 /// `--compile-mode=executable`: the stage the input was captured at.
 FailureOr<CodegenStage> getCapturedStage(ModuleOp moduleOp) {
   auto executables = llvm::to_vector(moduleOp.getOps<ExecutableOp>());
-  if (executables.empty() ||
-      llvm::range_size(moduleOp.getBody()->getOperations()) !=
-          executables.size())
-    return emitError(moduleOp.getLoc())
-           << "--compile-mode=executable expects a file holding kiln.executable "
-              "ops only (a captured stage text)";
+  auto other =
+      llvm::find_if(moduleOp.getBody()->getOperations(),
+                    [](Operation &op) { return !isa<ExecutableOp>(op); });
+  if (executables.empty() || other != moduleOp.getBody()->end()) {
+    // At the module op: the line of a `module` the file spells out, else
+    // (the module the parser wraps around the file's ops, at line 0) the
+    // file as a whole.
+    InFlightDiagnostic diag =
+        moduleOp.emitError()
+        << "not a captured stage text: --compile-mode=executable expects a "
+           "stage file written by kiln-dump --extract-sources, holding one "
+           "kiln.executable with a kiln.stage attribute";
+    if (other != moduleOp.getBody()->end())
+      diag.attachNote(other->getLoc())
+          << "'" << other->getName() << "' is not a kiln.executable";
+    return diag;
+  }
   std::optional<CodegenStage> stage;
   for (ExecutableOp executableOp : executables) {
     auto name = executableOp->getAttrOfType<StringAttr>(kStageAttrName);
@@ -141,6 +136,12 @@ LogicalResult compileModule(ModuleOp moduleOp, const CompileOptions &options,
       return failure();
     addCodegenPasses(pm, options, *stage);
   } else {
+    // Only public functions become entry points of the module.
+    if (options.compileTo == PipelinePhase::End &&
+        llvm::none_of(moduleOp.getOps<func::FuncOp>(),
+                      [](func::FuncOp funcOp) { return funcOp.isPublic(); }))
+      moduleOp.emitWarning()
+          << "no public functions: the module has nothing to run";
     buildCompilePassPipeline(pm, options);
   }
   if (failed(pm.run(moduleOp)))

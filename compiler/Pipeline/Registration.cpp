@@ -9,6 +9,7 @@
 #include "Dialect/Util/IR/UtilDialect.h"
 #include "Dispatch/Passes.h"
 #include "Input/Passes.h"
+#include "Pipeline/Passes.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -79,6 +80,7 @@ void registerAllPasses() {
   registerDispatchPasses();
   registerCodegenCPUPasses();
   registerCapturePasses();
+  registerPipelinePasses();
   // Upstream passes used by tests to set up or inspect IR.
   registerTransformsPasses();
   registerLinalgPasses();

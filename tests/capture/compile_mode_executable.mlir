@@ -22,7 +22,9 @@
 // TRANSLATED: kiln.executable @main_dispatch_0 attributes {kiln.stage = "2.translated"}
 // TRANSLATED: llvm.func @main_dispatch_0_matmul_4x16x8_f32(%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) -> i32
 
-// NOT-CAPTURED: error: --compile-mode=executable expects a file holding kiln.executable ops only (a captured stage text)
+// NOT-CAPTURED: compile_mode_executable.mlir: error: not a captured stage text: --compile-mode=executable expects a stage file written by kiln-dump --extract-sources
+// NOT-CAPTURED-NOT: :0:0
+// NOT-CAPTURED: compile_mode_executable.mlir:[[@LINE+3]]:1: note: 'func.func' is not a kiln.executable
 // UNKNOWN-STAGE: unknown_stage.mlir:1:1: error: unknown stage '7.nowhere'; stages are 0.source, 1.configured, 2.translated
 
 func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {

@@ -98,6 +98,34 @@ static std::string getSourcePrefix(StringRef moduleName, StringRef input,
   return prefix;
 }
 
+/// Prints a diagnostic that names no position in a file: about a file as a
+/// whole (at line 0, where the parser puts the module it wraps around a
+/// file's ops) as "FILE: error: ...", and one without a location as
+/// "kiln-compile: error: ...", not as "FILE:0:0:" and "<unknown>:0:". Its
+/// notes, and every other diagnostic, go to `sourceMgrHandler`.
+static LogicalResult
+printUnpositionedDiagnostic(Diagnostic &diag,
+                            SourceMgrDiagnosticHandler &sourceMgrHandler) {
+  Location loc = diag.getLocation();
+  auto fileLoc = dyn_cast<FileLineColLoc>(loc);
+  if (!isa<UnknownLoc>(loc) && !(fileLoc && fileLoc.getLine() == 0))
+    return failure();
+  llvm::SourceMgr::DiagKind kind = llvm::SourceMgr::DK_Error;
+  if (diag.getSeverity() == DiagnosticSeverity::Warning)
+    kind = llvm::SourceMgr::DK_Warning;
+  else if (diag.getSeverity() == DiagnosticSeverity::Remark)
+    kind = llvm::SourceMgr::DK_Remark;
+  else if (diag.getSeverity() == DiagnosticSeverity::Note)
+    kind = llvm::SourceMgr::DK_Note;
+  StringRef file = fileLoc ? fileLoc.getFilename().getValue() : "";
+  llvm::SMDiagnostic(file, kind, diag.str())
+      .print(fileLoc ? nullptr : "kiln-compile", llvm::errs());
+  for (Diagnostic &note : diag.getNotes())
+    sourceMgrHandler.emitDiagnostic(note.getLocation(), note.str(),
+                                    note.getSeverity());
+  return success();
+}
+
 static LogicalResult run(MLIRContext &context) {
   kiln::CompileOptions options;
   options.cpu = targetCPU;
@@ -127,6 +155,10 @@ static LogicalResult run(MLIRContext &context) {
     return failure();
   }
   options.debugLevel = debugLevel;
+  if (!captureStages.empty() && debugLevel < 3)
+    llvm::errs() << "kiln-compile: warning: --executable-capture-stages has "
+                    "no effect below --executable-debug-level=3 (got "
+                 << debugLevel << ")\n";
   if (!dumpStage.empty()) {
     options.dumpStage = kiln::parseCodegenStageName(dumpStage);
     if (!options.dumpStage) {
@@ -166,6 +198,10 @@ static LogicalResult run(MLIRContext &context) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  // Registered last, so consulted first.
+  ScopedDiagnosticHandler unpositioned(&context, [&](Diagnostic &diag) {
+    return printUnpositionedDiagnostic(diag, diagnostics);
+  });
   OwningOpRef<ModuleOp> moduleOp =
       parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!moduleOp)
@@ -193,8 +229,19 @@ int main(int argc, char **argv) {
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
-  cl::HideUnrelatedOptions(
-      {&kilnCategory, &cl::getGeneralCategory()});
+  // --help shows kiln's options, not the hundreds of LLVM and MLIR; those
+  // still work, and --help-hidden lists them: HideUnrelatedOptions makes
+  // them ReallyHidden, which hides them from --help-hidden too, so they go
+  // back to Hidden (options hidden from both before stay so).
+  llvm::SmallPtrSet<cl::Option *, 16> reallyHidden;
+  for (auto &[name, option] : cl::getRegisteredOptions())
+    if (option->getOptionHiddenFlag() == cl::ReallyHidden)
+      reallyHidden.insert(option);
+  cl::HideUnrelatedOptions(kilnCategory);
+  for (auto &[name, option] : cl::getRegisteredOptions())
+    if (option->getOptionHiddenFlag() == cl::ReallyHidden &&
+        !reallyHidden.contains(option))
+      option->setHiddenFlag(cl::Hidden);
   cl::ParseCommandLineOptions(
       argc, argv,
       "kiln-compile: compiles a tensor program (func + linalg/tensor/arith/"

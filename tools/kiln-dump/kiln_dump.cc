@@ -90,13 +90,6 @@ struct Options {
 // Formatting helpers
 //===----------------------------------------------------------------------===//
 
-std::string Hex(uint64_t value) {
-  char buffer[24];
-  std::snprintf(buffer, sizeof(buffer), "0x%016llx",
-                static_cast<unsigned long long>(value));
-  return buffer;
-}
-
 /// Escapes control bytes (names and paths come from the module and may hold
 /// anything); other bytes, UTF-8 included, pass through.
 std::string Printable(std::string_view text) {
@@ -190,7 +183,7 @@ json SourcesJson(const kiln::SourceTable& table) {
          {"raw_size", file.uncompressed_size},
          {"stored_size", file.stored_size},
          {"compression", std::string(SourceCompressionName(file.compression))},
-         {"hash", Hex(file.hash)},
+         {"hash", kiln::FormatHash(file.hash)},
          {"content", file.content},
          {"too_large_for_tracy", file.uncompressed_size > kTracySourceLimit}});
   }
@@ -231,7 +224,7 @@ std::string SourcesTable(const kiln::SourceTable& table,
                     kiln::StrCat(file.stored_size),
                     std::string(SourceCompressionName(file.compression))});
     if (full) {
-      rows.back().push_back(Hex(file.hash));
+      rows.back().push_back(kiln::FormatHash(file.hash));
       if (file.uncompressed_size > kTracySourceLimit) {
         rows.back().push_back(kiln::StrCat("too large for Tracy (> ",
                                            kTracySourceLimit, " bytes)"));

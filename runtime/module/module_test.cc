@@ -726,10 +726,12 @@ TEST(CpuFeatureTest, HostFeatures) {
   EXPECT_EQ(HostHasCpuFeature("sse3"), std::optional<bool>(true));
   EXPECT_EQ(HostHasCpuFeature("amx-tile"), std::nullopt);
   // The levels imply one another.
-  if (HostHasCpuFeature("avx512f") == true)
+  if (HostHasCpuFeature("avx512f") == true) {
     EXPECT_EQ(HostHasCpuFeature("avx2"), std::optional<bool>(true));
-  if (HostHasCpuFeature("avx2") == true)
+  }
+  if (HostHasCpuFeature("avx2") == true) {
     EXPECT_EQ(HostHasCpuFeature("avx"), std::optional<bool>(true));
+  }
 }
 
 TEST(ModuleVerifyTest, Returns) {

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "trace/providers.h"
@@ -82,28 +84,11 @@ class ChromeTracer final : public Tracer {
 
   void EndZone(const TraceSite& site, uint64_t token) override {
     const uint64_t end = NowNanoseconds();
-    Event event;
-    event.kind = site.kind;
-    event.name = site.name;
-    event.file = site.file;
-    event.line = site.line;
-    event.stage = site.stage;
-    event.input_location = site.input_location.ToString();
-    for (int d = 0; d < 3; ++d) event.workgroups[d] = site.workgroup_count[d];
-    event.tid = CurrentThreadId();
-    event.begin = token - origin_;
-    event.duration = end - token;
+    const uint32_t tid = CurrentThreadId();
     std::lock_guard<std::mutex> lock(mutex_);
-    // The module is loaded while its zone runs: read the texts events point
-    // at now, once each, so that the file is complete whenever it is written.
-    if (site.kind == ZoneKind::kDispatch) {
-      EmbedSource(site.file);
-      if (site.input_location.known()) EmbedSource(site.input_location.file);
-    }
-    threads_.emplace(event.tid, event.kind == ZoneKind::kWorkgroups
-                                    ? "kiln worker"
-                                    : "kiln");
-    events_.push_back(std::move(event));
+    threads_.emplace(tid, site.kind == ZoneKind::kWorkgroups ? "kiln worker"
+                                                             : "kiln");
+    events_.push_back({InternSite(site), tid, token - origin_, end - token});
   }
 
   Status Flush() override {
@@ -117,7 +102,8 @@ class ChromeTracer final : public Tracer {
       AppendJsonString(&out, std::string(name) + " " + std::to_string(tid));
       out += "}}";
     }
-    for (const Event& event : events_) AppendEvent(&out, event);
+    for (const Event& event : events_)
+      AppendEvent(&out, sites_[event.site], event);
     out += "\n],\n\"kilnSources\":{";
     bool first = true;
     for (const auto& [path, text] : sources_) {
@@ -142,18 +128,62 @@ class ChromeTracer final : public Tracer {
   }
 
  private:
-  struct Event {
+  /// What the events of one TraceSite share, copied: the chrome file is
+  /// written at exit, when the module the site points into may be gone.
+  struct Site {
     ZoneKind kind;
     std::string name;
     std::string file;
     uint32_t line;
     std::string stage;
-    std::string input_location;
+    std::string input_file;
+    uint32_t input_line;
+    uint32_t input_column;
     uint32_t workgroups[3];
+
+    bool Matches(const TraceSite& site) const {
+      return kind == site.kind && name == site.name && file == site.file &&
+             line == site.line && stage == site.stage &&
+             input_file == site.input_location.file &&
+             input_line == site.input_location.line &&
+             input_column == site.input_location.column &&
+             std::equal(workgroups, workgroups + 3, site.workgroup_count);
+    }
+  };
+
+  struct Event {
+    uint32_t site;      // index into sites_
     uint32_t tid;
     uint64_t begin;     // ns since the tracer was created
     uint64_t duration;  // ns
   };
+
+  /// The index of `site`'s copy in sites_, made on its first zone; later
+  /// zones of the same site copy nothing. A site's address may be reused
+  /// by another module after an unload, hence the comparison. Called with
+  /// mutex_ held.
+  uint32_t InternSite(const TraceSite& site) {
+    auto [it, inserted] = site_index_.try_emplace(&site, 0);
+    if (!inserted && sites_[it->second].Matches(site)) return it->second;
+    it->second = static_cast<uint32_t>(sites_.size());
+    sites_.push_back({site.kind,
+                      std::string(site.name),
+                      std::string(site.file),
+                      site.line,
+                      std::string(site.stage),
+                      std::string(site.input_location.file),
+                      site.input_location.line,
+                      site.input_location.column,
+                      {site.workgroup_count[0], site.workgroup_count[1],
+                       site.workgroup_count[2]}});
+    // The module is loaded while its zone runs: read the texts events point
+    // at now, once each, so that the file is complete whenever it is written.
+    if (site.kind == ZoneKind::kDispatch) {
+      EmbedSource(site.file);
+      if (site.input_location.known()) EmbedSource(site.input_location.file);
+    }
+    return it->second;
+  }
 
   void EmbedSource(std::string_view path) {
     if (path.empty() || missing_.count(path)) return;
@@ -170,36 +200,40 @@ class ChromeTracer final : public Tracer {
     }
   }
 
-  static void AppendEvent(std::string* out, const Event& event) {
+  static void AppendEvent(std::string* out, const Site& site,
+                          const Event& event) {
     char numbers[160];
     std::snprintf(numbers, sizeof(numbers),
                   ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":%.3f,"
                   "\"dur\":%.3f,\"cat\":\"%s\",\"name\":",
                   event.tid, event.begin / 1e3, event.duration / 1e3,
-                  CategoryName(event.kind));
+                  CategoryName(site.kind));
     out->append(numbers);
-    AppendJsonString(out, event.name);
+    AppendJsonString(out, site.name);
     out->append(",\"args\":{");
-    if (event.kind == ZoneKind::kDispatch ||
-        event.kind == ZoneKind::kWorkgroups) {
+    if (site.kind == ZoneKind::kDispatch ||
+        site.kind == ZoneKind::kWorkgroups) {
       out->append("\"export\":");
-      AppendJsonString(out, event.name);
+      AppendJsonString(out, site.name);
       out->append(",\"stage\":");
-      AppendJsonString(out, event.stage);
+      AppendJsonString(out, site.stage);
       out->append(",\"file\":");
-      AppendJsonString(out, event.file);
+      AppendJsonString(out, site.file);
       std::snprintf(numbers, sizeof(numbers),
-                    ",\"line\":%u,\"workgroup_count\":[%u,%u,%u]", event.line,
-                    event.workgroups[0], event.workgroups[1],
-                    event.workgroups[2]);
+                    ",\"line\":%u,\"workgroup_count\":[%u,%u,%u]", site.line,
+                    site.workgroups[0], site.workgroups[1],
+                    site.workgroups[2]);
       out->append(numbers);
       out->append(",\"input_location\":");
-      AppendJsonString(out, event.input_location);
-    } else if (!event.file.empty()) {
+      AppendJsonString(out, SourceLocationView{site.input_file,
+                                               site.input_line,
+                                               site.input_column}
+                                .ToString());
+    } else if (!site.file.empty()) {
       // Load and function zones name no file (see their sites): no
       // misleading empty one.
       out->append("\"file\":");
-      AppendJsonString(out, event.file);
+      AppendJsonString(out, site.file);
     }
     out->append("}}");
   }
@@ -207,6 +241,8 @@ class ChromeTracer final : public Tracer {
   const std::string path_;
   const uint64_t origin_;
   std::mutex mutex_;
+  std::vector<Site> sites_;
+  std::unordered_map<const TraceSite*, uint32_t> site_index_;
   std::vector<Event> events_;
   std::map<uint32_t, const char*> threads_;
   std::map<std::string, std::string> sources_;

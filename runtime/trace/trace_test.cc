@@ -390,6 +390,38 @@ TEST(ChromeTracerTest, LoadAndFunctionEventsNameNoFile) {
   EXPECT_EQ(functions, 1);
 }
 
+// Events of one site share one copy of it; a site whose address is reused
+// with other contents (a module unloaded, another loaded in its place) is
+// copied again, so each event keeps what it showed when it ran.
+TEST(ChromeTracerTest, EventsKeepTheirSiteWhenItsAddressIsReused) {
+  TempFile trace;
+  std::unique_ptr<Tracer> tracer = CreateChromeTracer(trace.path, {});
+  TraceSite site;
+  site.kind = ZoneKind::kDispatch;
+  std::string name = "first_export";
+  site.name = name;
+  site.file = "first.mlir";
+  site.line = 3;
+  site.workgroup_count[0] = 4;
+  for (int i = 0; i < 2; ++i) tracer->EndZone(site, tracer->BeginZone(site));
+  name = "other_export";  // same address, other contents
+  site.line = 9;
+  tracer->EndZone(site, tracer->BeginZone(site));
+  ASSERT_TRUE(tracer->Flush().ok());
+
+  json doc = json::parse(ReadFile(trace.path));
+  std::vector<std::pair<std::string, int>> seen;
+  for (const json& event : doc["traceEvents"]) {
+    if (event["ph"] != "X") continue;
+    seen.emplace_back(event["name"], event["args"]["line"]);
+    EXPECT_EQ(event["args"]["workgroup_count"], json::parse("[4,1,1]"));
+  }
+  EXPECT_EQ(seen, (std::vector<std::pair<std::string, int>>{
+                      {"first_export", 3},
+                      {"first_export", 3},
+                      {"other_export", 9}}));
+}
+
 TEST(TracerFactoryTest, Specs) {
   EXPECT_TRUE(CreateTracer("null", {}).ok());
   EXPECT_FALSE(CreateTracer("null", {}).value()->enabled());

@@ -2,6 +2,8 @@
 
 #include "kiln/tensor.h"
 
+#include <sys/mman.h>
+
 #include <cstdlib>
 #include <cstring>
 
@@ -28,10 +30,64 @@ struct AlignedFree {
   void operator()(void* p) const { std::free(p); }
 };
 
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
+/// Buffers from this size on are mapped on their own, in transparent huge
+/// pages where the kernel allows them (madvise mode): writing a fresh 64 MiB
+/// result then takes 32 page faults instead of 16384.
+constexpr uint64_t kHugePageSize = uint64_t{2} << 20;
+constexpr uint64_t kHugePageThreshold = uint64_t{4} << 20;
+
+struct HugeUnmap {
+  uint64_t length;
+  void operator()(void* p) const { ::munmap(p, length); }
+};
+
+StatusOr<std::shared_ptr<void>> AllocateHugeStorage(uint64_t byte_size) {
+  if (byte_size > (uint64_t{1} << 62)) {
+    return ResourceExhaustedError("cannot allocate ", byte_size, " bytes");
+  }
+  const uint64_t length =
+      (byte_size + kHugePageSize - 1) & ~(kHugePageSize - 1);
+  // Mapped one huge page longer to place the buffer on a huge-page boundary.
+  void* mapping =
+      ::mmap(nullptr, length + kHugePageSize, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mapping == MAP_FAILED) {
+    return ResourceExhaustedError("cannot allocate ", byte_size, " bytes");
+  }
+  const auto base = reinterpret_cast<uintptr_t>(mapping);
+  const uintptr_t aligned =
+      (base + kHugePageSize - 1) & ~uintptr_t{kHugePageSize - 1};
+  if (aligned > base) ::munmap(mapping, aligned - base);
+  const uintptr_t tail = aligned + length;
+  const uintptr_t mapping_end = base + length + kHugePageSize;
+  if (mapping_end > tail)
+    ::munmap(reinterpret_cast<void*>(tail), mapping_end - tail);
+  void* p = reinterpret_cast<void*>(aligned);
+  ::madvise(p, length, MADV_HUGEPAGE);  // advice only: fine if refused
+  return std::shared_ptr<void>(p, HugeUnmap{length});
+}
+
 StatusOr<std::shared_ptr<void>> AllocateStorage(uint64_t byte_size) {
+  // Under AddressSanitizer every buffer comes from its allocator, which
+  // catches accesses past the end; a mapping's rounded-up tail would not.
+  if (!kAddressSanitizer && byte_size >= kHugePageThreshold) {
+    return AllocateHugeStorage(byte_size);
+  }
   // aligned_alloc wants a multiple of the alignment; never allocate 0 bytes.
-  uint64_t rounded = (byte_size + kStorageAlignment - 1) &
-                     ~uint64_t{kStorageAlignment - 1};
+  uint64_t rounded =
+      (byte_size + kStorageAlignment - 1) & ~uint64_t{kStorageAlignment - 1};
   if (rounded == 0) rounded = kStorageAlignment;
   void* p = std::aligned_alloc(kStorageAlignment, rounded);
   if (!p) {

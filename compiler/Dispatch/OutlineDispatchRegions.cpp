@@ -3,9 +3,8 @@
 #include "Dispatch/Passes.h"
 
 #include "Dispatch/Utils.h"
+#include "Target/CPU/LibraryBuilder.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/TargetParser/Host.h"
-#include "llvm/TargetParser/X86TargetParser.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -15,27 +14,6 @@ namespace mlir::kiln {
 #include "Dispatch/Passes.h.inc"
 
 namespace {
-
-/// Resolves the `--cpu` choice into the variant's cpu and feature strings.
-/// For the host, features list only where it differs from what its CPU name
-/// implies (a virtual machine may hide some), which is usually nothing.
-std::pair<std::string, std::string> resolveTargetCPU(StringRef cpu) {
-  if (cpu != "host")
-    return {cpu.str(), ""};
-  std::string name = llvm::sys::getHostCPUName().str();
-  SmallVector<StringRef> implied;
-  llvm::X86::getFeaturesForCPU(name, implied);
-  SmallVector<std::string> features;
-  for (const auto &feature : llvm::sys::getHostCPUFeatures()) {
-    bool isImplied = llvm::is_contained(implied, feature.first());
-    if (feature.second && !isImplied)
-      features.push_back("+" + feature.first().str());
-    else if (!feature.second && isImplied)
-      features.push_back("-" + feature.first().str());
-  }
-  llvm::sort(features);
-  return {name, llvm::join(features, ",")};
-}
 
 /// Bindings hold i1 as one byte per element; inside the kernel the tensors
 /// are i1 again. Vector code would otherwise store i1 vectors as packed bits.

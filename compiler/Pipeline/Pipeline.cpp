@@ -63,7 +63,7 @@ void addCodegenPasses(OpPassManager &pm, const CompileOptions &options,
 LogicalResult serialize(ModuleOp moduleOp, const CompileOptions &options,
                         llvm::raw_ostream &os) {
   FailureOr<CPULibrary> library =
-      buildCPULibrary(moduleOp, options.moduleName);
+      buildCPULibrary(moduleOp, options.moduleName, options.cpu);
   if (failed(library))
     return failure();
   SerializeOptions serializeOptions;

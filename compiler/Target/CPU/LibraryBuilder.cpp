@@ -4,6 +4,7 @@
 
 #include "Dialect/Kiln/IR/KilnOps.h"
 #include "kiln/executable_library.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -141,6 +142,24 @@ LogicalResult optimize(llvm::Module &module, llvm::TargetMachine &machine) {
 
 }  // namespace
 
+std::pair<std::string, std::string> resolveTargetCPU(StringRef cpu) {
+  if (cpu != "host")
+    return {cpu.str(), ""};
+  std::string name = llvm::sys::getHostCPUName().str();
+  SmallVector<StringRef> implied;
+  llvm::X86::getFeaturesForCPU(name, implied);
+  SmallVector<std::string> features;
+  for (const auto &feature : llvm::sys::getHostCPUFeatures()) {
+    bool isImplied = llvm::is_contained(implied, feature.first());
+    if (feature.second && !isImplied)
+      features.push_back("+" + feature.first().str());
+    else if (!feature.second && isImplied)
+      features.push_back("-" + feature.first().str());
+  }
+  llvm::sort(features);
+  return {name, llvm::join(features, ",")};
+}
+
 LogicalResult verifyTargetCPU(StringRef cpu) {
   if (cpu == "host")
     return success();
@@ -155,8 +174,8 @@ LogicalResult verifyTargetCPU(StringRef cpu) {
   return success(info && info->isCPUStringValid(cpu));
 }
 
-FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp,
-                                      StringRef libraryName) {
+FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
+                                      StringRef targetCPU) {
   Location loc = moduleOp.getLoc();
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
@@ -208,7 +227,7 @@ FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp,
   if (triple.empty())
     triple = llvm::sys::getDefaultTargetTriple();
   if (library.cpu.empty())
-    library.cpu = llvm::sys::getHostCPUName().str();
+    std::tie(library.cpu, features) = resolveTargetCPU(targetCPU);
 
   // What the code may use, for the runtime to check before loading it: the
   // CPU's own features, then the variants' "+f,-g" on top.

@@ -7,6 +7,7 @@
 #include "mlir/Support/LLVM.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mlir::kiln {
@@ -30,6 +31,11 @@ struct CPULibrary {
   std::vector<LibraryExport> exports;
 };
 
+/// Resolves a `--cpu` choice into an LLVM CPU name and feature string. For
+/// "host", the features list only where the host differs from what its CPU
+/// name implies (a virtual machine may hide some), usually nothing.
+std::pair<std::string, std::string> resolveTargetCPU(StringRef cpu);
+
 /// Succeeds when `cpu` ("host" or an x86-64 CPU name) names a CPU LLVM
 /// can generate code for.
 LogicalResult verifyTargetCPU(StringRef cpu);
@@ -38,9 +44,11 @@ LogicalResult verifyTargetCPU(StringRef cpu);
 /// LLVM IR, links them into one module that also holds the export table and
 /// `kiln_executable_library_query` (see executable_library.h), optimizes it,
 /// emits an object for the variants' CPU and links it into a shared object
-/// with ld.lld. `libraryName` names the library in its header.
-FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp,
-                                      StringRef libraryName);
+/// with ld.lld. `libraryName` names the library in its header. A module
+/// without variants gets an empty library for `targetCPU` (the `--cpu`
+/// choice).
+FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
+                                      StringRef targetCPU);
 
 }  // namespace mlir::kiln
 

@@ -8,7 +8,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <cpuid.h>
 #include <dlfcn.h>
 #include <elf.h>
 #include <sys/mman.h>
@@ -21,6 +20,7 @@
 #include <optional>
 #include <string>
 
+#include "cpu/host_cpu_features.h"
 #include "module/module_impl.h"
 
 namespace kiln {
@@ -31,77 +31,30 @@ bool RangeInside(uint64_t offset, uint64_t length, uint64_t size) {
   return offset <= size && length <= size - offset;
 }
 
-// CPUID bit `bit` of register `reg` (0 eax .. 3 edx) of leaf/subleaf.
-bool CpuidBit(unsigned leaf, unsigned subleaf, int reg, int bit) {
-  unsigned regs[4] = {0, 0, 0, 0};
-  if (!__get_cpuid_count(leaf, subleaf, &regs[0], &regs[1], &regs[2],
-                         &regs[3])) {
-    return false;
-  }
-  return (regs[reg] >> bit) & 1;
-}
-
 }  // namespace
-
-std::optional<bool> HostHasCpuFeature(std::string_view name) {
-  __builtin_cpu_init();
-  // __builtin_cpu_supports takes literal names (and checks that the OS
-  // saves the vector registers); the names are LLVM's.
-#define KILN_CPU_FEATURE(feature) \
-  if (name == feature) return __builtin_cpu_supports(feature) != 0;
-  KILN_CPU_FEATURE("sse3")
-  KILN_CPU_FEATURE("ssse3")
-  KILN_CPU_FEATURE("sse4.1")
-  KILN_CPU_FEATURE("sse4.2")
-  KILN_CPU_FEATURE("popcnt")
-  KILN_CPU_FEATURE("aes")
-  KILN_CPU_FEATURE("pclmul")
-  KILN_CPU_FEATURE("avx")
-  KILN_CPU_FEATURE("avx2")
-  KILN_CPU_FEATURE("fma")
-  KILN_CPU_FEATURE("bmi")
-  KILN_CPU_FEATURE("bmi2")
-  KILN_CPU_FEATURE("avx512f")
-  KILN_CPU_FEATURE("avx512bw")
-  KILN_CPU_FEATURE("avx512cd")
-  KILN_CPU_FEATURE("avx512dq")
-  KILN_CPU_FEATURE("avx512vl")
-  KILN_CPU_FEATURE("avx512vnni")
-  KILN_CPU_FEATURE("avx512bf16")
-  KILN_CPU_FEATURE("avx512vbmi")
-  KILN_CPU_FEATURE("avx512vbmi2")
-  KILN_CPU_FEATURE("avx512ifma")
-  KILN_CPU_FEATURE("avx512bitalg")
-  KILN_CPU_FEATURE("avx512vpopcntdq")
-  KILN_CPU_FEATURE("gfni")
-  KILN_CPU_FEATURE("vpclmulqdq")
-#undef KILN_CPU_FEATURE
-  // Not every compiler's builtin knows these: CPUID, with the OS support
-  // of the registers they use taken from the builtin.
-  if (name == "f16c") {
-    return CpuidBit(1, 0, 2, 29) && __builtin_cpu_supports("avx");
-  }
-  if (name == "movbe") return CpuidBit(1, 0, 2, 22);
-  if (name == "lzcnt") return CpuidBit(0x80000001, 0, 2, 5);
-  if (name == "avx512fp16") {
-    return CpuidBit(7, 0, 3, 23) && __builtin_cpu_supports("avx512f");
-  }
-  return std::nullopt;
-}
 
 Status CheckCpuFeatures(
     std::string_view cpu, const std::vector<std::string_view>& features,
     const std::function<std::optional<bool>(std::string_view)>& has_feature) {
-  std::string missing;
+  std::string missing, unknown;
   for (std::string_view feature : features) {
-    if (has_feature(feature) == false) {
-      missing.append(missing.empty() ? "" : ", ").append(feature);
-    }
+    const std::optional<bool> present = has_feature(feature);
+    std::string& list = present.has_value() ? missing : unknown;
+    if (present != true) list.append(list.empty() ? "" : ", ").append(feature);
   }
-  if (!missing.empty()) {
+  // A feature that cannot be checked may be missing: running the code
+  // could stop the process on an illegal instruction, so it is refused too.
+  if (!missing.empty() || !unknown.empty()) {
+    const std::string unchecked =
+        StrCat("this runtime cannot check: ", unknown);
+    std::string what = missing.empty()
+                           ? unchecked
+                           : StrCat("this machine lacks: ", missing);
+    if (!missing.empty() && !unknown.empty()) {
+      what += StrCat(" (and ones ", unchecked, ")");
+    }
     return UnimplementedError("compiled for CPU '", cpu,
-                              "' with instructions this machine lacks: ",
-                              missing);
+                              "' with instructions ", what);
   }
   return OkStatus();
 }

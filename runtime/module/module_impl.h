@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cpu/host_cpu_features.h"
 #include "kiln/executable_library.h"
 #include "kiln/module.h"
 #include "kiln/trace.h"
@@ -133,13 +134,8 @@ Status LoadLibraries(Module::Impl* impl);
 /// end of the image and fault).
 Status CheckElfImage(const uint8_t* data, size_t size);
 
-/// Whether this machine's CPU (and OS) supports instruction-set feature
-/// `name` (LLVM's x86 names: "avx2", "avx512f", ...); nullopt for names this
-/// runtime cannot check.
-std::optional<bool> HostHasCpuFeature(std::string_view name);
-
-/// Fails, naming the missing ones, when `has_feature` says a feature a
-/// library may use is absent (features it cannot check are assumed present).
+/// Fails, naming them, when `has_feature` (HostHasCpuFeature in the
+/// runtime) says a feature a library may use is absent or cannot say.
 Status CheckCpuFeatures(
     std::string_view cpu, const std::vector<std::string_view>& features,
     const std::function<std::optional<bool>(std::string_view)>& has_feature);

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <fstream>
 #include <random>
+#include <set>
+#include <sstream>
 #include <string_view>
 #include <thread>
 
@@ -704,33 +706,126 @@ TEST(ModuleVerifyTest, WorkIsBoundedByTheModuleSize) {
 // A library records the instruction-set features its code may use; loading
 // it on a CPU without one is refused (instead of dying on an illegal
 // instruction).
-TEST(CpuFeatureTest, MissingFeaturesAreNamed) {
+TEST(CpuFeatureTest, MissingAndUncheckableFeaturesAreNamed) {
   auto has = [](std::string_view name) -> std::optional<bool> {
     if (name == "avx2" || name == "fma") return true;
     if (name == "avx512f" || name == "avx512bw") return false;
-    return std::nullopt;  // cannot tell: assumed present
+    return std::nullopt;  // cannot tell
   };
-  EXPECT_TRUE(CheckCpuFeatures("x86-64-v3", {"avx2", "fma", "amx-tile"}, has)
-                  .ok());
+  EXPECT_TRUE(CheckCpuFeatures("x86-64-v3", {"avx2", "fma"}, has).ok());
   Status status = CheckCpuFeatures(
       "skylake-avx512", {"avx2", "avx512f", "fma", "avx512bw"}, has);
   EXPECT_EQ(status.code(), StatusCode::kUnimplemented);
   EXPECT_EQ(status.message(),
             "compiled for CPU 'skylake-avx512' with instructions this machine "
             "lacks: avx512f, avx512bw");
+  // What cannot be checked may be missing: refused as well, not run.
+  EXPECT_EQ(CheckCpuFeatures("future", {"avx2", "newext"}, has).message(),
+            "compiled for CPU 'future' with instructions this runtime cannot "
+            "check: newext");
+  EXPECT_EQ(
+      CheckCpuFeatures("future", {"newext", "avx512f", "other"}, has)
+          .message(),
+      "compiled for CPU 'future' with instructions this machine lacks: "
+      "avx512f (and ones this runtime cannot check: newext, other)");
 }
 
-TEST(CpuFeatureTest, HostFeatures) {
-  // Every x86-64 CPU kiln runs on has SSE3; LLVM names it cannot check are
-  // unknown rather than absent.
-  EXPECT_EQ(HostHasCpuFeature("sse3"), std::optional<bool>(true));
-  EXPECT_EQ(HostHasCpuFeature("amx-tile"), std::nullopt);
-  // The levels imply one another.
-  if (HostHasCpuFeature("avx512f") == true) {
-    EXPECT_EQ(HostHasCpuFeature("avx2"), std::optional<bool>(true));
+// A library that names a feature this runtime does not know is refused at
+// load, before its code can run; known features this machine has pass.
+TEST(CpuFeatureTest, LoadRefusesLibrariesNeedingUncheckableFeatures) {
+  ModuleSpec spec = GoodSpec();
+  spec.libraries[0].cpu_features = {"sse2", "cx8"};
+  EXPECT_TRUE(LoadSpec(spec).ok());
+  spec.libraries[0].cpu = "future";
+  spec.libraries[0].cpu_features = {"sse2", "newext"};
+  EXPECT_EQ(LoadError(spec),
+            "library 0: compiled for CPU 'future' with instructions this "
+            "runtime cannot check: newext");
+}
+
+// Every feature LLVM 22 lists for some x86 CPU (X86::getFeaturesForCPU over
+// all CPU names): the runtime can say for each whether this machine has it.
+TEST(CpuFeatureTest, KnowsEveryFeatureLlvmListsForACpu) {
+  for (std::string_view name : {
+      "adx", "aes", "amx-avx512", "amx-bf16", "amx-complex", "amx-fp16",
+      "amx-fp8", "amx-int8", "amx-movrs", "amx-tf32", "amx-tile", "avx",
+      "avx10.2", "avx2", "avx512bf16", "avx512bitalg", "avx512bw", "avx512cd",
+      "avx512dq", "avx512f", "avx512fp16", "avx512ifma", "avx512vbmi",
+      "avx512vbmi2", "avx512vl", "avx512vnni", "avx512vp2intersect",
+      "avx512vpopcntdq", "avxifma", "avxneconvert", "avxvnni", "avxvnniint16",
+      "avxvnniint8", "bmi", "bmi2", "ccmp", "cldemote", "clflushopt", "clwb",
+      "clzero", "cmov", "cmpccxadd", "crc32", "cx16", "cx8", "egpr", "enqcmd",
+      "f16c", "fma", "fma4", "fsgsbase", "fxsr", "gfni", "hreset", "invpcid",
+      "kl", "lwp", "lzcnt", "mmx", "movbe", "movdir64b", "movdiri", "movrs",
+      "mwaitx", "ndd", "nf", "pclmul", "pconfig", "pku", "popcnt", "ppx",
+      "prefetchi", "prfchw", "ptwrite", "push2pop2", "rdpid", "rdpru",
+      "rdrnd", "rdseed", "sahf", "serialize", "sgx", "sha", "sha512", "shstk",
+      "sm3", "sm4", "sse", "sse2", "sse3", "sse4.1", "sse4.2", "sse4a",
+      "ssse3", "tbm", "tsxldtrk", "uintr", "usermsr", "vaes", "vpclmulqdq",
+      "waitpkg", "wbnoinvd", "widekl", "x87", "xop", "xsave", "xsavec",
+      "xsaveopt", "xsaves", "zu",
+       }) {
+    EXPECT_NE(HostHasCpuFeature(name), std::nullopt) << name;
   }
-  if (HostHasCpuFeature("avx2") == true) {
-    EXPECT_EQ(HostHasCpuFeature("avx"), std::optional<bool>(true));
+  EXPECT_EQ(HostHasCpuFeature("no-such-feature"), std::nullopt);
+  EXPECT_EQ(HostHasCpuFeature("avx10.9"), std::nullopt);
+}
+
+// CPUID as the kernel reports it: the flags of /proc/cpuinfo, under Linux's
+// names, for the features both name. The kernel also clears the flags of
+// register state it does not save.
+TEST(CpuFeatureTest, HostFeaturesAgreeWithProcCpuinfo) {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  std::set<std::string> flags;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("flags", 0) != 0) continue;
+    std::istringstream words(line.substr(line.find(':') + 1));
+    for (std::string word; words >> word;) flags.insert(word);
+    break;
+  }
+  ASSERT_FALSE(flags.empty()) << "no flags line in /proc/cpuinfo";
+  const std::pair<const char*, const char*> kLinuxNames[] = {
+      {"x87", "fpu"},           {"cx8", "cx8"},
+      {"cmov", "cmov"},         {"mmx", "mmx"},
+      {"fxsr", "fxsr"},         {"sse", "sse"},
+      {"sse2", "sse2"},         {"sse3", "pni"},
+      {"pclmul", "pclmulqdq"},  {"ssse3", "ssse3"},
+      {"fma", "fma"},           {"cx16", "cx16"},
+      {"sse4.1", "sse4_1"},     {"sse4.2", "sse4_2"},
+      {"movbe", "movbe"},       {"popcnt", "popcnt"},
+      {"aes", "aes"},           {"xsave", "xsave"},
+      {"avx", "avx"},           {"f16c", "f16c"},
+      {"rdrnd", "rdrand"},      {"sahf", "lahf_lm"},
+      {"lzcnt", "abm"},         {"sse4a", "sse4a"},
+      {"prfchw", "3dnowprefetch"}, {"xop", "xop"},
+      {"fma4", "fma4"},         {"tbm", "tbm"},
+      {"64bit", "lm"},          {"fsgsbase", "fsgsbase"},
+      {"bmi", "bmi1"},          {"avx2", "avx2"},
+      {"bmi2", "bmi2"},         {"avx512f", "avx512f"},
+      {"avx512dq", "avx512dq"}, {"rdseed", "rdseed"},
+      {"adx", "adx"},           {"avx512ifma", "avx512ifma"},
+      {"clflushopt", "clflushopt"}, {"clwb", "clwb"},
+      {"avx512cd", "avx512cd"}, {"sha", "sha_ni"},
+      {"avx512bw", "avx512bw"}, {"avx512vl", "avx512vl"},
+      {"avx512vbmi", "avx512vbmi"}, {"avx512vbmi2", "avx512_vbmi2"},
+      {"gfni", "gfni"},         {"vaes", "vaes"},
+      {"vpclmulqdq", "vpclmulqdq"}, {"avx512vnni", "avx512_vnni"},
+      {"avx512bitalg", "avx512_bitalg"},
+      {"avx512vpopcntdq", "avx512_vpopcntdq"},
+      {"avx512fp16", "avx512_fp16"}, {"avx512bf16", "avx512_bf16"},
+      {"avxvnni", "avx_vnni"},  {"xsaveopt", "xsaveopt"},
+      {"xsavec", "xsavec"},     {"amx-tile", "amx_tile"},
+  };
+  for (const auto& [llvm_name, linux_name] : kLinuxNames) {
+    EXPECT_EQ(HostHasCpuFeature(llvm_name),
+              std::optional<bool>(flags.count(linux_name) > 0))
+        << llvm_name << " (" << linux_name << " in /proc/cpuinfo)";
+  }
+  // The x86-64 baseline.
+  for (const char* name : {"x87", "cmov", "cx8", "fxsr", "mmx", "sse", "sse2",
+                           "64bit"}) {
+    EXPECT_EQ(HostHasCpuFeature(name), std::optional<bool>(true)) << name;
   }
 }
 

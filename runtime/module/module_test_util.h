@@ -156,6 +156,8 @@ struct ExecutableSpec {
 struct LibrarySpec {
   std::string format = KILN_LIBRARY_FORMAT_ELF_X86_64;
   std::string cpu = "x86-64";
+  /// Instruction-set features the code may use (LLVM's names).
+  std::vector<std::string> cpu_features;
   std::vector<uint8_t> data;
   /// Stored content hash; by default the right one.
   std::optional<uint64_t> hash;
@@ -345,7 +347,8 @@ inline std::vector<uint8_t> BuildModule(const ModuleSpec& spec) {
     auto data = fbb.CreateVector(l.data);
     libraries.push_back(fb::CreateLibrary(
         fbb, fbb.CreateString(l.format), fbb.CreateString(l.cpu), data,
-        l.hash ? *l.hash : XXH3_64bits(l.data.data(), l.data.size())));
+        l.hash ? *l.hash : XXH3_64bits(l.data.data(), l.data.size()),
+        l.cpu_features.empty() ? 0 : fbb.CreateVectorOfStrings(l.cpu_features)));
   }
   std::vector<flatbuffers::Offset<fb::Constant>> constants;
   for (const ConstantSpec& c : spec.constants) {

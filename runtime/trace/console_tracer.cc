@@ -38,12 +38,14 @@ class ConsoleTracer final : public Tracer {
     const uint64_t nanoseconds = NowNanoseconds() - token;
     if (site.kind != ZoneKind::kDispatch) return;
     std::lock_guard<std::mutex> lock(mutex_);
-    std::fprintf(out_, "[kiln] %-48.*s %10.2f us  %ux%ux%u  %.*s:%u\n",
+    // Line 0: the site names an executable, not a place in a file.
+    char line[16] = "";
+    if (site.line != 0) std::snprintf(line, sizeof(line), ":%u", site.line);
+    std::fprintf(out_, "[kiln] %-48.*s %10.2f us  %ux%ux%u  %.*s%s\n",
                  static_cast<int>(site.name.size()), site.name.data(),
                  nanoseconds / 1e3, site.workgroup_count[0],
                  site.workgroup_count[1], site.workgroup_count[2],
-                 static_cast<int>(site.file.size()), site.file.data(),
-                 site.line);
+                 static_cast<int>(site.file.size()), site.file.data(), line);
     Stats& stats = stats_[std::string(site.name)];
     if (stats.count == 0) order_.push_back(std::string(site.name));
     ++stats.count;

@@ -4,6 +4,8 @@
 
 #include <array>
 #include <atomic>
+#include <cerrno>
+#include <cstdio>
 
 #include "kiln/module.h"
 
@@ -148,6 +150,12 @@ StatusOr<std::unique_ptr<Tracer>> CreateTracer(std::string_view spec,
     if (path.empty()) {
       return InvalidArgumentError("--trace=chrome=FILE needs a file name");
     }
+    // Found out now, not after the run: the file is written at the end.
+    FILE* file = std::fopen(path.c_str(), "ab");
+    if (!file) {
+      return ErrnoToStatus(errno, StrCat("cannot write trace '", path, "'"));
+    }
+    std::fclose(file);
     return CreateChromeTracer(std::move(path), std::move(options));
   }
   if (spec == "chrome") {

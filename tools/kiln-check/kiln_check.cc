@@ -50,7 +50,7 @@ constexpr char kUsage[] =
     "Prints 'NAME: PASS' or 'NAME: FAIL' (then each failed check and any\n"
     "error, indented) per function, 'skipped: NAME (takes arguments)' for\n"
     "functions with arguments, and 'N passed, N failed' last. The exit\n"
-    "status is 0 when all passed, 1 otherwise.\n";
+    "status is 0 when all passed, 1 otherwise (also when none ran).\n";
 
 struct Options {
   std::string module_path;
@@ -147,6 +147,11 @@ kiln::Status Run(const Options& options, bool* all_passed) {
   PrintLine(kiln::StrCat(passed, " passed, ", failed, " failed"));
   if (std::fflush(stdout) != 0) {
     return kiln::InvalidArgumentError("cannot write to stdout");
+  }
+  // A suite that ran nothing proves nothing: not a pass.
+  if (passed + failed == 0) {
+    return kiln::InvalidArgumentError(
+        "no function ran: every public function takes arguments");
   }
   *all_passed = failed == 0;
   return kiln::OkStatus();

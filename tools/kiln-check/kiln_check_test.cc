@@ -178,6 +178,21 @@ TEST_F(KilnCheckTest, FunctionErrors) {
             "arguments\n");
 }
 
+// A module whose functions all take arguments runs nothing: not a pass.
+TEST_F(KilnCheckTest, NothingRunIsAFailure) {
+  ModuleSpec spec = CheckSpec(false);
+  spec.functions.erase(spec.functions.begin(), spec.functions.begin() + 2);
+  ASSERT_EQ(spec.functions[0].name, "with_args");
+  RunResult result = Run({Write("args_only.kiln", BuildModule(spec))});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.out,
+            "skipped: with_args (takes arguments)\n"
+            "0 passed, 0 failed\n");
+  EXPECT_EQ(result.err,
+            "kiln-check: error: no function ran: every public function takes "
+            "arguments\n");
+}
+
 TEST_F(KilnCheckTest, BadModulesAndFlags) {
   RunResult result = Run({dir_ + "/missing.kiln"});
   EXPECT_EQ(result.exit_code, 1);

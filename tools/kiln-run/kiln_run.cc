@@ -204,6 +204,10 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
         options->first_trace_option = "--trace-stage";
       }
     } else if (name == "dump-dispatches") {
+      if (value.empty()) {
+        return kiln::InvalidArgumentError(
+            "--dump-dispatches needs a directory: --dump-dispatches=DIR");
+      }
       options->dump_dispatches = std::string(value);
     } else if (name == "workgroup-count") {
       KILN_RETURN_IF_ERROR(
@@ -374,23 +378,21 @@ kiln::Status DumpDispatchesTo(const std::string& dir, kiln::Context* context) {
   return kiln::OkStatus();
 }
 
-// A --trace-stage the module does not capture is an error: zones would
-// silently fall back to input locations.
-kiln::Status CheckTraceStage(const kiln::Module& module,
-                             const std::string& stage) {
-  if (stage.empty() || module.FindCaptureStage(stage)) return kiln::OkStatus();
+// A --trace-stage the module does not capture is worth a warning: every
+// dispatch falls back to its input location (else its executable's name).
+void WarnAboutTraceStage(const kiln::Module& module, const std::string& stage) {
+  if (stage.empty() || module.FindCaptureStage(stage)) return;
   std::string captured;
   for (uint32_t i = 0; i < module.capture_stage_count(); ++i) {
     captured.append(i ? ", " : "").append(module.capture_stage(i));
   }
-  if (captured.empty()) {
-    return kiln::InvalidArgumentError(
-        "--trace-stage=", stage,
-        ": the module captured no stages (compile with "
-        "--executable-debug-level=3)");
-  }
-  return kiln::InvalidArgumentError("--trace-stage=", stage,
-                                    ": the module captured ", captured);
+  std::fprintf(stderr,
+               "kiln-run: warning: --trace-stage=%s: the module captured %s; "
+               "dispatches point at their input locations\n",
+               stage.c_str(),
+               captured.empty()
+                   ? "no stages (compile with --executable-debug-level=3)"
+                   : captured.c_str());
 }
 
 // Prints each check failure of the calls made on `context` to stderr.
@@ -418,6 +420,12 @@ kiln::Status Run(const Options& options, bool* checks_failed) {
   const std::string spec =
       options.has_trace ? options.trace : TraceFromEnvironment();
   if (spec.empty() || spec == "null") return RunModule(options, checks_failed);
+  if (options.trace_options.workgroup_zones && spec == "console") {
+    std::fprintf(stderr,
+                 "kiln-run: warning: --trace-workgroups: the console shows "
+                 "dispatches only; workgroup zones need chrome=FILE or "
+                 "tracy\n");
+  }
   KILN_ASSIGN_OR_RETURN(std::unique_ptr<kiln::Tracer> tracer,
                         kiln::CreateTracer(spec, options.trace_options));
   kiln::SetTracer(tracer.get());
@@ -430,7 +438,7 @@ kiln::Status Run(const Options& options, bool* checks_failed) {
 kiln::Status RunModule(const Options& options, bool* checks_failed) {
   KILN_ASSIGN_OR_RETURN(std::shared_ptr<const kiln::Module> module,
                         kiln::Module::Load(options.module_path));
-  KILN_RETURN_IF_ERROR(CheckTraceStage(*module, options.trace_options.stage));
+  WarnAboutTraceStage(*module, options.trace_options.stage);
   if (options.has_dispatch) return DispatchOne(module, options);
   if (options.list_functions) {
     for (const auto& function : module->functions()) {

@@ -412,12 +412,11 @@ TEST_F(KilnRunTest, TraceOptionsNeedATracer) {
 TEST_F(KilnRunTest, EarlyFailureWithConsoleTracerPrintsOnlyTheError) {
   ScopedTraceEnv env(nullptr);
   RunResult result =
-      Run({one_function_, kA, kB, "--trace=console", "--trace-stage=nope"});
+      Run({one_function_, kA, "--input=8xf32", "--input=8xf32",
+           "--trace=console"});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.out, "");
-  EXPECT_EQ(result.err,
-            "kiln-run: error: --trace-stage=nope: the module captured no "
-            "stages (compile with --executable-debug-level=3)\n");
+  EXPECT_EQ(result.err, "kiln-run: error: expected 2 inputs, got 3\n");
   {
     ScopedTraceEnv console_env("console");
     result = Run({one_function_, kA, "--input=8xf32=1,2"});
@@ -433,6 +432,48 @@ TEST_F(KilnRunTest, EarlyFailureWithConsoleTracerPrintsOnlyTheError) {
       << result.err;
   EXPECT_NE(result.err.find("[kiln] all dispatches"), std::string::npos)
       << result.err;
+}
+
+// A --trace-stage the module lacks warns, then every dispatch falls back
+// (here to the executable's name: the module records no locations).
+TEST_F(KilnRunTest, MissingTraceStageWarnsAndFallsBack) {
+  ScopedTraceEnv env(nullptr);
+  RunResult result =
+      Run({one_function_, kA, kB, "--trace=console", "--trace-stage=nope"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err.rfind("kiln-run: warning: --trace-stage=nope: the "
+                             "module captured no stages (compile with "
+                             "--executable-debug-level=3); dispatches point "
+                             "at their input locations\n",
+                             0),
+            0u)
+      << result.err;
+  // The executable's name, without a made-up line number.
+  EXPECT_NE(result.err.find("2x1x1  ex\n"), std::string::npos) << result.err;
+}
+
+TEST_F(KilnRunTest, TraceProviderProblemsAreReportedBeforeTheRun) {
+  ScopedTraceEnv env(nullptr);
+  RunResult result = Run({one_function_, kA, kB,
+                          "--trace=chrome=" + dir_ + "/missing/dir/t.json"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err, "kiln-run: error: cannot write trace '" + dir_ +
+                            "/missing/dir/t.json': No such file or directory\n");
+  result = Run({one_function_, kA, kB, "--trace=console",
+                "--trace-workgroups"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err.rfind("kiln-run: warning: --trace-workgroups: the "
+                             "console shows dispatches only; workgroup zones "
+                             "need chrome=FILE or tracy\n",
+                             0),
+            0u)
+      << result.err;
+  result = Run({one_function_, kA, kB, "--dump-dispatches="});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-run: error: --dump-dispatches needs a directory: "
+            "--dump-dispatches=DIR\n");
 }
 
 //===----------------------------------------------------------------------===//

@@ -12,6 +12,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include "kiln/tensor.h"
+
 namespace mlir::kiln {
 #define GEN_PASS_DEF_VERIFYINPUTPASS
 #include "Input/Passes.h.inc"
@@ -61,6 +63,18 @@ LogicalResult verifyType(Location loc, Type type) {
   if (!isSupportedElementType(elementType) && !elementType.isIndex())
     return emitError(loc) << "unsupported element type " << elementType
                           << " in " << type;
+  // The runtime refuses such a tensor when it loads the module; say so here,
+  // at the op. Elements take whole bytes (i1 one), index eight.
+  uint64_t bytes = elementType.isIndex()
+                       ? 8
+                       : std::max(1u, elementType.getIntOrFloatBitWidth() / 8);
+  for (int64_t dim : shapedType.getShape()) {
+    if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(dim), &bytes) ||
+        bytes > ::kiln::kMaxTensorByteSize)
+      return emitError(loc) << type << " needs more than "
+                            << (::kiln::kMaxTensorByteSize >> 40)
+                            << " TiB, the most a kiln tensor holds";
+  }
   return success();
 }
 

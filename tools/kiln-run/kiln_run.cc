@@ -50,6 +50,8 @@ constexpr char kUsage[] =
     "                          2x3xf32=1,2,3,4,5,6   2x2xf32=[1 2][3 4]\n"
     "                          2x3xf32=0 (splat)     f32=3.5 (0-d)\n"
     "                          @file.npy (NumPy file)\n"
+    "                          2x3xf32 (no values: zeros, as in\n"
+    "                          iree-run-module)\n"
     "  --output=@FILE.npy    write the k-th result to FILE.npy instead of\n"
     "                        printing it (k-th --output flag); '-' prints\n"
     "  --threads=N           worker threads including the caller\n"

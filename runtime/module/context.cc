@@ -65,8 +65,9 @@ Status Context::Call(size_t function_index, const std::vector<Tensor>& inputs,
   }
   const FunctionSignature& signature = signatures[function_index];
   if (inputs.size() != signature.arguments.size()) {
-    return InvalidArgumentError("expected ", signature.arguments.size(),
-                                " inputs, got ", inputs.size());
+    return InvalidArgumentError(signature.ToString(), " takes ",
+                                signature.arguments.size(), " inputs, got ",
+                                inputs.size());
   }
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i].empty()) {

@@ -240,7 +240,7 @@ TEST(ModuleTest, InputErrors) {
   Tensor v8 = F32Tensor({8}, std::vector<float>(8, 0));
   std::vector<Tensor> outputs;
   EXPECT_EQ(context.Call("main", {v8}, &outputs).message(),
-            "expected 2 inputs, got 1");
+            "main(8xf32, 8xf32) -> (8xf32, 2x4xf32) takes 2 inputs, got 1");
   EXPECT_EQ(
       context.Call("main", {F32Tensor({2, 2}, {1, 2, 3, 4}), v8}, &outputs)
           .message(),

@@ -132,7 +132,9 @@ TEST_F(KilnRunTest, InputErrors) {
   EXPECT_EQ(result.err,
             "kiln-run: error: input 1: expected 8 values for 8xf32, got 2\n");
   result = Run({one_function_, kA});
-  EXPECT_EQ(result.err, "kiln-run: error: expected 2 inputs, got 1\n");
+  EXPECT_EQ(result.err,
+            "kiln-run: error: main(8xf32, 8xf32) -> (8xf32, 2x4xf32) takes 2 "
+            "inputs, got 1\n");
   result = Run({one_function_, kA, "--input=2x4xf32=1"});
   EXPECT_EQ(result.err,
             "kiln-run: error: input 1: expected 8xf32, got 2x4xf32\n");
@@ -416,7 +418,9 @@ TEST_F(KilnRunTest, EarlyFailureWithConsoleTracerPrintsOnlyTheError) {
            "--trace=console"});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.out, "");
-  EXPECT_EQ(result.err, "kiln-run: error: expected 2 inputs, got 3\n");
+  EXPECT_EQ(result.err,
+            "kiln-run: error: main(8xf32, 8xf32) -> (8xf32, 2x4xf32) takes 2 "
+            "inputs, got 3\n");
   {
     ScopedTraceEnv console_env("console");
     result = Run({one_function_, kA, "--input=8xf32=1,2"});

@@ -55,6 +55,17 @@ LogicalResult tileWithFor(RewriterBase &rewriter, linalg::LinalgOp op,
   if (fuseProducers) {
     scf::SCFTileAndFuseOptions options;
     options.setTilingOptions(tilingOptions);
+    // A producer with an empty loop (a matmul over K = 0) has no tiles to
+    // compute; fusing it would divide its loops by sizes of zero. It stays
+    // outside the loop nest and runs zero times.
+    options.setFusionControlFn(
+        [](tensor::ExtractSliceOp, OpResult producer, bool)
+            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          auto producerOp = dyn_cast<linalg::LinalgOp>(producer.getOwner());
+          if (producerOp && getIterationSpaceSize(producerOp) == 0)
+            return std::nullopt;
+          return scf::SCFTileAndFuseOptions::ControlFnResult{};
+        });
     FailureOr<scf::SCFTileAndFuseResult> result =
         scf::tileConsumerAndFuseProducersUsingSCF(rewriter, tilingInterface,
                                                   options);

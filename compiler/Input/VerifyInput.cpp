@@ -120,6 +120,17 @@ struct VerifyInputPass : impl::VerifyInputPassBase<VerifyInputPass> {
         failed = true;
         return WalkResult::skip();
       }
+      // Upstream verifies softmax for any element type, but its
+      // decomposition needs floats (exp, and -inf as the max's identity).
+      if (auto softmaxOp = dyn_cast<linalg::SoftmaxOp>(op)) {
+        Type elementType = softmaxOp.getInputOperandType().getElementType();
+        if (!isa<FloatType>(elementType)) {
+          softmaxOp.emitError() << "linalg.softmax needs a floating-point "
+                                   "element type, got "
+                                << elementType;
+          failed = true;
+        }
+      }
       if (auto funcOp = dyn_cast<func::FuncOp>(op)) {
         failed |= verifyFunctionSignature(funcOp).failed();
         for (Type type : funcOp.getResultTypes())

@@ -78,6 +78,39 @@ LogicalResult verifyType(Location loc, Type type) {
   return success();
 }
 
+/// Every operand that indexes a loop with a plain dimension must agree on
+/// its size. Upstream accepts, e.g., a matmul-like generic writing 0 rows
+/// while reading 6; the generated code would size its loops by one operand
+/// and write past the end of another.
+LogicalResult verifyLoopRanges(linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges(op.getNumLoops(), ShapedType::kDynamic);
+  SmallVector<unsigned> sources(op.getNumLoops(), 0);
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<ShapedType>(operand.get().getType());
+    if (!type || !type.hasStaticShape())
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      if (!dim || i >= static_cast<size_t>(type.getRank()))
+        continue;
+      unsigned loop = dim.getPosition();
+      int64_t size = type.getDimSize(i);
+      if (ShapedType::isDynamic(ranges[loop])) {
+        ranges[loop] = size;
+        sources[loop] = operand.getOperandNumber();
+      } else if (ranges[loop] != size) {
+        return op.emitError()
+               << "operand " << operand.getOperandNumber() << " has size "
+               << size << " in dimension " << i << ", but loop d" << loop
+               << " runs " << ranges[loop] << " times (operand "
+               << sources[loop] << ")";
+      }
+    }
+  }
+  return success();
+}
+
 LogicalResult verifyFunctionSignature(func::FuncOp funcOp) {
   if (funcOp.isExternal())
     return funcOp.emitError()
@@ -120,6 +153,8 @@ struct VerifyInputPass : impl::VerifyInputPassBase<VerifyInputPass> {
         failed = true;
         return WalkResult::skip();
       }
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+        failed |= verifyLoopRanges(linalgOp).failed();
       // Upstream verifies softmax for any element type, but its
       // decomposition needs floats (exp, and -inf as the max's identity).
       if (auto softmaxOp = dyn_cast<linalg::SoftmaxOp>(op)) {

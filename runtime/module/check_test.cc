@@ -77,18 +77,6 @@ class CheckModuleBuilder {
   ModuleSpec spec_;
 };
 
-StatusOr<std::shared_ptr<const Module>> LoadSpec(const ModuleSpec& spec) {
-  std::vector<uint8_t> bytes = BuildModule(spec);
-  return Module::LoadFromMemory(bytes.data(), bytes.size(),
-                                Module::MemoryMode::kCopy);
-}
-
-std::string LoadError(const ModuleSpec& spec) {
-  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
-  EXPECT_FALSE(module.ok()) << "module loaded unexpectedly";
-  return module.ok() ? "" : module.status().message();
-}
-
 // Runs one check of `kind` on lhs (and rhs) through a module and returns
 // "PASS" or the failure's message.
 std::string RunCheck(fb::CheckKind kind, std::string_view lhs,

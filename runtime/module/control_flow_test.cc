@@ -111,18 +111,6 @@ ModuleSpec ControlFlowSpec() {
   return spec;
 }
 
-StatusOr<std::shared_ptr<const Module>> LoadSpec(const ModuleSpec& spec) {
-  std::vector<uint8_t> bytes = BuildModule(spec);
-  return Module::LoadFromMemory(bytes.data(), bytes.size(),
-                                Module::MemoryMode::kCopy);
-}
-
-std::string LoadError(const ModuleSpec& spec) {
-  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
-  EXPECT_FALSE(module.ok()) << "module loaded unexpectedly";
-  return module.ok() ? "" : module.status().message();
-}
-
 Tensor Parse(std::string_view text) {
   StatusOr<Tensor> tensor = ParseTensor(text);
   EXPECT_TRUE(tensor.ok()) << tensor.status().ToString();

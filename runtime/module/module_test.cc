@@ -93,18 +93,6 @@ ModuleSpec GoodSpec() {
   return spec;
 }
 
-StatusOr<std::shared_ptr<const Module>> LoadSpec(const ModuleSpec& spec) {
-  std::vector<uint8_t> bytes = BuildModule(spec);
-  return Module::LoadFromMemory(bytes.data(), bytes.size(),
-                                Module::MemoryMode::kCopy);
-}
-
-std::string LoadError(const ModuleSpec& spec) {
-  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
-  EXPECT_FALSE(module.ok()) << "module loaded unexpectedly";
-  return module.ok() ? "" : module.status().message();
-}
-
 Tensor F32Tensor(Shape shape, const std::vector<float>& values) {
   StatusOr<Tensor> tensor = Tensor::Allocate(ElementType::kF32, shape);
   EXPECT_TRUE(tensor.ok());

@@ -23,6 +23,8 @@
 #include <vector>
 
 #include "flatbuffers/flatbuffers.h"
+#include "gtest/gtest.h"
+#include "kiln/module.h"
 #include "kiln/module_format.h"
 #include "kiln/module_generated.h"
 
@@ -467,6 +469,21 @@ inline ModuleSpec DebugModuleSpec(const std::string& library_path) {
   return spec;
 }
 
+/// Loads `spec` from memory (a copy), as a module file would be.
+inline StatusOr<std::shared_ptr<const Module>> LoadSpec(
+    const ModuleSpec& spec, const ModuleLoadOptions& options = {}) {
+  std::vector<uint8_t> bytes = BuildModule(spec);
+  return Module::LoadFromMemory(bytes.data(), bytes.size(),
+                                Module::MemoryMode::kCopy, options);
+}
+
+/// The message with which loading `spec` fails; a test failure (and "")
+/// when it loads.
+inline std::string LoadError(const ModuleSpec& spec) {
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
+  EXPECT_FALSE(module.ok()) << "module loaded unexpectedly";
+  return module.ok() ? "" : module.status().message();
+}
 
 }  // namespace kiln::testing
 

@@ -33,19 +33,6 @@ constexpr fb::ElementType F32 = fb::ElementType::F32;
 
 ModuleSpec DebugSpec() { return DebugModuleSpec(KILN_TEST_LIBRARY_1); }
 
-StatusOr<std::shared_ptr<const Module>> LoadSpec(
-    const ModuleSpec& spec, const ModuleLoadOptions& options = {}) {
-  std::vector<uint8_t> bytes = BuildModule(spec);
-  return Module::LoadFromMemory(bytes.data(), bytes.size(),
-                                Module::MemoryMode::kCopy, options);
-}
-
-std::string LoadError(const ModuleSpec& spec) {
-  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
-  EXPECT_FALSE(module.ok()) << "module loaded unexpectedly";
-  return module.ok() ? "" : module.status().message();
-}
-
 std::shared_ptr<const Module> MustLoad(const ModuleSpec& spec) {
   StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
   EXPECT_TRUE(module.ok()) << module.status().ToString();

@@ -24,12 +24,6 @@
 namespace kiln {
 namespace {
 
-uint64_t NowNanoseconds() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 /// Small per-thread ids in order of first use: readable in the viewers.
 uint32_t CurrentThreadId() {
   static std::atomic<uint32_t> next{1};

@@ -14,12 +14,6 @@
 namespace kiln {
 namespace {
 
-uint64_t NowNanoseconds() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 /// Lines shown around an entry with --trace-print-source.
 constexpr uint32_t kLinesBefore = 2;
 constexpr uint32_t kLinesAfter = 12;

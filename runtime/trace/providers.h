@@ -3,6 +3,8 @@
 #ifndef KILN_RUNTIME_TRACE_PROVIDERS_H_
 #define KILN_RUNTIME_TRACE_PROVIDERS_H_
 
+#include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -10,6 +12,13 @@
 #include "kiln/trace.h"
 
 namespace kiln {
+
+/// Monotonic time for zone begin and end, in nanoseconds.
+inline uint64_t NowNanoseconds() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 /// A line per dispatch on stderr and a per-export summary at Flush.
 std::unique_ptr<Tracer> CreateConsoleTracer(TraceOptions options);

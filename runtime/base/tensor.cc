@@ -30,14 +30,8 @@ struct AlignedFree {
   void operator()(void* p) const { std::free(p); }
 };
 
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef KILN_SANITIZER_ADDRESS
 constexpr bool kAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitizer = true;
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
 #else
 constexpr bool kAddressSanitizer = false;
 #endif

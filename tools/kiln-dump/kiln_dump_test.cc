@@ -36,15 +36,8 @@ using nlohmann::json;
 constexpr fb::ElementType F32 = fb::ElementType::F32;
 
 // Sanitizers reserve terabytes of address space: no limit on it can hold.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(KILN_SANITIZER_ADDRESS) || defined(KILN_SANITIZER_THREAD)
 constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
-    __has_feature(memory_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
 #else
 constexpr bool kSanitized = false;
 #endif

@@ -3,9 +3,7 @@
 // Prints, from one run, throughput of kiln's compiled kernels and its ratio
 // to a reference measured in the same process with the same threads:
 // matmul against OpenBLAS sgemm, elementwise add against memcpy, and the
-// cost of one near-empty dispatch. Each figure is the median of repeated
-// runs after a warm-up, the best of rounds that alternate between kiln and
-// its reference, so that a moment of load elsewhere does not decide a ratio.
+// cost of one near-empty dispatch. Timing as in bench/timing.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,38 +22,11 @@
 #include "kiln/context.h"
 #include "kiln/module.h"
 #include "kiln/thread_pool.h"
+#include "timing.h"
 
 extern "C" void openblas_set_num_threads(int);
 
 namespace {
-
-double MedianSeconds(int repetitions, const std::function<void()>& body) {
-  body();  // warm-up: first touch of pages, caches, thread wake-up
-  std::vector<double> times;
-  for (int i = 0; i < repetitions; ++i) {
-    auto start = std::chrono::steady_clock::now();
-    body();
-    times.push_back(std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - start)
-                        .count());
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
-
-/// The best over `rounds` of MedianSeconds of `kiln` and of `reference`,
-/// measured in turn within each round.
-std::pair<double, double> CompareSeconds(
-    int rounds, int repetitions, const std::function<void()>& kiln,
-    const std::function<void()>& reference) {
-  double best_kiln = 1e300, best_reference = 1e300;
-  for (int round = 0; round < rounds; ++round) {
-    best_kiln = std::min(best_kiln, MedianSeconds(repetitions, kiln));
-    best_reference =
-        std::min(best_reference, MedianSeconds(repetitions, reference));
-  }
-  return {best_kiln, best_reference};
-}
 
 kiln::Tensor Filled(kiln::Shape shape, float seed) {
   kiln::Tensor tensor =
@@ -115,14 +86,20 @@ int main(int argc, char** argv) {
     std::string name = "matmul_" + std::to_string(n);
     int repetitions = n <= 512 ? 20 : 8;
     std::vector<float> c(static_cast<size_t>(n) * n);
-    auto [kiln_seconds, blas_seconds] = CompareSeconds(
-        rounds, repetitions,
-        [&] { Check(context.Call(name, {a, b}, &outputs)); },
-        [&] {
-          cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f,
-                      a.data_as<float>(), n, b.data_as<float>(), n, 0.0f,
-                      c.data(), n);
+    const std::vector<double> seconds = kiln::bench::BestOfRounds(
+        rounds, 2, [&](size_t which) {
+          if (which == 0) {
+            return kiln::bench::MedianSeconds(repetitions, [&] {
+              Check(context.Call(name, {a, b}, &outputs));
+            });
+          }
+          return kiln::bench::MedianSeconds(repetitions, [&] {
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n,
+                        1.0f, a.data_as<float>(), n, b.data_as<float>(), n,
+                        0.0f, c.data(), n);
+          });
         });
+    const double kiln_seconds = seconds[0], blas_seconds = seconds[1];
     // The two results must agree, or the comparison means nothing.
     const float* kiln_c = outputs[0].data_as<float>();
     for (size_t i = 0; i < c.size(); i += 4099) {
@@ -145,11 +122,18 @@ int main(int argc, char** argv) {
     kiln::Tensor a = Filled({count}, 1.0f), b = Filled({count}, 2.0f);
     std::vector<kiln::Tensor> outputs;
     std::vector<float> destination(count);
-    auto [kiln_seconds, memcpy_seconds] = CompareSeconds(
-        rounds, 10, [&] { Check(context.Call("add", {a, b}, &outputs)); },
-        [&] {
-          std::memcpy(destination.data(), a.data(), count * sizeof(float));
+    const std::vector<double> seconds = kiln::bench::BestOfRounds(
+        rounds, 2, [&](size_t which) {
+          if (which == 0) {
+            return kiln::bench::MedianSeconds(10, [&] {
+              Check(context.Call("add", {a, b}, &outputs));
+            });
+          }
+          return kiln::bench::MedianSeconds(10, [&] {
+            std::memcpy(destination.data(), a.data(), count * sizeof(float));
+          });
         });
+    const double kiln_seconds = seconds[0], memcpy_seconds = seconds[1];
     double kiln_bytes = 3.0 * count * sizeof(float);    // 2 reads, 1 write
     double memcpy_bytes = 2.0 * count * sizeof(float);  // 1 read, 1 write
     std::printf("\n%-14s %12s %12s %10s\n", "elementwise", "kiln GB/s",
@@ -164,12 +148,12 @@ int main(int argc, char** argv) {
   {
     kiln::Tensor x = Filled({1, 1}, 0.5f);
     std::vector<kiln::Tensor> outputs;
-    double seconds = 1e300;
-    for (int round = 0; round < rounds; ++round) {
-      seconds = std::min(seconds, MedianSeconds(200, [&] {
-                           Check(context.Call("tiny_chain", {x}, &outputs));
-                         }));
-    }
+    const double seconds =
+        kiln::bench::BestOfRounds(rounds, 1, [&](size_t) {
+          return kiln::bench::MedianSeconds(200, [&] {
+            Check(context.Call("tiny_chain", {x}, &outputs));
+          });
+        })[0];
     std::printf("\n%-14s %12.2f us per dispatch (call of 100 dispatches: "
                 "%.1f us)\n",
                 "dispatch", seconds / 100 * 1e6, seconds * 1e6);

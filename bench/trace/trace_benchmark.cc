@@ -3,10 +3,7 @@
 // Prints, from one run, the time per dispatch of a function of 100 tiny
 // dispatches with each trace provider divided by the time without tracing
 // (the null provider). The module is compiled at --executable-debug-level=3
-// so that zones point into embedded texts. Each figure is the median of
-// repeated calls after a warm-up, the best of several rounds that each
-// measure every provider in turn: a machine busy for a moment then slows
-// one round of all providers, not one provider's figure.
+// so that zones point into embedded texts. Timing as in bench/timing.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +20,7 @@
 #include "kiln/module.h"
 #include "kiln/thread_pool.h"
 #include "kiln/trace.h"
+#include "timing.h"
 
 namespace {
 
@@ -48,17 +46,10 @@ double MicrosecondsPerDispatch(const std::string& module_path, int calls) {
       kiln::Tensor::Allocate(kiln::ElementType::kF32, {1, 1}).value();
   x.mutable_data_as<float>()[0] = 0.5f;
   std::vector<kiln::Tensor> outputs;
-  for (int i = 0; i < 10; ++i) Check(context.Call("tiny_chain", {x}, &outputs));
-  std::vector<double> times;
-  for (int i = 0; i < calls; ++i) {
-    auto start = std::chrono::steady_clock::now();
-    Check(context.Call("tiny_chain", {x}, &outputs));
-    times.push_back(std::chrono::duration<double, std::micro>(
-                        std::chrono::steady_clock::now() - start)
-                        .count());
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2] / kDispatchesPerCall;
+  return kiln::bench::MedianSeconds(calls, [&] {
+           Check(context.Call("tiny_chain", {x}, &outputs));
+         }) *
+         1e6 / kDispatchesPerCall;
 }
 
 }  // namespace
@@ -92,28 +83,24 @@ int main(int argc, char** argv) {
   if (std::string(kiln::AvailableTracers()).find("tracy") != std::string::npos)
     providers.push_back({"tracy", "tracy"});
 
-  std::vector<double> best(providers.size(), 1e300);
-  for (int round = 0; round < rounds; ++round) {
-    for (size_t p = 0; p < providers.size(); ++p) {
-      const auto& [name, spec] = providers[p];
-      if (spec.empty()) {
-        best[p] = std::min(best[p], MicrosecondsPerDispatch(module_path, calls));
-        continue;
-      }
-      auto tracer = kiln::CreateTracer(spec, kiln::TraceOptions());
-      if (!tracer.ok()) Check(tracer.status());
-      // The console provider's lines go to stderr: silence it meanwhile.
-      const int saved_stderr = ::dup(2);
-      if (name == "console") std::freopen("/dev/null", "w", stderr);
-      kiln::SetTracer(tracer->get());
-      best[p] = std::min(best[p], MicrosecondsPerDispatch(module_path, calls));
-      Check((*tracer)->Flush());
-      kiln::SetTracer(nullptr);
-      std::fflush(stderr);
-      ::dup2(saved_stderr, 2);
-      ::close(saved_stderr);
-    }
-  }
+  const std::vector<double> best = kiln::bench::BestOfRounds(
+      rounds, providers.size(), [&](size_t p) {
+        const auto& [name, spec] = providers[p];
+        if (spec.empty()) return MicrosecondsPerDispatch(module_path, calls);
+        auto tracer = kiln::CreateTracer(spec, kiln::TraceOptions());
+        if (!tracer.ok()) Check(tracer.status());
+        // The console provider's lines go to stderr: silence it meanwhile.
+        const int saved_stderr = ::dup(2);
+        if (name == "console") std::freopen("/dev/null", "w", stderr);
+        kiln::SetTracer(tracer->get());
+        const double micros = MicrosecondsPerDispatch(module_path, calls);
+        Check((*tracer)->Flush());
+        kiln::SetTracer(nullptr);
+        std::fflush(stderr);
+        ::dup2(saved_stderr, 2);
+        ::close(saved_stderr);
+        return micros;
+      });
 
   std::printf("trace cost per dispatch: %d calls of %d one-FMA dispatches, "
               "1 thread, best of %d rounds\n\n",

@@ -1,0 +1,48 @@
+//===- timing.h - Timing shared by the benchmarks ------------------*- C++ -*-===//
+//
+// Figures are medians of repeated runs after a warm-up, and the best of
+// rounds that measure every contender in turn, so that a moment of load
+// elsewhere slows one round of all contenders rather than one figure.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_BENCH_TIMING_H_
+#define KILN_BENCH_TIMING_H_
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <vector>
+
+namespace kiln::bench {
+
+/// Median seconds of `repetitions` runs of `body`, after one warm-up run
+/// (first touch of pages, caches, thread wake-up).
+inline double MedianSeconds(int repetitions,
+                            const std::function<void()>& body) {
+  body();
+  std::vector<double> times;
+  for (int i = 0; i < repetitions; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    body();
+    times.push_back(std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - start)
+                        .count());
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+/// The best over `rounds` of each contender's figure, the contenders
+/// measured in turn within each round: measure(c) for c in [0, count).
+inline std::vector<double> BestOfRounds(
+    int rounds, size_t count, const std::function<double(size_t)>& measure) {
+  std::vector<double> best(count, 1e300);
+  for (int round = 0; round < rounds; ++round)
+    for (size_t c = 0; c < count; ++c) best[c] = std::min(best[c], measure(c));
+  return best;
+}
+
+}  // namespace kiln::bench
+
+#endif  // KILN_BENCH_TIMING_H_

@@ -8,7 +8,7 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools lld-22 llvm-22-tools
   libflatbuffers-dev flatbuffers-compiler
   libzstd-dev libxxhash-dev
-  libgtest-dev libbenchmark-dev nlohmann-json3-dev
+  libgtest-dev nlohmann-json3-dev
   libopenblas-dev
   clang-14 libclang-rt-14-dev  # libFuzzer for runtime/fuzz
 )

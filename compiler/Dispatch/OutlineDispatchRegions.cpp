@@ -3,7 +3,7 @@
 #include "Dispatch/Passes.h"
 
 #include "Dispatch/Utils.h"
-#include "Target/CPU/LibraryBuilder.h"
+#include "Target/CPU/CPUTarget.h"
 #include "llvm/ADT/StringExtras.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
@@ -155,8 +155,8 @@ struct OutlineDispatchRegionsPass
                                      .str();
         builder.setInsertionPointToStart(&executableOp.getBlock());
         auto variantOp = ExecutableVariantOp::create(
-            builder, regionOp.getLoc(), "cpu", "llvm-cpu",
-            "x86_64-unknown-linux-gnu", cpu, features);
+            builder, regionOp.getLoc(), "cpu", kCPUTargetName, kCPUTriple,
+            cpu, features);
         builder.createBlock(&variantOp.getBody());
         // The export stands where its root op stood in the input; the ops
         // fused with it are its provenance.

@@ -3,7 +3,7 @@
 #include "Codegen/CPU/Passes.h"
 #include "Pipeline/Pipeline.h"
 #include "Pipeline/Registration.h"
-#include "Target/CPU/LibraryBuilder.h"
+#include "Target/CPU/CPUTarget.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
@@ -67,8 +67,8 @@ static cl::opt<uint64_t> embedInputFileLimit(
     cl::init(1 << 20), cl::cat(kilnCategory));
 static cl::opt<std::string> compileTo(
     "compile-to",
-    cl::desc("Stop after a phase and print the IR: input, dispatch, codegen, "
-             "end (default: a module file)"),
+    cl::desc("Stop after a phase and print the IR: input, global-optimization, "
+             "dispatch, codegen, end (default: a module file)"),
     cl::init("end"), cl::cat(kilnCategory));
 
 /// The module name: the input's stem as an identifier.
@@ -172,7 +172,8 @@ static LogicalResult run(MLIRContext &context) {
       kiln::parsePipelinePhase(compileTo);
   if (!phase) {
     llvm::errs() << "kiln-compile: error: unknown phase '" << compileTo
-                 << "'; phases are input, dispatch, codegen, end\n";
+                 << "'; phases are input, global-optimization, dispatch, "
+                    "codegen, end\n";
     return failure();
   }
   options.compileTo = *phase;

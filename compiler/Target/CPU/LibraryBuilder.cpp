@@ -3,6 +3,7 @@
 #include "Target/CPU/LibraryBuilder.h"
 
 #include "Dialect/Kiln/IR/KilnOps.h"
+#include "Target/CPU/CPUTarget.h"
 #include "kiln/executable_library.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -142,38 +143,6 @@ LogicalResult optimize(llvm::Module &module, llvm::TargetMachine &machine) {
 
 }  // namespace
 
-std::pair<std::string, std::string> resolveTargetCPU(StringRef cpu) {
-  if (cpu != "host")
-    return {cpu.str(), ""};
-  std::string name = llvm::sys::getHostCPUName().str();
-  SmallVector<StringRef> implied;
-  llvm::X86::getFeaturesForCPU(name, implied);
-  SmallVector<std::string> features;
-  for (const auto &feature : llvm::sys::getHostCPUFeatures()) {
-    bool isImplied = llvm::is_contained(implied, feature.first());
-    if (feature.second && !isImplied)
-      features.push_back("+" + feature.first().str());
-    else if (!feature.second && isImplied)
-      features.push_back("-" + feature.first().str());
-  }
-  llvm::sort(features);
-  return {name, llvm::join(features, ",")};
-}
-
-LogicalResult verifyTargetCPU(StringRef cpu) {
-  if (cpu == "host")
-    return success();
-  llvm::InitializeNativeTarget();
-  std::string error;
-  llvm::Triple triple("x86_64-unknown-linux-gnu");
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target)
-    return failure();
-  std::unique_ptr<llvm::MCSubtargetInfo> info(
-      target->createMCSubtargetInfo(triple, "", ""));
-  return success(info && info->isCPUStringValid(cpu));
-}
-
 FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
                                       StringRef targetCPU) {
   Location loc = moduleOp.getLoc();
@@ -192,7 +161,7 @@ FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
   for (auto executableOp : moduleOp.getOps<ExecutableOp>()) {
     for (auto variantOp :
          executableOp.getBlock().getOps<ExecutableVariantOp>()) {
-      if (variantOp.getTarget() != "llvm-cpu")
+      if (variantOp.getTarget() != kCPUTargetName)
         continue;
       triple = variantOp.getTriple().str();
       library.cpu = variantOp.getCpu().str();

@@ -31,15 +31,6 @@ struct CPULibrary {
   std::vector<LibraryExport> exports;
 };
 
-/// Resolves a `--cpu` choice into an LLVM CPU name and feature string. For
-/// "host", the features list only where the host differs from what its CPU
-/// name implies (a virtual machine may hide some), usually nothing.
-std::pair<std::string, std::string> resolveTargetCPU(StringRef cpu);
-
-/// Succeeds when `cpu` ("host" or an x86-64 CPU name) names a CPU LLVM
-/// can generate code for.
-LogicalResult verifyTargetCPU(StringRef cpu);
-
 /// Translates the LLVM-dialect module of every CPU variant in `moduleOp` to
 /// LLVM IR, links them into one module that also holds the export table and
 /// `kiln_executable_library_query` (see executable_library.h), optimizes it,

@@ -1,0 +1,59 @@
+//===- CPUTarget.h - What kiln knows of an x86-64 CPU -------------*- C++ -*-===//
+//
+// The one place that turns a `--cpu` choice into an LLVM CPU name and
+// features, and those into the facts code generation plans with: vector
+// width, vector register count and cache sizes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_TARGET_CPU_CPUTARGET_H_
+#define KILN_TARGET_CPU_CPUTARGET_H_
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+namespace mlir::kiln {
+
+/// The LLVM target triple of every CPU library.
+inline constexpr StringLiteral kCPUTriple = "x86_64-unknown-linux-gnu";
+/// The target name of CPU executable variants.
+inline constexpr StringLiteral kCPUTargetName = "llvm-cpu";
+
+/// Resolves a `--cpu` choice into an LLVM CPU name and feature string. For
+/// "host", the features list only where the host differs from what its CPU
+/// name implies (a virtual machine may hide some), usually nothing.
+std::pair<std::string, std::string> resolveTargetCPU(StringRef cpu);
+
+/// Succeeds when `cpu` ("host" or an x86-64 CPU name) names a CPU LLVM
+/// can generate code for.
+LogicalResult verifyTargetCPU(StringRef cpu);
+
+/// What tiling decisions depend on.
+struct CPUTargetInfo {
+  /// Bytes in one vector register: 16 (SSE), 32 (AVX2) or 64 (AVX-512).
+  int64_t vectorBytes = 16;
+  /// Architectural vector registers: 16, or 32 with AVX-512.
+  int64_t vectorRegisters = 16;
+  /// Per-core data caches, in bytes.
+  int64_t l1DataBytes = 32 * 1024;
+  int64_t l2Bytes = 256 * 1024;
+
+  /// Elements of `bitWidth` bits in one vector register.
+  int64_t getLanes(int64_t bitWidth) const {
+    return std::max<int64_t>(1, vectorBytes * 8 / std::max<int64_t>(8, bitWidth));
+  }
+};
+
+/// Facts of a resolved CPU (LLVM name and "+f,-g" features). Cache sizes are
+/// the host's when `cpu` is the host CPU, else those LLVM's x86 cost model
+/// assumes for any CPU (32 KiB L1d, 256 KiB L2).
+CPUTargetInfo getCPUTargetInfo(StringRef cpu, StringRef features);
+
+}  // namespace mlir::kiln
+
+#endif  // KILN_TARGET_CPU_CPUTARGET_H_

@@ -24,8 +24,8 @@ namespace {
 
 /// Ops that start a dispatch of their own.
 bool isRootOp(Operation *op) {
-  return isa<linalg::LinalgOp, tensor::InsertSliceOp, tensor::ExtractSliceOp>(
-      op);
+  return isa<linalg::LinalgOp, linalg::PackOp, linalg::UnPackOp,
+             tensor::InsertSliceOp, tensor::ExtractSliceOp>(op);
 }
 
 /// Ops copied into every dispatch that uses them instead of crossing the
@@ -54,8 +54,11 @@ bool canAbsorbRootProducer(Operation *consumer, OpOperand &operand) {
   auto genericOp = dyn_cast<linalg::GenericOp>(consumer);
   if (!genericOp || !linalg::isElementwise(genericOp))
     return false;
-  auto producer = operand.get().getDefiningOp<linalg::LinalgOp>();
-  if (!producer || isa<linalg::FillOp>(producer))
+  // An unpack fuses like a root: its epilogue (bias, activation) reads the
+  // unpacked tile while it is in registers.
+  Operation *producer = operand.get().getDefiningOp();
+  if (!isa_and_present<linalg::LinalgOp, linalg::UnPackOp>(producer) ||
+      isa<linalg::FillOp>(producer))
     return false;
   // The root's result must not be needed anywhere else.
   for (Value result : producer->getResults())

@@ -13,13 +13,15 @@ namespace mlir::kiln {
 namespace {
 
 bool isComputeOp(Operation *op) {
-  return isa<linalg::LinalgOp, tensor::InsertSliceOp, tensor::ExtractSliceOp>(
-      op);
+  return isa<linalg::LinalgOp, linalg::PackOp, linalg::UnPackOp,
+             tensor::InsertSliceOp, tensor::ExtractSliceOp>(op);
 }
 
 /// True for ops that carry the real work of a dispatch, as opposed to
 /// elementwise epilogues and initializations.
 bool isHeavyOp(Operation *op) {
+  if (isa<linalg::PackOp, linalg::UnPackOp>(op))
+    return true;
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp || isa<linalg::FillOp>(op))
     return false;

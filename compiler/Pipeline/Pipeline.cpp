@@ -4,6 +4,7 @@
 
 #include "Capture/Passes.h"
 #include "Dispatch/Passes.h"
+#include "GlobalOpt/Passes.h"
 #include "Input/Passes.h"
 #include "Module/SerializeModule.h"
 #include "Pipeline/Passes.h"
@@ -17,6 +18,7 @@ namespace mlir::kiln {
 std::optional<PipelinePhase> parsePipelinePhase(StringRef name) {
   return llvm::StringSwitch<std::optional<PipelinePhase>>(name)
       .Case("input", PipelinePhase::Input)
+      .Case("global-optimization", PipelinePhase::GlobalOptimization)
       .Case("dispatch", PipelinePhase::Dispatch)
       .Case("codegen", PipelinePhase::Codegen)
       .Case("end", PipelinePhase::End)
@@ -118,6 +120,9 @@ FailureOr<CodegenStage> getCapturedStage(ModuleOp moduleOp) {
 void buildCompilePassPipeline(OpPassManager &pm, const CompileOptions &options) {
   buildInputConversionPassPipeline(pm);
   if (options.compileTo == PipelinePhase::Input)
+    return;
+  buildGlobalOptimizationPassPipeline(pm, options.cpu);
+  if (options.compileTo == PipelinePhase::GlobalOptimization)
     return;
   buildDispatchPassPipeline(pm, options.cpu);
   if (options.compileTo == PipelinePhase::Dispatch)

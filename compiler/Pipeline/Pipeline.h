@@ -17,6 +17,7 @@ namespace mlir::kiln {
 /// Points where compilation can stop (`--compile-to`), in order.
 enum class PipelinePhase {
   Input,      // verified and converted input
+  GlobalOptimization,  // contractions on packed layouts, constants folded
   Dispatch,   // host functions of dispatches + outlined executables
   Codegen,    // executables lowered to the LLVM dialect
   End,        // a serialized module

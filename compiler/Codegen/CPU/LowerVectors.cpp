@@ -98,6 +98,24 @@ struct LowerVectorsPass : impl::LowerVectorsPassBase<LowerVectorsPass> {
     // Accumulators of reduction loops stay in registers.
     linalg::hoistRedundantVectorTransfers(funcOp, /*verifyNonZeroTrip=*/true);
     {
+      // Tiled packed contractions carry unit outer dims (mmt4d's
+      // 1x1x1xM0xN0xK0 tiles): without them each is one outer product.
+      // Masked transfers (of tiles that overhang their source) carry their
+      // mask as an operand, which the rewrites below preserve.
+      RewritePatternSet patterns(context);
+      vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
+      if (failed(applyPatternsGreedily(funcOp, std::move(patterns))))
+        return signalPassFailure();
+    }
+    {
+      RewritePatternSet patterns(context);
+      vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+      vector::populateVectorReductionToContractPatterns(patterns);
+      vector::ExtractOp::getCanonicalizationPatterns(patterns, context);
+      if (failed(applyPatternsGreedily(funcOp, std::move(patterns))))
+        return signalPassFailure();
+    }
+    {
       RewritePatternSet patterns(context);
       populateLowerVectorsPatterns(patterns);
       if (failed(applyPatternsGreedily(funcOp, std::move(patterns))))

@@ -3,15 +3,20 @@
 // Sizes are chosen on the op that does the heavy work (a matmul rather than
 // its bias-add epilogue) and translated to the op the kernel stores, which is
 // the one tiled and distributed: its tiles then cover the heavy op exactly.
-// Every chosen size divides its loop range, so tiles are static and full.
+// Register tiles come from the target's vector width and register count,
+// workgroup tiles from its cache sizes. Tiles need not divide their loops:
+// the last tile of a loop is peeled off and runs at its own (static or
+// scalar) size.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Codegen/CPU/Passes.h"
 
 #include "Dispatch/Utils.h"
-#include "llvm/TargetParser/X86TargetParser.h"
+#include "Target/CPU/CPUTarget.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::kiln {
 #define GEN_PASS_DEF_SELECTLOWERINGSTRATEGYPASS
@@ -23,50 +28,153 @@ LoweringConfigAttr getLoweringConfig(Operation *op) {
 
 namespace {
 
-/// Vector register width in bytes of the variant's CPU.
-int64_t getVectorBytes(ExecutableVariantOp variantOp) {
-  SmallVector<StringRef> features;
-  llvm::X86::getFeaturesForCPU(variantOp.getCpu(), features);
-  StringRef extra = variantOp.getFeatures();
-  auto has = [&](StringRef feature) {
-    return llvm::is_contained(features, feature) ||
-           extra.contains(("+" + feature + ",").str()) ||
-           extra.ends_with(("+" + feature).str());
-  };
-  // Every AVX-512 subset implies avx512f (x86-64-v4 lists only subsets).
-  if (has("avx512f") || has("avx512vl") || has("avx512bw"))
-    return 64;
-  if (has("avx2") || has("avx"))
-    return 32;
-  return 16;
-}
+/// Work (in multiply-adds or element moves) below which a dispatch runs as
+/// one workgroup: waking another thread costs more.
+constexpr int64_t kMinDistributedWork = int64_t(1) << 15;
+/// Workgroups a dispatch aims for, so that up to this many cores share the
+/// work evenly (the thread count is only known at run time).
+constexpr int64_t kTargetWorkgroups = 32;
 
-int64_t largestDivisorAtMost(int64_t n, int64_t cap) {
-  for (int64_t d = std::min(n, cap); d > 1; --d)
-    if (n % d == 0)
+/// A tile of `preferred` for a loop of `range`: a divisor of the range when
+/// one is at least half as large (no remainder), else `preferred` with a
+/// remainder that is peeled.
+int64_t selectTile(int64_t range, int64_t preferred) {
+  if (range <= preferred)
+    return range;
+  for (int64_t d = preferred; d * 2 >= preferred; --d)
+    if (range % d == 0)
       return d;
-  return 1;
+  return preferred;
 }
 
-/// Largest multiple of `step` that divides `n` and is at most `cap` (at least
-/// `step`, which divides `n`).
-int64_t largestMultipleDividing(int64_t n, int64_t step, int64_t cap) {
-  int64_t best = step;
-  for (int64_t t = step; t <= std::min(n, cap); t += step)
-    if (n % t == 0)
-      best = t;
-  return best;
+int64_t getElementBits(Operation *op) {
+  Type type = getElementTypeOrSelf(op->getResult(0).getType());
+  return type.isIntOrIndexOrFloat() ? std::max<unsigned>(
+                                          8, type.getIntOrFloatBitWidth())
+                                    : 32;
 }
 
-/// Elements of the op's result type in one vector register.
-int64_t getLanes(linalg::LinalgOp op, int64_t vectorBytes) {
-  Type elementType = getElementTypeOrSelf(op->getResult(0).getType());
-  int64_t bits = std::max<int64_t>(8, elementType.getIntOrFloatBitWidth());
-  return std::max<int64_t>(1, vectorBytes * 8 / bits);
+/// Workgroup and vector tiles per loop of one op.
+struct TilePlan {
+  SmallVector<int64_t> workgroup, vector;
+};
+
+//===----------------------------------------------------------------------===//
+// Packed contractions: mmt4d and batch_mmt4d
+//===----------------------------------------------------------------------===//
+
+/// The kernel computes one M0 x N0 accumulator tile over all of K; a
+/// workgroup takes Tm1 x Tn1 of them, iterating N1 innermost, so its Tn1
+/// RHS panels stay in L2 and each LHS panel in L1 while it is reused.
+TilePlan selectPackedContractionTiles(linalg::LinalgOp op,
+                                      const CPUTargetInfo &target) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  // (b,) m1, n1, k1, m0, n0, k0.
+  unsigned first = isa<linalg::BatchMmt4DOp>(op.getOperation()) ? 1 : 0;
+  unsigned m1 = first, n1 = first + 1, k1 = first + 2;
+  int64_t m0 = ranges[first + 3], n0 = ranges[first + 4],
+          k0 = ranges[first + 5];
+  TilePlan plan;
+  plan.vector.assign(ranges.size(), 1);
+  plan.vector[first + 3] = m0;
+  plan.vector[first + 4] = n0;
+  plan.vector[first + 5] = k0;
+  plan.workgroup.assign(ranges.size(), 0);
+  if (first)
+    plan.workgroup[0] = 1;
+
+  int64_t elementBytes = getElementBits(op) / 8;
+  int64_t rhsPanelBytes = ranges[k1] * n0 * k0 * elementBytes;
+  int64_t tn1 = std::clamp<int64_t>(target.l2Bytes / 2 / rhsPanelBytes, 1,
+                                    ranges[n1]);
+  int64_t columnBlocks = llvm::divideCeil(ranges[n1], tn1);
+  int64_t batches = first ? ranges[0] : 1;
+  int64_t rowBlocks = std::max<int64_t>(
+      1, llvm::divideCeil(kTargetWorkgroups, columnBlocks * batches));
+  int64_t tm1 = llvm::divideCeil(ranges[m1], rowBlocks);
+  // Each workgroup keeps enough work to repay its scheduling.
+  int64_t perRow = tn1 * m0 * n0 * ranges[k1] * k0;
+  tm1 = std::clamp<int64_t>(
+      std::max<int64_t>(tm1, llvm::divideCeil(kMinDistributedWork, perRow)), 1,
+      ranges[m1]);
+  plan.workgroup[m1] = tm1;
+  plan.workgroup[n1] = tn1;
+  return plan;
 }
+
+//===----------------------------------------------------------------------===//
+// Relayouts: pack and unpack
+//===----------------------------------------------------------------------===//
+
+/// Elements a relayout workgroup moves: enough to amortize its scheduling.
+constexpr int64_t kRelayoutWorkgroupElements = int64_t(1) << 16;
+
+/// Distributes the outermost loops of a relayout over workgroups that move
+/// about kRelayoutWorkgroupElements each; `tileElements` is the number of
+/// elements one iteration of each loop moves.
+SmallVector<int64_t> selectRelayoutWorkgroupTiles(ArrayRef<int64_t> ranges,
+                                                  ArrayRef<int64_t> vector,
+                                                  int64_t elementsPerPoint) {
+  int64_t total = elementsPerPoint;
+  for (int64_t range : ranges)
+    total *= range;
+  SmallVector<int64_t> tiles(ranges.size(), 0);
+  if (total < kMinDistributedWork || ranges.empty())
+    return tiles;
+  int64_t workgroups = std::clamp<int64_t>(
+      total / kRelayoutWorkgroupElements, 1, kTargetWorkgroups * 4);
+  // Split the outermost loop with more than one iteration; deeper loops
+  // stay whole so that each workgroup writes contiguous memory.
+  for (auto [i, range] : llvm::enumerate(ranges)) {
+    if (range <= 1)
+      continue;
+    int64_t step = std::max<int64_t>(1, vector[i]);
+    tiles[i] = llvm::alignTo(llvm::divideCeil(range, workgroups), step);
+    break;
+  }
+  return tiles;
+}
+
+/// A pack's loops are its destination's outer dims; one vector iteration
+/// moves a row of lanes-many inner tiles.
+TilePlan selectPackTiles(linalg::PackOp op, const CPUTargetInfo &target) {
+  ArrayRef<int64_t> destShape = op.getDestType().getShape();
+  int64_t outerRank = op.getSourceRank();
+  SmallVector<int64_t> ranges(destShape.take_front(outerRank));
+  int64_t innerElements = 1;
+  for (int64_t size : destShape.drop_front(outerRank))
+    innerElements *= size;
+  TilePlan plan;
+  plan.vector.assign(outerRank, 1);
+  if (outerRank > 0)
+    plan.vector.back() = selectTile(
+        ranges.back(), target.getLanes(getElementBits(op)));
+  plan.workgroup =
+      selectRelayoutWorkgroupTiles(ranges, plan.vector, innerElements);
+  return plan;
+}
+
+/// An unpack's loops are its destination's dims; one vector iteration
+/// writes one inner tile.
+TilePlan selectUnPackTiles(linalg::UnPackOp op) {
+  ArrayRef<int64_t> ranges = op.getDestType().getShape();
+  TilePlan plan;
+  plan.vector.assign(ranges.size(), 1);
+  for (auto [dim, tile] :
+       llvm::zip(op.getInnerDimsPos(), op.getStaticInnerTiles()))
+    plan.vector[dim] = std::min(tile, ranges[dim]);
+  plan.workgroup = selectRelayoutWorkgroupTiles(ranges, plan.vector, 1);
+  return plan;
+}
+
+//===----------------------------------------------------------------------===//
+// Other linalg ops
+//===----------------------------------------------------------------------===//
 
 /// Vector tile per loop of `op`.
-SmallVector<int64_t> selectVectorTiles(linalg::LinalgOp op, int64_t lanes) {
+SmallVector<int64_t> selectVectorTiles(linalg::LinalgOp op,
+                                       const CPUTargetInfo &target) {
+  int64_t lanes = target.getLanes(getElementBits(op));
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<int64_t> tiles(ranges.size(), 1);
   if (ranges.empty())
@@ -75,10 +183,12 @@ SmallVector<int64_t> selectVectorTiles(linalg::LinalgOp op, int64_t lanes) {
       linalg::inferContractionDims(op);
   if (linalg::isaContractionOpInterface(op) && succeeded(dims) &&
       !dims->m.empty() && !dims->n.empty()) {
-    // An 8 x 2-register accumulator block, updated by rank-1 products.
+    // Contractions too small to pack: a block of accumulators that leaves
+    // registers for the operands (6 x 2 vectors of 16 registers, 8 x 2 of
+    // 32), updated by rank-1 products.
     unsigned m = dims->m.back(), n = dims->n.back();
-    tiles[m] = largestDivisorAtMost(ranges[m], 8);
-    tiles[n] = largestDivisorAtMost(ranges[n], 2 * lanes);
+    tiles[m] = selectTile(ranges[m], target.vectorRegisters >= 32 ? 8 : 6);
+    tiles[n] = selectTile(ranges[n], 2 * lanes);
     return tiles;
   }
   if (FailureOr<linalg::ConvolutionDimensions> convDims =
@@ -89,21 +199,20 @@ SmallVector<int64_t> selectVectorTiles(linalg::LinalgOp op, int64_t lanes) {
     // needs unit tiles on all but the last image and filter loop.
     if (!dims->outputImage.empty()) {
       unsigned ow = dims->outputImage.back();
-      tiles[ow] = largestDivisorAtMost(ranges[ow], 8);
+      tiles[ow] = selectTile(ranges[ow], 8);
     }
     if (!dims->filterLoop.empty())
       tiles[dims->filterLoop.back()] = 0;
     for (ArrayRef<unsigned> channels : {ArrayRef<unsigned>(dims->outputChannel),
                                         ArrayRef<unsigned>(dims->depth)})
       if (!channels.empty())
-        tiles[channels.back()] =
-            largestDivisorAtMost(ranges[channels.back()], lanes);
+        tiles[channels.back()] = selectTile(ranges[channels.back()], lanes);
     if (!dims->inputChannel.empty())
       tiles[dims->inputChannel.back()] =
-          largestDivisorAtMost(ranges[dims->inputChannel.back()], 8);
+          selectTile(ranges[dims->inputChannel.back()], 8);
     return tiles;
   }
-  tiles.back() = largestDivisorAtMost(ranges.back(), lanes);
+  tiles.back() = selectTile(ranges.back(), lanes);
   return tiles;
 }
 
@@ -127,7 +236,7 @@ SmallVector<int64_t> selectWorkgroupTiles(linalg::LinalgOp op,
     if (range > 1 && distributed.size() < 3)
       distributed.push_back(i);
   }
-  if (parallel * reduction < (1 << 15) || distributed.empty())
+  if (parallel * reduction < kMinDistributedWork || distributed.empty())
     return tiles;
   // Output elements per workgroup: fewer when each costs a long reduction.
   int64_t budget =
@@ -140,52 +249,92 @@ SmallVector<int64_t> selectWorkgroupTiles(linalg::LinalgOp op,
   for (unsigned d : llvm::reverse(distributed)) {
     int64_t step = std::max<int64_t>(1, vectorTiles[d]);
     int64_t cap = isContraction ? std::min<int64_t>(budget, 64) : budget;
-    tiles[d] = largestMultipleDividing(ranges[d], step, std::max(cap, step));
-    budget = std::max<int64_t>(1, budget / tiles[d]);
+    // A multiple of the vector tile, so that only the last workgroup of a
+    // loop has a remainder.
+    int64_t tile = std::min(ranges[d], std::max(step, cap / step * step));
+    tiles[d] = tile;
+    budget = std::max<int64_t>(1, budget / tile);
   }
-  for (auto [i, range] : llvm::enumerate(ranges))
-    if (tiles[i] == range)
-      tiles[i] = 0;
   return tiles;
+}
+
+//===----------------------------------------------------------------------===//
+// Export configuration
+//===----------------------------------------------------------------------===//
+
+/// Loop ranges of a tileable op (its iteration domain).
+SmallVector<int64_t> getStaticLoopRanges(Operation *op) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return linalgOp.getStaticLoopRanges();
+  if (auto packOp = dyn_cast<linalg::PackOp>(op))
+    return SmallVector<int64_t>(
+        packOp.getDestType().getShape().take_front(packOp.getSourceRank()));
+  if (auto unpackOp = dyn_cast<linalg::UnPackOp>(op))
+    return SmallVector<int64_t>(unpackOp.getDestType().getShape());
+  return {};
+}
+
+TilePlan selectTiles(Operation *op, const CPUTargetInfo &target) {
+  if (isa<linalg::Mmt4DOp, linalg::BatchMmt4DOp>(op))
+    return selectPackedContractionTiles(cast<linalg::LinalgOp>(op), target);
+  if (auto packOp = dyn_cast<linalg::PackOp>(op))
+    return selectPackTiles(packOp, target);
+  if (auto unpackOp = dyn_cast<linalg::UnPackOp>(op))
+    return selectUnPackTiles(unpackOp);
+  auto linalgOp = cast<linalg::LinalgOp>(op);
+  TilePlan plan;
+  plan.vector = selectVectorTiles(linalgOp, target);
+  plan.workgroup = selectWorkgroupTiles(linalgOp, plan.vector);
+  return plan;
 }
 
 /// Maps each loop of `consumer` to the loop of `producer` it iterates
 /// together with, when `consumer` is an elementwise chain reading
 /// `producer`'s result through permutations; empty otherwise.
 SmallVector<int64_t> mapLoopsToProducer(linalg::LinalgOp consumer,
-                                        linalg::LinalgOp producer) {
+                                        Operation *producer) {
   SmallVector<int64_t> loops =
       llvm::to_vector(llvm::seq<int64_t>(0, consumer.getNumLoops()));
   linalg::LinalgOp current = consumer;
   while (current != producer) {
     OpOperand *next = nullptr;
     for (OpOperand *input : current.getDpsInputOperands()) {
-      auto defining = input->get().getDefiningOp<linalg::LinalgOp>();
-      if (defining && !isa<linalg::FillOp>(defining.getOperation()) &&
-          (!next || defining == producer))
+      Operation *defining = input->get().getDefiningOp();
+      if (isa_and_present<linalg::LinalgOp, linalg::UnPackOp>(defining) &&
+          !isa<linalg::FillOp>(defining) && (!next || defining == producer))
         next = input;
     }
     if (!next || current.getNumReductionLoops() > 0)
       return {};
     AffineMap readMap = current.getMatchingIndexingMap(next);
-    auto defining = next->get().getDefiningOp<linalg::LinalgOp>();
-    AffineMap writeMap = defining.getIndexingMapMatchingResult(
-        cast<OpResult>(next->get()));
-    if (!readMap.isPermutation() || !writeMap.isProjectedPermutation())
+    if (!readMap.isPermutation())
+      return {};
+    Operation *defining = next->get().getDefiningOp();
+    // An unpack's loops are its result's dims.
+    AffineMap writeMap = AffineMap::getMultiDimIdentityMap(
+        readMap.getNumResults(), readMap.getContext());
+    if (auto definingLinalg = dyn_cast<linalg::LinalgOp>(defining))
+      writeMap = definingLinalg.getIndexingMapMatchingResult(
+          cast<OpResult>(next->get()));
+    if (!writeMap.isProjectedPermutation())
       return {};
     for (int64_t &loop : loops) {
       unsigned position = *readMap.getResultPosition(
           getAffineDimExpr(loop, readMap.getContext()));
       loop = writeMap.getDimPosition(position);
     }
-    current = defining;
+    if (defining == producer)
+      break;
+    current = dyn_cast<linalg::LinalgOp>(defining);
+    if (!current)
+      return {};
   }
   return loops;
 }
 
 /// The op whose results the kernel stores to its output bindings, when a
-/// single linalg op produces all of them.
-linalg::LinalgOp findStoredOp(func::FuncOp funcOp) {
+/// single tileable op produces all of them.
+Operation *findStoredOp(func::FuncOp funcOp) {
   Operation *stored = nullptr;
   bool single = true;
   funcOp.walk([&](bufferization::MaterializeInDestinationOp storeOp) {
@@ -194,62 +343,74 @@ linalg::LinalgOp findStoredOp(func::FuncOp funcOp) {
       single = false;
     stored = producer;
   });
-  return single ? dyn_cast_if_present<linalg::LinalgOp>(stored)
-                : linalg::LinalgOp();
+  if (!single ||
+      !isa_and_present<linalg::LinalgOp, linalg::PackOp, linalg::UnPackOp>(
+          stored))
+    return nullptr;
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(stored))
+    if (!linalgOp.hasPureTensorSemantics())
+      return nullptr;
+  return stored;
 }
 
 void configureExport(ExecutableExportOp exportOp, func::FuncOp funcOp,
-                     int64_t vectorBytes) {
+                     const CPUTargetInfo &target) {
   MLIRContext *context = funcOp.getContext();
   SmallVector<int64_t> workgroupCount = {1, 1, 1};
-  auto setConfig = [&](linalg::LinalgOp op, ArrayRef<int64_t> workgroup,
+  auto setConfig = [&](Operation *op, ArrayRef<int64_t> workgroup,
                        ArrayRef<int64_t> vector) {
     op->setAttr("lowering_config",
                 LoweringConfigAttr::get(context, workgroup, vector));
   };
 
   // Empty loops need no tiles: such ops become loops that never run.
-  auto hasEmptyLoop = [](linalg::LinalgOp op) {
-    return llvm::is_contained(op.getStaticLoopRanges(), 0);
+  auto hasEmptyLoop = [](Operation *op) {
+    return llvm::is_contained(getStaticLoopRanges(op), 0);
   };
-  linalg::LinalgOp storedOp = findStoredOp(funcOp);
+  Operation *storedOp = findStoredOp(funcOp);
   if (storedOp && hasEmptyLoop(storedOp))
-    storedOp = {};
-  auto heavyOp = dyn_cast_if_present<linalg::LinalgOp>(
-      findDispatchRootOp(funcOp.getBody()));
-  if (storedOp && storedOp.hasPureTensorSemantics()) {
+    storedOp = nullptr;
+  Operation *heavyOp = findDispatchRootOp(funcOp.getBody());
+  if (heavyOp &&
+      !isa<linalg::LinalgOp, linalg::PackOp, linalg::UnPackOp>(heavyOp))
+    heavyOp = nullptr;
+  if (storedOp) {
     SmallVector<int64_t> loopMap;
-    if (heavyOp && heavyOp != storedOp && !hasEmptyLoop(heavyOp))
-      loopMap = mapLoopsToProducer(storedOp, heavyOp);
-    linalg::LinalgOp planOp = loopMap.empty() ? storedOp : heavyOp;
-    SmallVector<int64_t> planVector =
-        selectVectorTiles(planOp, getLanes(planOp, vectorBytes));
-    SmallVector<int64_t> planWorkgroup =
-        selectWorkgroupTiles(planOp, planVector);
-    SmallVector<int64_t> vector = planVector, workgroup = planWorkgroup;
+    auto storedLinalg = dyn_cast<linalg::LinalgOp>(storedOp);
+    if (heavyOp && heavyOp != storedOp && storedLinalg &&
+        !hasEmptyLoop(heavyOp))
+      loopMap = mapLoopsToProducer(storedLinalg, heavyOp);
+    Operation *planOp = loopMap.empty() ? storedOp : heavyOp;
+    TilePlan plan = selectTiles(planOp, target);
+    SmallVector<int64_t> vector = plan.vector, workgroup = plan.workgroup;
     if (!loopMap.empty()) {
-      vector.assign(storedOp.getNumLoops(), 1);
-      workgroup.assign(storedOp.getNumLoops(), 0);
+      vector.assign(storedLinalg.getNumLoops(), 1);
+      workgroup.assign(storedLinalg.getNumLoops(), 0);
       for (auto [loop, heavyLoop] : llvm::enumerate(loopMap)) {
-        vector[loop] = planVector[heavyLoop];
-        workgroup[loop] = planWorkgroup[heavyLoop];
+        vector[loop] = plan.vector[heavyLoop];
+        workgroup[loop] = plan.workgroup[heavyLoop];
       }
-      setConfig(heavyOp, {}, planVector);
+      setConfig(heavyOp, {}, plan.vector);
     }
+    // A tile covering its whole loop distributes nothing: tiling folds that
+    // loop away, so it must not take a dimension of the grid either.
+    SmallVector<int64_t> ranges = getStaticLoopRanges(storedOp);
+    for (auto [tile, range] : llvm::zip(workgroup, ranges))
+      if (tile >= range)
+        tile = 0;
     setConfig(storedOp, workgroup, vector);
     // Workgroup grid: x is the innermost distributed loop.
-    SmallVector<int64_t> ranges = storedOp.getStaticLoopRanges();
     int64_t dim = 0;
     for (int64_t i = workgroup.size() - 1; i >= 0 && dim < 3; --i)
       if (workgroup[i] != 0)
-        workgroupCount[dim++] = ranges[i] / workgroup[i];
+        workgroupCount[dim++] = llvm::divideCeil(ranges[i], workgroup[i]);
   }
   // Other ops with reductions tile them on their own.
   funcOp.walk([&](linalg::LinalgOp op) {
     if (getLoweringConfig(op) || op.getNumReductionLoops() == 0 ||
         !op.hasPureTensorSemantics() || hasEmptyLoop(op))
       return;
-    setConfig(op, {}, selectVectorTiles(op, getLanes(op, vectorBytes)));
+    setConfig(op, {}, selectVectorTiles(op, target));
   });
   exportOp.setWorkgroupCountAttr(
       DenseI64ArrayAttr::get(context, workgroupCount));
@@ -264,14 +425,15 @@ struct SelectLoweringStrategyPass
       variantOp.emitError("variant has no module to compile");
       return signalPassFailure();
     }
-    int64_t vectorBytes = getVectorBytes(variantOp);
+    CPUTargetInfo target =
+        getCPUTargetInfo(variantOp.getCpu(), variantOp.getFeatures());
     for (ExecutableExportOp exportOp : variantOp.getExportOps()) {
       auto funcOp = innerModule.lookupSymbol<func::FuncOp>(exportOp.getSymName());
       if (!funcOp) {
         exportOp.emitError("export has no function in the variant module");
         return signalPassFailure();
       }
-      configureExport(exportOp, funcOp, vectorBytes);
+      configureExport(exportOp, funcOp, target);
     }
   }
 };

@@ -13,9 +13,9 @@ namespace mlir::kiln {
 namespace {
 
 /// The op carrying workgroup tiles (the one the kernel stores), if any.
-linalg::LinalgOp findDistributedOp(func::FuncOp funcOp) {
-  linalg::LinalgOp found;
-  funcOp.walk([&](linalg::LinalgOp op) {
+TilingInterface findDistributedOp(func::FuncOp funcOp) {
+  TilingInterface found;
+  funcOp.walk([&](TilingInterface op) {
     LoweringConfigAttr config = getLoweringConfig(op);
     if (config && llvm::any_of(config.getWorkgroup(),
                                [](int64_t size) { return size != 0; }))
@@ -29,7 +29,7 @@ struct TileAndDistributeToWorkgroupsPass
           TileAndDistributeToWorkgroupsPass> {
   void runOnOperation() override {
     func::FuncOp funcOp = getOperation();
-    linalg::LinalgOp root = findDistributedOp(funcOp);
+    TilingInterface root = findDistributedOp(funcOp);
     if (!root)
       return;
     IRRewriter rewriter(&getContext());
@@ -41,10 +41,9 @@ struct TileAndDistributeToWorkgroupsPass
     options.setTilingOptions(tilingOptions);
     rewriter.setInsertionPoint(root);
     FailureOr<scf::SCFTileAndFuseResult> result =
-        scf::tileConsumerAndFuseProducersUsingSCF(
-            rewriter, cast<TilingInterface>(root.getOperation()), options);
+        scf::tileConsumerAndFuseProducersUsingSCF(rewriter, root, options);
     if (failed(result)) {
-      root.emitError("cannot tile to workgroups");
+      root->emitError("cannot tile to workgroups");
       return signalPassFailure();
     }
     for (auto [original, replacement] : result->replacements)

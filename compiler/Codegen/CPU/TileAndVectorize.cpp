@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
@@ -11,6 +12,7 @@
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace mlir::kiln {
 #define GEN_PASS_DEF_TILEANDVECTORIZEPASS
@@ -22,9 +24,25 @@ namespace {
 /// first so that vectors stay register-sized.
 constexpr int64_t kMaxVectorizedElements = 4096;
 
-int64_t getIterationSpaceSize(linalg::LinalgOp op) {
+/// Marks the loops tiling creates, until their remainders are peeled.
+constexpr StringLiteral kPeelAttrName = "__kiln_peel";
+
+/// Static loop ranges of a linalg op, pack or unpack (dynamic ones as
+/// ShapedType::kDynamic).
+SmallVector<int64_t> getStaticLoopRanges(Operation *op) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return linalgOp.getStaticLoopRanges();
+  if (auto packOp = dyn_cast<linalg::PackOp>(op))
+    return SmallVector<int64_t>(
+        packOp.getDestType().getShape().take_front(packOp.getSourceRank()));
+  if (auto unpackOp = dyn_cast<linalg::UnPackOp>(op))
+    return SmallVector<int64_t>(unpackOp.getDestType().getShape());
+  return {};
+}
+
+int64_t getIterationSpaceSize(Operation *op) {
   int64_t size = 1;
-  for (int64_t range : op.getStaticLoopRanges()) {
+  for (int64_t range : getStaticLoopRanges(op)) {
     if (ShapedType::isDynamic(range))
       return ShapedType::kDynamic;
     size *= range;
@@ -33,10 +51,11 @@ int64_t getIterationSpaceSize(linalg::LinalgOp op) {
 }
 
 /// Keeps the sizes of loops of one kind, zeroing the others.
-SmallVector<int64_t> filterLoops(linalg::LinalgOp op, ArrayRef<int64_t> sizes,
+SmallVector<int64_t> filterLoops(Operation *op, ArrayRef<int64_t> sizes,
                                  utils::IteratorType kind) {
   SmallVector<int64_t> result(sizes);
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<utils::IteratorType> iterators =
+      cast<TilingInterface>(op).getLoopIteratorTypes();
   for (auto [i, size] : llvm::enumerate(result))
     if (i >= iterators.size() || iterators[i] != kind)
       size = 0;
@@ -44,14 +63,20 @@ SmallVector<int64_t> filterLoops(linalg::LinalgOp op, ArrayRef<int64_t> sizes,
   return result;
 }
 
-LogicalResult tileWithFor(RewriterBase &rewriter, linalg::LinalgOp op,
+/// Marks `loops` for peeling.
+void markForPeeling(ArrayRef<LoopLikeOpInterface> loops) {
+  for (LoopLikeOpInterface loop : loops)
+    loop->setAttr(kPeelAttrName, UnitAttr::get(loop->getContext()));
+}
+
+LogicalResult tileWithFor(RewriterBase &rewriter, Operation *op,
                           ArrayRef<int64_t> sizes, bool fuseProducers) {
   if (llvm::all_of(sizes, [](int64_t size) { return size == 0; }))
     return success();
   scf::SCFTilingOptions tilingOptions;
-  tilingOptions.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
+  tilingOptions.setTileSizes(getAsIndexOpFoldResult(op->getContext(), sizes));
   rewriter.setInsertionPoint(op);
-  auto tilingInterface = cast<TilingInterface>(op.getOperation());
+  auto tilingInterface = cast<TilingInterface>(op);
   if (fuseProducers) {
     scf::SCFTileAndFuseOptions options;
     options.setTilingOptions(tilingOptions);
@@ -73,6 +98,7 @@ LogicalResult tileWithFor(RewriterBase &rewriter, linalg::LinalgOp op,
       return failure();
     for (auto [original, replacement] : result->replacements)
       rewriter.replaceAllUsesWith(original, replacement);
+    markForPeeling(result->loops);
     return success();
   }
   FailureOr<scf::SCFTilingResult> result =
@@ -80,7 +106,51 @@ LogicalResult tileWithFor(RewriterBase &rewriter, linalg::LinalgOp op,
   if (failed(result))
     return failure();
   rewriter.replaceOp(op, result->replacements);
+  markForPeeling(result->loops);
   return success();
+}
+
+/// Splits every marked loop whose step does not divide its range into a
+/// loop of full tiles and one partial iteration, so that the full tiles
+/// have static sizes (and the partial one too when the range is static).
+/// Loops nested in a peeled loop are peeled in both copies.
+void peelMarkedLoops(RewriterBase &rewriter, func::FuncOp funcOp) {
+  for (;;) {
+    scf::ForOp next;
+    funcOp.walk<WalkOrder::PreOrder>([&](scf::ForOp forOp) {
+      if (!forOp->hasAttr(kPeelAttrName))
+        return WalkResult::advance();
+      next = forOp;
+      return WalkResult::interrupt();
+    });
+    if (!next)
+      return;
+    next->removeAttr(kPeelAttrName);
+    scf::ForOp partialIteration;
+    (void)scf::peelForLoopAndSimplifyBounds(rewriter, next, partialIteration);
+  }
+}
+
+/// Vector sizes for a relayout whose tile overhangs the end of a loop: a
+/// pack's static destination, read through a mask where its source ends,
+/// or an unpack's static source, written through a mask. Empty when
+/// shapes are static.
+SmallVector<int64_t> getMaskedVectorSizes(Operation *op) {
+  if (auto packOp = dyn_cast<linalg::PackOp>(op)) {
+    if (packOp.getSourceType().hasStaticShape() ||
+        !packOp.getDestType().hasStaticShape())
+      return {};
+    return SmallVector<int64_t>(packOp.getDestType().getShape());
+  }
+  // An unpack into the rows left over at the end of a loop: its static
+  // source is read whole and written through a mask.
+  if (auto unpackOp = dyn_cast<linalg::UnPackOp>(op)) {
+    if (unpackOp.getDestType().hasStaticShape() ||
+        !unpackOp.getSourceType().hasStaticShape())
+      return {};
+    return SmallVector<int64_t>(unpackOp.getSourceType().getShape());
+  }
+  return {};
 }
 
 /// Unit tiles everywhere but the innermost loop, which gets up to 16.
@@ -114,10 +184,10 @@ struct TileAndVectorizePass
     IRRewriter rewriter(context);
 
     // 1. The stored op's parallel loops, with every producer fused.
-    linalg::LinalgOp storedOp;
-    funcOp.walk([&](linalg::LinalgOp op) {
+    Operation *storedOp = nullptr;
+    funcOp.walk([&](Operation *op) {
       if (LoweringConfigAttr config = getLoweringConfig(op))
-        if (!config.getWorkgroup().empty())
+        if (!config.getWorkgroup().empty() && isa<TilingInterface>(op))
           storedOp = op;
     });
     if (storedOp) {
@@ -125,7 +195,7 @@ struct TileAndVectorizePass
           filterLoops(storedOp, getLoweringConfig(storedOp).getVector(),
                       utils::IteratorType::parallel);
       if (failed(tileWithFor(rewriter, storedOp, sizes, /*fuse=*/true))) {
-        storedOp.emitError("cannot tile to vector sizes");
+        storedOp->emitError("cannot tile to vector sizes");
         return signalPassFailure();
       }
     }
@@ -158,6 +228,24 @@ struct TileAndVectorizePass
       (void)tileWithFor(rewriter, op, getDefaultVectorTiles(op),
                         /*fuse=*/false);
 
+    // Remainders of tiles that do not divide their loops: peeled off, so
+    // that full tiles are static and vectorize.
+    peelMarkedLoops(rewriter, funcOp);
+    {
+      RewritePatternSet patterns(context);
+      scf::ForOp::getCanonicalizationPatterns(patterns, context);
+      affine::AffineMinOp::getCanonicalizationPatterns(patterns, context);
+      tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns, context);
+      tensor::CastOp::getCanonicalizationPatterns(patterns, context);
+      linalg::PackOp::getCanonicalizationPatterns(patterns, context);
+      linalg::UnPackOp::getCanonicalizationPatterns(patterns, context);
+      // Static sizes reach the ops through tensor.cast folds.
+      context->getLoadedDialect<linalg::LinalgDialect>()
+          ->getCanonicalizationPatterns(patterns);
+      if (failed(applyPatternsGreedily(funcOp, std::move(patterns))))
+        return signalPassFailure();
+    }
+
     // 4. Unit-tiled 2-D convolutions and poolings become 1-D ones, which
     //    the vectorizer handles.
     {
@@ -171,30 +259,40 @@ struct TileAndVectorizePass
 
     // 5. Vectorize every linalg op small enough; the rest becomes loops
     //    later.
-    SmallVector<linalg::LinalgOp> candidates;
-    funcOp.walk([&](linalg::LinalgOp op) {
-      int64_t size = getIterationSpaceSize(op);
+    SmallVector<Operation *> candidates;
+    funcOp.walk([&](Operation *op) {
+      if (!isa<linalg::LinalgOp, linalg::PackOp, linalg::UnPackOp>(op))
+        return;
+      SmallVector<int64_t> masked = getMaskedVectorSizes(op);
+      int64_t size = 1;
+      for (int64_t range : masked)
+        size *= range;
+      if (masked.empty())
+        size = getIterationSpaceSize(op);
       // Empty iteration spaces have nothing to vectorize; their loops run
       // zero times.
       if (size != ShapedType::kDynamic && size > 0 &&
           size <= kMaxVectorizedElements)
         candidates.push_back(op);
     });
-    for (linalg::LinalgOp op : candidates) {
-      if (failed(linalg::vectorizeOpPrecondition(op)))
+    for (Operation *op : candidates) {
+      SmallVector<int64_t> vectorSizes = getMaskedVectorSizes(op);
+      if (failed(linalg::vectorizeOpPrecondition(op, vectorSizes)))
         continue;
       rewriter.setInsertionPoint(op);
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
       // Contractions become vector.contract directly (not broadcasts and
       // a multi-reduction), which lowers to outer products. Only when no
       // operand is extended: vector.contract would sign-extend implicitly,
       // losing an unsigned cast. Nor into a 0-d result (linalg.dot): the
       // vectorizer would build an accumulator vector<T>, which
       // vector.contract rejects (it wants a scalar there).
-      bool isContraction = linalg::isaContractionOpInterface(op) &&
-                           hasUniformElementType(op) &&
-                           op.getRank(op.getDpsInitOperand(0)) > 0;
+      bool isContraction =
+          linalgOp && linalg::isaContractionOpInterface(linalgOp) &&
+          hasUniformElementType(linalgOp) &&
+          linalgOp.getRank(linalgOp.getDpsInitOperand(0)) > 0;
       FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
-          rewriter, op, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
+          rewriter, op, vectorSizes, /*inputScalableVecDims=*/{},
           /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
           /*assumeDynamicDimsMatchVecSizes=*/false,
           /*createNamedContraction=*/isContraction);
@@ -213,6 +311,14 @@ struct TileAndVectorizePass
     scf::ForOp::getCanonicalizationPatterns(patterns, context);
     if (failed(applyPatternsGreedily(funcOp, std::move(patterns))))
       return signalPassFailure();
+
+    // 7. Accumulators read and written back at the same place on every
+    //    iteration of a reduction loop become loop-carried vectors, so they
+    //    stay in registers (innermost loops first: walks are post-order).
+    SmallVector<scf::ForOp> loops;
+    funcOp.walk([&](scf::ForOp forOp) { loops.push_back(forOp); });
+    for (scf::ForOp forOp : loops)
+      (void)hoistLoopInvariantSubsets(rewriter, forOp);
   }
 };
 

@@ -1,14 +1,16 @@
 // RUN: kiln-opt %s --pass-pipeline="builtin.module(func.func(kiln-cpu-tile-and-vectorize,canonicalize,cse))" | FileCheck %s
 
-// Tests that a matmul tile becomes an 8x32 accumulator updated by a
-// vector.contract over a K loop of step 1, followed by its vectorized
-// epilogue, with no linalg op left.
+// Tests that a matmul tile becomes an 8x32 accumulator carried in registers
+// through a K loop of step 1 (read and written nowhere inside it), updated by
+// a vector.contract, and that its epilogue applies to that register value
+// before the one store, with no linalg op left.
 // CHECK-LABEL: func.func @mm
 //       CHECK:   scf.for %{{.+}} = %c0 to %c32 step %c8
-//       CHECK:       vector.transfer_write {{.*}} : vector<8x32xf32>
-//       CHECK:       scf.for %{{.+}} = %c0 to %c256 step %c1
-//       CHECK:         vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
-//       CHECK:       arith.maximumf {{.*}} : vector<8x32xf32>
+//       CHECK:     %[[ACC:.+]] = scf.for %{{.+}} = %c0 to %c256 step %c1 iter_args(%[[A:.+]] = %{{.+}}) -> (vector<8x32xf32>)
+//   CHECK-NOT:       vector.transfer_write
+//       CHECK:       vector.contract {{.*}}, %[[A]] : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+//       CHECK:     %[[MAX:.+]] = arith.maximumf %[[ACC]], {{.*}} : vector<8x32xf32>
+//       CHECK:     vector.transfer_write %[[MAX]]
 //   CHECK-NOT:   linalg.
 func.func @mm(%a: tensor<32x256xf32>, %b: tensor<256x32xf32>) -> tensor<32x32xf32> {
   %cst = arith.constant 0.0 : f32

@@ -1,0 +1,312 @@
+//===- MaterializeDataTiling.cpp - contractions on packed operands --------===//
+//
+// A matmul reads its operands along rows of one and columns of the other;
+// packed into M0 x K0 and N0 x K0 tiles (K0 = 1), every step of the kernel's
+// inner loop reads one contiguous slice of each, so the loads stream and
+// prefetch, and no leading dimension (a power of two, say) maps every row to
+// the same cache set. The tiles are the kernel's register block, so the
+// packed layouts are chosen here, for the target, before dispatches form.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GlobalOpt/Passes.h"
+
+#include "Target/CPU/CPUTarget.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir::kiln {
+#define GEN_PASS_DEF_MATERIALIZEDATATILINGPASS
+#include "GlobalOpt/Passes.h.inc"
+
+namespace {
+
+/// Multiply-adds below which packing costs more than it saves: the three
+/// relayouts are dispatches of their own.
+constexpr int64_t kMinPackedMultiplyAdds = int64_t(1) << 18;
+
+/// Inner tile sizes of a packed contraction.
+struct ContractionTiles {
+  int64_t m0, n0, k0;
+};
+
+ContractionTiles selectContractionTiles(const CPUTargetInfo &target,
+                                        Type elementType, int64_t m) {
+  int64_t lanes = target.getLanes(elementType.getIntOrFloatBitWidth());
+  // With 32 registers, 16 one-vector rows of accumulators leave room for the
+  // RHS vector (AVX-512 broadcasts the LHS element from memory). With 16, six
+  // two-vector rows, two RHS vectors and the broadcast LHS element fill them:
+  // 12 FMAs for 8 loads, where eight one-vector rows need 9 loads for 8.
+  int64_t vectorsPerRow = target.vectorRegisters >= 32 ? 1 : 2;
+  int64_t m0 = std::min<int64_t>(
+      16, (target.vectorRegisters - vectorsPerRow - 1) / vectorsPerRow);
+  // Few rows (a matrix-vector product): pad to a power of two, not to M0.
+  if (m < m0)
+    m0 = static_cast<int64_t>(llvm::PowerOf2Ceil(m));
+  return {m0, vectorsPerRow * lanes, 1};
+}
+
+/// The loops of a matmul-like contraction: one M, N and K loop, at most one
+/// batch loop.
+struct ContractionLoops {
+  std::optional<unsigned> batch;
+  unsigned m, n, k;
+};
+
+FailureOr<ContractionLoops> matchPackableContraction(linalg::LinalgOp op) {
+  if (!linalg::isaContractionOpInterface(op) || !op.hasPureTensorSemantics() ||
+      op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      isa<linalg::Mmt4DOp, linalg::BatchMmt4DOp>(op.getOperation()))
+    return failure();
+  // One element type: mmt4d would extend mixed ones with its own
+  // signedness, not the op's.
+  Type elementType = getElementTypeOrSelf(op->getResult(0).getType());
+  if (!elementType.isIntOrFloat() ||
+      elementType.getIntOrFloatBitWidth() % 8 != 0 ||
+      llvm::any_of(op->getOperandTypes(), [&](Type type) {
+        return getElementTypeOrSelf(type) != elementType;
+      }))
+    return failure();
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1 || dims->batch.size() > 1)
+    return failure();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic))
+    return failure();
+  ContractionLoops loops{std::nullopt, dims->m[0], dims->n[0], dims->k[0]};
+  if (!dims->batch.empty())
+    loops.batch = dims->batch[0];
+  // Each operand holds exactly the loops it is indexed by, in any order.
+  unsigned operandLoops = loops.batch ? 3 : 2;
+  for (AffineMap map : op.getIndexingMapsArray())
+    if (!map.isProjectedPermutation() || map.getNumResults() != operandLoops)
+      return failure();
+  int64_t multiplyAdds = 1;
+  for (int64_t range : ranges)
+    multiplyAdds *= range;
+  if (multiplyAdds < kMinPackedMultiplyAdds || ranges[loops.m] < 2 ||
+      ranges[loops.n] < 2)
+    return failure();
+  return loops;
+}
+
+/// Where each loop sits among an operand's dimensions.
+SmallVector<int64_t> getOperandDims(AffineMap map, ArrayRef<unsigned> loops) {
+  SmallVector<int64_t> dims;
+  for (unsigned loop : loops)
+    dims.push_back(*map.getResultPosition(
+        getAffineDimExpr(loop, map.getContext())));
+  return dims;
+}
+
+/// `outerDimsPerm` as linalg.pack spells it: none for the identity.
+SmallVector<int64_t> normalizePermutation(SmallVector<int64_t> perm) {
+  if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+    return {};
+  return perm;
+}
+
+/// Packs `value` so that its outer dims follow `outerLoops` and the inner
+/// tiles cover `innerLoops`, padding with zeros where the tiles overhang.
+Value packOperand(RewriterBase &rewriter, Location loc, Value value,
+                  AffineMap map, ArrayRef<unsigned> outerLoops,
+                  ArrayRef<unsigned> innerLoops, ArrayRef<int64_t> tiles) {
+  SmallVector<int64_t> innerDimsPos = getOperandDims(map, innerLoops);
+  SmallVector<int64_t> outerDimsPerm =
+      normalizePermutation(getOperandDims(map, outerLoops));
+  SmallVector<OpFoldResult> tileSizes =
+      getAsIndexOpFoldResult(rewriter.getContext(), tiles);
+  Value dest = linalg::PackOp::createDestinationTensor(
+      rewriter, loc, value, tileSizes, innerDimsPos, outerDimsPerm);
+  auto type = cast<RankedTensorType>(value.getType());
+  std::optional<Value> padding;
+  for (auto [dim, tile] : llvm::zip(innerDimsPos, tiles))
+    if (type.getDimSize(dim) % tile != 0)
+      padding = arith::ConstantOp::create(
+          rewriter, loc, rewriter.getZeroAttr(type.getElementType()));
+  return linalg::PackOp::create(rewriter, loc, value, dest, innerDimsPos,
+                                tileSizes, padding, outerDimsPerm);
+}
+
+struct PackContraction : OpInterfaceRewritePattern<linalg::LinalgOp> {
+  PackContraction(MLIRContext *context, const CPUTargetInfo &target)
+      : OpInterfaceRewritePattern(context), target(target) {}
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    FailureOr<ContractionLoops> loops = matchPackableContraction(op);
+    if (failed(loops))
+      return rewriter.notifyMatchFailure(op, "not a packable contraction");
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    Value init = op.getDpsInitOperand(0)->get();
+    ContractionTiles tiles = selectContractionTiles(
+        target, getElementTypeOrSelf(init.getType()), ranges[loops->m]);
+
+    auto withBatch = [&](std::initializer_list<unsigned> dims) {
+      SmallVector<unsigned> result;
+      if (loops->batch)
+        result.push_back(*loops->batch);
+      result.append(dims);
+      return result;
+    };
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    Location loc = op.getLoc();
+    Value lhs = packOperand(rewriter, loc, op.getDpsInputOperand(0)->get(),
+                            maps[0], withBatch({loops->m, loops->k}),
+                            {loops->m, loops->k}, {tiles.m0, tiles.k0});
+    Value rhs = packOperand(rewriter, loc, op.getDpsInputOperand(1)->get(),
+                            maps[1], withBatch({loops->n, loops->k}),
+                            {loops->n, loops->k}, {tiles.n0, tiles.k0});
+    SmallVector<unsigned> accOuter = withBatch({loops->m, loops->n});
+    SmallVector<unsigned> accInner = {loops->m, loops->n};
+    Value acc = packOperand(rewriter, loc, init, maps[2], accOuter, accInner,
+                            {tiles.m0, tiles.n0});
+    Value packed;
+    if (loops->batch)
+      packed = linalg::BatchMmt4DOp::create(rewriter, loc, acc.getType(),
+                                            ValueRange{lhs, rhs}, acc)
+                   .getResult(0);
+    else
+      packed = linalg::Mmt4DOp::create(rewriter, loc, acc.getType(),
+                                       ValueRange{lhs, rhs}, acc)
+                   .getResult(0);
+
+    SmallVector<int64_t> innerDimsPos = getOperandDims(maps[2], accInner);
+    SmallVector<int64_t> outerDimsPerm =
+        normalizePermutation(getOperandDims(maps[2], accOuter));
+    auto initType = cast<RankedTensorType>(init.getType());
+    Value empty = tensor::EmptyOp::create(rewriter, loc, initType.getShape(),
+                                          initType.getElementType());
+    rewriter.replaceOpWithNewOp<linalg::UnPackOp>(
+        op, packed, empty, innerDimsPos,
+        getAsIndexOpFoldResult(rewriter.getContext(), {tiles.m0, tiles.n0}),
+        outerDimsPerm);
+    return success();
+  }
+
+  CPUTargetInfo target;
+};
+
+/// linalg.pack of a dense constant: the packed constant, computed element by
+/// element on the raw bytes (a 4 MiB weight takes milliseconds).
+struct FoldConstantPack : OpRewritePattern<linalg::PackOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::PackOp op,
+                                PatternRewriter &rewriter) const override {
+    DenseElementsAttr source;
+    if (!matchPattern(op.getSource(), m_Constant(&source)))
+      return rewriter.notifyMatchFailure(op, "source is not a constant");
+    // Splats pack to splats; upstream folds those.
+    if (source.isSplat())
+      return rewriter.notifyMatchFailure(op, "splat constant");
+    RankedTensorType sourceType = op.getSourceType();
+    RankedTensorType destType = op.getDestType();
+    Type elementType = sourceType.getElementType();
+    if (!elementType.isIntOrFloat() ||
+        elementType.getIntOrFloatBitWidth() % 8 != 0 ||
+        !sourceType.hasStaticShape() || !destType.hasStaticShape() ||
+        ShapedType::isDynamicShape(op.getStaticInnerTiles()))
+      return rewriter.notifyMatchFailure(op, "not a static byte-sized pack");
+    // The padding value's bytes, when the tiles overhang.
+    int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
+    SmallVector<char> padding(elementBytes, 0);
+    if (Value paddingValue = op.getPaddingValue()) {
+      Attribute attr;
+      if (!matchPattern(paddingValue, m_Constant(&attr)))
+        return rewriter.notifyMatchFailure(op, "padding is not a constant");
+      auto splat = DenseElementsAttr::get(
+          RankedTensorType::get({}, elementType), attr);
+      ArrayRef<char> raw = splat.getRawData();
+      llvm::copy(raw.take_front(elementBytes), padding.begin());
+    }
+
+    ArrayRef<int64_t> sourceShape = sourceType.getShape();
+    ArrayRef<int64_t> destShape = destType.getShape();
+    ArrayRef<int64_t> innerDimsPos = op.getInnerDimsPos();
+    ArrayRef<int64_t> innerTiles = op.getStaticInnerTiles();
+    SmallVector<int64_t> outerDimsPerm(op.getOuterDimsPerm());
+    int64_t rank = sourceType.getRank();
+    if (outerDimsPerm.empty())
+      outerDimsPerm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    SmallVector<int64_t> sourceStrides(rank, 1);
+    for (int64_t d = rank - 2; d >= 0; --d)
+      sourceStrides[d] = sourceStrides[d + 1] * sourceShape[d + 1];
+    // Every source dim is an outer dim times its tile plus an inner index.
+    SmallVector<int64_t> tileOf(rank, 1);
+    for (auto [dim, tile] : llvm::zip(innerDimsPos, innerTiles))
+      tileOf[dim] = tile;
+
+    ArrayRef<char> input = source.getRawData();
+    int64_t count = destType.getNumElements();
+    std::vector<char> output(count * elementBytes);
+    SmallVector<int64_t> index(destShape.size(), 0);
+    SmallVector<int64_t> coords(rank);
+    for (int64_t linear = 0; linear < count; ++linear) {
+      for (int64_t d = 0; d < rank; ++d)
+        coords[outerDimsPerm[d]] = index[d] * tileOf[outerDimsPerm[d]];
+      for (auto [i, dim] : llvm::enumerate(innerDimsPos))
+        coords[dim] += index[rank + i];
+      int64_t offset = 0;
+      bool inBounds = true;
+      for (int64_t d = 0; d < rank; ++d) {
+        inBounds &= coords[d] < sourceShape[d];
+        offset += coords[d] * sourceStrides[d];
+      }
+      const char *from = inBounds ? input.data() + offset * elementBytes
+                                  : padding.data();
+      std::memcpy(output.data() + linear * elementBytes, from, elementBytes);
+      for (int64_t d = destShape.size() - 1; d >= 0; --d) {
+        if (++index[d] < destShape[d])
+          break;
+        index[d] = 0;
+      }
+    }
+    auto packed = DenseElementsAttr::getFromRawBuffer(destType, output);
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, packed);
+    return success();
+  }
+};
+
+}  // namespace
+
+void populateFoldConstantPackPatterns(RewritePatternSet &patterns) {
+  patterns.add<FoldConstantPack>(patterns.getContext());
+}
+
+void populateMaterializeDataTilingPatterns(RewritePatternSet &patterns,
+                                           const CPUTargetInfo &target) {
+  MLIRContext *context = patterns.getContext();
+  // A batch of one is a plain matmul (TOSA's matmul always has a batch).
+  linalg::populateContractionOpRankReducingPatterns(patterns);
+  patterns.add<PackContraction>(context, target);
+  populateFoldConstantPackPatterns(patterns);
+  linalg::populateFoldPackUnpackIntoTensorEmptyPatterns(patterns);
+  linalg::FillOp::getCanonicalizationPatterns(patterns, context);
+  linalg::PackOp::getCanonicalizationPatterns(patterns, context);
+  linalg::UnPackOp::getCanonicalizationPatterns(patterns, context);
+}
+
+namespace {
+
+struct MaterializeDataTilingPass
+    : impl::MaterializeDataTilingPassBase<MaterializeDataTilingPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    auto [cpu, features] = resolveTargetCPU(targetCPU);
+    RewritePatternSet patterns(&getContext());
+    populateMaterializeDataTilingPatterns(patterns,
+                                          getCPUTargetInfo(cpu, features));
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+}  // namespace
+}  // namespace mlir::kiln

@@ -1,0 +1,20 @@
+//===- Passes.cpp - global optimization pipeline ------------------*- C++ -*-===//
+
+#include "GlobalOpt/Passes.h"
+
+#include "mlir/Transforms/Passes.h"
+
+namespace mlir::kiln {
+
+void buildGlobalOptimizationPassPipeline(OpPassManager &pm,
+                                         StringRef targetCPU) {
+  // Contractions get the target's tiled layouts; the packs of constant
+  // weights fold away here, at compile time.
+  MaterializeDataTilingPassOptions options;
+  options.targetCPU = targetCPU.str();
+  pm.addNestedPass<func::FuncOp>(createMaterializeDataTilingPass(options));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+}  // namespace mlir::kiln

@@ -1,0 +1,38 @@
+//===- Passes.h - global optimization passes ----------------------*- C++ -*-===//
+
+#ifndef KILN_GLOBALOPT_PASSES_H_
+#define KILN_GLOBALOPT_PASSES_H_
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace mlir::kiln {
+
+struct CPUTargetInfo;
+
+#define GEN_PASS_DECL
+#include "GlobalOpt/Passes.h.inc"
+
+/// Patterns packing matmul-like contractions for `target` (see
+/// MaterializeDataTilingPass), with the folds that pack constants and fills.
+void populateMaterializeDataTilingPatterns(RewritePatternSet &patterns,
+                                           const CPUTargetInfo &target);
+
+/// Folds `linalg.pack` of a dense constant into the packed constant.
+void populateFoldConstantPackPatterns(RewritePatternSet &patterns);
+
+/// Adds the passes between input conversion and dispatch formation: layouts
+/// chosen for `targetCPU` (the `--cpu` choice), constants folded into them.
+void buildGlobalOptimizationPassPipeline(OpPassManager &pm,
+                                         StringRef targetCPU);
+
+#define GEN_PASS_REGISTRATION
+#include "GlobalOpt/Passes.h.inc"
+
+}  // namespace mlir::kiln
+
+#endif  // KILN_GLOBALOPT_PASSES_H_

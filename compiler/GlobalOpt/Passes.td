@@ -1,0 +1,49 @@
+//===- Passes.td - global optimization passes --------------*- tablegen -*-===//
+
+#ifndef KILN_GLOBALOPT_PASSES
+#define KILN_GLOBALOPT_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def MaterializeDataTilingPass
+    : Pass<"kiln-materialize-data-tiling", "::mlir::func::FuncOp"> {
+  let summary = "Packs the operands of contractions into tiled layouts.";
+  let description = [{
+    Rewrites each matmul-like contraction (one M, N and K loop, at most one
+    batch loop, one element type) large enough to repay a relayout into
+    `linalg.pack` of its operands, a `linalg.mmt4d` (`linalg.batch_mmt4d`)
+    on the packed operands and a `linalg.unpack` of the result. The inner
+    tiles come from the target: M0 x N0 accumulators fill its vector
+    registers (6 x 2 vectors with 16 registers, 16 x 1 vector with 32), and
+    K0 = 1, so the kernel's inner loop streams one contiguous M0 and one
+    contiguous N0 slice per step of K. Sizes that do not divide the tiles are
+    padded with zeros by the packs and cut off by the unpack.
+
+    ```mlir
+    %r = linalg.matmul ins(%a, %b : tensor<1000x512xf32>, tensor<512x256xf32>)
+                       outs(%c : tensor<1000x256xf32>) -> tensor<1000x256xf32>
+    // becomes, for AVX2 (M0 = 6, N0 = 16, K0 = 1)
+    %pa = linalg.pack %a padding_value(%zero : f32) inner_dims_pos = [0, 1]
+        inner_tiles = [6, 1] into %ea : ... -> tensor<167x512x6x1xf32>
+    %pb = linalg.pack %b outer_dims_perm = [1, 0] inner_dims_pos = [1, 0]
+        inner_tiles = [16, 1] into %eb : ... -> tensor<16x512x16x1xf32>
+    %pc = linalg.pack %c ... -> tensor<167x16x6x16xf32>
+    %m = linalg.mmt4d ins(%pa, %pb : ...) outs(%pc : ...)
+    %r = linalg.unpack %m inner_dims_pos = [0, 1] inner_tiles = [6, 16]
+        into %e : tensor<167x16x6x16xf32> -> tensor<1000x256xf32>
+    ```
+
+    Packs of constants are folded into packed constants, so constant
+    weights are packed once, at compile time; packs of fills become fills.
+  }];
+  let options = [
+    Option<"targetCPU", "cpu", "std::string", /*default=*/"\"host\"",
+           "CPU the tiles are chosen for: host, x86-64-v2, x86-64-v3, "
+           "x86-64-v4 or any LLVM x86 CPU name">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+#endif // KILN_GLOBALOPT_PASSES

@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,7 @@
 #include "kiln/thread_pool.h"
 #include "kiln/trace.h"
 #include "support/command_line.h"
+#include "support/function_call.h"
 
 namespace {
 
@@ -237,24 +239,6 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
   return kiln::OkStatus();
 }
 
-// Picks the function to run: --function, or the only one there is.
-kiln::StatusOr<size_t> SelectFunction(const kiln::Module& module,
-                                      const Options& options) {
-  if (options.has_function) return module.FindFunction(options.function);
-  const auto& functions = module.functions();
-  if (functions.size() == 1) return size_t{0};
-  if (functions.empty()) {
-    return kiln::NotFoundError("the module has no functions");
-  }
-  std::string names;
-  for (const auto& function : functions) {
-    names.append(names.empty() ? "" : ", ").append(function.name);
-  }
-  return kiln::InvalidArgumentError(
-      "the module has several functions; choose one with --function (",
-      names, ")");
-}
-
 // Checks the --output flags against `count` values ("results" or
 // "bindings") of `what`.
 kiln::Status CheckOutputFlags(const Options& options, size_t count,
@@ -272,21 +256,6 @@ kiln::Status CheckOutputFlags(const Options& options, size_t count,
       return kiln::InvalidArgumentError(
           "output ", k, ": expected '@FILE.npy' or '-', got '", output, "'");
     }
-  }
-  return kiln::OkStatus();
-}
-
-// Parses each of `values` as a tensor; errors name "<what> <index>".
-kiln::Status ParseTensors(const std::vector<std::string>& values,
-                          std::string_view what,
-                          std::vector<kiln::Tensor>* tensors) {
-  tensors->reserve(values.size());
-  for (size_t i = 0; i < values.size(); ++i) {
-    kiln::StatusOr<kiln::Tensor> parsed = kiln::ParseTensor(values[i]);
-    if (!parsed.ok()) {
-      return std::move(parsed).status().Prepend(kiln::StrCat(what, " ", i));
-    }
-    tensors->push_back(std::move(parsed).value());
   }
   return kiln::OkStatus();
 }
@@ -322,7 +291,8 @@ kiln::Status DispatchOne(const std::shared_ptr<const kiln::Module>& module,
       CheckOutputFlags(options, ex.binding_count(), "bindings", ex.name()));
   // Parsed tensors are allocated, so the kernel may write any of them.
   std::vector<kiln::Tensor> bindings;
-  KILN_RETURN_IF_ERROR(ParseTensors(options.bindings, "binding", &bindings));
+  KILN_RETURN_IF_ERROR(
+      kiln::tools::ParseTensors(options.bindings, "binding", &bindings));
   kiln::ThreadPool pool(options.threads);
   kiln::Context context(module, &pool);
   const std::array<uint32_t, 3> compiled = ex.workgroup_count();
@@ -397,19 +367,6 @@ void WarnAboutTraceStage(const kiln::Module& module, const std::string& stage) {
                    : captured.c_str());
 }
 
-// Prints each check failure of the calls made on `context` to stderr.
-void PrintCheckFailures(const kiln::Context& context) {
-  for (const kiln::CheckFailure& failure : context.check_failures()) {
-    std::fprintf(stderr, "kiln-run: %s\n", failure.ToString().c_str());
-  }
-  const size_t hidden =
-      context.check_failure_count() - context.check_failures().size();
-  if (hidden != 0) {
-    std::fprintf(stderr, "kiln-run: %zu more check failures not shown\n",
-                 hidden);
-  }
-}
-
 kiln::Status RunModule(const Options& options, bool* checks_failed);
 
 // Installs the tracer (before the module loads: it publishes its sources
@@ -448,7 +405,12 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
     }
     return kiln::OkStatus();
   }
-  KILN_ASSIGN_OR_RETURN(size_t function_index, SelectFunction(*module, options));
+  KILN_ASSIGN_OR_RETURN(
+      size_t function_index,
+      kiln::tools::SelectFunction(
+          *module, options.has_function
+                       ? std::optional<std::string_view>(options.function)
+                       : std::nullopt));
   const kiln::FunctionSignature& signature =
       module->functions()[function_index];
 
@@ -456,7 +418,8 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
   KILN_RETURN_IF_ERROR(CheckOutputFlags(options, signature.results.size(),
                                         "results", signature.name));
   std::vector<kiln::Tensor> inputs;
-  KILN_RETURN_IF_ERROR(ParseTensors(options.inputs, "input", &inputs));
+  KILN_RETURN_IF_ERROR(
+      kiln::tools::ParseTensors(options.inputs, "input", &inputs));
 
   kiln::ThreadPool pool(options.threads);
   kiln::Context context(module, &pool);
@@ -468,7 +431,7 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
   if (status.ok()) status = WriteValues(options, results, "result");
   // Failed checks do not stop the function: report them after its results
   // (or before its error) and fail the run.
-  PrintCheckFailures(context);
+  kiln::tools::PrintCheckFailures("kiln-run", context);
   *checks_failed = context.check_failure_count() != 0;
   return status;
 }

@@ -1,0 +1,54 @@
+//===- function_call.cc - Calling a module's function from a tool ---------===//
+
+#include "support/function_call.h"
+
+#include <cstdio>
+#include <utility>
+
+#include "kiln/tensor_io.h"
+
+namespace kiln::tools {
+
+StatusOr<size_t> SelectFunction(const Module& module,
+                                std::optional<std::string_view> name) {
+  if (name) return module.FindFunction(*name);
+  const auto& functions = module.functions();
+  if (functions.size() == 1) return size_t{0};
+  if (functions.empty()) return NotFoundError("the module has no functions");
+  std::string names;
+  for (const auto& function : functions) {
+    names.append(names.empty() ? "" : ", ").append(function.name);
+  }
+  return InvalidArgumentError(
+      "the module has several functions; choose one with --function (",
+      names, ")");
+}
+
+Status ParseTensors(const std::vector<std::string>& values,
+                    std::string_view what, std::vector<Tensor>* tensors) {
+  tensors->reserve(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    StatusOr<Tensor> parsed = ParseTensor(values[i]);
+    if (!parsed.ok()) {
+      return std::move(parsed).status().Prepend(StrCat(what, " ", i));
+    }
+    tensors->push_back(std::move(parsed).value());
+  }
+  return OkStatus();
+}
+
+void PrintCheckFailures(std::string_view tool, const Context& context) {
+  const std::string prefix(tool);
+  for (const CheckFailure& failure : context.check_failures()) {
+    std::fprintf(stderr, "%s: %s\n", prefix.c_str(),
+                 failure.ToString().c_str());
+  }
+  const size_t hidden =
+      context.check_failure_count() - context.check_failures().size();
+  if (hidden != 0) {
+    std::fprintf(stderr, "%s: %zu more check failures not shown\n",
+                 prefix.c_str(), hidden);
+  }
+}
+
+}  // namespace kiln::tools

@@ -1,0 +1,41 @@
+//===- function_call.h - Calling a module's function from a tool --*- C++ -*-===//
+//
+// What kiln-run and kiln-benchmark share around Context::Call: choosing the
+// function (--function), parsing its inputs (--input), and reporting the
+// checks that failed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_TOOLS_SUPPORT_FUNCTION_CALL_H_
+#define KILN_TOOLS_SUPPORT_FUNCTION_CALL_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kiln/context.h"
+#include "kiln/module.h"
+#include "kiln/status.h"
+#include "kiln/tensor.h"
+
+namespace kiln::tools {
+
+/// The function to run: `name` (--function) when given, else the module's
+/// only function. With several and no name, the error lists them.
+StatusOr<size_t> SelectFunction(const Module& module,
+                                std::optional<std::string_view> name);
+
+/// Parses each of `values` as a tensor (kiln/tensor_io.h: "2x3xf32=1,2,...",
+/// "@file.npy", "2x3xf32" for zeros); errors name "<what> <index>".
+Status ParseTensors(const std::vector<std::string>& values,
+                    std::string_view what, std::vector<Tensor>* tensors);
+
+/// Prints each check failure recorded on `context` to stderr as
+/// "<tool>: check failed at LOCATION: MESSAGE", then how many more failed
+/// than the context kept.
+void PrintCheckFailures(std::string_view tool, const Context& context);
+
+}  // namespace kiln::tools
+
+#endif  // KILN_TOOLS_SUPPORT_FUNCTION_CALL_H_

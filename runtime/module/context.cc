@@ -53,17 +53,8 @@ Status CheckLibrariesLoaded(const Module& module) {
 
 }  // namespace
 
-Status Context::Call(size_t function_index, const std::vector<Tensor>& inputs,
-                     std::vector<Tensor>* outputs) {
-  outputs->clear();
-  KILN_RETURN_IF_ERROR(CheckLibrariesLoaded(*module_));
-  const std::vector<FunctionSignature>& signatures = module_->functions();
-  if (function_index >= signatures.size()) {
-    return OutOfRangeError("function index ", function_index,
-                           " out of range (", signatures.size(),
-                           " functions)");
-  }
-  const FunctionSignature& signature = signatures[function_index];
+Status CheckInputs(const FunctionSignature& signature,
+                   const std::vector<Tensor>& inputs) {
   if (inputs.size() != signature.arguments.size()) {
     return InvalidArgumentError(signature.ToString(), " takes ",
                                 signature.arguments.size(), " inputs, got ",
@@ -80,6 +71,20 @@ Status Context::Call(size_t function_index, const std::vector<Tensor>& inputs,
                                   inputs[i].type().ToString());
     }
   }
+  return OkStatus();
+}
+
+Status Context::Call(size_t function_index, const std::vector<Tensor>& inputs,
+                     std::vector<Tensor>* outputs) {
+  outputs->clear();
+  KILN_RETURN_IF_ERROR(CheckLibrariesLoaded(*module_));
+  const std::vector<FunctionSignature>& signatures = module_->functions();
+  if (function_index >= signatures.size()) {
+    return OutOfRangeError("function index ", function_index,
+                           " out of range (", signatures.size(),
+                           " functions)");
+  }
+  KILN_RETURN_IF_ERROR(CheckInputs(signatures[function_index], inputs));
   std::optional<ScopedZone> zone;
   if (PrepareTraceSites()) zone.emplace(function_sites_[function_index]);
   Status status = Execute(function_index, inputs, outputs);

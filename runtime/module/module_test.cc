@@ -244,6 +244,18 @@ TEST(ModuleTest, InputErrors) {
             "ids)");
 }
 
+TEST(ModuleTest, CheckInputsWithoutCalling) {
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(GoodSpec());
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  const FunctionSignature& main = (*module)->functions()[0];
+  Tensor v8 = F32Tensor({8}, std::vector<float>(8, 0));
+  EXPECT_TRUE(CheckInputs(main, {v8, v8}).ok());
+  EXPECT_EQ(CheckInputs(main, {v8}).message(),
+            "main(8xf32, 8xf32) -> (8xf32, 2x4xf32) takes 2 inputs, got 1");
+  EXPECT_EQ(CheckInputs(main, {v8, F32Tensor({2, 2}, {1, 2, 3, 4})}).message(),
+            "input 1: expected 8xf32, got 2x2xf32");
+}
+
 TEST(ModuleTest, ContextsOnSeveralThreadsShareOneModule) {
   StatusOr<std::shared_ptr<const Module>> module = LoadSpec(GoodSpec());
   ASSERT_TRUE(module.ok()) << module.status().ToString();

@@ -72,6 +72,13 @@ struct CheckFailure {
   std::string ToString() const;
 };
 
+/// Whether `inputs` match `signature` in number, element type and shape:
+/// what Context::Call checks before it runs anything, with the same errors
+/// ("main(8xf32) -> (8xf32) takes 1 inputs, got 2", "input 0: expected
+/// 8xf32, got 4xf32"), for a caller that wants to know before it starts.
+Status CheckInputs(const FunctionSignature& signature,
+                   const std::vector<Tensor>& inputs);
+
 class Context {
  public:
   /// `pool` is borrowed and must outlive the context.

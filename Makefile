@@ -7,6 +7,8 @@ CMAKE_FLAGS ?=
 # Seconds per fuzz target: `make fuzz` runs long, `make test` a short smoke.
 FUZZ_SECONDS ?= 600
 FUZZ_SMOKE_SECONDS ?= 20
+# Extra flags for bench/models, e.g. BENCH_MODELS_FLAGS="--threads=1 --workloads=mlp".
+BENCH_MODELS_FLAGS ?=
 
 .PHONY: all deps configure build test test-asan test-tsan fuzz fuzz-smoke demo bench clean
 
@@ -62,10 +64,19 @@ demo: build
 	$(BUILD)/bin/kiln-run $(BUILD)/mlp.kiln --function=main --input="4x8xf32=0.5" \
 	  --trace=console --trace-print-source
 
+# bench/models needs its peers (IREE, ONNX Runtime, PyTorch, numpy) in
+# $(BUILD)/bench-venv, made by bench/models/setup_peers.sh; without them it
+# is skipped, and the other benchmarks still run.
 bench: build
 	$(BUILD)/bin/kiln-bench-kernels
 	$(BUILD)/bin/kiln-bench-trace
 	python3 bench/capture/capture_benchmark.py --bin-dir=$(BUILD)/bin
+	@if [ -x $(BUILD)/bench-venv/bin/python ]; then \
+	  echo "$(BUILD)/bench-venv/bin/python bench/models/models_benchmark.py --bin-dir=$(BUILD)/bin $(BENCH_MODELS_FLAGS)"; \
+	  $(BUILD)/bench-venv/bin/python bench/models/models_benchmark.py --bin-dir=$(BUILD)/bin $(BENCH_MODELS_FLAGS); \
+	else \
+	  echo "bench/models skipped: no peers in $(BUILD)/bench-venv; set them up with: bench/models/setup_peers.sh $(BUILD)"; \
+	fi
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan $(BUILD)-fuzz

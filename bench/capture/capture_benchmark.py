@@ -7,12 +7,22 @@ layer is a distinct dispatch: matmul + bias + tanh), compiles it at
 prints: compile time level 3 / level 2, module size level 3 / level 2, and
 the stored / raw bytes of the embedded sources.
 
+Beside kiln's figures, the same for IREE on the same program:
+iree-compile (llvm-cpu, --iree-llvmcpu-target-cpu=host, as kiln's default
+--cpu) at --iree-hal-executable-debug-level=3 over 2. iree-compile comes from
+bench/models' virtual environment (BUILD/bench-venv, made by
+bench/models/setup_peers.sh) or --iree-compile; without it IREE is reported
+missing.
+
 Usage: capture_benchmark.py --bin-dir=build/bin [--layers=200] [--repeats=3]
+           [--iree-compile=PATH]
 """
 
 import argparse
+import filecmp
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -52,14 +62,48 @@ def generate_model(layers):
     return "\n".join(lines) + "\n"
 
 
-def compile_seconds(compiler, model, level, output, repeats):
+def compile_seconds(command, repeats):
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
-        subprocess.run([compiler, model, "--executable-debug-level=%d" % level,
-                        "-o", output], check=True)
+        subprocess.run(command, check=True)
         times.append(time.perf_counter() - start)
     return statistics.median(times)
+
+
+def kiln_command(compiler, model, level, output):
+    return [compiler, model, "--executable-debug-level=%d" % level, "-o", output]
+
+
+def iree_command(compiler, model, level, output):
+    return [compiler, model, "--iree-hal-target-device=local",
+            "--iree-hal-local-target-device-backends=llvm-cpu",
+            "--iree-llvmcpu-target-cpu=host",
+            "--iree-hal-executable-debug-level=%d" % level, "-o", output]
+
+
+def measure_iree(compiler, model, work, repeats):
+    """({level: seconds}, {level: bytes}, notes), or a string saying why not."""
+    if not os.access(compiler, os.X_OK):
+        return "missing (no %s; bench/models/setup_peers.sh BUILD_DIR installs it)" \
+            % compiler
+    modules = {level: os.path.join(work, "iree_level%d.vmfb" % level)
+               for level in (2, 3)}
+    try:
+        seconds = {level: compile_seconds(
+            iree_command(compiler, model, level, modules[level]), repeats)
+            for level in (2, 3)}
+    except subprocess.CalledProcessError as error:
+        return "failed (iree-compile exited with %d)" % error.returncode
+    version = subprocess.run([compiler, "--version"], capture_output=True,
+                             text=True).stdout
+    version = re.search(r"version (\S+)", version)
+    notes = ["IREE: iree-compile %s" % (version.group(1) if version else "")]
+    if filecmp.cmp(modules[2], modules[3], shallow=False):
+        notes.append("IREE: the level-3 module is byte-identical to level 2 "
+                     "(this iree-compile embedded no stage sources)")
+    return seconds, {level: os.path.getsize(modules[level])
+                     for level in (2, 3)}, notes
 
 
 def main(argv):
@@ -67,9 +111,14 @@ def main(argv):
     parser.add_argument("--bin-dir", required=True)
     parser.add_argument("--layers", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--iree-compile",
+                        help="default: BIN_DIR/../bench-venv/bin/iree-compile")
     args = parser.parse_args(argv)
     compiler = os.path.join(args.bin_dir, "kiln-compile")
     dump = os.path.join(args.bin_dir, "kiln-dump")
+    iree_compiler = args.iree_compile or os.path.join(
+        os.path.dirname(os.path.abspath(args.bin_dir)), "bench-venv", "bin",
+        "iree-compile")
 
     with tempfile.TemporaryDirectory() as work:
         model = os.path.join(work, "capture_model.mlir")
@@ -77,9 +126,9 @@ def main(argv):
             f.write(generate_model(args.layers))
         modules = {level: os.path.join(work, "level%d.kiln" % level)
                    for level in (2, 3)}
-        seconds = {level: compile_seconds(compiler, model, level,
-                                          modules[level], args.repeats)
-                   for level in (2, 3)}
+        seconds = {level: compile_seconds(
+            kiln_command(compiler, model, level, modules[level]), args.repeats)
+            for level in (2, 3)}
         sizes = {level: os.path.getsize(modules[level]) for level in (2, 3)}
         summary = json.loads(subprocess.run(
             [dump, modules[3], "--json"], check=True,
@@ -89,15 +138,30 @@ def main(argv):
             [dump, modules[3], "--sources", "--json"], check=True,
             capture_output=True, text=True).stdout)
         totals = table["totals"]
+        iree = measure_iree(iree_compiler, model, work, args.repeats)
 
     print("capture cost on a generated model: %d layers, %d dispatches, "
           "%d source files (median of %d compilations)\n"
           % (args.layers, dispatches, totals["files"], args.repeats))
-    print("%-28s %12s %12s %8s" % ("", "level 2", "level 3", "3 / 2"))
-    print("%-28s %11.2fs %11.2fs %8.2f" % ("compile time", seconds[2],
-                                          seconds[3], seconds[3] / seconds[2]))
-    print("%-28s %12d %12d %8.2f" % ("module size (bytes)", sizes[2], sizes[3],
-                                     sizes[3] / sizes[2]))
+    print("%-22s %12s %12s %8s  | %12s %12s %8s" % (
+        "", "kiln lvl 2", "kiln lvl 3", "3 / 2", "IREE lvl 2", "IREE lvl 3",
+        "3 / 2"))
+    notes = []
+    if isinstance(iree, str):
+        iree_time = iree_size = "  | IREE " + iree
+    else:
+        iree_seconds, iree_sizes, notes = iree
+        iree_time = "  | %11.2fs %11.2fs %8.2f" % (
+            iree_seconds[2], iree_seconds[3], iree_seconds[3] / iree_seconds[2])
+        iree_size = "  | %12d %12d %8.2f" % (iree_sizes[2], iree_sizes[3],
+                                             iree_sizes[3] / iree_sizes[2])
+    print("%-22s %11.2fs %11.2fs %8.2f" % ("compile time", seconds[2],
+                                          seconds[3], seconds[3] / seconds[2])
+          + iree_time)
+    print("%-22s %12d %12d %8.2f" % ("module size (bytes)", sizes[2], sizes[3],
+                                     sizes[3] / sizes[2]) + iree_size)
+    for note in notes:
+        print(note)
     print("\n%-28s %12s %12s %8s" % ("embedded sources", "raw", "stored",
                                      "stored/raw"))
     print("%-28s %12d %12d %8.3f" % ("bytes", totals["raw_bytes"],

@@ -79,7 +79,8 @@ class Outcome:
 
 
 def run(command, timeout, env=None):
-    """(ok, combined output); a time-out or missing tool is a failure."""
+    """(ok, stdout, or the error when not ok); a time-out or missing tool is
+    a failure."""
     try:
         done = subprocess.run(command, capture_output=True, text=True,
                               timeout=timeout, env=env)
@@ -87,12 +88,11 @@ def run(command, timeout, env=None):
         return False, "timed out after %d s" % timeout
     except OSError as error:
         return False, str(error)
-    output = done.stdout + done.stderr
     if done.returncode != 0:
         signal = -done.returncode if done.returncode < 0 else 0
         return False, (first_error(done.stderr or done.stdout)
                        + (" (signal %d)" % signal if signal else ""))
-    return True, output
+    return True, done.stdout
 
 
 def benchmark_ms(output, warmup):
@@ -100,7 +100,9 @@ def benchmark_ms(output, warmup):
     iree-benchmark-module): the per-repetition runs after `warmup`, else the
     "median" aggregate."""
     start = output.find("{")
-    data = json.loads(output[start:])
+    if start < 0:
+        raise ValueError("no benchmark JSON in the output")
+    data, _ = json.JSONDecoder().raw_decode(output[start:])
     runs = [b for b in data["benchmarks"] if b.get("run_type") == "iteration"]
     runs.sort(key=lambda b: b.get("repetition_index", 0))
     if len(runs) > warmup:

@@ -18,7 +18,8 @@ relative to it (best peer ms / kiln ms: above 1 kiln is faster).
 
 Usage: models_benchmark.py --bin-dir=build/bin [--rounds=3] [--threads=1,2]
            [--workloads=matmul_1024,mlp,...] [--isa=host,x86-64-v3]
-           [--forms=inputs,constants] [--json[=FILE]]
+           [--forms=inputs,constants] [--peers=iree,onnxruntime,torch,numpy]
+           [--calls=N] [--json[=FILE]]
 
 Generated programs, data and compiled modules go to BUILD/bench-models
 (--work-dir); the peers come from BUILD/bench-venv (setup_peers.sh).
@@ -363,6 +364,219 @@ def check_result(workloads_module, path, expected):
     return Outcome("mismatch", detail)
 
 
+class Bench:
+    """The contenders, what was built for them, and why some are absent."""
+
+    def __init__(self, args, bin_dir, venv, work, say):
+        self.args, self.work, self.say = args, work, say
+        self.venv_python = os.path.join(venv, "bin", "python")
+        peers = [p for p in args.peers.split(",") if p]
+        self.kiln = Compiled("kiln", {
+            "compile": os.path.join(bin_dir, "kiln-compile"),
+            "run": os.path.join(bin_dir, "kiln-run"),
+            "benchmark": os.path.join(bin_dir, "kiln-benchmark")})
+        self.absent = {}       # contender -> Outcome, for every row
+        if not os.access(self.kiln.tools["compile"], os.X_OK):
+            self.absent["kiln"] = Outcome("missing",
+                                          "no kiln-compile in %s" % bin_dir)
+        # Without kiln-benchmark, kiln still compiles and is checked; only its
+        # time is missing.
+        self.no_benchmark = not os.access(self.kiln.tools["benchmark"], os.X_OK)
+        self.iree = None
+        if "iree" in peers:
+            self.iree = Compiled("iree", {
+                "compile": os.path.join(venv, "bin", "iree-compile"),
+                "run": os.path.join(venv, "bin", "iree-run-module"),
+                "benchmark": os.path.join(venv, "bin", "iree-benchmark-module")})
+            if self.iree.missing:
+                self.absent["iree"] = Outcome(
+                    "missing", "no %s" % os.path.basename(self.iree.missing[0]))
+            else:
+                say("IREE %s, llvm-cpu, local-task"
+                    % tool_version(self.iree.tools["compile"]))
+        self.python_peers = [p for p in PYTHON_PEERS if p in peers]
+        for peer in self.python_peers:
+            if not os.path.exists(self.venv_python):
+                self.absent[peer] = Outcome("missing", "no %s" % venv)
+            elif not python_has(self.venv_python, peer):
+                self.absent[peer] = Outcome("missing", "not installed in %s" % venv)
+        if "onnxruntime" in self.python_peers and \
+                "onnxruntime" not in self.absent and \
+                not python_has(self.venv_python, "torch"):
+            self.absent["onnxruntime"] = Outcome("missing",
+                                                 "no torch to export models")
+        self.contenders = ["kiln"] + [p for p in ("iree",) + PYTHON_PEERS
+                                      if p in peers]
+        if not os.path.exists(self.venv_python):
+            say("peers: no %s; create it with: bench/models/setup_peers.sh %s"
+                % (venv, os.path.dirname(bin_dir)))
+        for name in self.contenders:
+            if name in self.absent:
+                say("%s: %s (%s)" % (name, self.absent[name].status,
+                                     self.absent[name].reason))
+        if self.no_benchmark and "kiln" not in self.absent:
+            say("kiln: missing (no kiln-benchmark in %s): compiled and checked, "
+                "not timed" % bin_dir)
+        self.compiled = {}     # (contender, workload, form, isa) -> module | Outcome
+        self.onnx_models = {}  # (workload, form) -> path | Outcome
+        self.references = {}
+        self.workers = {}
+
+    def prepare(self, workload, forms, isas):
+        """Data, programs, compiled modules and exported models of one
+        workload."""
+        log("preparing %s" % workload.name)
+        sources = prepare_data(workload, self.work)
+        self.references[workload.name] = workload.reference(workload.arrays())
+        for form in forms:
+            for tool in (self.kiln, self.iree):
+                if tool is None or tool.name in self.absent:
+                    continue
+                for isa in isas:
+                    module = tool.module_path(self.work, workload, form, isa)
+                    os.makedirs(os.path.dirname(module), exist_ok=True)
+                    start = time.perf_counter()
+                    ok, error = tool.compile(sources[form], module, isa,
+                                             self.args.compile_timeout)
+                    log("  %s %s %s: %s (%.1f s)" % (
+                        tool.name, form, isa, "ok" if ok else error,
+                        time.perf_counter() - start))
+                    self.compiled[(tool.name, workload.name, form, isa)] = \
+                        module if ok else Outcome("failed", "compile: " + error)
+            if "onnxruntime" in self.python_peers and \
+                    "onnxruntime" not in self.absent:
+                path, ok, error = export_onnx(self.venv_python, workload, form,
+                                              self.work, self.args.compile_timeout)
+                self.onnx_models[(workload.name, form)] = \
+                    path if ok else Outcome("failed", "export: " + error)
+
+    def start_workers(self, threads, show_info):
+        for peer in self.python_peers:
+            if peer in self.absent:
+                continue
+            worker = Worker(self.venv_python, peer, threads,
+                            os.path.join(self.work, "data"))
+            answer = worker.ask(op="info")
+            if "error" in answer:
+                self.absent[peer] = Outcome("failed", answer["error"])
+                worker.close()
+                continue
+            if show_info:
+                self.say(answer["info"])
+            self.workers[peer] = worker
+
+    def stop_workers(self):
+        for worker in self.workers.values():
+            worker.close()
+        self.workers = {}
+
+    def check_python_peers(self, workload, form, threads, calls, timed):
+        """{peer: Outcome} after one checked run each; appends the timing of
+        each peer that passed to `timed`."""
+        import workloads as wl
+        outcomes = {}
+        for peer in self.python_peers:
+            if peer in self.absent:
+                outcomes[peer] = self.absent[peer]
+                continue
+            request = {"workload": workload.name, "form": form}
+            if peer == "onnxruntime":
+                model = self.onnx_models.get((workload.name, form))
+                if isinstance(model, Outcome):
+                    outcomes[peer] = model
+                    continue
+                request["model"] = model
+            key = "%s/%s" % (workload.name, form)
+            output = self.result_path(workload, form, peer, threads)
+            answer = self.workers[peer].ask(op="load", key=key, output=output,
+                                            **request)
+            if "error" in answer:
+                outcomes[peer] = Outcome("failed", answer["error"])
+                continue
+            outcomes[peer] = check_result(
+                wl, output, self.references[workload.name]) or Outcome()
+            if outcomes[peer].ok:
+                timed.append((None, peer, lambda w=self.workers[peer], k=key: w.ask(
+                    op="time", key=k, calls=calls, warmup=WARMUP)))
+        return outcomes
+
+    def check_compiled(self, row, threads, calls, timed):
+        """Fills row.outcomes for kiln and IREE after one checked run each;
+        appends the timing of each that passed to `timed`."""
+        import workloads as wl
+        workload, form = row.workload, row.form
+        inputs = [os.path.join(self.work, "data", workload.name, n + ".npy")
+                  for n in workload.arguments(form)]
+        for tool in (self.kiln, self.iree):
+            if tool is None:
+                continue
+            name = tool.name
+            if name in self.absent:
+                row.outcomes[name] = self.absent[name]
+                continue
+            module = self.compiled.get((name, workload.name, form, row.isa))
+            if isinstance(module, Outcome):
+                row.outcomes[name] = module
+                continue
+            output = self.result_path(workload, form, name + "." + row.isa,
+                                      threads)
+            ok, text = tool.check(module, inputs, output, threads,
+                                  self.args.run_timeout)
+            if not ok:
+                row.outcomes[name] = Outcome("failed", "run: " + text)
+                continue
+            outcome = check_result(wl, output, self.references[workload.name]) \
+                or Outcome()
+            if outcome.ok and name == "kiln" and self.no_benchmark:
+                outcome = Outcome("missing", "no kiln-benchmark")
+            row.outcomes[name] = outcome
+            if outcome.ok:
+                timed.append((row, name, lambda t=tool, m=module: {
+                    "ms": t.time(m, inputs, threads, calls, self.args.run_timeout)}))
+
+    def result_path(self, workload, form, contender, threads):
+        results = os.path.join(self.work, "results")
+        os.makedirs(results, exist_ok=True)
+        return os.path.join(results, "%s.%s.%s.t%d.npy" % (
+            workload.name, form, contender, threads))
+
+    def measure(self, workload, form, isas, threads):
+        """One row per ISA: every contender checked, then timed in
+        interleaved rounds."""
+        calls = self.args.calls or workload.calls
+        rows = [Row(workload, form, isa, threads) for isa in isas]
+        timed = []             # (row, or None for every row; contender; measure)
+        shared = self.check_python_peers(workload, form, threads, calls, timed)
+        for row in rows:
+            self.check_compiled(row, threads, calls, timed)
+            row.outcomes.update(shared)
+        best = {}              # (isa or None, contender) -> ms | Outcome
+        for _ in range(self.args.rounds):
+            for row, name, measure in timed:
+                slot = (row.isa if row else None, name)
+                if isinstance(best.get(slot), Outcome):
+                    continue
+                try:
+                    answer = measure()
+                except Exception as error:  # reported as this contender failing
+                    answer = {"error": str(error)}
+                if "error" in answer:
+                    best[slot] = Outcome("failed", "timing: " + answer["error"])
+                else:
+                    best[slot] = min(best.get(slot, answer["ms"]), answer["ms"])
+        for row in rows:
+            for (isa, name), value in best.items():
+                if isa is None or isa == row.isa:
+                    row.outcomes[name] = value if isinstance(value, Outcome) \
+                        else Outcome(ms=value)
+            log("  %s %s %s t%d: %s" % (workload.name, form, row.isa, threads,
+                                        ", ".join("%s %s" % (n, o.cell()) for n, o
+                                                  in row.outcomes.items())))
+        for worker in self.workers.values():
+            worker.ask(op="unload", key="%s/%s" % (workload.name, form))
+        return rows
+
+
 def main(argv):
     parser = argparse.ArgumentParser(
         description=__doc__.splitlines()[0],
@@ -411,7 +625,6 @@ def main(argv):
     thread_counts = [int(t) for t in args.threads.split(",") if t]
     isas = [i for i in args.isa.split(",") if i]
     forms = [f for f in args.forms.split(",") if f]
-    peers = [p for p in args.peers.split(",") if p]
     known = wl.by_name()
     names = list(known) if args.workloads == "all" else \
         [n for n in args.workloads.split(",") if n]
@@ -421,7 +634,7 @@ def main(argv):
                      % (", ".join(unknown), ", ".join(known)))
     chosen = [known[n] for n in names]
 
-    model, isa_text, _ = cpu_description()
+    model, isa_text, avx512f = cpu_description()
     out = sys.stdout if args.json != "-" else sys.stderr
 
     def say(text=""):
@@ -429,199 +642,27 @@ def main(argv):
 
     say("bench/models: kiln against IREE, ONNX Runtime, PyTorch and numpy")
     say("CPU: %s; vector ISA: %s; %d cores" % (model, isa_text, os.cpu_count()))
-
-    # Contenders and why some are absent.
-    kiln = Compiled("kiln", {"compile": os.path.join(bin_dir, "kiln-compile"),
-                             "run": os.path.join(bin_dir, "kiln-run"),
-                             "benchmark": os.path.join(bin_dir, "kiln-benchmark")})
-    absent = {}        # contender -> Outcome, for every row
-    if not os.access(kiln.tools["compile"], os.X_OK):
-        absent["kiln"] = Outcome("missing", "no kiln-compile in %s" % bin_dir)
-    # Without kiln-benchmark, kiln still compiles and is checked; only its
-    # time is missing.
-    no_benchmark = not os.access(kiln.tools["benchmark"], os.X_OK)
-    iree = None
-    if "iree" in peers:
-        iree = Compiled("iree", {
-            "compile": os.path.join(venv, "bin", "iree-compile"),
-            "run": os.path.join(venv, "bin", "iree-run-module"),
-            "benchmark": os.path.join(venv, "bin", "iree-benchmark-module")})
-        if iree.missing:
-            absent["iree"] = Outcome("missing", "no %s"
-                                     % os.path.basename(iree.missing[0]))
-        else:
-            say("IREE %s, llvm-cpu, local-task" % tool_version(iree.tools["compile"]))
-    python_peers = [p for p in PYTHON_PEERS if p in peers]
-    for peer in python_peers:
-        if not os.path.exists(venv_python):
-            absent[peer] = Outcome("missing", "no %s" % venv)
-        elif not python_has(venv_python, peer):
-            absent[peer] = Outcome("missing", "not installed in %s" % venv)
-    if "onnxruntime" in python_peers and "onnxruntime" not in absent and \
-            not python_has(venv_python, "torch"):
-        absent["onnxruntime"] = Outcome("missing", "no torch to export models")
-    contenders = ["kiln"] + [p for p in ("iree",) + PYTHON_PEERS if p in peers]
-    if not os.path.exists(venv_python):
-        say("peers: no %s; create it with: bench/models/setup_peers.sh %s"
-            % (venv, build))
-    for name in contenders:
-        if name in absent:
-            say("%s: %s (%s)" % (name, absent[name].status, absent[name].reason))
-    if no_benchmark and "kiln" not in absent:
-        say("kiln: missing (no kiln-benchmark in %s): compiled and checked, "
-            "not timed" % bin_dir)
-
-    # Programs, data, compiled modules, exported models.
     os.makedirs(work, exist_ok=True)
-    compiled = {}      # (contender, workload, form, isa) -> module | Outcome
-    onnx_models = {}   # (workload, form) -> path | Outcome
-    references = {}
+    bench = Bench(args, bin_dir, venv, work, say)
     for workload in chosen:
-        log("preparing %s" % workload.name)
-        sources = prepare_data(workload, work)
-        references[workload.name] = workload.reference(workload.arrays())
-        for form in [f for f in forms if f in workload.forms]:
-            for tool in (kiln, iree):
-                if tool is None or tool.name in absent:
-                    continue
-                for isa in isas:
-                    module = tool.module_path(work, workload, form, isa)
-                    os.makedirs(os.path.dirname(module), exist_ok=True)
-                    start = time.perf_counter()
-                    ok, error = tool.compile(sources[form], module, isa,
-                                             args.compile_timeout)
-                    log("  %s %s %s: %s (%.1f s)" % (tool.name, form, isa,
-                                                    "ok" if ok else error,
-                                                    time.perf_counter() - start))
-                    compiled[(tool.name, workload.name, form, isa)] = \
-                        module if ok else Outcome("failed", "compile: " + error)
-            if "onnxruntime" in python_peers and "onnxruntime" not in absent:
-                path, ok, error = export_onnx(venv_python, workload, form, work,
-                                              args.compile_timeout)
-                onnx_models[(workload.name, form)] = \
-                    path if ok else Outcome("failed", "export: " + error)
+        bench.prepare(workload, [f for f in forms if f in workload.forms], isas)
 
-    # Tables per thread count.
     rows = []
     for threads in thread_counts:
-        workers = {}
-        for peer in python_peers:
-            if peer in absent:
-                continue
-            worker = Worker(venv_python, peer, threads, os.path.join(work, "data"))
-            answer = worker.ask(op="info")
-            if "error" in answer:
-                absent[peer] = Outcome("failed", answer["error"])
-                worker.close()
-                continue
-            if threads == thread_counts[0]:
-                say(answer["info"])
-            workers[peer] = worker
+        bench.start_workers(threads, show_info=threads == thread_counts[0])
         say("")
         thread_rows = []
         for workload in chosen:
-            expected = references[workload.name]
-            data_dir = os.path.join(work, "data", workload.name)
-            calls = args.calls or workload.calls
             for form in [f for f in forms if f in workload.forms]:
-                inputs = [os.path.join(data_dir, n + ".npy")
-                          for n in workload.arguments(form)]
-                results = os.path.join(work, "results")
-                os.makedirs(results, exist_ok=True)
-                form_rows = [Row(workload, form, isa, threads) for isa in isas]
-                # Check every contender once, before timing.
-                timed = []          # (row-or-None, contender, measure)
-                shared = {}         # python peers: one outcome for every ISA row
-                for peer in python_peers:
-                    if peer in absent:
-                        shared[peer] = absent[peer]
-                        continue
-                    request = {"workload": workload.name, "form": form}
-                    if peer == "onnxruntime":
-                        model = onnx_models.get((workload.name, form))
-                        if isinstance(model, Outcome):
-                            shared[peer] = model
-                            continue
-                        request["model"] = model
-                    key = "%s/%s" % (workload.name, form)
-                    output = os.path.join(results, "%s.%s.%s.t%d.npy" % (
-                        workload.name, form, peer, threads))
-                    answer = workers[peer].ask(op="load", key=key, output=output,
-                                               **request)
-                    if "error" in answer:
-                        shared[peer] = Outcome("failed", answer["error"])
-                        continue
-                    shared[peer] = check_result(wl, output, expected) or Outcome()
-                    if shared[peer].ok:
-                        worker = workers[peer]
-                        timed.append((None, peer, lambda w=worker, k=key: w.ask(
-                            op="time", key=k, calls=calls, warmup=WARMUP)))
-                for row in form_rows:
-                    for name in ("kiln", "iree"):
-                        if name not in contenders:
-                            continue
-                        if name in absent:
-                            row.outcomes[name] = absent[name]
-                            continue
-                        module = compiled.get((name, workload.name, form, row.isa))
-                        if isinstance(module, Outcome):
-                            row.outcomes[name] = module
-                            continue
-                        tool = kiln if name == "kiln" else iree
-                        output = os.path.join(results, "%s.%s.%s.%s.t%d.npy" % (
-                            workload.name, form, name, row.isa, threads))
-                        ok, text = tool.check(module, inputs, output, threads,
-                                              args.run_timeout)
-                        if not ok:
-                            row.outcomes[name] = Outcome("failed", "run: " + text)
-                            continue
-                        row.outcomes[name] = check_result(wl, output, expected) \
-                            or Outcome()
-                        if row.outcomes[name].ok and name == "kiln" and no_benchmark:
-                            row.outcomes[name] = Outcome("missing", "no kiln-benchmark")
-                        if row.outcomes[name].ok:
-                            timed.append((row, name, lambda t=tool, m=module: {
-                                "ms": t.time(m, inputs, threads, calls,
-                                             args.run_timeout)}))
-                    for peer in python_peers:
-                        row.outcomes[peer] = shared[peer]
-                # Interleaved rounds: every contender once per round.
-                best = {}
-                for round_index in range(args.rounds):
-                    for row, name, measure in timed:
-                        slot = (row.isa if row else None, name)
-                        if slot in best and isinstance(best[slot], Outcome):
-                            continue
-                        try:
-                            answer = measure()
-                        except Exception as error:  # reported as this peer failing
-                            answer = {"error": str(error)}
-                        if "error" in answer:
-                            best[slot] = Outcome("failed", "timing: " + answer["error"])
-                        else:
-                            best[slot] = min(best.get(slot, answer["ms"]), answer["ms"])
-                for row in form_rows:
-                    for (isa, name), value in best.items():
-                        if isa is None or isa == row.isa:
-                            row.outcomes[name] = value if isinstance(value, Outcome) \
-                                else Outcome(ms=value)
-                for worker in workers.values():
-                    worker.ask(op="unload", key="%s/%s" % (workload.name, form))
-                for row in form_rows:
-                    log("  %s %s %s t%d: %s" % (workload.name, form, row.isa,
-                                                threads, ", ".join(
-                        "%s %s" % (n, o.cell()) for n, o in row.outcomes.items())))
-                thread_rows += form_rows
-        for worker in workers.values():
-            worker.close()
-        print_table(say, thread_rows, contenders, threads, args.rounds)
+                thread_rows += bench.measure(workload, form, isas, threads)
+        bench.stop_workers()
+        print_table(say, thread_rows, bench.contenders, threads, args.rounds)
         rows += thread_rows
 
     if args.json:
         document = {
-            "cpu": model, "vector_isa": isa_text,
-            "avx512f": cpu_description()[2], "rounds": args.rounds,
-            "threads": thread_counts, "isas": isas,
+            "cpu": model, "vector_isa": isa_text, "avx512f": avx512f,
+            "rounds": args.rounds, "threads": thread_counts, "isas": isas,
             "rows": [{"workload": r.workload.name, "title": r.workload.title,
                       "form": r.form, "isa": r.isa, "threads": r.threads,
                       "contenders": {n: o.to_json() for n, o in r.outcomes.items()},
@@ -669,8 +710,9 @@ def print_table(say, rows, contenders, threads, rounds):
     for index, (note, where) in enumerate(notes.items(), 1):
         say("  [%d] %s (%s)" % (index, note, ", ".join(where)
                                if len(where) <= 4 else "%d rows" % len(where)))
-    say("ORT, torch and numpy run the same code on every ISA row (their own "
-        "dispatch by CPUID); kiln and IREE are compiled per ISA.")
+    if len({row.isa for row in rows}) > 1:
+        say("ORT, torch and numpy run the same code on every ISA row (their own "
+            "dispatch by CPUID); kiln and IREE are compiled per ISA.")
     say("")
 
 

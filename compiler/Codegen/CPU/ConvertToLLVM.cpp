@@ -242,6 +242,10 @@ struct ConvertToLLVMPass : impl::ConvertToLLVMPassBase<ConvertToLLVMPass> {
     populateFuncToLLVMConversionPatterns(converter, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
     vector::populateVectorTransferLoweringPatterns(patterns);
+    // Masks of transfers that overhang their buffer: lane indices compared
+    // with the bound (32-bit lanes, as LLVM's x86 backend prefers).
+    vector::populateVectorMaskMaterializationPatterns(
+        patterns, /*force32BitVectorIndices=*/true);
     populateVectorToLLVMConversionPatterns(converter, patterns,
                                            /*reassociateFPReductions=*/true);
     index::populateIndexToLLVMConversionPatterns(converter, patterns);

@@ -59,7 +59,10 @@ void buildCPUCodegenPassPipeline(OpPassManager &variantPM, CodegenStage from,
       // workgroup touches; vector tiles subdivide it.
       funcPM.addPass(createTileAndDistributeToWorkgroupsPass());
       addCleanupPasses(funcPM);
-      funcPM.addPass(createTileAndVectorizePass());
+      funcPM.addPass(createTileToVectorSizesPass());
+      // Folds the sizes of peeled tiles into static shapes.
+      addCleanupPasses(funcPM);
+      funcPM.addPass(createVectorizePass());
       addCleanupPasses(funcPM);
     }
     variantPM.nest<ModuleOp>().addPass(createBufferizePass());

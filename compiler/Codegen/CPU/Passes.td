@@ -41,15 +41,41 @@ def TileAndDistributeToWorkgroupsPass
                            "::mlir::tensor::TensorDialect"];
 }
 
-def TileAndVectorizePass
-    : Pass<"kiln-cpu-tile-and-vectorize", "::mlir::func::FuncOp"> {
-  let summary = "Tiles to vector sizes and vectorizes linalg ops.";
+def TileToVectorSizesPass
+    : Pass<"kiln-cpu-tile-to-vector-sizes", "::mlir::func::FuncOp"> {
+  let summary = "Tiles ops to their vector tiles and peels the remainders.";
   let description = [{
-    Tiles the root's parallel loops to its `vector` tile (fusing producers),
-    then each op's reduction loops to theirs with `scf.for`, decomposes 2-D
-    convolutions and pooling into 1-D ones, and vectorizes every linalg op
-    with static shapes. Ops that cannot be vectorized stay as linalg and are
-    lowered to loops later.
+    Tiles the parallel loops of the op carrying a `workgroup` tile to its
+    `vector` tile (fusing its producers), then each configured op's
+    reduction loops, then anything still larger than a register-sized tile.
+    A tile need not divide its loop: the last, partial iteration is peeled
+    off, so full tiles have static shapes, and the remainder too when the
+    loop's range is static.
+
+    ```mlir
+    // 1000 elements, vector tile 16
+    scf.for %i = %c0 to %c992 step %c16 ... tensor<16xf32> ...
+    scf.for %i = %c992 to %c1000 step %c16 ... tensor<?xf32> ...
+    // after canonicalization: the remainder is one tile of tensor<8xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def VectorizePass : Pass<"kiln-cpu-vectorize", "::mlir::func::FuncOp"> {
+  let summary = "Vectorizes tiled linalg ops, packs and unpacks.";
+  let description = [{
+    Decomposes unit-tiled 2-D convolutions and poolings into 1-D ones, then
+    vectorizes every linalg op, pack and unpack with a small static
+    iteration space; a pack or unpack whose tile overhangs its buffer (the
+    end of a loop) is vectorized at its full tile size through a mask.
+    Slices fold into the transfers, and an accumulator read and written back
+    at the same place on every iteration of a reduction loop becomes a
+    loop-carried vector, so it stays in registers. Ops left alone are
+    lowered to scalar loops later.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",

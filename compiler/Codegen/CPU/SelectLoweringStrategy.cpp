@@ -12,6 +12,7 @@
 
 #include "Codegen/CPU/Passes.h"
 
+#include "Codegen/CPU/Utils.h"
 #include "Dispatch/Utils.h"
 #include "Target/CPU/CPUTarget.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -261,18 +262,6 @@ SmallVector<int64_t> selectWorkgroupTiles(linalg::LinalgOp op,
 //===----------------------------------------------------------------------===//
 // Export configuration
 //===----------------------------------------------------------------------===//
-
-/// Loop ranges of a tileable op (its iteration domain).
-SmallVector<int64_t> getStaticLoopRanges(Operation *op) {
-  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
-    return linalgOp.getStaticLoopRanges();
-  if (auto packOp = dyn_cast<linalg::PackOp>(op))
-    return SmallVector<int64_t>(
-        packOp.getDestType().getShape().take_front(packOp.getSourceRank()));
-  if (auto unpackOp = dyn_cast<linalg::UnPackOp>(op))
-    return SmallVector<int64_t>(unpackOp.getDestType().getShape());
-  return {};
-}
 
 TilePlan selectTiles(Operation *op, const CPUTargetInfo &target) {
   if (isa<linalg::Mmt4DOp, linalg::BatchMmt4DOp>(op))

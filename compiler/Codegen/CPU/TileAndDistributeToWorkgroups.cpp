@@ -24,6 +24,29 @@ TilingInterface findDistributedOp(func::FuncOp funcOp) {
   return found;
 }
 
+/// An accumulator read from an input binding (a matmul that adds into an
+/// argument) would be copied whole into the output before the workgroup
+/// loop, by every workgroup, over the others' results. Copied through an
+/// empty tensor instead, the copy is fused and each workgroup copies its
+/// own tile.
+void copyInitsFromBindings(RewriterBase &rewriter, Operation *root) {
+  auto dpsOp = dyn_cast<DestinationStyleOpInterface>(root);
+  if (!dpsOp)
+    return;
+  for (OpOperand &init : dpsOp.getDpsInitsMutable()) {
+    if (!init.get().getDefiningOp<bufferization::ToTensorOp>())
+      continue;
+    auto type = cast<RankedTensorType>(init.get().getType());
+    rewriter.setInsertionPoint(root);
+    Location loc = root->getLoc();
+    Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                          type.getElementType());
+    Value copy =
+        linalg::CopyOp::create(rewriter, loc, init.get(), empty).getResult(0);
+    rewriter.modifyOpInPlace(root, [&] { init.set(copy); });
+  }
+}
+
 struct TileAndDistributeToWorkgroupsPass
     : impl::TileAndDistributeToWorkgroupsPassBase<
           TileAndDistributeToWorkgroupsPass> {
@@ -33,6 +56,7 @@ struct TileAndDistributeToWorkgroupsPass
     if (!root)
       return;
     IRRewriter rewriter(&getContext());
+    copyInitsFromBindings(rewriter, root);
     scf::SCFTilingOptions tilingOptions;
     tilingOptions.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp)
         .setTileSizes(getAsIndexOpFoldResult(

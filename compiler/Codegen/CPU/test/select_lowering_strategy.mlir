@@ -90,3 +90,120 @@ kiln.executable @pad {
     }
   }
 }
+
+// -----
+
+// Tests the packed matmul's tiles on AVX2: one 6x16 accumulator tile over all
+// of K1 per vector iteration; workgroups take 2 RHS panels of 64 KiB each
+// (half of LLVM's 256 KiB L2 for a named CPU) and all rows: 32 column blocks
+// already give enough workgroups.
+//       CHECK: kiln.executable.export @mmt4d_avx2 ordinal(0) bindings(3) workgroups([32, 1, 1])
+//       CHECK: linalg.mmt4d {lowering_config = #kiln.lowering_config<workgroup = [0, 2, 0, 0, 0, 0], vector = [1, 1, 1, 6, 16, 1]>}
+kiln.executable @mmt4d_avx2 {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @mmt4d_avx2 ordinal(0) bindings(3)
+    builtin.module {
+      func.func @mmt4d_avx2() {
+        %cst = arith.constant 0.0 : f32
+        %0 = kiln.binding 0 : memref<171x1024x6x1xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<171x1024x6x1xf32> to tensor<171x1024x6x1xf32>
+        %2 = kiln.binding 1 : memref<64x1024x16x1xf32>
+        %3 = bufferization.to_tensor %2 restrict : memref<64x1024x16x1xf32> to tensor<64x1024x16x1xf32>
+        %e = tensor.empty() : tensor<171x64x6x16xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<171x64x6x16xf32>) -> tensor<171x64x6x16xf32>
+        %m = linalg.mmt4d ins(%1, %3 : tensor<171x1024x6x1xf32>, tensor<64x1024x16x1xf32>) outs(%f : tensor<171x64x6x16xf32>) -> tensor<171x64x6x16xf32>
+        %4 = kiln.binding 2 : memref<171x64x6x16xf32>
+        bufferization.materialize_in_destination %m in restrict writable %4 : (tensor<171x64x6x16xf32>, memref<171x64x6x16xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// Tests that a pack moves one row of 8 inner tiles per vector iteration and
+// splits its outer rows (of which the last is padding) over workgroups.
+//       CHECK: kiln.executable.export @pack ordinal(0) bindings(2) workgroups([7, 1, 1])
+//       CHECK: linalg.pack {{.*}}lowering_config = #kiln.lowering_config<workgroup = [24, 0], vector = [1, 8]>
+kiln.executable @pack {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @pack ordinal(0) bindings(2)
+    builtin.module {
+      func.func @pack() {
+        %cst = arith.constant 0.0 : f32
+        %0 = kiln.binding 0 : memref<1000x512xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<1000x512xf32> to tensor<1000x512xf32>
+        %e = tensor.empty() : tensor<167x512x6x1xf32>
+        %p = linalg.pack %1 padding_value(%cst : f32) inner_dims_pos = [0, 1] inner_tiles = [6, 1] into %e : tensor<1000x512xf32> -> tensor<167x512x6x1xf32>
+        %2 = kiln.binding 1 : memref<167x512x6x1xf32>
+        bufferization.materialize_in_destination %p in restrict writable %2 : (tensor<167x512x6x1xf32>, memref<167x512x6x1xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// Tests that an unpack's epilogue is tiled one inner tile (6x16) at a time,
+// the unpack taking the same tiles, with workgroups of whole inner tiles:
+// 1000 rows are not a multiple of 6, so the last tile of the last workgroup
+// is partial.
+//       CHECK: kiln.executable.export @unpack ordinal(0) bindings(3) workgroups([7, 1, 1])
+//       CHECK: linalg.unpack {{.*}}lowering_config = #kiln.lowering_config<vector = [6, 16]>
+//       CHECK: linalg.generic {{.*}}lowering_config = #kiln.lowering_config<workgroup = [144, 0], vector = [6, 16]>
+kiln.executable @unpack {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @unpack ordinal(0) bindings(3)
+    builtin.module {
+      func.func @unpack() {
+        %0 = kiln.binding 0 : memref<167x32x6x16xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<167x32x6x16xf32> to tensor<167x32x6x16xf32>
+        %2 = kiln.binding 1 : memref<512xf32>
+        %3 = bufferization.to_tensor %2 restrict : memref<512xf32> to tensor<512xf32>
+        %e = tensor.empty() : tensor<1000x512xf32>
+        %u = linalg.unpack %1 inner_dims_pos = [0, 1] inner_tiles = [6, 16] into %e : tensor<167x32x6x16xf32> -> tensor<1000x512xf32>
+        %g = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+                             iterator_types = ["parallel", "parallel"]}
+            ins(%u, %3 : tensor<1000x512xf32>, tensor<512xf32>) outs(%e : tensor<1000x512xf32>) {
+        ^bb0(%x: f32, %b: f32, %o: f32):
+          %s = arith.addf %x, %b : f32
+          linalg.yield %s : f32
+        } -> tensor<1000x512xf32>
+        %4 = kiln.binding 2 : memref<1000x512xf32>
+        bufferization.materialize_in_destination %g in restrict writable %4 : (tensor<1000x512xf32>, memref<1000x512xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// Tests that a loop of 999 (27 x 37) gets a full vector tile of 8 lanes, not
+// a divisor of 999 (3): the remainder is peeled.
+//       CHECK: kiln.executable.export @odd ordinal(0) bindings(2)
+//       CHECK: linalg.generic {{.*}}lowering_config = #kiln.lowering_config<workgroup = [{{.+}}], vector = [1, 8]>
+kiln.executable @odd {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @odd ordinal(0) bindings(2)
+    builtin.module {
+      func.func @odd() {
+        %0 = kiln.binding 0 : memref<64x999xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<64x999xf32> to tensor<64x999xf32>
+        %e = tensor.empty() : tensor<64x999xf32>
+        %g = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                             iterator_types = ["parallel", "parallel"]}
+            ins(%1 : tensor<64x999xf32>) outs(%e : tensor<64x999xf32>) {
+        ^bb0(%x: f32, %o: f32):
+          %s = math.exp %x : f32
+          linalg.yield %s : f32
+        } -> tensor<64x999xf32>
+        %2 = kiln.binding 1 : memref<64x999xf32>
+        bufferization.materialize_in_destination %g in restrict writable %2 : (tensor<64x999xf32>, memref<64x999xf32>) -> ()
+        return
+      }
+    }
+  }
+}

@@ -1,0 +1,185 @@
+//===- TileToVectorSizes.cpp - register-sized tiles, remainders peeled ----===//
+//
+// Tiles each configured op to its vector tile (the stored op fusing its
+// producers, then reduction loops, then anything still too large for
+// registers) and peels every loop whose tile does not divide it, so that
+// the full tiles have static shapes for the vectorizer, and the remainder too
+// when the loop's range is static.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Codegen/CPU/Passes.h"
+
+#include "Codegen/CPU/Utils.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/TilingInterface.h"
+
+namespace mlir::kiln {
+#define GEN_PASS_DEF_TILETOVECTORSIZESPASS
+#include "Codegen/CPU/Passes.h.inc"
+
+namespace {
+
+/// Marks the loops tiling creates, until their remainders are peeled.
+constexpr StringLiteral kPeelAttrName = "__kiln_peel";
+
+/// Keeps the sizes of loops of one kind, zeroing the others.
+SmallVector<int64_t> filterLoops(Operation *op, ArrayRef<int64_t> sizes,
+                                 utils::IteratorType kind) {
+  SmallVector<int64_t> result(sizes);
+  SmallVector<utils::IteratorType> iterators =
+      cast<TilingInterface>(op).getLoopIteratorTypes();
+  for (auto [i, size] : llvm::enumerate(result))
+    if (i >= iterators.size() || iterators[i] != kind)
+      size = 0;
+  result.resize(iterators.size(), 0);
+  return result;
+}
+
+/// Marks `loops` for peeling.
+void markForPeeling(ArrayRef<LoopLikeOpInterface> loops) {
+  for (LoopLikeOpInterface loop : loops)
+    loop->setAttr(kPeelAttrName, UnitAttr::get(loop->getContext()));
+}
+
+LogicalResult tileWithFor(RewriterBase &rewriter, Operation *op,
+                          ArrayRef<int64_t> sizes, bool fuseProducers) {
+  if (llvm::all_of(sizes, [](int64_t size) { return size == 0; }))
+    return success();
+  scf::SCFTilingOptions tilingOptions;
+  tilingOptions.setTileSizes(getAsIndexOpFoldResult(op->getContext(), sizes));
+  rewriter.setInsertionPoint(op);
+  auto tilingInterface = cast<TilingInterface>(op);
+  if (fuseProducers) {
+    scf::SCFTileAndFuseOptions options;
+    options.setTilingOptions(tilingOptions);
+    // A producer with an empty loop (a matmul over K = 0) has no tiles to
+    // compute; fusing it would divide its loops by sizes of zero. It stays
+    // outside the loop nest and runs zero times.
+    options.setFusionControlFn(
+        [](tensor::ExtractSliceOp, OpResult producer, bool)
+            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          auto producerOp = dyn_cast<linalg::LinalgOp>(producer.getOwner());
+          if (producerOp && getIterationSpaceSize(producerOp) == 0)
+            return std::nullopt;
+          return scf::SCFTileAndFuseOptions::ControlFnResult{};
+        });
+    FailureOr<scf::SCFTileAndFuseResult> result =
+        scf::tileConsumerAndFuseProducersUsingSCF(rewriter, tilingInterface,
+                                                  options);
+    if (failed(result))
+      return failure();
+    for (auto [original, replacement] : result->replacements)
+      rewriter.replaceAllUsesWith(original, replacement);
+    markForPeeling(result->loops);
+    return success();
+  }
+  FailureOr<scf::SCFTilingResult> result =
+      scf::tileUsingSCF(rewriter, tilingInterface, tilingOptions);
+  if (failed(result))
+    return failure();
+  rewriter.replaceOp(op, result->replacements);
+  markForPeeling(result->loops);
+  return success();
+}
+
+/// Splits every marked loop whose step does not divide its range into a
+/// loop of full tiles and one partial iteration, so that the full tiles
+/// have static sizes (and the partial one too when the range is static).
+/// Loops nested in a peeled loop are peeled in both copies.
+void peelMarkedLoops(RewriterBase &rewriter, func::FuncOp funcOp) {
+  for (;;) {
+    scf::ForOp next;
+    funcOp.walk<WalkOrder::PreOrder>([&](scf::ForOp forOp) {
+      if (!forOp->hasAttr(kPeelAttrName))
+        return WalkResult::advance();
+      next = forOp;
+      return WalkResult::interrupt();
+    });
+    if (!next)
+      return;
+    next->removeAttr(kPeelAttrName);
+    scf::ForOp partialIteration;
+    (void)scf::peelForLoopAndSimplifyBounds(rewriter, next, partialIteration);
+  }
+}
+
+/// Unit tiles everywhere but the innermost loop, which gets up to 16.
+SmallVector<int64_t> getDefaultVectorTiles(linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> tiles(ranges.size(), 1);
+  if (!ranges.empty()) {
+    int64_t inner = ranges.back();
+    tiles.back() = 1;
+    for (int64_t d = std::min<int64_t>(inner, 16); d > 1; --d)
+      if (inner % d == 0) {
+        tiles.back() = d;
+        break;
+      }
+  }
+  return tiles;
+}
+
+struct TileToVectorSizesPass
+    : impl::TileToVectorSizesPassBase<TileToVectorSizesPass> {
+  void runOnOperation() override {
+    func::FuncOp funcOp = getOperation();
+    MLIRContext *context = &getContext();
+    IRRewriter rewriter(context);
+
+    // 1. The stored op's parallel loops, with every producer fused.
+    Operation *storedOp = nullptr;
+    funcOp.walk([&](Operation *op) {
+      if (LoweringConfigAttr config = getLoweringConfig(op))
+        if (!config.getWorkgroup().empty() && isa<TilingInterface>(op))
+          storedOp = op;
+    });
+    if (storedOp) {
+      SmallVector<int64_t> sizes =
+          filterLoops(storedOp, getLoweringConfig(storedOp).getVector(),
+                      utils::IteratorType::parallel);
+      if (failed(tileWithFor(rewriter, storedOp, sizes, /*fuse=*/true))) {
+        storedOp->emitError("cannot tile to vector sizes");
+        return signalPassFailure();
+      }
+    }
+
+    // 2. Reduction loops of each configured op.
+    SmallVector<linalg::LinalgOp> configured;
+    funcOp.walk([&](linalg::LinalgOp op) {
+      if (getLoweringConfig(op) && op.hasPureTensorSemantics())
+        configured.push_back(op);
+    });
+    for (linalg::LinalgOp op : configured) {
+      SmallVector<int64_t> sizes =
+          filterLoops(op, getLoweringConfig(op).getVector(),
+                      utils::IteratorType::reduction);
+      if (failed(tileWithFor(rewriter, op, sizes, /*fuse=*/false))) {
+        op.emitError("cannot tile reductions to vector sizes");
+        return signalPassFailure();
+      }
+    }
+
+    // 3. Whatever is still too large for vectors gets default tiles.
+    SmallVector<linalg::LinalgOp> large;
+    funcOp.walk([&](linalg::LinalgOp op) {
+      int64_t size = getIterationSpaceSize(op);
+      if (op.hasPureTensorSemantics() && size != ShapedType::kDynamic &&
+          size > kMaxVectorizedElements)
+        large.push_back(op);
+    });
+    for (linalg::LinalgOp op : large)
+      (void)tileWithFor(rewriter, op, getDefaultVectorTiles(op),
+                        /*fuse=*/false);
+
+    // Remainders of tiles that do not divide their loops: peeled off, so
+    // that full tiles are static and vectorize.
+    peelMarkedLoops(rewriter, funcOp);
+  }
+};
+
+}  // namespace
+}  // namespace mlir::kiln

@@ -1,0 +1,30 @@
+//===- Utils.cpp - facts of ops that CPU code generation tiles ------------===//
+
+#include "Codegen/CPU/Utils.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace mlir::kiln {
+
+SmallVector<int64_t> getStaticLoopRanges(Operation *op) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return linalgOp.getStaticLoopRanges();
+  if (auto packOp = dyn_cast<linalg::PackOp>(op))
+    return SmallVector<int64_t>(
+        packOp.getDestType().getShape().take_front(packOp.getSourceRank()));
+  if (auto unpackOp = dyn_cast<linalg::UnPackOp>(op))
+    return SmallVector<int64_t>(unpackOp.getDestType().getShape());
+  return {};
+}
+
+int64_t getIterationSpaceSize(Operation *op) {
+  int64_t size = 1;
+  for (int64_t range : getStaticLoopRanges(op)) {
+    if (ShapedType::isDynamic(range))
+      return ShapedType::kDynamic;
+    size *= range;
+  }
+  return size;
+}
+
+}  // namespace mlir::kiln

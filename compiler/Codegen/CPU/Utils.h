@@ -1,0 +1,27 @@
+//===- Utils.h - facts of ops that CPU code generation tiles -------*- C++ -*-===//
+
+#ifndef KILN_CODEGEN_CPU_UTILS_H_
+#define KILN_CODEGEN_CPU_UTILS_H_
+
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LLVM.h"
+
+namespace mlir::kiln {
+
+/// Largest iteration space vectorized as a whole; anything bigger is tiled
+/// first so that vectors stay register-sized.
+inline constexpr int64_t kMaxVectorizedElements = 4096;
+
+/// Static loop ranges (the iteration domain) of a linalg op, pack or unpack,
+/// with ShapedType::kDynamic for dynamic ones; empty for other ops. A
+/// pack's loops are its destination's outer dims, an unpack's its
+/// destination's dims.
+SmallVector<int64_t> getStaticLoopRanges(Operation *op);
+
+/// The product of the static loop ranges, ShapedType::kDynamic if any is
+/// dynamic.
+int64_t getIterationSpaceSize(Operation *op);
+
+}  // namespace mlir::kiln
+
+#endif  // KILN_CODEGEN_CPU_UTILS_H_

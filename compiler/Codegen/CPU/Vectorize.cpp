@@ -1,0 +1,152 @@
+//===- Vectorize.cpp - linalg ops, packs and unpacks to vector ops --------===//
+//
+// Decomposes unit-tiled 2-D convolutions into 1-D ones, vectorizes every
+// op whose tile is small enough (static shapes, or a
+// relayout tile masked where it overhangs its buffer), folds slices into the
+// transfers and turns accumulators of reduction loops into loop-carried
+// vectors. Ops left alone run as scalar loops later.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Codegen/CPU/Passes.h"
+
+#include "Codegen/CPU/Utils.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace mlir::kiln {
+#define GEN_PASS_DEF_VECTORIZEPASS
+#include "Codegen/CPU/Passes.h.inc"
+
+namespace {
+
+/// Vector sizes for a pack whose tile overhangs the end of its source: its
+/// static destination, read through a mask where the source ends. Empty
+/// when shapes are static. (A masked write would need its destination in
+/// place, which an unpack into a temporary is not.)
+SmallVector<int64_t> getMaskedVectorSizes(Operation *op) {
+  if (auto packOp = dyn_cast<linalg::PackOp>(op)) {
+    if (packOp.getSourceType().hasStaticShape() ||
+        !packOp.getDestType().hasStaticShape())
+      return {};
+    return SmallVector<int64_t>(packOp.getDestType().getShape());
+  }
+  return {};
+}
+
+bool hasUniformElementType(linalg::LinalgOp op) {
+  Type elementType = getElementTypeOrSelf(op->getResult(0).getType());
+  return llvm::all_of(op->getOperandTypes(), [&](Type type) {
+    return getElementTypeOrSelf(type) == elementType;
+  });
+}
+
+struct VectorizePass : impl::VectorizePassBase<VectorizePass> {
+  void runOnOperation() override {
+    func::FuncOp funcOp = getOperation();
+    MLIRContext *context = &getContext();
+    IRRewriter rewriter(context);
+
+    // 1. Unit-tiled 2-D convolutions and poolings become 1-D ones, which
+    //    the vectorizer handles.
+    {
+      RewritePatternSet patterns(context);
+      linalg::populateDecomposeConvolutionPatterns(patterns);
+      scf::populateSCFForLoopCanonicalizationPatterns(patterns);
+      tensor::populateMergeConsecutiveInsertExtractSlicePatterns(patterns);
+      if (failed(applyPatternsGreedily(funcOp, std::move(patterns))))
+        return signalPassFailure();
+    }
+
+    // 2. Vectorize every linalg op small enough; the rest becomes loops
+    //    later.
+    SmallVector<Operation *> candidates;
+    funcOp.walk([&](Operation *op) {
+      if (!isa<linalg::LinalgOp, linalg::PackOp, linalg::UnPackOp>(op))
+        return;
+      SmallVector<int64_t> masked = getMaskedVectorSizes(op);
+      int64_t size = 1;
+      for (int64_t range : masked)
+        size *= range;
+      if (masked.empty())
+        size = getIterationSpaceSize(op);
+      // Empty iteration spaces have nothing to vectorize; their loops run
+      // zero times.
+      if (size != ShapedType::kDynamic && size > 0 &&
+          size <= kMaxVectorizedElements)
+        candidates.push_back(op);
+    });
+    for (Operation *op : candidates) {
+      SmallVector<int64_t> vectorSizes = getMaskedVectorSizes(op);
+      if (failed(linalg::vectorizeOpPrecondition(op, vectorSizes)))
+        continue;
+      rewriter.setInsertionPoint(op);
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+      // Contractions become vector.contract directly (not broadcasts and
+      // a multi-reduction), which lowers to outer products. Only when no
+      // operand is extended: vector.contract would sign-extend implicitly,
+      // losing an unsigned cast. Nor into a 0-d result (linalg.dot): the
+      // vectorizer would build an accumulator vector<T>, which
+      // vector.contract rejects (it wants a scalar there).
+      bool isContraction =
+          linalgOp && linalg::isaContractionOpInterface(linalgOp) &&
+          hasUniformElementType(linalgOp) &&
+          linalgOp.getRank(linalgOp.getDpsInitOperand(0)) > 0;
+      FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
+          rewriter, op, vectorSizes, /*inputScalableVecDims=*/{},
+          /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
+          /*assumeDynamicDimsMatchVecSizes=*/false,
+          /*createNamedContraction=*/isContraction);
+      if (succeeded(result))
+        rewriter.replaceOp(op, result->replacements);
+    }
+
+    // Relayouts left over (at the dynamic end of a loop) become linalg ops,
+    // which bufferize and run as loops.
+    SmallVector<Operation *> relayouts;
+    funcOp.walk([&](Operation *op) {
+      if (isa<linalg::PackOp, linalg::UnPackOp>(op))
+        relayouts.push_back(op);
+    });
+    for (Operation *op : relayouts) {
+      rewriter.setInsertionPoint(op);
+      if (auto packOp = dyn_cast<linalg::PackOp>(op)) {
+        if (failed(linalg::lowerPack(rewriter, packOp))) {
+          packOp.emitError("cannot lower pack");
+          return signalPassFailure();
+        }
+      } else if (failed(linalg::lowerUnPack(rewriter,
+                                            cast<linalg::UnPackOp>(op)))) {
+        op->emitError("cannot lower unpack");
+        return signalPassFailure();
+      }
+    }
+
+    // 3. Fold slices into transfers and clean up.
+    RewritePatternSet patterns(context);
+    tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
+    vector::populateVectorReductionToContractPatterns(patterns);
+    vector::populateSinkVectorOpsPatterns(patterns);
+    vector::TransferReadOp::getCanonicalizationPatterns(patterns, context);
+    vector::TransferWriteOp::getCanonicalizationPatterns(patterns, context);
+    tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns, context);
+    scf::ForOp::getCanonicalizationPatterns(patterns, context);
+    if (failed(applyPatternsGreedily(funcOp, std::move(patterns))))
+      return signalPassFailure();
+
+    // 4. Accumulators read and written back at the same place on every
+    //    iteration of a reduction loop become loop-carried vectors, so they
+    //    stay in registers (innermost loops first: walks are post-order).
+    SmallVector<scf::ForOp> loops;
+    funcOp.walk([&](scf::ForOp forOp) { loops.push_back(forOp); });
+    for (scf::ForOp forOp : loops)
+      (void)hoistLoopInvariantSubsets(rewriter, forOp);
+  }
+};
+
+}  // namespace
+}  // namespace mlir::kiln

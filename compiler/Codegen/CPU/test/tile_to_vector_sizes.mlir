@@ -1,0 +1,85 @@
+// RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(kiln-cpu-tile-to-vector-sizes,canonicalize,cse))" | FileCheck %s
+
+// Tests that a matmul tile is tiled to its 8x32 vector tile with its producer
+// fill and its epilogue fused, then along K with step 1, leaving static
+// 8x1 x 1x32 tiles.
+// CHECK-LABEL: func.func @mm
+//       CHECK:   scf.for %{{.+}} = %c0 to %c32 step %c8
+//       CHECK:     linalg.fill {{.*}} -> tensor<8x32xf32>
+//       CHECK:     scf.for %{{.+}} = %c0 to %c256 step %c1
+//       CHECK:       linalg.matmul {{.*}} ins(%{{.+}} : tensor<8x1xf32>, tensor<1x32xf32>) outs(%{{.+}} : tensor<8x32xf32>)
+//       CHECK:     linalg.generic {{.*}} ins(%{{.+}} : tensor<8x32xf32>)
+func.func @mm(%a: tensor<32x256xf32>, %b: tensor<256x32xf32>) -> tensor<32x32xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x32xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %m = linalg.matmul {lowering_config = #kiln.lowering_config<vector = [8, 32, 1]>}
+      ins(%a, %b : tensor<32x256xf32>, tensor<256x32xf32>) outs(%f : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%m : tensor<32x32xf32>) outs(%e : tensor<32x32xf32>)
+      attrs = {lowering_config = #kiln.lowering_config<workgroup = [0, 0], vector = [8, 32]>} {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %cst : f32
+    linalg.yield %r : f32
+  } -> tensor<32x32xf32>
+  return %g : tensor<32x32xf32>
+}
+
+// -----
+
+// Tests that a tile that does not divide its loop (20 = 2 x 8 + 4) is peeled:
+// two full 8-wide tiles in a loop, then the 4 left over as one static tile.
+// CHECK-LABEL: func.func @remainder
+//       CHECK:   scf.for %{{.+}} = %c0 to %c16 step %c8
+//       CHECK:     linalg.generic {{.*}} ins(%{{.+}} : tensor<1x8xf32>)
+//       CHECK:   linalg.generic {{.*}} ins(%{{.+}} : tensor<1x4xf32>)
+//   CHECK-NOT:   tensor<1x?xf32>
+func.func @remainder(%a: tensor<1x20xf32>) -> tensor<1x20xf32> {
+  %e = tensor.empty() : tensor<1x20xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<1x20xf32>) outs(%e : tensor<1x20xf32>)
+      attrs = {lowering_config = #kiln.lowering_config<workgroup = [0, 0], vector = [1, 8]>} {
+  ^bb0(%x: f32, %o: f32):
+    %r = math.exp %x : f32
+    linalg.yield %r : f32
+  } -> tensor<1x20xf32>
+  return %g : tensor<1x20xf32>
+}
+
+// -----
+
+// Tests that an unpack of 10 rows from 6-row tiles is tiled one inner tile at
+// a time: a full 6x16 tile read from one packed tile, then the 4 rows left
+// over, each a static unpack of a whole packed tile.
+// CHECK-LABEL: func.func @unpack
+//       CHECK:   scf.for %{{.+}} = %c0 to %c32 step %c16
+//       CHECK:     linalg.unpack %{{.+}} : tensor<1x1x6x16xf32> -> tensor<6x16xf32>
+//       CHECK:   scf.for %{{.+}} = %c0 to %c32 step %c16
+//       CHECK:     linalg.unpack %{{.+}} : tensor<1x1x6x16xf32> -> tensor<4x16xf32>
+func.func @unpack(%p: tensor<2x2x6x16xf32>) -> tensor<10x32xf32> {
+  %e = tensor.empty() : tensor<10x32xf32>
+  %u = linalg.unpack %p inner_dims_pos = [0, 1] inner_tiles = [6, 16] into %e
+      {lowering_config = #kiln.lowering_config<workgroup = [0, 0], vector = [6, 16]>}
+      : tensor<2x2x6x16xf32> -> tensor<10x32xf32>
+  return %u : tensor<10x32xf32>
+}
+
+// -----
+
+// Tests that an mmt4d tile loops over one accumulator tile at a time and
+// along K1, leaving 1x1x1x6x16x1 tiles.
+// CHECK-LABEL: func.func @mmt4d
+//       CHECK:   scf.for %{{.+}} = %c0 to %c2 step %c1
+//       CHECK:     scf.for %{{.+}} = %c0 to %c3 step %c1
+//       CHECK:       scf.for %{{.+}} = %c0 to %c64 step %c1
+//       CHECK:         linalg.mmt4d {{.*}} ins(%{{.+}} : tensor<1x1x6x1xf32>, tensor<1x1x16x1xf32>) outs(%{{.+}} : tensor<1x1x6x16xf32>)
+func.func @mmt4d(%lhs: tensor<2x64x6x1xf32>, %rhs: tensor<3x64x16x1xf32>) -> tensor<2x3x6x16xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x3x6x16xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<2x3x6x16xf32>) -> tensor<2x3x6x16xf32>
+  %m = linalg.mmt4d {lowering_config = #kiln.lowering_config<workgroup = [0, 0, 0, 0, 0, 0], vector = [1, 1, 1, 6, 16, 1]>}
+      ins(%lhs, %rhs : tensor<2x64x6x1xf32>, tensor<3x64x16x1xf32>) outs(%f : tensor<2x3x6x16xf32>) -> tensor<2x3x6x16xf32>
+  return %m : tensor<2x3x6x16xf32>
+}

@@ -1,0 +1,95 @@
+// RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(kiln-cpu-vectorize,canonicalize,cse))" | FileCheck %s
+
+// Tests that the accumulator of a tiled matmul becomes a vector carried in
+// registers through the K loop (read and written nowhere inside it), updated
+// by a vector.contract, and that the epilogue applies to that register value
+// before the one store, with no linalg op left.
+// CHECK-LABEL: func.func @mm
+//       CHECK:   %[[ACC:.+]] = scf.for %{{.+}} = %c0 to %c256 step %c1 iter_args(%[[A:.+]] = %{{.+}}) -> (vector<8x32xf32>)
+//   CHECK-NOT:     vector.transfer_write
+//       CHECK:     vector.contract {{.*}}, %[[A]] : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+//       CHECK:   %[[MAX:.+]] = arith.maximumf %[[ACC]], {{.*}} : vector<8x32xf32>
+//       CHECK:   vector.transfer_write %[[MAX]]
+//   CHECK-NOT:   linalg.
+func.func @mm(%a: tensor<8x256xf32>, %b: tensor<256x32xf32>, %out: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %cst = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %e = tensor.empty() : tensor<8x32xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %m = scf.for %k = %c0 to %c256 step %c1 iter_args(%acc = %f) -> (tensor<8x32xf32>) {
+    %as = tensor.extract_slice %a[0, %k] [8, 1] [1, 1] : tensor<8x256xf32> to tensor<8x1xf32>
+    %bs = tensor.extract_slice %b[%k, 0] [1, 32] [1, 1] : tensor<256x32xf32> to tensor<1x32xf32>
+    %r = linalg.matmul ins(%as, %bs : tensor<8x1xf32>, tensor<1x32xf32>) outs(%acc : tensor<8x32xf32>) -> tensor<8x32xf32>
+    scf.yield %r : tensor<8x32xf32>
+  }
+  %g = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%m : tensor<8x32xf32>) outs(%out : tensor<8x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %cst : f32
+    linalg.yield %r : f32
+  } -> tensor<8x32xf32>
+  return %g : tensor<8x32xf32>
+}
+
+// -----
+
+// Tests that a contraction into a 0-d result (linalg.dot) is vectorized as a
+// reduction (the vectorizer's named contraction would take a vector<f32>
+// accumulator, which vector.contract rejects); the reduction then becomes a
+// vector.contract into a scalar.
+// CHECK-LABEL: func.func @dot
+//       CHECK:   vector.contract {{.*}} : vector<16xf32>, vector<16xf32> into f32
+//   CHECK-NOT:   linalg.
+func.func @dot(%a: tensor<16xf32>, %b: tensor<16xf32>, %c: tensor<f32>) -> tensor<f32> {
+  %d = linalg.dot ins(%a, %b : tensor<16xf32>, tensor<16xf32>) outs(%c : tensor<f32>) -> tensor<f32>
+  return %d : tensor<f32>
+}
+
+// -----
+
+// Tests that a pack tile whose source rows end inside it (the padded last
+// rows of a matrix) reads through a mask and fills the rest with the padding
+// value, at its full static size.
+// CHECK-LABEL: func.func @padded_pack
+//       CHECK:   %[[MASK:.+]] = vector.create_mask %{{.+}}, %c8 : vector<6x8xi1>
+//       CHECK:   vector.mask %[[MASK]] { vector.transfer_read {{.*}} : tensor<?x8xf32>, vector<6x8xf32> }
+//       CHECK:   vector.transfer_write {{.*}} : vector<1x8x6x1xf32>, tensor<1x8x6x1xf32>
+//   CHECK-NOT:   linalg.pack
+func.func @padded_pack(%src: tensor<?x8xf32>, %dest: tensor<1x8x6x1xf32>) -> tensor<1x8x6x1xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = linalg.pack %src padding_value(%zero : f32) inner_dims_pos = [0, 1] inner_tiles = [6, 1] into %dest
+      : tensor<?x8xf32> -> tensor<1x8x6x1xf32>
+  return %p : tensor<1x8x6x1xf32>
+}
+
+// -----
+
+// Tests that an unpack of a whole packed tile into rows that end inside it
+// writes only the rows that exist (the write is clipped, not masked).
+// CHECK-LABEL: func.func @partial_unpack
+//       CHECK:   %[[V:.+]] = vector.transfer_read {{.*}} : tensor<1x1x6x16xf32>, vector<1x1x6x16xf32>
+//       CHECK:   vector.transfer_write %{{.+}}, %{{.+}}[%c0, %c0] {in_bounds = [false, true]} : vector<6x16xf32>, tensor<4x16xf32>
+//   CHECK-NOT:   linalg.unpack
+func.func @partial_unpack(%src: tensor<1x1x6x16xf32>, %dest: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %u = linalg.unpack %src inner_dims_pos = [0, 1] inner_tiles = [6, 16] into %dest
+      : tensor<1x1x6x16xf32> -> tensor<4x16xf32>
+  return %u : tensor<4x16xf32>
+}
+
+// -----
+
+// Tests that an unpack whose destination size is only known at run time (the
+// last rows of the last workgroup) becomes ops that bufferize and run as
+// loops: here, with one outer tile, a slice of its rows.
+// CHECK-LABEL: func.func @dynamic_unpack
+//       CHECK:   %[[ROWS:.+]] = tensor.dim %{{.+}}, %c0 : tensor<?x16xf32>
+//       CHECK:   tensor.extract_slice %{{.+}}[0, 0, 0, 0] [1, 1, %[[ROWS]], 16]
+//   CHECK-NOT:   linalg.unpack
+func.func @dynamic_unpack(%src: tensor<1x1x6x16xf32>, %dest: tensor<?x16xf32>) -> tensor<?x16xf32> {
+  %u = linalg.unpack %src inner_dims_pos = [0, 1] inner_tiles = [6, 16] into %dest
+      : tensor<1x1x6x16xf32> -> tensor<?x16xf32>
+  return %u : tensor<?x16xf32>
+}

@@ -1,0 +1,116 @@
+// RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(kiln-materialize-data-tiling{cpu=x86-64-v3}))" | FileCheck %s --check-prefix=AVX2
+// RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(kiln-materialize-data-tiling{cpu=x86-64-v4}))" | FileCheck %s --check-prefix=AVX512
+
+// Tests that a matmul becomes packs of both operands, an mmt4d and an unpack,
+// with 6 x 16 accumulator tiles for AVX2's 16 registers and 16 x 16 for
+// AVX-512's 32; sizes that do not divide the tiles are padded with zeros,
+// and the fill of the accumulator is packed into a fill.
+// AVX2-LABEL: func.func @matmul
+//  AVX2-SAME:   %[[A:.+]]: tensor<100x80xf32>, %[[B:.+]]: tensor<80x40xf32>
+//       AVX2:   %[[ZERO:.+]] = arith.constant 0.0
+//       AVX2:   %[[PA:.+]] = linalg.pack %[[A]] padding_value(%[[ZERO]] : f32) inner_dims_pos = [0, 1] inner_tiles = [6, 1] into %{{.+}} : tensor<100x80xf32> -> tensor<17x80x6x1xf32>
+//       AVX2:   %[[PB:.+]] = linalg.pack %[[B]] padding_value(%{{.+}} : f32) outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [16, 1] into %{{.+}} : tensor<80x40xf32> -> tensor<3x80x16x1xf32>
+//       AVX2:   %[[ACC:.+]] = linalg.fill ins(%{{.+}}) outs(%{{.+}} : tensor<17x3x6x16xf32>)
+//       AVX2:   %[[M:.+]] = linalg.mmt4d ins(%[[PA]], %[[PB]] : tensor<17x80x6x1xf32>, tensor<3x80x16x1xf32>) outs(%[[ACC]] : tensor<17x3x6x16xf32>)
+//       AVX2:   linalg.unpack %[[M]] inner_dims_pos = [0, 1] inner_tiles = [6, 16] into %{{.+}} : tensor<17x3x6x16xf32> -> tensor<100x40xf32>
+//   AVX2-NOT:   linalg.matmul
+// AVX512-LABEL: func.func @matmul
+//       AVX512:   linalg.mmt4d {{.*}} -> tensor<7x3x16x16xf32>
+func.func @matmul(%a: tensor<100x80xf32>, %b: tensor<80x40xf32>) -> tensor<100x40xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<100x40xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<100x40xf32>) -> tensor<100x40xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<100x80xf32>, tensor<80x40xf32>) outs(%f : tensor<100x40xf32>) -> tensor<100x40xf32>
+  return %m : tensor<100x40xf32>
+}
+
+// -----
+
+// Tests that a constant weight is packed at compile time: no pack of it is
+// left, and the packed constant holds N0-wide column tiles one after the
+// other (B is 2 x 32, iota: tile 0 is columns 0-15 of rows 0 and 1, then
+// tile 1 starts with column 16 of row 0).
+// AVX2-LABEL: func.func @constant_weight
+//       AVX2:   %[[W:.+]] = arith.constant dense<{{\[\[\[\[}}0.000000e+00], [1.000000e+00]
+//  AVX2-SAME:   [1.500000e+01]], {{\[\[}}3.200000e+01], [3.300000e+01]
+//  AVX2-SAME:   [4.700000e+01]]], {{\[\[\[}}1.600000e+01]
+//  AVX2-SAME:   : tensor<2x2x16x1xf32>
+//       AVX2:   linalg.mmt4d ins(%{{.+}}, %[[W]] :
+//   AVX2-NOT:   linalg.pack %cst
+func.func @constant_weight(%a: tensor<8192x2xf32>) -> tensor<8192x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0],
+                             [32.0, 33.0, 34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0, 41.0, 42.0, 43.0, 44.0, 45.0, 46.0, 47.0, 48.0, 49.0, 50.0, 51.0, 52.0, 53.0, 54.0, 55.0, 56.0, 57.0, 58.0, 59.0, 60.0, 61.0, 62.0, 63.0]]> : tensor<2x32xf32>
+  %e = tensor.empty() : tensor<8192x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8192x32xf32>) -> tensor<8192x32xf32>
+  %m = linalg.matmul ins(%a, %w : tensor<8192x2xf32>, tensor<2x32xf32>) outs(%f : tensor<8192x32xf32>) -> tensor<8192x32xf32>
+  return %m : tensor<8192x32xf32>
+}
+
+// -----
+
+// Tests that a batch matmul becomes a batch_mmt4d, with the batch outermost
+// in every packed operand.
+// AVX2-LABEL: func.func @batch_matmul
+//       AVX2:   linalg.pack %{{.+}} inner_dims_pos = [1, 2] inner_tiles = [6, 1] {{.*}} -> tensor<4x11x96x6x1xf32>
+//       AVX2:   linalg.pack %{{.+}} outer_dims_perm = [0, 2, 1] inner_dims_pos = [2, 1] inner_tiles = [16, 1] {{.*}} -> tensor<4x5x96x16x1xf32>
+//       AVX2:   linalg.batch_mmt4d {{.*}} -> tensor<4x11x5x6x16xf32>
+//       AVX2:   linalg.unpack {{.*}} -> tensor<4x64x80xf32>
+func.func @batch_matmul(%a: tensor<4x64x96xf32>, %b: tensor<4x96x80xf32>) -> tensor<4x64x80xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x64x80xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x64x80xf32>) -> tensor<4x64x80xf32>
+  %m = linalg.batch_matmul ins(%a, %b : tensor<4x64x96xf32>, tensor<4x96x80xf32>) outs(%f : tensor<4x64x80xf32>) -> tensor<4x64x80xf32>
+  return %m : tensor<4x64x80xf32>
+}
+
+// -----
+
+// Tests that a matmul with a transposed RHS (a generic contraction, as from
+// Q K^T) packs its RHS without a transpose: N and K are already its outer
+// and inner dims.
+#lhs = affine_map<(m, n, k) -> (m, k)>
+#rhs = affine_map<(m, n, k) -> (n, k)>
+#out = affine_map<(m, n, k) -> (m, n)>
+// AVX2-LABEL: func.func @matmul_transpose_b
+//       AVX2:   linalg.pack %{{.+}} inner_dims_pos = [0, 1] inner_tiles = [16, 1] {{.*}} : tensor<128x64xf32> -> tensor<8x64x16x1xf32>
+//       AVX2:   linalg.mmt4d
+func.func @matmul_transpose_b(%a: tensor<128x64xf32>, %b: tensor<128x64xf32>) -> tensor<128x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x128xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %m = linalg.generic {indexing_maps = [#lhs, #rhs, #out], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<128x64xf32>, tensor<128x64xf32>) outs(%f : tensor<128x128xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<128x128xf32>
+  return %m : tensor<128x128xf32>
+}
+
+// -----
+
+// Tests that small contractions, matrix-vector products and mixed element
+// types are left alone.
+// AVX2-LABEL: func.func @left_alone
+//   AVX2-NOT:   linalg.pack
+//   AVX2-NOT:   linalg.mmt4d
+//       AVX2:   linalg.matmul ins(%{{.+}} : tensor<8x8xf32>, tensor<8x8xf32>)
+//       AVX2:   linalg.matvec
+//       AVX2:   linalg.matmul ins(%{{.+}} : tensor<128x128xi8>, tensor<128x128xi8>) outs(%{{.+}} : tensor<128x128xi32>)
+func.func @left_alone(%a: tensor<8x8xf32>, %v: tensor<1024xf32>, %m: tensor<1024x1024xf32>,
+                      %x: tensor<128x128xi8>) -> (tensor<8x8xf32>, tensor<1024xf32>, tensor<128x128xi32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %small = linalg.matmul ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%f : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %ev = tensor.empty() : tensor<1024xf32>
+  %fv = linalg.fill ins(%zero : f32) outs(%ev : tensor<1024xf32>) -> tensor<1024xf32>
+  %mv = linalg.matvec ins(%m, %v : tensor<1024x1024xf32>, tensor<1024xf32>) outs(%fv : tensor<1024xf32>) -> tensor<1024xf32>
+  %izero = arith.constant 0 : i32
+  %ei = tensor.empty() : tensor<128x128xi32>
+  %fi = linalg.fill ins(%izero : i32) outs(%ei : tensor<128x128xi32>) -> tensor<128x128xi32>
+  %mixed = linalg.matmul ins(%x, %x : tensor<128x128xi8>, tensor<128x128xi8>) outs(%fi : tensor<128x128xi32>) -> tensor<128x128xi32>
+  return %small, %mv, %mixed : tensor<8x8xf32>, tensor<1024xf32>, tensor<128x128xi32>
+}

@@ -6,6 +6,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <vector>
 
 namespace kiln {
 
@@ -42,9 +44,63 @@ constexpr bool kAddressSanitizer = false;
 constexpr uint64_t kHugePageSize = uint64_t{2} << 20;
 constexpr uint64_t kHugePageThreshold = uint64_t{4} << 20;
 
+/// Freed mappings kept for the next buffer of the same length: a model
+/// called again allocates the same temporaries, and a fresh mapping costs
+/// its page faults and the kernel's zeroing of every page (for a 4 MiB
+/// packed weight, as long as the packing itself). Bounded, so that a burst
+/// of large buffers does not stay resident.
+class HugeMappingCache {
+ public:
+  static HugeMappingCache& Get() {
+    static HugeMappingCache* cache = new HugeMappingCache();  // never freed
+    return *cache;
+  }
+
+  void* Take(uint64_t length) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      if (entries_[i].length != length) continue;
+      void* p = entries_[i].address;
+      cached_bytes_ -= length;
+      entries_.erase(entries_.begin() + i);
+      return p;
+    }
+    return nullptr;
+  }
+
+  /// Keeps `p` for reuse, or unmaps it (the oldest mappings first) when the
+  /// cache would exceed its bounds.
+  void Give(void* p, uint64_t length) {
+    std::vector<Entry> evicted;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      entries_.push_back({p, length});
+      cached_bytes_ += length;
+      while (!entries_.empty() && (cached_bytes_ > kMaxCachedBytes ||
+                                   entries_.size() > kMaxCachedMappings)) {
+        evicted.push_back(entries_.front());
+        cached_bytes_ -= entries_.front().length;
+        entries_.erase(entries_.begin());
+      }
+    }
+    for (const Entry& entry : evicted) ::munmap(entry.address, entry.length);
+  }
+
+ private:
+  static constexpr uint64_t kMaxCachedBytes = uint64_t{1} << 30;
+  static constexpr size_t kMaxCachedMappings = 64;
+  struct Entry {
+    void* address;
+    uint64_t length;
+  };
+  std::mutex mutex_;
+  std::vector<Entry> entries_;  // oldest first
+  uint64_t cached_bytes_ = 0;
+};
+
 struct HugeUnmap {
   uint64_t length;
-  void operator()(void* p) const { ::munmap(p, length); }
+  void operator()(void* p) const { HugeMappingCache::Get().Give(p, length); }
 };
 
 StatusOr<std::shared_ptr<void>> AllocateHugeStorage(uint64_t byte_size) {
@@ -53,6 +109,9 @@ StatusOr<std::shared_ptr<void>> AllocateHugeStorage(uint64_t byte_size) {
   }
   const uint64_t length =
       (byte_size + kHugePageSize - 1) & ~(kHugePageSize - 1);
+  if (void* cached = HugeMappingCache::Get().Take(length)) {
+    return std::shared_ptr<void>(cached, HugeUnmap{length});
+  }
   // Mapped one huge page longer to place the buffer on a huge-page boundary.
   void* mapping =
       ::mmap(nullptr, length + kHugePageSize, PROT_READ | PROT_WRITE,

@@ -110,6 +110,9 @@ struct LowerVectorsPass : impl::LowerVectorsPassBase<LowerVectorsPass> {
     {
       RewritePatternSet patterns(context);
       vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+      // K0 = 1 tiles end in a unit dim: transfers of vector<8x16x1> would
+      // otherwise go element by element.
+      vector::populateDropInnerMostUnitDimsXferOpPatterns(patterns);
       vector::populateVectorReductionToContractPatterns(patterns);
       vector::ExtractOp::getCanonicalizationPatterns(patterns, context);
       if (failed(applyPatternsGreedily(funcOp, std::move(patterns))))

@@ -110,29 +110,25 @@ TilePlan selectPackedContractionTiles(linalg::LinalgOp op,
 /// Elements a relayout workgroup moves: enough to amortize its scheduling.
 constexpr int64_t kRelayoutWorkgroupElements = int64_t(1) << 16;
 
-/// Distributes the outermost loops of a relayout over workgroups that move
-/// about kRelayoutWorkgroupElements each; `tileElements` is the number of
-/// elements one iteration of each loop moves.
+/// Distributes one loop of a relayout, `splitLoop`, over workgroups that
+/// move about kRelayoutWorkgroupElements each; `elementsPerPoint` is the
+/// number of elements one point of the loops moves.
 SmallVector<int64_t> selectRelayoutWorkgroupTiles(ArrayRef<int64_t> ranges,
                                                   ArrayRef<int64_t> vector,
-                                                  int64_t elementsPerPoint) {
+                                                  int64_t elementsPerPoint,
+                                                  unsigned splitLoop) {
   int64_t total = elementsPerPoint;
   for (int64_t range : ranges)
     total *= range;
   SmallVector<int64_t> tiles(ranges.size(), 0);
-  if (total < kMinDistributedWork || ranges.empty())
+  if (total < kMinDistributedWork || ranges.empty() ||
+      ranges[splitLoop] <= 1)
     return tiles;
   int64_t workgroups = std::clamp<int64_t>(
       total / kRelayoutWorkgroupElements, 1, kTargetWorkgroups * 4);
-  // Split the outermost loop with more than one iteration; deeper loops
-  // stay whole so that each workgroup writes contiguous memory.
-  for (auto [i, range] : llvm::enumerate(ranges)) {
-    if (range <= 1)
-      continue;
-    int64_t step = std::max<int64_t>(1, vector[i]);
-    tiles[i] = llvm::alignTo(llvm::divideCeil(range, workgroups), step);
-    break;
-  }
+  int64_t step = std::max<int64_t>(1, vector[splitLoop]);
+  tiles[splitLoop] =
+      llvm::alignTo(llvm::divideCeil(ranges[splitLoop], workgroups), step);
   return tiles;
 }
 
@@ -150,8 +146,14 @@ TilePlan selectPackTiles(linalg::PackOp op, const CPUTargetInfo &target) {
   if (outerRank > 0)
     plan.vector.back() = selectTile(
         ranges.back(), target.getLanes(getElementBits(op)));
-  plan.workgroup =
-      selectRelayoutWorkgroupTiles(ranges, plan.vector, innerElements);
+  // Workgroups split the loop over the source's outermost dim, so each
+  // reads whole rows of the source: splitting another (the columns of a
+  // transposed RHS) would read one cache line per row, a page apart.
+  ArrayRef<int64_t> perm = op.getOuterDimsPerm();
+  unsigned splitLoop =
+      perm.empty() ? 0 : llvm::find(perm, 0) - perm.begin();
+  plan.workgroup = selectRelayoutWorkgroupTiles(ranges, plan.vector,
+                                                innerElements, splitLoop);
   return plan;
 }
 
@@ -164,7 +166,9 @@ TilePlan selectUnPackTiles(linalg::UnPackOp op) {
   for (auto [dim, tile] :
        llvm::zip(op.getInnerDimsPos(), op.getStaticInnerTiles()))
     plan.vector[dim] = std::min(tile, ranges[dim]);
-  plan.workgroup = selectRelayoutWorkgroupTiles(ranges, plan.vector, 1);
+  // Whole rows of the result (and of its source's tiles) per workgroup.
+  plan.workgroup = selectRelayoutWorkgroupTiles(ranges, plan.vector, 1,
+                                                /*splitLoop=*/0);
   return plan;
 }
 

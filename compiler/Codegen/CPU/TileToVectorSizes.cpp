@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/TilingInterface.h"
 
@@ -51,6 +52,13 @@ LogicalResult tileWithFor(RewriterBase &rewriter, Operation *op,
     return success();
   scf::SCFTilingOptions tilingOptions;
   tilingOptions.setTileSizes(getAsIndexOpFoldResult(op->getContext(), sizes));
+  // A pack's loops follow its destination; iterated in its source's order
+  // instead, the innermost loop walks along source rows (a transposed RHS
+  // would otherwise be read one cache line per row, a page apart).
+  if (auto packOp = dyn_cast<linalg::PackOp>(op))
+    if (!packOp.getOuterDimsPerm().empty())
+      tilingOptions.setInterchange(
+          invertPermutationVector(packOp.getOuterDimsPerm()));
   rewriter.setInsertionPoint(op);
   auto tilingInterface = cast<TilingInterface>(op);
   if (fuseProducers) {

@@ -70,6 +70,33 @@ bool canAbsorbRootProducer(Operation *consumer, OpOperand &operand) {
   return genericOp.getMatchingIndexingMap(&operand).isPermutation();
 }
 
+/// Largest reduction a reduction chain keeps whole in one tile: its row's
+/// intermediates live in registers (or a small stack buffer) there.
+constexpr int64_t kMaxChainedReduction = 16384;
+
+/// Generics of a normalization or a softmax: elementwise ops and reductions
+/// that read their operands through projected permutations (broadcasts
+/// included), over static shapes.
+bool isChainableOp(Operation *op) {
+  auto genericOp = dyn_cast_if_present<linalg::GenericOp>(op);
+  if (!genericOp || !genericOp.hasPureTensorSemantics() ||
+      linalg::isaContractionOpInterface(genericOp) ||
+      linalg::isaConvolutionOpInterface(genericOp))
+    return false;
+  SmallVector<int64_t> ranges = genericOp.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic))
+    return false;
+  int64_t reduced = 1;
+  for (auto [range, iterator] :
+       llvm::zip(ranges, genericOp.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::reduction)
+      reduced *= range;
+  return reduced <= kMaxChainedReduction &&
+         llvm::all_of(genericOp.getIndexingMapsArray(), [](AffineMap map) {
+           return map.isProjectedPermutation();
+         });
+}
+
 struct Group {
   Operation *head = nullptr;              // the last op in program order
   llvm::SetVector<Operation *> moved;     // ops that move into the region
@@ -81,6 +108,19 @@ struct Group {
 void pullInProducers(Group &group, DenseSet<Operation *> &grouped) {
   bool absorbedRoot = false;
   SmallVector<Operation *> worklist(group.moved.begin(), group.moved.end());
+  // Reduction chains (softmax: max, exp, sum, divide; layernorm: mean,
+  // variance, normalize) form one dispatch: a chainable producer joins once
+  // every user of it is in the group, so that tiling the rows computes each
+  // row's reductions once, in the tile. Producers whose other users have not
+  // joined yet wait here and are tried again.
+  bool isChain = isChainableOp(group.head);
+  SmallVector<Operation *> waiting;
+  auto allUsersInGroup = [&](Operation *producer) {
+    return llvm::all_of(producer->getUsers(), [&](Operation *user) {
+      Operation *ancestor = group.head->getBlock()->findAncestorOpInBlock(*user);
+      return ancestor && group.moved.contains(ancestor);
+    });
+  };
   auto visitOperand = [&](Operation *user, OpOperand &operand) {
     Operation *producer = operand.get().getDefiningOp();
     if (!producer || grouped.contains(producer) ||
@@ -120,18 +160,42 @@ void pullInProducers(Group &group, DenseSet<Operation *> &grouped) {
     } else if (!absorbedRoot && user == group.head &&
                canAbsorbRootProducer(user, operand)) {
       fuse = absorbedRoot = true;
+    } else if (isChain && isChainableOp(user) && isChainableOp(producer)) {
+      if (!allUsersInGroup(producer)) {
+        waiting.push_back(producer);
+        return;
+      }
+      fuse = true;
     }
     if (!fuse)
       return;
     group.moved.insert(producer);
     worklist.push_back(producer);
   };
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val();
-    op->walk([&](Operation *nested) {
-      for (OpOperand &operand : nested->getOpOperands())
-        visitOperand(op, operand);
-    });
+  auto drain = [&] {
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      op->walk([&](Operation *nested) {
+        for (OpOperand &operand : nested->getOpOperands())
+          visitOperand(op, operand);
+      });
+    }
+  };
+  drain();
+  // A waiting producer joins once its last user has: retry until none does.
+  for (bool progress = true; progress;) {
+    progress = false;
+    SmallVector<Operation *> retry;
+    std::swap(retry, waiting);
+    for (Operation *producer : retry) {
+      if (group.moved.contains(producer) || grouped.contains(producer) ||
+          !allUsersInGroup(producer))
+        continue;
+      group.moved.insert(producer);
+      worklist.push_back(producer);
+      progress = true;
+    }
+    drain();
   }
 }
 

@@ -5,4 +5,4 @@
 //
 // RUN: %python %kiln_tests_dir/capture/roundtrip.py %kiln_source_dir/samples -o %t --bin-dir=%kiln_bin_dir | FileCheck %s
 // CHECK: conv: {{[1-9][0-9]*}} dispatch stages reproduced exactly
-// CHECK: mlp: 18 dispatch stages reproduced exactly
+// CHECK: mlp: {{[1-9][0-9]*}} dispatch stages reproduced exactly

@@ -325,6 +325,42 @@ SmallVector<int64_t> mapLoopsToProducer(linalg::LinalgOp consumer,
   return loops;
 }
 
+/// Marks the loops of the stored op that its tiles must keep whole: those a
+/// reduction it reads (directly or through other ops) is broadcast along.
+/// Tiling them would compute that reduction once per tile instead of once
+/// per row. `toOp` maps each stored-op loop to a loop of `op`, if any.
+void markLoopsOverReductions(linalg::LinalgOp op,
+                             ArrayRef<std::optional<unsigned>> toOp,
+                             SmallVectorImpl<bool> &whole, unsigned depth) {
+  // Chains are short; the bound only guards against pathological programs.
+  if (depth > 16)
+    return;
+  if (depth > 0 && op.getNumReductionLoops() > 0)
+    for (auto [i, loop] : llvm::enumerate(toOp))
+      if (!loop)
+        whole[i] = true;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    auto producer = input->get().getDefiningOp<linalg::LinalgOp>();
+    if (!producer || isa<linalg::FillOp>(producer.getOperation()))
+      continue;
+    AffineMap readMap = op.getMatchingIndexingMap(input);
+    AffineMap writeMap =
+        producer.getIndexingMapMatchingResult(cast<OpResult>(input->get()));
+    if (!readMap.isProjectedPermutation() ||
+        !writeMap.isProjectedPermutation())
+      continue;
+    SmallVector<std::optional<unsigned>> next(toOp.size());
+    for (auto [i, loop] : llvm::enumerate(toOp)) {
+      if (!loop)
+        continue;
+      if (std::optional<unsigned> position = readMap.getResultPosition(
+              getAffineDimExpr(*loop, readMap.getContext())))
+        next[i] = writeMap.getDimPosition(*position);
+    }
+    markLoopsOverReductions(producer, next, whole, depth + 1);
+  }
+}
+
 /// The op whose results the kernel stores to its output bindings, when a
 /// single tileable op produces all of them.
 Operation *findStoredOp(func::FuncOp funcOp) {
@@ -373,8 +409,27 @@ void configureExport(ExecutableExportOp exportOp, func::FuncOp funcOp,
     if (heavyOp && heavyOp != storedOp && storedLinalg &&
         !hasEmptyLoop(heavyOp))
       loopMap = mapLoopsToProducer(storedLinalg, heavyOp);
+    // A reduction chain (softmax, layernorm) is tiled by its rows, each
+    // row's reductions computed whole in the tile.
+    SmallVector<bool> wholeLoops;
+    if (storedLinalg) {
+      wholeLoops.assign(storedLinalg.getNumLoops(), false);
+      SmallVector<std::optional<unsigned>> identity;
+      for (unsigned i = 0; i < storedLinalg.getNumLoops(); ++i)
+        identity.push_back(i);
+      markLoopsOverReductions(storedLinalg, identity, wholeLoops, 0);
+      if (llvm::is_contained(wholeLoops, true))
+        loopMap.clear();
+    }
     Operation *planOp = loopMap.empty() ? storedOp : heavyOp;
     TilePlan plan = selectTiles(planOp, target);
+    if (llvm::is_contained(wholeLoops, true)) {
+      for (auto [i, whole] : llvm::enumerate(wholeLoops)) {
+        plan.vector[i] = whole ? 0 : 1;
+        if (whole)
+          plan.workgroup[i] = 0;
+      }
+    }
     SmallVector<int64_t> vector = plan.vector, workgroup = plan.workgroup;
     if (!loopMap.empty()) {
       vector.assign(storedLinalg.getNumLoops(), 1);
@@ -398,12 +453,24 @@ void configureExport(ExecutableExportOp exportOp, func::FuncOp funcOp,
       if (workgroup[i] != 0)
         workgroupCount[dim++] = llvm::divideCeil(ranges[i], workgroup[i]);
   }
-  // Other ops with reductions tile them on their own.
+  // Other ops with reductions tile them on their own; a reduction small
+  // enough to vectorize whole (a row of a softmax) is not tiled.
   funcOp.walk([&](linalg::LinalgOp op) {
     if (getLoweringConfig(op) || op.getNumReductionLoops() == 0 ||
         !op.hasPureTensorSemantics() || hasEmptyLoop(op))
       return;
-    setConfig(op, {}, selectVectorTiles(op, target));
+    SmallVector<int64_t> vector = selectVectorTiles(op, target);
+    int64_t reduced = 1;
+    for (auto [range, iterator] :
+         llvm::zip(op.getStaticLoopRanges(), op.getIteratorTypesArray()))
+      if (iterator == utils::IteratorType::reduction)
+        reduced *= range;
+    if (reduced <= kMaxVectorizedElements)
+      for (auto [tile, iterator] :
+           llvm::zip(vector, op.getIteratorTypesArray()))
+        if (iterator == utils::IteratorType::reduction)
+          tile = 0;
+    setConfig(op, {}, vector);
   });
   exportOp.setWorkgroupCountAttr(
       DenseI64ArrayAttr::get(context, workgroupCount));

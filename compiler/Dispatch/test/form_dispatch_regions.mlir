@@ -94,3 +94,84 @@ func.func @concat(%a: tensor<2xf32>, %b: tensor<4xf32>) -> tensor<6xf32> {
   %1 = tensor.insert_slice %b into %0[2] [4] [1] : tensor<4xf32> into tensor<6xf32>
   return %1 : tensor<6xf32>
 }
+
+// -----
+
+// Tests that a decomposed softmax (max, exp of the difference, sum, divide)
+// forms one region: each producer joins once all of its users have, so the
+// exp, used by both the sum and the divide, joins after them.
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+// CHECK-LABEL: func.func @softmax
+//       CHECK:   %[[R:.+]] = kiln.dispatch.region -> (tensor<64x128xf32>) {
+//       CHECK:     linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+//       CHECK:     math.exp
+//       CHECK:     linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+//       CHECK:     arith.divf
+//       CHECK:     kiln.return
+//   CHECK-NOT:   kiln.dispatch.region
+//       CHECK:   return %[[R]]
+func.func @softmax(%x: tensor<64x128xf32>) -> tensor<64x128xf32> {
+  %lowest = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %er = tensor.empty() : tensor<64xf32>
+  %e = tensor.empty() : tensor<64x128xf32>
+  %fmax = linalg.fill ins(%lowest : f32) outs(%er : tensor<64xf32>) -> tensor<64xf32>
+  %max = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x128xf32>) outs(%fmax : tensor<64xf32>) {
+  ^bb0(%v: f32, %m: f32):
+    %r = arith.maximumf %v, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  %exp = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<64x128xf32>, tensor<64xf32>) outs(%e : tensor<64x128xf32>) {
+  ^bb0(%v: f32, %m: f32, %o: f32):
+    %d = arith.subf %v, %m : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<64x128xf32>
+  %fsum = linalg.fill ins(%zero : f32) outs(%er : tensor<64xf32>) -> tensor<64xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%exp : tensor<64x128xf32>) outs(%fsum : tensor<64xf32>) {
+  ^bb0(%v: f32, %s: f32):
+    %r = arith.addf %v, %s : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  %out = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%exp, %sum : tensor<64x128xf32>, tensor<64xf32>) outs(%e : tensor<64x128xf32>) {
+  ^bb0(%v: f32, %s: f32, %o: f32):
+    %r = arith.divf %v, %s : f32
+    linalg.yield %r : f32
+  } -> tensor<64x128xf32>
+  return %out : tensor<64x128xf32>
+}
+
+// -----
+
+// Tests that a reduction whose result the host also returns is not pulled
+// into its consumer's region: it must reach memory anyway, and a chain joins
+// a producer only when every user is in the chain.
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+// CHECK-LABEL: func.func @reduction_used_twice
+//       CHECK:   kiln.dispatch.region -> (tensor<64xf32>)
+//       CHECK:   kiln.dispatch.region -> (tensor<64x128xf32>)
+func.func @reduction_used_twice(%x: tensor<64x128xf32>) -> (tensor<64xf32>, tensor<64x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %er = tensor.empty() : tensor<64xf32>
+  %e = tensor.empty() : tensor<64x128xf32>
+  %fsum = linalg.fill ins(%zero : f32) outs(%er : tensor<64xf32>) -> tensor<64xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x128xf32>) outs(%fsum : tensor<64xf32>) {
+  ^bb0(%v: f32, %s: f32):
+    %r = arith.addf %v, %s : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  %out = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : tensor<64x128xf32>, tensor<64xf32>) outs(%e : tensor<64x128xf32>) {
+  ^bb0(%v: f32, %s: f32, %o: f32):
+    %r = arith.divf %v, %s : f32
+    linalg.yield %r : f32
+  } -> tensor<64x128xf32>
+  return %sum, %out : tensor<64xf32>, tensor<64x128xf32>
+}

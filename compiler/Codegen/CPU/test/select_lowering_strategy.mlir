@@ -207,3 +207,61 @@ kiln.executable @odd {
     }
   }
 }
+
+// -----
+
+// Tests that a softmax dispatch is tiled by rows only: the divide reads the
+// sum broadcast along the row, so tiling the row would compute the row's
+// reductions once per tile; each reduction (128 elements) is vectorized
+// whole, not tiled.
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+//       CHECK: kiln.executable.export @softmax ordinal(0) bindings(2) workgroups([4, 1, 1])
+//       CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}lowering_config = #kiln.lowering_config<vector = [1, 0]>
+//       CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}lowering_config = #kiln.lowering_config<vector = [1, 0]>
+//       CHECK: linalg.generic {{.*}}lowering_config = #kiln.lowering_config<workgroup = [128, 0], vector = [1, 0]>
+kiln.executable @softmax {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @softmax ordinal(0) bindings(2)
+    builtin.module {
+      func.func @softmax() {
+        %lowest = arith.constant 0xFF800000 : f32
+        %zero = arith.constant 0.0 : f32
+        %0 = kiln.binding 0 : memref<512x128xf32>
+        %x = bufferization.to_tensor %0 restrict : memref<512x128xf32> to tensor<512x128xf32>
+        %er = tensor.empty() : tensor<512xf32>
+        %e = tensor.empty() : tensor<512x128xf32>
+        %fmax = linalg.fill ins(%lowest : f32) outs(%er : tensor<512xf32>) -> tensor<512xf32>
+        %max = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+            ins(%x : tensor<512x128xf32>) outs(%fmax : tensor<512xf32>) {
+        ^bb0(%v: f32, %m: f32):
+          %r = arith.maximumf %v, %m : f32
+          linalg.yield %r : f32
+        } -> tensor<512xf32>
+        %exp = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+            ins(%x, %max : tensor<512x128xf32>, tensor<512xf32>) outs(%e : tensor<512x128xf32>) {
+        ^bb0(%v: f32, %m: f32, %o: f32):
+          %d = arith.subf %v, %m : f32
+          %r = math.exp %d : f32
+          linalg.yield %r : f32
+        } -> tensor<512x128xf32>
+        %fsum = linalg.fill ins(%zero : f32) outs(%er : tensor<512xf32>) -> tensor<512xf32>
+        %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+            ins(%exp : tensor<512x128xf32>) outs(%fsum : tensor<512xf32>) {
+        ^bb0(%v: f32, %s: f32):
+          %r = arith.addf %v, %s : f32
+          linalg.yield %r : f32
+        } -> tensor<512xf32>
+        %out = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+            ins(%exp, %sum : tensor<512x128xf32>, tensor<512xf32>) outs(%e : tensor<512x128xf32>) {
+        ^bb0(%v: f32, %s: f32, %o: f32):
+          %r = arith.divf %v, %s : f32
+          linalg.yield %r : f32
+        } -> tensor<512x128xf32>
+        %1 = kiln.binding 1 : memref<512x128xf32>
+        bufferization.materialize_in_destination %out in restrict writable %1 : (tensor<512x128xf32>, memref<512x128xf32>) -> ()
+        return
+      }
+    }
+  }
+}

@@ -35,18 +35,13 @@ struct ContractionTiles {
 
 ContractionTiles selectContractionTiles(const CPUTargetInfo &target,
                                         Type elementType, int64_t m) {
-  int64_t lanes = target.getLanes(elementType.getIntOrFloatBitWidth());
-  // With 32 registers, 16 one-vector rows of accumulators leave room for the
-  // RHS vector (AVX-512 broadcasts the LHS element from memory). With 16, six
-  // two-vector rows, two RHS vectors and the broadcast LHS element fill them:
-  // 12 FMAs for 8 loads, where eight one-vector rows need 9 loads for 8.
-  int64_t vectorsPerRow = target.vectorRegisters >= 32 ? 1 : 2;
-  int64_t m0 = std::min<int64_t>(
-      16, (target.vectorRegisters - vectorsPerRow - 1) / vectorsPerRow);
+  CPUTargetInfo::AccumulatorTile tile =
+      target.getAccumulatorTile(elementType.getIntOrFloatBitWidth());
+  int64_t m0 = tile.rows;
   // Few rows (a matrix-vector product): pad to a power of two, not to M0.
   if (m < m0)
     m0 = static_cast<int64_t>(llvm::PowerOf2Ceil(m));
-  return {m0, vectorsPerRow * lanes, 1};
+  return {m0, tile.columns, 1};
 }
 
 /// The loops of a matmul-like contraction: one M, N and K loop, at most one

@@ -63,10 +63,48 @@ struct ScalarizeI1Store : OpRewritePattern<vector::StoreOp> {
   }
 };
 
+/// A 1-D load whose every use extracts one element at a constant position
+/// (the LHS column of an outer product, each element broadcast) becomes
+/// scalar loads: LLVM then broadcasts straight from memory (vbroadcastss
+/// m32) instead of loading the vector and shuffling its elements out, which
+/// for odd widths (6 rows) costs shuffles and register pressure.
+struct ScalarizeExtractedLoad : OpRewritePattern<vector::LoadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::LoadOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = op.getVectorType();
+    if (type.getRank() != 1 || type.isScalable() || op->use_empty() ||
+        type.getElementType().isInteger(1))
+      return rewriter.notifyMatchFailure(op, "not a 1-D load");
+    SmallVector<vector::ExtractOp> extracts;
+    for (Operation *user : op->getUsers()) {
+      auto extract = dyn_cast<vector::ExtractOp>(user);
+      if (!extract || extract.hasDynamicPosition() ||
+          extract.getStaticPosition().size() != 1)
+        return rewriter.notifyMatchFailure(op, "a use is not an extract");
+      extracts.push_back(extract);
+    }
+    for (vector::ExtractOp extract : extracts) {
+      rewriter.setInsertionPoint(extract);
+      Location loc = extract.getLoc();
+      SmallVector<Value> indices(op.getIndices());
+      Value offset = arith::ConstantIndexOp::create(
+          rewriter, loc, extract.getStaticPosition()[0]);
+      indices.back() =
+          arith::AddIOp::create(rewriter, loc, indices.back(), offset);
+      rewriter.replaceOpWithNewOp<memref::LoadOp>(extract, op.getBase(),
+                                                  indices);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 }  // namespace
 
 void populateLowerVectorsPatterns(RewritePatternSet &patterns) {
-  patterns.add<ScalarizeI1Load, ScalarizeI1Store>(patterns.getContext());
+  patterns.add<ScalarizeI1Load, ScalarizeI1Store, ScalarizeExtractedLoad>(
+      patterns.getContext());
   vector::populateVectorToVectorCanonicalizationPatterns(patterns);
   vector::populateVectorContractLoweringPatterns(
       patterns, vector::VectorContractLowering::OuterProduct);

@@ -37,12 +37,13 @@ constexpr int64_t kMinDistributedWork = int64_t(1) << 15;
 constexpr int64_t kTargetWorkgroups = 32;
 
 /// A tile of `preferred` for a loop of `range`: a divisor of the range when
-/// one is at least half as large (no remainder), else `preferred` with a
-/// remainder that is peeled.
+/// one is at least three quarters as large (no remainder), else `preferred`
+/// with a remainder that is peeled (a smaller register block would run
+/// slower on every tile, the remainder only on the last).
 int64_t selectTile(int64_t range, int64_t preferred) {
   if (range <= preferred)
     return range;
-  for (int64_t d = preferred; d * 2 >= preferred; --d)
+  for (int64_t d = preferred; d * 4 >= preferred * 3; --d)
     if (range % d == 0)
       return d;
   return preferred;
@@ -188,12 +189,13 @@ SmallVector<int64_t> selectVectorTiles(linalg::LinalgOp op,
       linalg::inferContractionDims(op);
   if (linalg::isaContractionOpInterface(op) && succeeded(dims) &&
       !dims->m.empty() && !dims->n.empty()) {
-    // Contractions too small to pack: a block of accumulators that leaves
-    // registers for the operands (6 x 2 vectors of 16 registers, 8 x 2 of
-    // 32), updated by rank-1 products.
+    // Contractions too small to pack: the target's accumulator block,
+    // updated by rank-1 products.
     unsigned m = dims->m.back(), n = dims->n.back();
-    tiles[m] = selectTile(ranges[m], target.vectorRegisters >= 32 ? 8 : 6);
-    tiles[n] = selectTile(ranges[n], 2 * lanes);
+    CPUTargetInfo::AccumulatorTile block =
+        target.getAccumulatorTile(getElementBits(op));
+    tiles[m] = selectTile(ranges[m], block.rows);
+    tiles[n] = selectTile(ranges[n], block.columns);
     return tiles;
   }
   if (FailureOr<linalg::ConvolutionDimensions> convDims =
@@ -202,12 +204,36 @@ SmallVector<int64_t> selectVectorTiles(linalg::LinalgOp op,
     const linalg::ConvolutionDimensions *dims = &*convDims;
     // Named convolutions and poolings are decomposed into 1-D ones, which
     // needs unit tiles on all but the last image and filter loop.
+    if (!dims->filterLoop.empty())
+      tiles[dims->filterLoop.back()] = 0;
+    if (!dims->inputChannel.empty() && !dims->outputChannel.empty()) {
+      // A convolution over channels is a contraction per filter tap: the
+      // accumulator block spans output columns (rows of the block) and
+      // output channels, and each step reads one input channel, so the
+      // input elements are broadcast from memory rather than shuffled out
+      // of a vector.
+      CPUTargetInfo::AccumulatorTile block =
+          target.getAccumulatorTile(getElementBits(op));
+      if (!dims->outputImage.empty()) {
+        // The filter row's taps also read the input elements just past the
+        // block (its halo), which stay live in registers: fewer rows.
+        int64_t halo =
+            dims->filterLoop.empty() ? 0 : ranges[dims->filterLoop.back()] - 1;
+        unsigned ow = dims->outputImage.back();
+        tiles[ow] = selectTile(
+            ranges[ow], std::max<int64_t>(1, block.rows - halo));
+      }
+      unsigned oc = dims->outputChannel.back();
+      tiles[oc] = selectTile(ranges[oc], block.columns);
+      tiles[dims->inputChannel.back()] = 1;
+      return tiles;
+    }
+    // Depthwise convolutions and poolings: lanes of channels per output
+    // column.
     if (!dims->outputImage.empty()) {
       unsigned ow = dims->outputImage.back();
       tiles[ow] = selectTile(ranges[ow], 8);
     }
-    if (!dims->filterLoop.empty())
-      tiles[dims->filterLoop.back()] = 0;
     for (ArrayRef<unsigned> channels : {ArrayRef<unsigned>(dims->outputChannel),
                                         ArrayRef<unsigned>(dims->depth)})
       if (!channels.empty())

@@ -47,6 +47,22 @@ struct CPUTargetInfo {
   int64_t getLanes(int64_t bitWidth) const {
     return std::max<int64_t>(1, vectorBytes * 8 / std::max<int64_t>(8, bitWidth));
   }
+
+  /// The accumulator block of a contraction or convolution kernel: `rows`
+  /// broadcast LHS elements times `columns` RHS elements per step of K.
+  struct AccumulatorTile {
+    int64_t rows, columns;
+  };
+  /// With 32 registers, 16 one-vector rows leave room for the RHS vector
+  /// (AVX-512 broadcasts the LHS element from memory). With 16, six
+  /// two-vector rows, two RHS vectors and the broadcast element fill them:
+  /// 12 FMAs for 8 loads, where eight one-vector rows need 9 loads for 8.
+  AccumulatorTile getAccumulatorTile(int64_t bitWidth) const {
+    int64_t vectorsPerRow = vectorRegisters >= 32 ? 1 : 2;
+    int64_t rows = std::min<int64_t>(
+        16, (vectorRegisters - vectorsPerRow - 1) / vectorsPerRow);
+    return {rows, vectorsPerRow * getLanes(bitWidth)};
+  }
 };
 
 /// Facts of a resolved CPU (LLVM name and "+f,-g" features). Cache sizes are

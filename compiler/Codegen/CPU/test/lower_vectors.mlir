@@ -1,4 +1,4 @@
-// RUN: kiln-opt %s --pass-pipeline="builtin.module(func.func(kiln-cpu-lower-vectors))" | FileCheck %s
+// RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(kiln-cpu-lower-vectors))" | FileCheck %s
 
 // Tests that the accumulator of a K loop is hoisted into registers (loop
 // iter_args, no load/store of it inside) and that the contraction becomes
@@ -23,5 +23,35 @@ func.func @acc(%a: memref<2x64xf32>, %b: memref<64x32xf32>, %c: memref<2x32xf32>
         %va, %vb, %vc : vector<2x1xf32>, vector<1x32xf32> into vector<2x32xf32>
     vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<2x32xf32>, memref<2x32xf32>
   }
+  return
+}
+
+// -----
+
+// Tests that a packed mmt4d tile (unit outer dims, K0 = 1) becomes one outer
+// product per step of K whose 6 LHS elements are scalar loads (broadcast
+// from memory), not a vector load shuffled apart, and whose 16-wide RHS is
+// one vector load (no element-wise loads of the trailing unit dim).
+// CHECK-LABEL: func.func @mmt4d_tile
+//       CHECK:   scf.for {{.*}} -> (vector<1x1x6x16xf32>)
+//       CHECK:     vector.load %{{.+}} : memref<1x8x16xf32, {{.*}}>, vector<16xf32>
+//   CHECK-NOT:     vector.load %{{.+}} : memref<1x8x6xf32
+// CHECK-COUNT-6:   memref.load %{{.+}} : memref<1x8x6xf32
+//       CHECK:     vector.fma {{.*}} : vector<16xf32>
+func.func @mmt4d_tile(%lhs: memref<1x8x6x1xf32>, %rhs: memref<1x8x16x1xf32>, %out: memref<1x1x6x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %pad = arith.constant 0.0 : f32
+  %init = vector.transfer_read %out[%c0, %c0, %c0, %c0], %pad {in_bounds = [true, true, true, true]} : memref<1x1x6x16xf32>, vector<1x1x6x16xf32>
+  %r = scf.for %k = %c0 to %c8 step %c1 iter_args(%acc = %init) -> (vector<1x1x6x16xf32>) {
+    %va = vector.transfer_read %lhs[%c0, %k, %c0, %c0], %pad {in_bounds = [true, true, true, true]} : memref<1x8x6x1xf32>, vector<1x1x6x1xf32>
+    %vb = vector.transfer_read %rhs[%c0, %k, %c0, %c0], %pad {in_bounds = [true, true, true, true]} : memref<1x8x16x1xf32>, vector<1x1x16x1xf32>
+    %c = vector.contract {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4)>],
+                          iterator_types = ["parallel", "parallel", "reduction", "parallel", "parallel", "reduction"], kind = #vector.kind<add>}
+        %va, %vb, %acc : vector<1x1x6x1xf32>, vector<1x1x16x1xf32> into vector<1x1x6x16xf32>
+    scf.yield %c : vector<1x1x6x16xf32>
+  }
+  vector.transfer_write %r, %out[%c0, %c0, %c0, %c0] {in_bounds = [true, true, true, true]} : vector<1x1x6x16xf32>, memref<1x1x6x16xf32>
   return
 }

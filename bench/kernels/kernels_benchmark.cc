@@ -80,11 +80,11 @@ int main(int argc, char** argv) {
   // Matmul against sgemm.
   std::printf("%-14s %12s %12s %10s\n", "matmul", "kiln GFLOP/s",
               "BLAS GFLOP/s", "kiln/BLAS");
-  for (int n : {512, 1024}) {
+  for (int n : {256, 512, 1000, 1024}) {
     kiln::Tensor a = Filled({n, n}, 0.5f), b = Filled({n, n}, -0.25f);
     std::vector<kiln::Tensor> outputs;
     std::string name = "matmul_" + std::to_string(n);
-    int repetitions = n <= 512 ? 20 : 8;
+    int repetitions = n <= 256 ? 40 : n <= 512 ? 20 : 8;
     std::vector<float> c(static_cast<size_t>(n) * n);
     const std::vector<double> seconds = kiln::bench::BestOfRounds(
         rounds, 2, [&](size_t which) {

@@ -3,7 +3,10 @@
 // Prints, from one run, throughput of kiln's compiled kernels and its ratio
 // to a reference measured in the same process with the same threads:
 // matmul against OpenBLAS sgemm, elementwise add against memcpy, and the
-// cost of one near-empty dispatch. Timing as in bench/timing.h.
+// cost of one near-empty dispatch. One table per instruction set the
+// kernels were compiled for (the host's, x86-64-v3 and x86-64-v4), so that
+// a machine with AVX-512 still shows what AVX2 code gets; a module this
+// machine cannot run is reported as skipped. Timing as in bench/timing.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,16 +14,21 @@
 
 #include <algorithm>
 #include <cmath>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <functional>
+#include <memory>
+#include <set>
+#include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "kiln/context.h"
 #include "kiln/module.h"
+#include "kiln/module_generated.h"
 #include "kiln/thread_pool.h"
 #include "timing.h"
 
@@ -45,118 +53,257 @@ void Check(const kiln::Status& status) {
   }
 }
 
+/// Exits unless kiln's result agrees with the reference at a sample of
+/// positions: a comparison of wrong results means nothing.
+void CheckAgrees(const std::string& what, size_t count, const float* kiln,
+                 const std::function<float(size_t)>& reference) {
+  for (size_t i = 0; i < count; i += 4099) {
+    const float want = reference(i);
+    if (std::abs(kiln[i] - want) > 1e-3f * std::max(1.0f, std::abs(want))) {
+      std::fprintf(stderr, "kiln-bench-kernels: %s mismatch at %zu: %g vs %g\n",
+                   what.c_str(), i, kiln[i], want);
+      std::exit(1);
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Instruction sets
+//===----------------------------------------------------------------------===//
+
+/// "avx512f, avx2", "avx2, no avx512f" or "no avx512f, no avx2": the vector
+/// extensions that decide register tiles, from feature names as
+/// /proc/cpuinfo and LLVM spell them (the same for these). Any AVX-512
+/// subset counts as avx512f, which they all require: LLVM's x86-64-v4 lists
+/// only the subsets.
+std::string VectorIsa(const std::set<std::string>& features) {
+  const bool avx512f = std::any_of(
+      features.begin(), features.end(),
+      [](const std::string& f) { return f.rfind("avx512", 0) == 0; });
+  const bool avx2 = features.count("avx2") > 0;
+  if (avx512f) return avx2 ? "avx512f, avx2" : "avx512f, no avx2";
+  return avx2 ? "avx2, no avx512f" : "no avx512f, no avx2";
+}
+
+/// The first processor's "model name" and "flags" in /proc/cpuinfo.
+struct HostCpu {
+  std::string model = "unknown";
+  std::set<std::string> flags;
+};
+
+HostCpu ReadHostCpu() {
+  HostCpu cpu;
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  bool have_model = false, have_flags = false;
+  for (std::string line; std::getline(cpuinfo, line);) {
+    const size_t colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    std::string key = line.substr(0, colon);
+    key.erase(key.find_last_not_of(" \t") + 1);
+    const size_t start = line.find_first_not_of(' ', colon + 1);
+    const std::string value =
+        start == std::string::npos ? "" : line.substr(start);
+    if (key == "model name" && !have_model) {
+      cpu.model = value;
+      have_model = true;
+    } else if (key == "flags" && !have_flags) {
+      std::istringstream words(value);
+      for (std::string flag; words >> flag;) cpu.flags.insert(flag);
+      have_flags = true;
+    }
+  }
+  return cpu;
+}
+
+/// "znver3 (avx2, no avx512f)": the CPU each library of `module` was
+/// compiled for and the vector extensions its code may use.
+std::string CompiledFor(const kiln::Module& module) {
+  std::string cpus;
+  std::set<std::string> features;
+  if (const auto* libraries = module.flatbuffer().libraries()) {
+    for (const kiln::fb::Library* library : *libraries) {
+      const std::string cpu = library->cpu() ? library->cpu()->str() : "?";
+      if (cpus.find(cpu) == std::string::npos)
+        cpus += (cpus.empty() ? "" : ", ") + cpu;
+      if (library->cpu_features()) {
+        for (const auto* feature : *library->cpu_features())
+          features.insert(feature->str());
+      }
+    }
+  }
+  return cpus + " (" + VectorIsa(features) + ")";
+}
+
+//===----------------------------------------------------------------------===//
+// Measurements
+//===----------------------------------------------------------------------===//
+
+/// A module run with one thread count: kiln's pool and OpenBLAS's threads.
+struct Runner {
+  Runner(std::shared_ptr<const kiln::Module> module, int threads)
+      : pool(threads), context(std::move(module), &pool) {}
+
+  int threads() const { return pool.thread_count(); }
+  void Call(const std::string& function, const std::vector<kiln::Tensor>& in,
+            std::vector<kiln::Tensor>* out) {
+    Check(context.Call(function, in, out));
+  }
+
+  kiln::ThreadPool pool;
+  kiln::Context context;
+};
+
+constexpr const char* kRowFormat = "%-16s %7d %13.1f %13.1f %11.2f\n";
+
+/// n x n f32 matmul against sgemm, in GFLOP/s.
+void MeasureMatmul(Runner& runner, int n, int rounds) {
+  kiln::Tensor a = Filled({n, n}, 0.5f), b = Filled({n, n}, -0.25f);
+  std::vector<kiln::Tensor> outputs;
+  const std::string name = "matmul_" + std::to_string(n);
+  const int repetitions = n <= 256 ? 40 : n <= 512 ? 20 : 8;
+  std::vector<float> c(static_cast<size_t>(n) * n);
+  openblas_set_num_threads(runner.threads());
+  const std::vector<double> seconds =
+      kiln::bench::BestOfRounds(rounds, 2, [&](size_t which) {
+        if (which == 0) {
+          return kiln::bench::MedianSeconds(repetitions, [&] {
+            runner.Call(name, {a, b}, &outputs);
+          });
+        }
+        return kiln::bench::MedianSeconds(repetitions, [&] {
+          cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f,
+                      a.data_as<float>(), n, b.data_as<float>(), n, 0.0f,
+                      c.data(), n);
+        });
+      });
+  CheckAgrees(name, c.size(), outputs[0].data_as<float>(),
+              [&](size_t i) { return c[i]; });
+  const double flops = 2.0 * n * n * n;
+  std::printf(kRowFormat, std::to_string(n).c_str(), runner.threads(),
+              flops / seconds[0] * 1e-9, flops / seconds[1] * 1e-9,
+              seconds[1] / seconds[0]);
+}
+
+/// Elementwise add of 16 Mi f32 against memcpy, in bytes moved per second.
+void MeasureAdd(Runner& runner, int rounds) {
+  const int64_t count = 16777216;
+  kiln::Tensor a = Filled({count}, 1.0f), b = Filled({count}, 2.0f);
+  std::vector<kiln::Tensor> outputs;
+  std::vector<float> destination(count);
+  const std::vector<double> seconds =
+      kiln::bench::BestOfRounds(rounds, 2, [&](size_t which) {
+        if (which == 0) {
+          return kiln::bench::MedianSeconds(10, [&] {
+            runner.Call("add", {a, b}, &outputs);
+          });
+        }
+        return kiln::bench::MedianSeconds(10, [&] {
+          std::memcpy(destination.data(), a.data(), count * sizeof(float));
+        });
+      });
+  CheckAgrees("add", count, outputs[0].data_as<float>(), [&](size_t i) {
+    return a.data_as<float>()[i] + b.data_as<float>()[i];
+  });
+  const double kiln_bytes = 3.0 * count * sizeof(float);    // 2 reads, 1 write
+  const double memcpy_bytes = 2.0 * count * sizeof(float);  // 1 read, 1 write
+  const double kiln_rate = kiln_bytes / seconds[0];
+  const double memcpy_rate = memcpy_bytes / seconds[1];
+  std::printf(kRowFormat, "add 16Mi f32", runner.threads(), kiln_rate * 1e-9,
+              memcpy_rate * 1e-9, kiln_rate / memcpy_rate);
+}
+
+/// Per-dispatch overhead: 100 dependent one-FMA dispatches per call.
+void MeasureDispatch(Runner& runner, int rounds) {
+  kiln::Tensor x = Filled({1, 1}, 0.5f);
+  std::vector<kiln::Tensor> outputs;
+  const double seconds = kiln::bench::BestOfRounds(rounds, 1, [&](size_t) {
+    return kiln::bench::MedianSeconds(
+        200, [&] { runner.Call("tiny_chain", {x}, &outputs); });
+  })[0];
+  std::printf("%-16s %7d %13.2f %13.1f\n", "100 x 1x1 matmul", runner.threads(),
+              seconds / 100 * 1e6, seconds * 1e6);
+}
+
+/// The table for one module, each row at every thread count.
+void MeasureModule(std::shared_ptr<const kiln::Module> module,
+                   const std::vector<int>& thread_counts, int rounds) {
+  std::vector<std::unique_ptr<Runner>> runners;
+  for (int threads : thread_counts)
+    runners.push_back(std::make_unique<Runner>(module, threads));
+
+  std::printf("%-16s %7s %13s %13s %11s\n", "matmul f32 n", "threads",
+              "kiln GFLOP/s", "BLAS GFLOP/s", "kiln/BLAS");
+  for (int n : {256, 512, 1000, 1024})
+    for (auto& runner : runners) MeasureMatmul(*runner, n, rounds);
+  std::printf("%-16s %7s %13s %13s %11s\n", "elementwise", "threads",
+              "kiln GB/s", "memcpy GB/s", "kiln/memcpy");
+  for (auto& runner : runners) MeasureAdd(*runner, rounds);
+  std::printf("%-16s %7s %13s %13s\n", "dispatch", "threads", "us each",
+              "us per call");
+  for (auto& runner : runners) MeasureDispatch(*runner, rounds);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string module_path = KILN_BENCH_KERNELS_MODULE;
+  // (label, path) of each module to measure, in order: the label is the
+  // --cpu it was compiled with.
+  std::vector<std::pair<std::string, std::string>> modules;
+  for (const char* cpu : {"host", "x86-64-v3", "x86-64-v4"}) {
+    modules.emplace_back(
+        cpu, std::string(KILN_BENCH_KERNELS_DIR "/kernels.") + cpu + ".kiln");
+  }
   int threads = 0;
   int rounds = 3;
+  bool modules_named = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg.rfind("--threads=", 0) == 0) {
       threads = std::atoi(arg.c_str() + 10);
     } else if (arg.rfind("--module=", 0) == 0) {
-      module_path = arg.substr(9);
+      if (!modules_named) modules.clear();
+      modules_named = true;
+      modules.emplace_back(arg.substr(9), arg.substr(9));
     } else if (arg.rfind("--rounds=", 0) == 0) {
       rounds = std::max(1, std::atoi(arg.c_str() + 9));
     } else {
       std::fprintf(stderr,
-                   "usage: kiln-bench-kernels [--threads=N] [--module=F] "
+                   "usage: kiln-bench-kernels [--threads=N] [--module=F]... "
                    "[--rounds=N]\n");
       return 1;
     }
   }
-  auto module = kiln::Module::Load(module_path);
-  if (!module.ok()) Check(module.status());
-  kiln::ThreadPool pool(threads);
-  threads = pool.thread_count();
-  openblas_set_num_threads(threads);
-  kiln::Context context(*module, &pool);
+  const std::vector<int> thread_counts = {
+      threads > 0
+          ? threads
+          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()))};
+
+  const HostCpu host = ReadHostCpu();
   std::printf(
-      "kiln kernels, %d threads (OpenBLAS with the same count), best of %d "
-      "rounds\n\n",
-      threads, rounds);
-
-  // Matmul against sgemm.
-  std::printf("%-14s %12s %12s %10s\n", "matmul", "kiln GFLOP/s",
-              "BLAS GFLOP/s", "kiln/BLAS");
-  for (int n : {256, 512, 1000, 1024}) {
-    kiln::Tensor a = Filled({n, n}, 0.5f), b = Filled({n, n}, -0.25f);
-    std::vector<kiln::Tensor> outputs;
-    std::string name = "matmul_" + std::to_string(n);
-    int repetitions = n <= 256 ? 40 : n <= 512 ? 20 : 8;
-    std::vector<float> c(static_cast<size_t>(n) * n);
-    const std::vector<double> seconds = kiln::bench::BestOfRounds(
-        rounds, 2, [&](size_t which) {
-          if (which == 0) {
-            return kiln::bench::MedianSeconds(repetitions, [&] {
-              Check(context.Call(name, {a, b}, &outputs));
-            });
-          }
-          return kiln::bench::MedianSeconds(repetitions, [&] {
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n,
-                        1.0f, a.data_as<float>(), n, b.data_as<float>(), n,
-                        0.0f, c.data(), n);
-          });
-        });
-    const double kiln_seconds = seconds[0], blas_seconds = seconds[1];
-    // The two results must agree, or the comparison means nothing.
-    const float* kiln_c = outputs[0].data_as<float>();
-    for (size_t i = 0; i < c.size(); i += 4099) {
-      float tolerance = 1e-3f * std::max(1.0f, std::abs(c[i]));
-      if (std::abs(kiln_c[i] - c[i]) > tolerance) {
-        std::fprintf(stderr, "matmul_%d mismatch at %zu: %g vs %g\n", n, i,
-                     kiln_c[i], c[i]);
-        return 1;
+      "kiln kernels against OpenBLAS sgemm and memcpy with the same threads, "
+      "best of %d interleaved rounds\n"
+      "CPU:        %s\n"
+      "vector ISA: %s\n",
+      rounds, host.model.c_str(), VectorIsa(host.flags).c_str());
+  for (const auto& [label, path] : modules) {
+    auto module = kiln::Module::Load(path);
+    if (!module.ok()) {
+      // The runtime refuses code that needs instructions this machine
+      // lacks: that module is skipped, the others still run.
+      const kiln::Status& status = module.status();
+      const std::string& message = status.message();
+      const size_t what = message.find("with instructions ");
+      if (status.code() != kiln::StatusCode::kUnimplemented ||
+          what == std::string::npos) {
+        Check(status);
       }
+      std::printf("\n%s: skipped (%s)\n", label.c_str(),
+                  message.substr(what + 18).c_str());
+      continue;
     }
-    double flops = 2.0 * n * n * n;
-    std::printf("%-14s %12.1f %12.1f %10.2f\n", name.c_str(),
-                flops / kiln_seconds * 1e-9, flops / blas_seconds * 1e-9,
-                blas_seconds / kiln_seconds);
-  }
-
-  // Elementwise add against memcpy: bytes moved per second.
-  {
-    const int64_t count = 16777216;
-    kiln::Tensor a = Filled({count}, 1.0f), b = Filled({count}, 2.0f);
-    std::vector<kiln::Tensor> outputs;
-    std::vector<float> destination(count);
-    const std::vector<double> seconds = kiln::bench::BestOfRounds(
-        rounds, 2, [&](size_t which) {
-          if (which == 0) {
-            return kiln::bench::MedianSeconds(10, [&] {
-              Check(context.Call("add", {a, b}, &outputs));
-            });
-          }
-          return kiln::bench::MedianSeconds(10, [&] {
-            std::memcpy(destination.data(), a.data(), count * sizeof(float));
-          });
-        });
-    const double kiln_seconds = seconds[0], memcpy_seconds = seconds[1];
-    double kiln_bytes = 3.0 * count * sizeof(float);    // 2 reads, 1 write
-    double memcpy_bytes = 2.0 * count * sizeof(float);  // 1 read, 1 write
-    std::printf("\n%-14s %12s %12s %10s\n", "elementwise", "kiln GB/s",
-                "memcpy GB/s", "kiln/memcpy");
-    std::printf("%-14s %12.1f %12.1f %10.2f\n", "add 16Mi f32",
-                kiln_bytes / kiln_seconds * 1e-9,
-                memcpy_bytes / memcpy_seconds * 1e-9,
-                (kiln_bytes / kiln_seconds) / (memcpy_bytes / memcpy_seconds));
-  }
-
-  // Per-dispatch overhead: 100 dependent one-FMA dispatches per call.
-  {
-    kiln::Tensor x = Filled({1, 1}, 0.5f);
-    std::vector<kiln::Tensor> outputs;
-    const double seconds =
-        kiln::bench::BestOfRounds(rounds, 1, [&](size_t) {
-          return kiln::bench::MedianSeconds(200, [&] {
-            Check(context.Call("tiny_chain", {x}, &outputs));
-          });
-        })[0];
-    std::printf("\n%-14s %12.2f us per dispatch (call of 100 dispatches: "
-                "%.1f us)\n",
-                "dispatch", seconds / 100 * 1e6, seconds * 1e6);
+    std::printf("\n%s: code compiled for %s\n", label.c_str(),
+                CompiledFor(**module).c_str());
+    MeasureModule(*module, thread_counts, rounds);
   }
   return 0;
 }

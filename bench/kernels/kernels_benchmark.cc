@@ -6,7 +6,9 @@
 // cost of one near-empty dispatch. One table per instruction set the
 // kernels were compiled for (the host's, x86-64-v3 and x86-64-v4), so that
 // a machine with AVX-512 still shows what AVX2 code gets; a module this
-// machine cannot run is reported as skipped. Timing as in bench/timing.h.
+// machine cannot run is reported as skipped. Each row is measured at every
+// thread count of --threads (default 1 and every core). Timing as in
+// bench/timing.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -243,6 +245,24 @@ void MeasureModule(std::shared_ptr<const kiln::Module> module,
   for (auto& runner : runners) MeasureDispatch(*runner, rounds);
 }
 
+/// "1,2" -> {1, 2}; 0 stands for every core. Counts are kept once each, in
+/// order. False on anything but a list of non-negative integers.
+bool ParseThreadCounts(const std::string& list, std::vector<int>* counts) {
+  const int cores =
+      std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  counts->clear();
+  std::istringstream items(list);
+  for (std::string item; std::getline(items, item, ',');) {
+    char* end = nullptr;
+    const long count = std::strtol(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || count < 0 || count > 4096) return false;
+    const int threads = count == 0 ? cores : static_cast<int>(count);
+    if (std::find(counts->begin(), counts->end(), threads) == counts->end())
+      counts->push_back(threads);
+  }
+  return !counts->empty();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -253,13 +273,16 @@ int main(int argc, char** argv) {
     modules.emplace_back(
         cpu, std::string(KILN_BENCH_KERNELS_DIR "/kernels.") + cpu + ".kiln");
   }
-  int threads = 0;
+  // 1 and every core by default: single-thread speed, and how it scales.
+  std::vector<int> thread_counts;
+  ParseThreadCounts("1,0", &thread_counts);
   int rounds = 3;
   bool modules_named = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
+    bool ok = true;
     if (arg.rfind("--threads=", 0) == 0) {
-      threads = std::atoi(arg.c_str() + 10);
+      ok = ParseThreadCounts(arg.substr(10), &thread_counts);
     } else if (arg.rfind("--module=", 0) == 0) {
       if (!modules_named) modules.clear();
       modules_named = true;
@@ -267,17 +290,17 @@ int main(int argc, char** argv) {
     } else if (arg.rfind("--rounds=", 0) == 0) {
       rounds = std::max(1, std::atoi(arg.c_str() + 9));
     } else {
+      ok = false;
+    }
+    if (!ok) {
       std::fprintf(stderr,
-                   "usage: kiln-bench-kernels [--threads=N] [--module=F]... "
-                   "[--rounds=N]\n");
+                   "usage: kiln-bench-kernels [--threads=N[,N...]] "
+                   "[--module=F]... [--rounds=N]\n"
+                   "  --threads: thread counts to measure at, 0 for every "
+                   "core (default: 1,0)\n");
       return 1;
     }
   }
-  const std::vector<int> thread_counts = {
-      threads > 0
-          ? threads
-          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()))};
-
   const HostCpu host = ReadHostCpu();
   std::printf(
       "kiln kernels against OpenBLAS sgemm and memcpy with the same threads, "

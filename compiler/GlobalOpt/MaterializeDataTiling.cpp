@@ -281,6 +281,10 @@ void populateMaterializeDataTilingPatterns(RewritePatternSet &patterns,
   linalg::populateContractionOpRankReducingPatterns(patterns);
   patterns.add<PackContraction>(context, target);
   populateFoldConstantPackPatterns(patterns);
+  // Transposes (attention's split into heads and back) and pads fold into
+  // the packs and unpacks next to them: a relayout that moves the data
+  // anyway moves it into the transposed place.
+  linalg::populateFoldIntoPackAndUnpackPatterns(patterns);
   linalg::populateFoldPackUnpackIntoTensorEmptyPatterns(patterns);
   linalg::FillOp::getCanonicalizationPatterns(patterns, context);
   linalg::PackOp::getCanonicalizationPatterns(patterns, context);

@@ -3,8 +3,26 @@
 #include "kiln/thread_pool.h"
 
 #include <algorithm>
+#include <chrono>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 namespace kiln {
+
+namespace {
+
+/// How long a worker waits for the next loop, spinning, before it sleeps.
+constexpr std::chrono::microseconds kSpinTime{100};
+
+void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#endif
+}
+
+}  // namespace
 
 ThreadPool::ThreadPool(int thread_count) {
   if (thread_count <= 0) {
@@ -21,7 +39,7 @@ ThreadPool::ThreadPool(int thread_count) {
 ThreadPool::~ThreadPool() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    stopping_ = true;
+    stopping_.store(true, std::memory_order_relaxed);
   }
   work_available_.notify_all();
   for (std::thread& worker : workers_) worker.join();
@@ -60,7 +78,9 @@ void ThreadPool::ParallelForImpl(int64_t count, TaskFn fn, void* context,
     scope_ = scope;
     count_ = count;
     next_index_.store(0, std::memory_order_relaxed);
-    helpers_ = static_cast<int>(std::min<int64_t>(count - 1, workers_.size()));
+    helpers_.store(
+        static_cast<int>(std::min<int64_t>(count - 1, workers_.size())),
+        std::memory_order_relaxed);
     finished_helpers_ = 0;
     ++generation_;
     job_state_.store(uint64_t{generation_} << 32, std::memory_order_release);
@@ -81,20 +101,33 @@ void ThreadPool::ParallelForImpl(int64_t count, TaskFn fn, void* context,
 
 void ThreadPool::WorkerMain(uint32_t worker_id) {
   uint32_t seen_generation = 0;
-  std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    work_available_.wait(lock, [&] {
-      return stopping_ || generation_ != seen_generation;
-    });
-    if (stopping_) return;
-    seen_generation = generation_;
+    // Spin for the next loop, then sleep until one is published.
+    uint64_t state = job_state_.load(std::memory_order_acquire);
+    const auto spin_end = std::chrono::steady_clock::now() + kSpinTime;
+    for (uint32_t spins = 1; (state >> 32) == seen_generation; ++spins) {
+      if (stopping_.load(std::memory_order_relaxed)) return;
+      // The clock is read every 64 spins, not on every one.
+      if (spins % 64 == 0 && std::chrono::steady_clock::now() >= spin_end) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        work_available_.wait(lock, [&] {
+          return stopping_.load(std::memory_order_relaxed) ||
+                 generation_ != seen_generation;
+        });
+        if (stopping_.load(std::memory_order_relaxed)) return;
+        state = job_state_.load(std::memory_order_acquire);
+        break;
+      }
+      CpuRelax();
+      state = job_state_.load(std::memory_order_acquire);
+    }
+    seen_generation = static_cast<uint32_t>(state >> 32);
     // Not needed for this loop (fewer indices than workers).
-    if (static_cast<int>(worker_id) > helpers_) continue;
-    lock.unlock();
+    if (static_cast<int>(worker_id) > helpers_.load(std::memory_order_relaxed))
+      continue;
 
     // Join unless the caller already closed this loop (or moved on).
     bool joined = false;
-    uint64_t state = job_state_.load(std::memory_order_acquire);
     while ((state >> 32) == seen_generation && !(state & kClosedBit)) {
       if (job_state_.compare_exchange_weak(state, state + 1,
                                            std::memory_order_acq_rel)) {
@@ -102,13 +135,11 @@ void ThreadPool::WorkerMain(uint32_t worker_id) {
         break;
       }
     }
-    if (joined) RunIndices(worker_id);
-
-    lock.lock();
-    if (joined) {
-      ++finished_helpers_;
-      work_done_.notify_one();
-    }
+    if (!joined) continue;
+    RunIndices(worker_id);
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++finished_helpers_;
+    work_done_.notify_one();
   }
 }
 

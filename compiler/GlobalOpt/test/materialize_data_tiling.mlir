@@ -114,3 +114,26 @@ func.func @left_alone(%a: tensor<8x8xf32>, %v: tensor<1024xf32>, %m: tensor<1024
   %mixed = linalg.matmul ins(%x, %x : tensor<128x128xi8>, tensor<128x128xi8>) outs(%fi : tensor<128x128xi32>) -> tensor<128x128xi32>
   return %small, %mv, %mixed : tensor<8x8xf32>, tensor<1024xf32>, tensor<128x128xi32>
 }
+
+// -----
+
+// Tests that a transpose feeding a contraction (attention's split into heads)
+// folds into the operand's pack, and a transpose of the result into the
+// unpack: no linalg.transpose is left to run as a dispatch of its own.
+// AVX2-LABEL: func.func @transposed_operands
+//   AVX2-NOT:   linalg.transpose
+//       AVX2:   linalg.pack %{{.+}} outer_dims_perm = [1, 0, 2] inner_dims_pos = [0, 2] inner_tiles = [6, 1] {{.*}} : tensor<128x4x64xf32> -> tensor<4x22x64x6x1xf32>
+//       AVX2:   linalg.batch_mmt4d
+//       AVX2:   linalg.unpack {{.*}} outer_dims_perm = [1, 0, 2] {{.*}} -> tensor<128x4x128xf32>
+//   AVX2-NOT:   linalg.transpose
+func.func @transposed_operands(%q: tensor<128x4x64xf32>, %k: tensor<4x64x128xf32>) -> tensor<128x4x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %eq = tensor.empty() : tensor<4x128x64xf32>
+  %qt = linalg.transpose ins(%q : tensor<128x4x64xf32>) outs(%eq : tensor<4x128x64xf32>) permutation = [1, 0, 2]
+  %e = tensor.empty() : tensor<4x128x128xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x128x128xf32>) -> tensor<4x128x128xf32>
+  %s = linalg.batch_matmul ins(%qt, %k : tensor<4x128x64xf32>, tensor<4x64x128xf32>) outs(%f : tensor<4x128x128xf32>) -> tensor<4x128x128xf32>
+  %et = tensor.empty() : tensor<128x4x128xf32>
+  %st = linalg.transpose ins(%s : tensor<4x128x128xf32>) outs(%et : tensor<128x4x128xf32>) permutation = [1, 0, 2]
+  return %st : tensor<128x4x128xf32>
+}

@@ -408,8 +408,41 @@ Operation *findStoredOp(func::FuncOp funcOp) {
   return stored;
 }
 
+/// A pad or concat stored whole (an insert_slice, whose chain the workgroup
+/// tiling splits by rows of its destination): workgroups of rows along the
+/// outermost dim with more than one row.
+bool configureInsertSlice(ExecutableExportOp exportOp, func::FuncOp funcOp) {
+  tensor::InsertSliceOp stored;
+  funcOp.walk([&](bufferization::MaterializeInDestinationOp storeOp) {
+    stored = storeOp.getSource().getDefiningOp<tensor::InsertSliceOp>();
+  });
+  if (!stored || !stored.getType().hasStaticShape())
+    return false;
+  ArrayRef<int64_t> shape = stored.getType().getShape();
+  int64_t elements = stored.getType().getNumElements();
+  auto dim = llvm::find_if(shape, [](int64_t size) { return size > 1; });
+  if (dim == shape.end() || elements < kMinDistributedWork)
+    return false;
+  int64_t workgroups = std::clamp<int64_t>(
+      elements / kRelayoutWorkgroupElements, 1, kTargetWorkgroups * 4);
+  int64_t tile = llvm::divideCeil(*dim, workgroups);
+  if (tile >= *dim)
+    return false;
+  SmallVector<int64_t> workgroup(shape.size(), 0);
+  workgroup[dim - shape.begin()] = tile;
+  MLIRContext *context = funcOp.getContext();
+  stored->setAttr("lowering_config",
+                  LoweringConfigAttr::get(
+                      context, workgroup, SmallVector<int64_t>(shape.size(), 0)));
+  exportOp.setWorkgroupCountAttr(DenseI64ArrayAttr::get(
+      context, {llvm::divideCeil(*dim, tile), int64_t(1), int64_t(1)}));
+  return true;
+}
+
 void configureExport(ExecutableExportOp exportOp, func::FuncOp funcOp,
                      const CPUTargetInfo &target) {
+  if (configureInsertSlice(exportOp, funcOp))
+    return;
   MLIRContext *context = funcOp.getContext();
   SmallVector<int64_t> workgroupCount = {1, 1, 1};
   auto setConfig = [&](Operation *op, ArrayRef<int64_t> workgroup,

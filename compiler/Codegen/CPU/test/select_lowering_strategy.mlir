@@ -297,3 +297,29 @@ kiln.executable @conv {
     }
   }
 }
+
+// -----
+
+// Tests that a large pad (its fill and insert_slice) is split over
+// workgroups by rows of its destination (58 rows of 58x64 elements: 3
+// workgroups of about 64Ki elements each).
+//       CHECK: kiln.executable.export @big_pad ordinal(0) bindings(2) workgroups([3, 1, 1])
+//       CHECK: tensor.insert_slice {{.*}}lowering_config = #kiln.lowering_config<workgroup = [0, 20, 0, 0], vector = [0, 0, 0, 0]>
+kiln.executable @big_pad {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @big_pad ordinal(0) bindings(2)
+    builtin.module {
+      func.func @big_pad() {
+        %cst = arith.constant 0.0 : f32
+        %0 = kiln.binding 0 : memref<1x56x56x64xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<1x56x56x64xf32> to tensor<1x56x56x64xf32>
+        %e = tensor.empty() : tensor<1x58x58x64xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x58x58x64xf32>) -> tensor<1x58x58x64xf32>
+        %i = tensor.insert_slice %1 into %f[0, 1, 1, 0] [1, 56, 56, 64] [1, 1, 1, 1] : tensor<1x56x56x64xf32> into tensor<1x58x58x64xf32>
+        %2 = kiln.binding 1 : memref<1x58x58x64xf32>
+        bufferization.materialize_in_destination %i in restrict writable %2 : (tensor<1x58x58x64xf32>, memref<1x58x58x64xf32>) -> ()
+        return
+      }
+    }
+  }
+}

@@ -1,4 +1,4 @@
-// RUN: kiln-opt %s --pass-pipeline="builtin.module(func.func(kiln-cpu-tile-and-distribute-to-workgroups,canonicalize,cse))" | FileCheck %s
+// RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(kiln-cpu-tile-and-distribute-to-workgroups,canonicalize,cse))" | FileCheck %s
 
 // Tests that the stored op is tiled by its workgroup tiles into one
 // scf.forall iteration per workgroup, with matmul and fill fused inside.
@@ -31,4 +31,31 @@ func.func @mm() {
   %4 = kiln.binding 2 : memref<128x64xf32>
   bufferization.materialize_in_destination %g in restrict writable %4 : (tensor<128x64xf32>, memref<128x64xf32>) -> ()
   return
+}
+
+// -----
+
+// Tests that a pad (a fill and an insert_slice) is split by rows over
+// workgroups: each fills its 20 rows of the destination and copies in the
+// source rows that land there, found by clamping to the source (none for a
+// workgroup of padding only).
+// CHECK-LABEL: func.func @pad
+//       CHECK:   scf.forall (%[[IV:.+]]) = (0) to (58) step (20) shared_outs(%[[OUT:.+]] = %{{.+}})
+//       CHECK:     %[[ROWS:.+]] = affine.min {{.*}}(%[[IV]])
+//       CHECK:     %[[TILE:.+]] = tensor.extract_slice %[[OUT]][0, %[[IV]], 0, 0] [1, %[[ROWS]], 58, 64]
+//       CHECK:     %[[FILL:.+]] = linalg.fill {{.*}} outs(%[[TILE]] : tensor<1x?x58x64xf32>)
+//       CHECK:     %[[LO:.+]] = affine.max
+//       CHECK:     %[[HI:.+]] = affine.min
+//       CHECK:     %[[COUNT:.+]] = affine.max
+//       CHECK:     %[[SRC:.+]] = tensor.extract_slice %{{.+}}[0, %[[LO]], 0, 0] [1, %[[COUNT]], 56, 64]
+//       CHECK:     %[[INS:.+]] = tensor.insert_slice %[[SRC]] into %[[FILL]][0, %{{.+}}, 1, 0] [1, %[[COUNT]], 56, 64]
+//       CHECK:     tensor.parallel_insert_slice %[[INS]] into %[[OUT]][0, %[[IV]], 0, 0] [1, %[[ROWS]], 58, 64]
+func.func @pad(%x: tensor<1x56x56x64xf32>) -> tensor<1x58x58x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x58x58x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x58x58x64xf32>) -> tensor<1x58x58x64xf32>
+  %p = tensor.insert_slice %x into %f[0, 1, 1, 0] [1, 56, 56, 64] [1, 1, 1, 1]
+      {lowering_config = #kiln.lowering_config<workgroup = [0, 20, 0, 0], vector = [0, 0, 0, 0]>}
+      : tensor<1x56x56x64xf32> into tensor<1x58x58x64xf32>
+  return %p : tensor<1x58x58x64xf32>
 }

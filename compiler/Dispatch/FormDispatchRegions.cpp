@@ -97,6 +97,28 @@ bool isChainableOp(Operation *op) {
          });
 }
 
+/// Row tiles (M1) of a packed contraction up to which it packs its RHS in
+/// its own dispatch: each workgroup packs the RHS panels it uses into a
+/// buffer once and runs all its rows against them, so the packed RHS never
+/// goes to memory. With more rows, packing once for all is cheaper.
+constexpr int64_t kMaxRowTilesPackingRHS = 16;
+
+/// The RHS pack of a packed contraction with few rows, used by it alone.
+bool canFuseRHSPack(Operation *consumer, OpOperand &operand) {
+  auto packOp = operand.get().getDefiningOp<linalg::PackOp>();
+  if (!packOp || !packOp->hasOneUse() ||
+      !isa<linalg::Mmt4DOp, linalg::BatchMmt4DOp>(consumer))
+    return false;
+  auto contraction = cast<linalg::LinalgOp>(consumer);
+  if (operand.getOperandNumber() != 1 || contraction.getNumDpsInputs() != 2)
+    return false;
+  auto lhsType = cast<RankedTensorType>(contraction.getDpsInputs()[0].getType());
+  // (B,) M1, K1, M0, K0.
+  int64_t m1 = lhsType.getDimSize(lhsType.getRank() - 4);
+  return !ShapedType::isDynamic(m1) && m1 <= kMaxRowTilesPackingRHS &&
+         packOp.getDestType().hasStaticShape();
+}
+
 struct Group {
   Operation *head = nullptr;              // the last op in program order
   llvm::SetVector<Operation *> moved;     // ops that move into the region
@@ -160,6 +182,8 @@ void pullInProducers(Group &group, DenseSet<Operation *> &grouped) {
     } else if (!absorbedRoot && user == group.head &&
                canAbsorbRootProducer(user, operand)) {
       fuse = absorbedRoot = true;
+    } else if (canFuseRHSPack(user, operand)) {
+      fuse = true;
     } else if (isChain && isChainableOp(user) && isChainableOp(producer)) {
       if (!allUsersInGroup(producer)) {
         waiting.push_back(producer);

@@ -20,8 +20,6 @@ bool isComputeOp(Operation *op) {
 /// True for ops that carry the real work of a dispatch, as opposed to
 /// elementwise epilogues and initializations.
 bool isHeavyOp(Operation *op) {
-  if (isa<linalg::PackOp, linalg::UnPackOp>(op))
-    return true;
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp || isa<linalg::FillOp>(op))
     return false;
@@ -55,15 +53,24 @@ std::string describeType(Type type) {
 Operation *findDispatchRootOp(Region &body) {
   Operation *lastCompute = nullptr;
   Operation *heavy = nullptr;
+  Operation *relayout = nullptr;
   body.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (!isComputeOp(op))
       return WalkResult::advance();
-    if (!heavy && isHeavyOp(op))
+    // A pack or unpack beside a contraction (its fused operand packing)
+    // is not the dispatch's work; on its own it is.
+    if (isa<linalg::PackOp, linalg::UnPackOp>(op)) {
+      if (!relayout)
+        relayout = op;
+    } else if (!heavy && isHeavyOp(op)) {
       heavy = op;
+    }
     lastCompute = op;
     return WalkResult::skip();
   });
-  return heavy ? heavy : lastCompute;
+  if (heavy)
+    return heavy;
+  return relayout ? relayout : lastCompute;
 }
 
 std::string describeDispatchWork(Region &body) {

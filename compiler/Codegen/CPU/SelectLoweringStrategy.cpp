@@ -99,6 +99,10 @@ TilePlan selectPackedContractionTiles(linalg::LinalgOp op,
   tm1 = std::clamp<int64_t>(
       std::max<int64_t>(tm1, llvm::divideCeil(kMinDistributedWork, perRow)), 1,
       ranges[m1]);
+  // A workgroup that packs its RHS panels itself runs every row against
+  // them: splitting the rows would pack the same panels twice.
+  if (op.getDpsInputs()[1].getDefiningOp<linalg::PackOp>())
+    tm1 = ranges[m1];
   plan.workgroup[m1] = tm1;
   plan.workgroup[n1] = tn1;
   return plan;
@@ -512,6 +516,12 @@ void configureExport(ExecutableExportOp exportOp, func::FuncOp funcOp,
       if (workgroup[i] != 0)
         workgroupCount[dim++] = llvm::divideCeil(ranges[i], workgroup[i]);
   }
+  // A pack inside a contraction's dispatch (its RHS, packed per workgroup)
+  // is tiled on its own, like a pack dispatch.
+  funcOp.walk([&](linalg::PackOp op) {
+    if (!getLoweringConfig(op) && op != storedOp)
+      setConfig(op, {}, selectPackTiles(op, target).vector);
+  });
   // Other ops with reductions tile them on their own; a reduction small
   // enough to vectorize whole (a row of a softmax) is not tiled.
   funcOp.walk([&](linalg::LinalgOp op) {

@@ -73,6 +73,11 @@ LogicalResult tileWithFor(RewriterBase &rewriter, Operation *op,
           auto producerOp = dyn_cast<linalg::LinalgOp>(producer.getOwner());
           if (producerOp && getIterationSpaceSize(producerOp) == 0)
             return std::nullopt;
+          // A pack in a contraction's dispatch packs the workgroup's RHS
+          // panels once; fused into each accumulator tile it would pack
+          // them again for every row tile.
+          if (isa<linalg::PackOp>(producer.getOwner()))
+            return std::nullopt;
           return scf::SCFTileAndFuseOptions::ControlFnResult{};
         });
     FailureOr<scf::SCFTileAndFuseResult> result =
@@ -167,6 +172,20 @@ struct TileToVectorSizesPass
                       utils::IteratorType::reduction);
       if (failed(tileWithFor(rewriter, op, sizes, /*fuse=*/false))) {
         op.emitError("cannot tile reductions to vector sizes");
+        return signalPassFailure();
+      }
+    }
+
+    // Packs beside the stored op (a contraction's RHS) take their own tiles.
+    SmallVector<linalg::PackOp> packs;
+    funcOp.walk([&](linalg::PackOp op) {
+      if (op != storedOp && getLoweringConfig(op))
+        packs.push_back(op);
+    });
+    for (linalg::PackOp op : packs) {
+      if (failed(tileWithFor(rewriter, op, getLoweringConfig(op).getVector(),
+                             /*fuse=*/false))) {
+        op.emitError("cannot tile to vector sizes");
         return signalPassFailure();
       }
     }

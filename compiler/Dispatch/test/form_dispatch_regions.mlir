@@ -175,3 +175,33 @@ func.func @reduction_used_twice(%x: tensor<64x128xf32>) -> (tensor<64xf32>, tens
   } -> tensor<64x128xf32>
   return %sum, %out : tensor<64xf32>, tensor<64x128xf32>
 }
+
+// -----
+
+// Tests that a packed contraction with few row tiles (11 <= 16) packs its RHS
+// in its own region, and that one with many row tiles leaves the pack to a
+// region of its own (packed once for all workgroups).
+// CHECK-LABEL: func.func @rhs_pack
+//       CHECK:   kiln.dispatch.region -> (tensor<11x64x6x16xf32>) {
+//       CHECK:     linalg.pack
+//       CHECK:     linalg.mmt4d
+//       CHECK:   kiln.dispatch.region -> (tensor<64x1024x16x1xf32>) {
+//       CHECK:     linalg.pack
+//       CHECK:   kiln.dispatch.region -> (tensor<171x64x6x16xf32>) {
+//   CHECK-NOT:     linalg.pack
+//       CHECK:     linalg.mmt4d
+func.func @rhs_pack(%small: tensor<11x1024x6x1xf32>, %large: tensor<171x1024x6x1xf32>, %b: tensor<1024x1024xf32>)
+    -> (tensor<11x64x6x16xf32>, tensor<171x64x6x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<64x1024x16x1xf32>
+  %p1 = linalg.pack %b outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [16, 1] into %e1 : tensor<1024x1024xf32> -> tensor<64x1024x16x1xf32>
+  %es = tensor.empty() : tensor<11x64x6x16xf32>
+  %fs = linalg.fill ins(%zero : f32) outs(%es : tensor<11x64x6x16xf32>) -> tensor<11x64x6x16xf32>
+  %ms = linalg.mmt4d ins(%small, %p1 : tensor<11x1024x6x1xf32>, tensor<64x1024x16x1xf32>) outs(%fs : tensor<11x64x6x16xf32>) -> tensor<11x64x6x16xf32>
+  %e2 = tensor.empty() : tensor<64x1024x16x1xf32>
+  %p2 = linalg.pack %b outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [16, 1] into %e2 : tensor<1024x1024xf32> -> tensor<64x1024x16x1xf32>
+  %el = tensor.empty() : tensor<171x64x6x16xf32>
+  %fl = linalg.fill ins(%zero : f32) outs(%el : tensor<171x64x6x16xf32>) -> tensor<171x64x6x16xf32>
+  %ml = linalg.mmt4d ins(%large, %p2 : tensor<171x1024x6x1xf32>, tensor<64x1024x16x1xf32>) outs(%fl : tensor<171x64x6x16xf32>) -> tensor<171x64x6x16xf32>
+  return %ms, %ml : tensor<11x64x6x16xf32>, tensor<171x64x6x16xf32>
+}

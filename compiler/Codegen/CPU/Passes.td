@@ -11,15 +11,27 @@ def SelectLoweringStrategyPass
   let description = [{
     For each export, finds the op whose result the kernel stores (the tiling
     root) and the op doing the heavy work (contraction, convolution,
-    reduction), picks vector tiles from the target's vector width and
-    workgroup tiles that divide the loop ranges, attaches them as
-    `#kiln.lowering_config` and records the workgroup count on the export:
+    reduction, relayout), picks tiles for the variant's CPU and attaches them
+    as `#kiln.lowering_config`, recording the workgroup count on the export:
+
+    - register tiles from the target's vector width and register count: a
+      packed matmul (mmt4d) computes one M0 x N0 accumulator tile over all of
+      K, a convolution the same block less its filter row's halo, elementwise
+      ops a vector of lanes;
+    - workgroup tiles from its cache sizes and the work per workgroup: an
+      mmt4d workgroup keeps its RHS panels in half the L2;
+    - packs and unpacks move whole inner tiles, reading their source by rows;
+    - a reduction chain (softmax, layernorm) is tiled by rows only, so each
+      row's reductions are computed once per tile;
+    - pads and concats are split by rows of their destination.
+
+    Tiles need not divide their loops: remainders are peeled.
 
     ```mlir
-    kiln.executable.export @mm ordinal(0) bindings(3) workgroups(array<i64: 16, 16, 1>)
+    kiln.executable.export @mm ordinal(0) bindings(3) workgroups(array<i64: 32, 1, 1>)
     ...
-    linalg.matmul {lowering_config = #kiln.lowering_config<
-        workgroup = [64, 64, 0], vector = [8, 32, 1]>} ...
+    linalg.mmt4d {lowering_config = #kiln.lowering_config<
+        workgroup = [0, 2, 0, 0, 0, 0], vector = [1, 1, 1, 6, 16, 1]>} ...
     ```
 
     Kernels whose root cannot be tiled run as a single workgroup.

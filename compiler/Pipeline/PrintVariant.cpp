@@ -29,9 +29,10 @@ struct PrintVariantPass : impl::PrintVariantPassBase<PrintVariantPass> {
       os << stage << " ";
     os << executableOp.getSymName() << "::" << variantOp.getSymName()
        << " //----- //\n";
-    // The pass manager verified the variant; verifying again here would
-    // read IR that passes on other executables are changing meanwhile.
-    variantOp->print(os, OpPrintingFlags().assumeVerified());
+    // Numbered and verified alone: the enclosing module holds other
+    // executables that passes on other threads are changing meanwhile (the
+    // pass manager verified this variant already).
+    variantOp->print(os, OpPrintingFlags().useLocalScope().assumeVerified());
     os << "\n";
     llvm::errs() << text;
     markAllAnalysesPreserved();

@@ -10,6 +10,7 @@
 #include "Pipeline/Passes.h"
 #include "Target/CPU/LibraryBuilder.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -63,11 +64,14 @@ void addCodegenPasses(OpPassManager &pm, const CompileOptions &options,
 
 /// Writes the module of the compiled IR.
 LogicalResult serialize(ModuleOp moduleOp, const CompileOptions &options,
-                        llvm::raw_ostream &os) {
+                        llvm::raw_ostream &os, TimingScope &timing) {
+  TimingScope libraryTiming = timing.nest("Library (LLVM, ld.lld)");
   FailureOr<CPULibrary> library =
       buildCPULibrary(moduleOp, options.moduleName, options.cpu);
   if (failed(library))
     return failure();
+  libraryTiming.stop();
+  TimingScope serializeTiming = timing.nest("Module serialization");
   SerializeOptions serializeOptions;
   serializeOptions.moduleName = options.moduleName;
   serializeOptions.debugLevel = options.debugLevel;
@@ -135,6 +139,13 @@ LogicalResult compileModule(ModuleOp moduleOp, const CompileOptions &options,
   PassManager pm(moduleOp.getContext());
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
+  // `--mlir-timing`: the passes, then what follows them (LLVM and the
+  // linker, the module file), in one report.
+  DefaultTimingManager timingManager;
+  applyDefaultTimingManagerCLOptions(timingManager);
+  TimingScope timing = timingManager.getRootScope();
+  TimingScope passTiming = timing.nest("Passes");
+  pm.enableTiming(passTiming);
   if (options.mode == CompileMode::Executable) {
     FailureOr<CodegenStage> stage = getCapturedStage(moduleOp);
     if (failed(stage))
@@ -151,11 +162,12 @@ LogicalResult compileModule(ModuleOp moduleOp, const CompileOptions &options,
   }
   if (failed(pm.run(moduleOp)))
     return failure();
+  passTiming.stop();
   if (options.compileTo != PipelinePhase::End) {
     moduleOp.print(os);
     return success();
   }
-  return serialize(moduleOp, options, os);
+  return serialize(moduleOp, options, os, timing);
 }
 
 }  // namespace mlir::kiln

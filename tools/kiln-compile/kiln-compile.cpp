@@ -17,6 +17,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -230,6 +231,7 @@ int main(int argc, char **argv) {
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
   // --help shows kiln's options, not the hundreds of LLVM and MLIR; those
   // still work, and --help-hidden lists them: HideUnrelatedOptions makes
   // them ReallyHidden, which hides them from --help-hidden too, so they go

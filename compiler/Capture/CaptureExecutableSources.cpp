@@ -2,9 +2,9 @@
 
 #include "Capture/Passes.h"
 
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
-#include "mlir/Transforms/LocationSnapshot.h"
 
 namespace mlir::kiln {
 #define GEN_PASS_DEF_CAPTUREEXECUTABLESOURCESPASS
@@ -20,21 +20,6 @@ std::string getCapturedSourcePath(StringRef moduleName,
 }
 
 namespace {
-
-/// Returns the (line, column) of `loc` if it is a location in `path`.
-std::optional<std::pair<unsigned, unsigned>> findLineIn(Location loc,
-                                                        StringRef path) {
-  std::optional<std::pair<unsigned, unsigned>> found;
-  loc->walk([&](Location nested) {
-    if (auto fileLoc = dyn_cast<FileLineColLoc>(nested))
-      if (fileLoc.getFilename() == path) {
-        found = {fileLoc.getLine(), fileLoc.getColumn()};
-        return WalkResult::interrupt();
-      }
-    return WalkResult::advance();
-  });
-  return found;
-}
 
 /// Adds `entry` to the dictionary attribute `name` of `op`.
 void addToDictionary(Operation *op, StringRef name, NamedAttribute entry) {
@@ -75,8 +60,6 @@ struct CaptureExecutableSourcesPass
       exportOp->removeAttr(kProvenanceAttrName);
     }
 
-    std::string text;
-    llvm::raw_string_ostream os(text);
     // The text is the program alone whatever printing flags the tool got.
     // The standalone executable has no parent module to satisfy its
     // verifier; the variant it copies was verified in place.
@@ -89,7 +72,16 @@ struct CaptureExecutableSourcesPass
         .printUniqueSSAIDs(false)
         .printNameLocAsPrefix(false)
         .assumeVerified();
-    generateLocationsFromIR(os, path, *standalone, flags);
+    // Printed once; the printer records where each op starts. The clone is
+    // dropped afterwards, so nothing is relocated: only the entry lines are
+    // read from that record.
+    std::string text;
+    AsmState::LocationMap positions;
+    {
+      llvm::raw_string_ostream os(text);
+      AsmState state(*standalone, flags, &positions);
+      (*standalone)->print(os, state);
+    }
     if (!StringRef(text).ends_with("\n"))
       text += "\n";
     warnIfAboveProfilerSourceSizeLimit(variantOp.getLoc(), "captured source",
@@ -101,9 +93,8 @@ struct CaptureExecutableSourcesPass
          llvm::zip(variantOp.getExportOps(), clone.getExportOps())) {
       Operation *entry =
           innerModule ? innerModule.lookupSymbol(copied.getSymName()) : nullptr;
-      std::optional<std::pair<unsigned, unsigned>> position =
-          findLineIn(entry ? entry->getLoc() : copied.getLoc(), path);
-      if (!position) {
+      auto position = positions.find(entry ? entry : copied.getOperation());
+      if (position == positions.end()) {
         original.emitError() << "cannot locate export in captured source '"
                              << path << "'";
         return signalPassFailure();
@@ -111,8 +102,8 @@ struct CaptureExecutableSourcesPass
       addToDictionary(original, kSourceLocsAttrName,
                       builder.getNamedAttr(
                           stage, FileLineColLoc::get(context, path,
-                                                     position->first,
-                                                     position->second)));
+                                                     position->second.first,
+                                                     position->second.second)));
     }
 
     auto type = RankedTensorType::get({static_cast<int64_t>(text.size())},
@@ -123,6 +114,9 @@ struct CaptureExecutableSourcesPass
             ArrayRef<char>(text.data(), text.size())));
     addToDictionary(variantOp, kSourcesAttrName,
                     builder.getNamedAttr(path, resource));
+    // Only the capture's own attributes changed, and no analysis reads them;
+    // this also spares the pass manager verifying the whole variant again.
+    markAllAnalysesPreserved();
   }
 };
 

@@ -19,8 +19,11 @@ def CaptureExecutableSourcesPass
     - on each export, in the `kiln.source_locs` dictionary, the location of
       its entry function in that text, keyed by stage.
 
-    The IR being compiled keeps its own locations: only the clone is
-    relocated. Texts captured at earlier stages are not captured again.
+    The text is printed once, without locations; the printer's record of
+    where each op starts gives the entry lines. The IR being compiled keeps
+    its own locations, and the clone is dropped. Texts captured at earlier
+    stages are not captured again. The pass adds only these attributes, so
+    it preserves all analyses.
 
     ```mlir
     kiln.executable.variant @cpu ... attributes {

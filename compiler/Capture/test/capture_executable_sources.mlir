@@ -1,5 +1,6 @@
-// RUN: kiln-opt %s --pass-pipeline="builtin.module(kiln.executable(kiln.executable.variant(kiln-capture-executable-sources{stage=0.source module-name=m-0123abcd})))" --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s
-// RUN: kiln-opt %s --pass-pipeline="builtin.module(kiln.executable(kiln.executable.variant(kiln-capture-executable-sources{stage=0.source module-name=m-0123abcd})))" | FileCheck %s --check-prefix=RESOURCE
+// RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(kiln.executable(kiln.executable.variant(kiln-capture-executable-sources{stage=0.source module-name=m-0123abcd})))" --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s
+// RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(kiln.executable(kiln.executable.variant(kiln-capture-executable-sources{stage=0.source module-name=m-0123abcd})))" | FileCheck %s --check-prefix=RESOURCE
+// RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(kiln.executable(kiln.executable.variant(kiln-capture-executable-sources{stage=0.source module-name=m-0123abcd}, kiln-capture-executable-sources{stage=1.configured module-name=m-0123abcd})))" --mlir-print-local-scope | FileCheck %s --check-prefix=TWICE
 
 // Tests that the variant's text is stored as a resource under its path, that
 // the export records the line of its entry function in that text, and that
@@ -32,6 +33,70 @@ kiln.executable @ex {
         } -> tensor<4xf32>
         %3 = kiln.binding 1 : memref<4xf32>
         bufferization.materialize_in_destination %2 in restrict writable %3 : (tensor<4xf32>, memref<4xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// Tests that each export of a variant records the line of its own entry
+// function (columns count from 0, as the printer's do).
+
+// CHECK-LABEL: kiln.executable @two
+//       CHECK:   kiln.executable.export @first
+//  CHECK-SAME:       kiln.source_locs = {"0.source" = loc("m-0123abcd_two_cpu.0.source.mlir":6:6)}
+//       CHECK:   kiln.executable.export @second
+//  CHECK-SAME:       kiln.source_locs = {"0.source" = loc("m-0123abcd_two_cpu.0.source.mlir":9:6)}
+kiln.executable @two {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @first ordinal(0) bindings(0) loc("input.mlir":3:5)
+    kiln.executable.export @second ordinal(1) bindings(1) loc("input.mlir":4:5)
+    builtin.module {
+      func.func @first() {
+        return
+      }
+      func.func @second() {
+        %0 = kiln.binding 0 : memref<4xf32>
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// Tests that an export with no entry function in the variant's module is
+// located at its own line.
+
+// CHECK-LABEL: kiln.executable @outside
+//       CHECK:   kiln.executable.export @no_function
+//  CHECK-SAME:       kiln.source_locs = {"0.source" = loc("m-0123abcd_outside_cpu.0.source.mlir":3:4)}
+kiln.executable @outside {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @no_function ordinal(0) bindings(0) loc("input.mlir":3:5)
+    builtin.module {
+    }
+  }
+}
+
+// -----
+
+// Tests that a second stage adds its text and location beside the first
+// and that the first capture is not part of the second text: the texts
+// differ only by the stage name, 8 bytes against 12.
+
+// TWICE-LABEL: kiln.executable @stages
+//       TWICE:   kiln.sources = {"m-0123abcd_stages_cpu.0.source.mlir" = dense_resource<"m-0123abcd_stages_cpu.0.source.mlir"> : tensor<[[#SIZE:]]xi8>,
+//  TWICE-SAME:       "m-0123abcd_stages_cpu.1.configured.mlir" = dense_resource<"m-0123abcd_stages_cpu.1.configured.mlir"> : tensor<[[#SIZE+4]]xi8>}
+//       TWICE:   kiln.executable.export @entry
+//  TWICE-SAME:       kiln.source_locs = {"0.source" = loc("m-0123abcd_stages_cpu.0.source.mlir":5:6), "1.configured" = loc("m-0123abcd_stages_cpu.1.configured.mlir":5:6)}
+kiln.executable @stages {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @entry ordinal(0) bindings(0) loc("input.mlir":3:5)
+    builtin.module {
+      func.func @entry() {
         return
       }
     }

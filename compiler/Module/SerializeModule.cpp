@@ -190,18 +190,16 @@ std::optional<std::string> readInputFile(Location loc, StringRef path,
 class ModuleSerializer {
 public:
   ModuleSerializer(ModuleOp moduleOp, const CPULibrary &library,
-                   const SerializeOptions &options)
-      : moduleOp(moduleOp), library(library), options(options) {}
+                   const SerializeOptions &options, EmbeddedSources &sources)
+      : moduleOp(moduleOp), library(library), options(options),
+        sources(sources) {}
 
   LogicalResult serialize(llvm::raw_ostream &os) {
-    if (options.debugLevel >= 3 && failed(collectCapturedSources()))
-      return failure();
-    if (options.embedInputFiles)
-      embedInputFiles();
+    if (options.debugLevel >= 3)
+      collectCapturedStages();
     // The table is sorted by path; exports refer to files by that order.
-    uint32_t index = 0;
-    for (auto &[path, text] : sourceTexts)
-      sourceIndices[path] = index++;
+    for (auto [index, file] : llvm::enumerate(sources.getFiles()))
+      sourceIndices[file.path] = index;
     if (failed(indexExecutables()))
       return failure();
     std::vector<flatbuffers::Offset<fb::Function>> functions;
@@ -266,62 +264,14 @@ private:
     return stages;
   }
 
-  /// Gathers the texts captured on every variant.
-  LogicalResult collectCapturedSources() {
-    for (auto executableOp : moduleOp.getOps<ExecutableOp>())
-      for (auto variantOp :
-           executableOp.getBlock().getOps<ExecutableVariantOp>()) {
-        auto sources = variantOp->getAttrOfType<DictionaryAttr>(kSourcesAttrName);
-        if (!sources)
-          continue;
-        for (NamedAttribute entry : sources) {
-          auto resource = dyn_cast<DenseResourceElementsAttr>(entry.getValue());
-          AsmResourceBlob *blob =
-              resource ? resource.getRawHandle().getBlob() : nullptr;
-          if (!blob)
-            return variantOp.emitError() << "captured source '"
-                                         << entry.getName().getValue()
-                                         << "' has no data";
-          ArrayRef<char> data = blob->getData();
-          sourceTexts[entry.getName().getValue().str()] =
-              std::string(data.data(), data.size());
-        }
-        for (ExecutableExportOp exportOp : variantOp.getExportOps())
-          if (auto locs =
-                  exportOp->getAttrOfType<DictionaryAttr>(kSourceLocsAttrName))
-            for (NamedAttribute entry : locs)
-              stagesSeen.insert(entry.getName().getValue().str());
-      }
-    return success();
-  }
-
-  /// Adds every input file that a serialized export location names to the
-  /// source table, under the path its locations are stored with.
-  void embedInputFiles() {
-    // Stored path -> first location naming it (read by its own spelling).
-    std::map<std::string, FileLineColLoc> referencedFiles;
-    auto reference = [&](Location loc) {
-      if (std::optional<FileLineColLoc> fileLoc = findFileLoc(loc))
-        referencedFiles.try_emplace(getStoredPath(fileLoc->getFilename()),
-                                    *fileLoc);
-    };
+  /// Notes the stages that exports recorded a location in.
+  void collectCapturedStages() {
     moduleOp.walk([&](ExecutableExportOp exportOp) {
-      if (options.debugLevel >= 1)
-        reference(exportOp.getLoc());
-      if (options.debugLevel >= 2)
-        if (auto provenance =
-                exportOp->getAttrOfType<ArrayAttr>(kProvenanceAttrName))
-          for (Attribute entry : provenance)
-            if (auto loc = dyn_cast<LocationAttr>(entry))
-              reference(loc);
+      if (auto locs =
+              exportOp->getAttrOfType<DictionaryAttr>(kSourceLocsAttrName))
+        for (NamedAttribute entry : locs)
+          stagesSeen.insert(entry.getName().getValue().str());
     });
-    for (auto &[path, loc] : referencedFiles) {
-      if (sourceTexts.count(path))
-        continue;
-      if (std::optional<std::string> text = readInputFile(
-              loc, loc.getFilename(), options.embedInputFileLimit))
-        sourceTexts[path] = std::move(*text);
-    }
   }
 
   flatbuffers::Offset<fb::SourceLocation> serializeLocation(FileLineColLoc loc) {
@@ -380,42 +330,30 @@ private:
             flatbuffers::Offset<
                 flatbuffers::Vector<flatbuffers::Offset<fb::SourceContent>>>>
   serializeSourceTable() {
+    ArrayRef<EmbeddedSources::Content> distinct = sources.getContents();
     std::vector<flatbuffers::Offset<fb::SourceContent>> contents;
-    std::map<std::pair<uint64_t, std::string_view>, uint32_t> contentIndices;
     std::vector<flatbuffers::Offset<fb::SourceFile>> files;
-    // std::map iterates in path order: the table comes out sorted.
-    for (auto &[path, text] : sourceTexts) {
-      uint64_t hash = llvm::xxh3_64bits(
-          ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(text.data()),
-                            text.size()));
-      auto [it, inserted] =
-          contentIndices.try_emplace({hash, std::string_view(text)}, 0);
-      if (inserted) {
-        it->second = contents.size();
-        contents.push_back(serializeContent(text, hash));
-      }
+    for (const EmbeddedSources::File &file : sources.getFiles()) {
+      // Contents are numbered in order of their first file.
+      if (file.content == contents.size())
+        contents.push_back(serializeContent(distinct[file.content]));
       files.push_back(fb::CreateSourceFile(
-          builder, builder.CreateString(path), it->second));
+          builder, builder.CreateString(file.path), file.content));
     }
     return {builder.CreateVector(files), builder.CreateVector(contents)};
   }
 
-  flatbuffers::Offset<fb::SourceContent> serializeContent(const std::string &text,
-                                                          uint64_t hash) {
-    std::vector<uint8_t> compressed(ZSTD_compressBound(text.size()));
-    size_t size = ZSTD_compress(compressed.data(), compressed.size(),
-                                text.data(), text.size(),
-                                kSourceCompressionLevel);
-    if (!ZSTD_isError(size) && size < text.size()) {
-      compressed.resize(size);
+  flatbuffers::Offset<fb::SourceContent>
+  serializeContent(const EmbeddedSources::Content &content) {
+    if (!content.compressed.empty())
       return fb::CreateSourceContent(builder, fb::Compression::Zstd,
-                                     text.size(), hash,
-                                     builder.CreateVector(compressed));
-    }
+                                     content.text.size(), content.hash,
+                                     builder.CreateVector(content.compressed));
     return fb::CreateSourceContent(
-        builder, fb::Compression::None, text.size(), hash,
-        builder.CreateVector(reinterpret_cast<const uint8_t *>(text.data()),
-                             text.size()));
+        builder, fb::Compression::None, content.text.size(), content.hash,
+        builder.CreateVector(
+            reinterpret_cast<const uint8_t *>(content.text.data()),
+            content.text.size()));
   }
 
   /// Assigns module indices to executables and exports.
@@ -939,9 +877,8 @@ private:
   ModuleOp moduleOp;
   const CPULibrary &library;
   const SerializeOptions &options;
+  EmbeddedSources &sources;
   flatbuffers::FlatBufferBuilder builder;
-  /// Path -> text of every source to embed (ordered: the table is sorted).
-  std::map<std::string, std::string> sourceTexts;
   std::set<std::string> stagesSeen;
   /// Path -> index in the source table.
   llvm::StringMap<uint32_t> sourceIndices;
@@ -954,10 +891,133 @@ private:
 
 }  // namespace
 
+//===----------------------------------------------------------------------===//
+// EmbeddedSources
+//===----------------------------------------------------------------------===//
+
+FailureOr<std::unique_ptr<EmbeddedSources>>
+EmbeddedSources::collect(ModuleOp moduleOp, const SerializeOptions &options) {
+  std::unique_ptr<EmbeddedSources> sources(new EmbeddedSources());
+  // Path -> text (ordered: the table is sorted by path).
+  std::map<std::string, StringRef> texts;
+  if (options.debugLevel >= 3) {
+    WalkResult walk = moduleOp.walk([&](ExecutableVariantOp variantOp) {
+      auto captured =
+          variantOp->getAttrOfType<DictionaryAttr>(kSourcesAttrName);
+      if (!captured)
+        return WalkResult::advance();
+      for (NamedAttribute entry : captured) {
+        auto resource = dyn_cast<DenseResourceElementsAttr>(entry.getValue());
+        AsmResourceBlob *blob =
+            resource ? resource.getRawHandle().getBlob() : nullptr;
+        if (!blob) {
+          variantOp.emitError() << "captured source '"
+                                << entry.getName().getValue()
+                                << "' has no data";
+          return WalkResult::interrupt();
+        }
+        ArrayRef<char> data = blob->getData();
+        texts[entry.getName().getValue().str()] =
+            StringRef(data.data(), data.size());
+      }
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+  }
+  if (options.embedInputFiles) {
+    // Stored path -> first location naming it (read by its own spelling).
+    std::map<std::string, FileLineColLoc> referencedFiles;
+    auto reference = [&](Location loc) {
+      if (std::optional<FileLineColLoc> fileLoc = findFileLoc(loc))
+        referencedFiles.try_emplace(getStoredPath(fileLoc->getFilename()),
+                                    *fileLoc);
+    };
+    moduleOp.walk([&](ExecutableExportOp exportOp) {
+      if (options.debugLevel >= 1)
+        reference(exportOp.getLoc());
+      if (options.debugLevel >= 2)
+        if (auto provenance =
+                exportOp->getAttrOfType<ArrayAttr>(kProvenanceAttrName))
+          for (Attribute entry : provenance)
+            if (auto loc = dyn_cast<LocationAttr>(entry))
+              reference(loc);
+    });
+    for (auto &[path, loc] : referencedFiles) {
+      if (texts.count(path))
+        continue;
+      if (std::optional<std::string> text = readInputFile(
+              loc, loc.getFilename(), options.embedInputFileLimit)) {
+        sources->inputFileTexts.push_back(std::move(*text));
+        texts[path] = sources->inputFileTexts.back();
+      }
+    }
+  }
+
+  // Equal texts share one content, whatever their names.
+  std::map<std::pair<uint64_t, StringRef>, uint32_t> contentIndices;
+  for (auto &[path, text] : texts) {
+    uint64_t hash = llvm::xxh3_64bits(ArrayRef<uint8_t>(
+        reinterpret_cast<const uint8_t *>(text.data()), text.size()));
+    auto [it, inserted] =
+        contentIndices.try_emplace({hash, text}, sources->contents.size());
+    if (inserted)
+      sources->contents.push_back({text, hash, {}});
+    sources->files.push_back({path, it->second});
+  }
+
+  // The thread that collected the texts goes on to build the library, so
+  // one pool thread fewer than the machine has compresses meanwhile; that
+  // thread joins in when it asks for the contents.
+  MLIRContext *context = moduleOp.getContext();
+  if (context->isMultithreadingEnabled() && !sources->contents.empty()) {
+    llvm::ThreadPoolInterface &pool = context->getThreadPool();
+    unsigned workers = std::max(1u, pool.getMaxConcurrency() - 1);
+    sources->compression.emplace(pool);
+    EmbeddedSources *self = sources.get();
+    for (unsigned i = 0; i < workers; ++i)
+      sources->compression->async([self] { self->compressRemaining(); });
+  }
+  return sources;
+}
+
+EmbeddedSources::~EmbeddedSources() {
+  if (compression)
+    compression->wait();
+}
+
+ArrayRef<EmbeddedSources::Content> EmbeddedSources::getContents() {
+  compressRemaining();
+  if (compression)
+    compression->wait();
+  return contents;
+}
+
+void EmbeddedSources::compressRemaining() {
+  if (nextContent.load(std::memory_order_relaxed) >= contents.size())
+    return;
+  // One context for every text this thread compresses. A thread without
+  // one claims nothing; what no thread compresses is stored as it is.
+  ZSTD_CCtx *zstd = ZSTD_createCCtx();
+  if (!zstd)
+    return;
+  std::vector<uint8_t> frame;
+  for (size_t i = nextContent++; i < contents.size(); i = nextContent++) {
+    Content &content = contents[i];
+    frame.resize(ZSTD_compressBound(content.text.size()));
+    size_t size =
+        ZSTD_compressCCtx(zstd, frame.data(), frame.size(), content.text.data(),
+                          content.text.size(), kSourceCompressionLevel);
+    if (!ZSTD_isError(size) && size < content.text.size())
+      content.compressed.assign(frame.begin(), frame.begin() + size);
+  }
+  ZSTD_freeCCtx(zstd);
+}
+
 LogicalResult serializeModule(ModuleOp moduleOp, const CPULibrary &library,
                               const SerializeOptions &options,
-                              llvm::raw_ostream &os) {
-  return ModuleSerializer(moduleOp, library, options).serialize(os);
+                              EmbeddedSources &sources, llvm::raw_ostream &os) {
+  return ModuleSerializer(moduleOp, library, options, sources).serialize(os);
 }
 
 }  // namespace mlir::kiln

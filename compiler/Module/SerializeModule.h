@@ -5,8 +5,16 @@
 
 #include "Target/CPU/LibraryBuilder.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,14 +34,63 @@ struct SerializeOptions {
   uint64_t embedInputFileLimit = 1 << 20;
 };
 
+/// The texts a module embeds: the stages captured on its variants (level 3)
+/// and, when asked, the input files its export locations name. Each
+/// distinct text is kept once and zstd-compressed when that is smaller.
+/// Compression starts when the texts are collected and runs on the MLIR
+/// context's thread pool, so that the library can be built meanwhile;
+/// reading the contents waits for it.
+class EmbeddedSources {
+public:
+  /// A named text, in path order.
+  struct File {
+    std::string path;
+    /// Index into getContents().
+    uint32_t content;
+  };
+  /// A distinct text.
+  struct Content {
+    /// In the resource blob of a capture, or in an input file read here.
+    StringRef text;
+    /// XXH3-64 of `text`.
+    uint64_t hash;
+    /// One zstd frame of `text`; empty when it would not be smaller.
+    std::vector<uint8_t> compressed;
+  };
+
+  /// Gathers the texts of `moduleOp` that `options` asks for (reading and
+  /// checking input files, with warnings) and starts compressing them.
+  static FailureOr<std::unique_ptr<EmbeddedSources>>
+  collect(ModuleOp moduleOp, const SerializeOptions &options);
+  /// Waits for the compression still under way.
+  ~EmbeddedSources();
+
+  /// Every named text, sorted by path.
+  ArrayRef<File> getFiles() const { return files; }
+  /// Distinct texts in order of their first file; waits for compression.
+  ArrayRef<Content> getContents();
+
+private:
+  EmbeddedSources() = default;
+  /// Compresses contents not yet claimed by another thread, one at a time.
+  void compressRemaining();
+
+  std::vector<File> files;
+  std::vector<Content> contents;
+  /// Texts of the input files (captured texts live in their resources).
+  std::deque<std::string> inputFileTexts;
+  /// The next content to compress.
+  std::atomic<size_t> nextContent = 0;
+  std::optional<llvm::ThreadPoolTaskGroup> compression;
+};
+
 /// Writes the FlatBuffer module (schema/module.fbs): the host functions of
 /// `moduleOp` as slot programs, its constants, its executables, `library`
 /// which holds their code, and the debug information of the chosen level
-/// (the source table: each distinct text once, zstd-compressed when that is
-/// smaller, sorted by path).
+/// (the source table of `sources`: each distinct text once, sorted by path).
 LogicalResult serializeModule(ModuleOp moduleOp, const CPULibrary &library,
                               const SerializeOptions &options,
-                              llvm::raw_ostream &os);
+                              EmbeddedSources &sources, llvm::raw_ostream &os);
 
 }  // namespace mlir::kiln
 

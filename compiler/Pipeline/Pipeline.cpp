@@ -65,6 +65,20 @@ void addCodegenPasses(OpPassManager &pm, const CompileOptions &options,
 /// Writes the module of the compiled IR.
 LogicalResult serialize(ModuleOp moduleOp, const CompileOptions &options,
                         llvm::raw_ostream &os, TimingScope &timing) {
+  SerializeOptions serializeOptions;
+  serializeOptions.moduleName = options.moduleName;
+  serializeOptions.debugLevel = options.debugLevel;
+  serializeOptions.captureStages = getCaptureStages(options);
+  serializeOptions.embedInputFiles = options.embedInputFiles;
+  serializeOptions.embedInputFileLimit = options.embedInputFileLimit;
+  // The embedded texts compress on the context's thread pool while LLVM
+  // builds the library on this thread.
+  TimingScope sourcesTiming = timing.nest("Embedded sources");
+  FailureOr<std::unique_ptr<EmbeddedSources>> sources =
+      EmbeddedSources::collect(moduleOp, serializeOptions);
+  if (failed(sources))
+    return failure();
+  sourcesTiming.stop();
   TimingScope libraryTiming = timing.nest("Library (LLVM, ld.lld)");
   FailureOr<CPULibrary> library =
       buildCPULibrary(moduleOp, options.moduleName, options.cpu);
@@ -72,13 +86,7 @@ LogicalResult serialize(ModuleOp moduleOp, const CompileOptions &options,
     return failure();
   libraryTiming.stop();
   TimingScope serializeTiming = timing.nest("Module serialization");
-  SerializeOptions serializeOptions;
-  serializeOptions.moduleName = options.moduleName;
-  serializeOptions.debugLevel = options.debugLevel;
-  serializeOptions.captureStages = getCaptureStages(options);
-  serializeOptions.embedInputFiles = options.embedInputFiles;
-  serializeOptions.embedInputFileLimit = options.embedInputFileLimit;
-  return serializeModule(moduleOp, *library, serializeOptions, os);
+  return serializeModule(moduleOp, *library, serializeOptions, **sources, os);
 }
 
 /// `--compile-mode=executable`: the stage the input was captured at.

@@ -1,8 +1,11 @@
 // Tests that a program of 100 dispatches that all come from this file,
 // compiled with --executable-embed-input-files, embeds this file exactly
-// once, and that every export points into it.
+// once, that every export points into it, and that the module is the same
+// bytes whether its sources were compressed on the thread pool or not.
 //
 // RUN: kiln-compile %s --executable-debug-level=3 --executable-embed-input-files -o %t.kiln
+// RUN: kiln-compile %s --executable-debug-level=3 --executable-embed-input-files --mlir-disable-threading -o %t.serial.kiln
+// RUN: cmp %t.kiln %t.serial.kiln
 // RUN: kiln-dump %t.kiln --sources --json | %python %S/Inputs/count_sources.py --input %s --exports 100 | FileCheck %s
 // RUN: kiln-dump %t.kiln --extract-sources=%t.src
 // RUN: diff %s %t.src/%s

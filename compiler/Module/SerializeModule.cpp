@@ -112,8 +112,10 @@ FailureOr<std::vector<uint8_t>> getConstantBytes(Location loc,
 }
 
 /// zstd level for embedded sources: most of the ratio of the highest levels
-/// at a fraction of their time.
-constexpr int kSourceCompressionLevel = 9;
+/// at a fraction of their time. On stage texts (a few KB each) level 9
+/// comes within 0.2% of level 8's size, either way, and takes 1.3 to 1.6
+/// times as long; level 15 is 4% smaller at 10 times the time.
+constexpr int kSourceCompressionLevel = 8;
 
 /// The first file location inside `loc`, if any.
 std::optional<FileLineColLoc> findFileLoc(Location loc) {

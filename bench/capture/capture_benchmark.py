@@ -3,9 +3,12 @@
 
 Generates a model of LAYERS dense layers whose widths all differ (so every
 layer is a distinct dispatch: matmul + bias + tanh), compiles it at
---executable-debug-level=2 and 3 (median of REPEATS compilations each) and
-prints: compile time level 3 / level 2, module size level 3 / level 2, and
-the stored / raw bytes of the embedded sources.
+--executable-debug-level=2 and 3 in REPEATS rounds, each round compiling
+both levels in turn (the order alternating), and prints: compile time
+level 3 / level 2, wall-clock and CPU (user + system), each the best of the
+rounds, so that load elsewhere on the machine slows a round rather than one
+level; module size level 3 / level 2; and the stored / raw bytes of the
+embedded sources by stage, with what the level-3 module adds.
 
 Beside kiln's figures, the same for IREE on the same program:
 iree-compile (llvm-cpu, --iree-llvmcpu-target-cpu=host, as kiln's default
@@ -23,7 +26,7 @@ import filecmp
 import json
 import os
 import re
-import statistics
+import resource
 import subprocess
 import sys
 import tempfile
@@ -62,13 +65,41 @@ def generate_model(layers):
     return "\n".join(lines) + "\n"
 
 
-def compile_seconds(command, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        subprocess.run(command, check=True)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+def run_timed(command):
+    """(wall seconds, CPU seconds of the command and its children)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(command, check=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def compile_seconds(commands, rounds):
+    """{level: (best wall, best CPU)} over rounds that compile every level in
+    turn, the order alternating from one round to the next."""
+    times = {level: [] for level in commands}
+    levels = sorted(commands)
+    for index in range(rounds):
+        for level in (levels if index % 2 == 0 else levels[::-1]):
+            times[level].append(run_timed(commands[level]))
+    return {level: (min(wall for wall, _ in runs), min(cpu for _, cpu in runs))
+            for level, runs in times.items()}
+
+
+def machine():
+    """The CPU model and the core count, for the header."""
+    model = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return "%s, %d cores" % (model, os.cpu_count() or 0)
 
 
 def kiln_command(compiler, model, level, output):
@@ -90,9 +121,9 @@ def measure_iree(compiler, model, work, repeats):
     modules = {level: os.path.join(work, "iree_level%d.vmfb" % level)
                for level in (2, 3)}
     try:
-        seconds = {level: compile_seconds(
-            iree_command(compiler, model, level, modules[level]), repeats)
-            for level in (2, 3)}
+        seconds = compile_seconds(
+            {level: iree_command(compiler, model, level, modules[level])
+             for level in (2, 3)}, repeats)
     except subprocess.CalledProcessError as error:
         return "failed (iree-compile exited with %d)" % error.returncode
     version = subprocess.run([compiler, "--version"], capture_output=True,
@@ -106,11 +137,27 @@ def measure_iree(compiler, model, work, repeats):
                      for level in (2, 3)}, notes
 
 
+def by_stage(files, stages):
+    """[(stage, (files, raw bytes, stored bytes))] in pipeline order; files
+    that are no stage text (embedded inputs) last."""
+    totals = {}
+    for entry in files:
+        stage = next((s for s in stages
+                      if entry["path"].endswith("." + s + ".mlir")),
+                     "input files")
+        count, raw, stored = totals.get(stage, (0, 0, 0))
+        totals[stage] = (count + 1, raw + entry["raw_size"],
+                         stored + entry["stored_size"])
+    order = list(stages) + ["input files"]
+    return sorted(totals.items(), key=lambda item: order.index(item[0]))
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin-dir", required=True)
     parser.add_argument("--layers", type=int, default=200)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="rounds, each compiling both levels")
     parser.add_argument("--iree-compile",
                         help="default: BIN_DIR/../bench-venv/bin/iree-compile")
     args = parser.parse_args(argv)
@@ -126,9 +173,10 @@ def main(argv):
             f.write(generate_model(args.layers))
         modules = {level: os.path.join(work, "level%d.kiln" % level)
                    for level in (2, 3)}
-        seconds = {level: compile_seconds(
-            kiln_command(compiler, model, level, modules[level]), args.repeats)
-            for level in (2, 3)}
+        load_before = os.getloadavg()[0]
+        seconds = compile_seconds(
+            {level: kiln_command(compiler, model, level, modules[level])
+             for level in (2, 3)}, args.repeats)
         sizes = {level: os.path.getsize(modules[level]) for level in (2, 3)}
         summary = json.loads(subprocess.run(
             [dump, modules[3], "--json"], check=True,
@@ -138,35 +186,54 @@ def main(argv):
             [dump, modules[3], "--sources", "--json"], check=True,
             capture_output=True, text=True).stdout)
         totals = table["totals"]
+        stages = by_stage(table["files"], summary["capture_stages"])
         iree = measure_iree(iree_compiler, model, work, args.repeats)
+        load_after = os.getloadavg()[0]
 
     print("capture cost on a generated model: %d layers, %d dispatches, "
-          "%d source files (median of %d compilations)\n"
-          % (args.layers, dispatches, totals["files"], args.repeats))
+          "%d source files (best of %d rounds)" % (
+              args.layers, dispatches, totals["files"], args.repeats))
+    # Another load on the machine shows in the load average.
+    print("machine: %s; load average %.2f before, %.2f after\n"
+          % (machine(), load_before, load_after))
     print("%-22s %12s %12s %8s  | %12s %12s %8s" % (
         "", "kiln lvl 2", "kiln lvl 3", "3 / 2", "IREE lvl 2", "IREE lvl 3",
         "3 / 2"))
     notes = []
     if isinstance(iree, str):
-        iree_time = iree_size = "  | IREE " + iree
+        iree_time = "  | IREE " + iree
+        iree_cpu = iree_size = "  | IREE " + iree.split()[0]
     else:
         iree_seconds, iree_sizes, notes = iree
-        iree_time = "  | %11.2fs %11.2fs %8.2f" % (
-            iree_seconds[2], iree_seconds[3], iree_seconds[3] / iree_seconds[2])
+        iree_time, iree_cpu = ("  | %11.2fs %11.2fs %8.2f" % (
+            iree_seconds[2][i], iree_seconds[3][i],
+            iree_seconds[3][i] / iree_seconds[2][i]) for i in (0, 1))
         iree_size = "  | %12d %12d %8.2f" % (iree_sizes[2], iree_sizes[3],
                                              iree_sizes[3] / iree_sizes[2])
-    print("%-22s %11.2fs %11.2fs %8.2f" % ("compile time", seconds[2],
-                                          seconds[3], seconds[3] / seconds[2])
-          + iree_time)
+    for name, i, iree_row in (("compile time (wall)", 0, iree_time),
+                              ("compile time (CPU)", 1, iree_cpu)):
+        print("%-22s %11.2fs %11.2fs %8.2f" % (
+            name, seconds[2][i], seconds[3][i], seconds[3][i] / seconds[2][i])
+              + iree_row)
     print("%-22s %12d %12d %8.2f" % ("module size (bytes)", sizes[2], sizes[3],
                                      sizes[3] / sizes[2]) + iree_size)
     for note in notes:
         print(note)
-    print("\n%-28s %12s %12s %8s" % ("embedded sources", "raw", "stored",
-                                     "stored/raw"))
-    print("%-28s %12d %12d %8.3f" % ("bytes", totals["raw_bytes"],
-                                     totals["stored_bytes"],
-                                     totals["stored_bytes"] / totals["raw_bytes"]))
+    print("\n%-22s %6s %12s %12s %10s %8s" % (
+        "embedded sources", "files", "raw bytes", "stored", "stored/raw",
+        "share"))
+    for name, (files, raw, stored) in stages:
+        print("%-22s %6d %12d %12d %10.3f %7.0f%%" % (
+            name, files, raw, stored, stored / raw,
+            100.0 * stored / totals["stored_bytes"]))
+    print("%-22s %6d %12d %12d %10.3f" % (
+        "all", totals["files"], totals["raw_bytes"], totals["stored_bytes"],
+        totals["stored_bytes"] / totals["raw_bytes"]))
+    added = sizes[3] - sizes[2]
+    print("\nlevel 3 adds %d bytes to the module: %d (%.0f%%) stored texts, "
+          "%d paths, tables and stage locations"
+          % (added, totals["stored_bytes"], 100.0 * totals["stored_bytes"] / added,
+             added - totals["stored_bytes"]))
     return 0
 
 

@@ -113,7 +113,7 @@ TilePlan selectPackedContractionTiles(linalg::LinalgOp op,
 //===----------------------------------------------------------------------===//
 
 /// Elements a relayout workgroup moves: enough to amortize its scheduling.
-constexpr int64_t kRelayoutWorkgroupElements = int64_t(1) << 16;
+constexpr int64_t kRelayoutWorkgroupElements = int64_t(1) << 14;
 
 /// Distributes one loop of a relayout, `splitLoop`, over workgroups that
 /// move about kRelayoutWorkgroupElements each; `elementsPerPoint` is the

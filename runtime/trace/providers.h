@@ -25,8 +25,8 @@ std::unique_ptr<Tracer> CreateConsoleTracer(TraceOptions options);
 /// Like CreateConsoleTracer, writing to `out` (for tests).
 std::unique_ptr<Tracer> CreateConsoleTracer(TraceOptions options, FILE* out);
 
-/// Chrome Trace Event JSON written to `path` at Flush, embedding the texts
-/// its events point at.
+/// Chrome Trace Event JSON streamed to `path` as events accumulate, made
+/// complete (thread names and the texts its events point at) at Flush.
 std::unique_ptr<Tracer> CreateChromeTracer(std::string path,
                                            TraceOptions options);
 

@@ -422,6 +422,60 @@ TEST(ChromeTracerTest, EventsKeepTheirSiteWhenItsAddressIsReused) {
                       {"other_export", 9}}));
 }
 
+// Events stream to the file while the run goes on (memory stays bounded),
+// every one arrives, and each Flush leaves a complete file that later
+// events extend.
+TEST(ChromeTracerTest, EventsStreamAndEachFlushLeavesACompleteFile) {
+  TempFile trace;
+  std::unique_ptr<Tracer> tracer = CreateChromeTracer(trace.path, {});
+  TraceSite site;
+  site.kind = ZoneKind::kDispatch;
+  site.name = "streamed";
+  site.file = "streamed.mlir";
+  site.line = 7;
+  // From 4 threads at once, so buffers fill and change hands concurrently.
+  constexpr int kFirst = 1 << 16;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&] {
+      for (int i = 0; i < kFirst / 4; ++i)
+        tracer->EndZone(site, tracer->BeginZone(site));
+    });
+  for (std::thread& thread : threads) thread.join();
+  // Some full buffers were written before any Flush.
+  EXPECT_GT(ReadFile(trace.path).size(), 0u);
+  auto count_events = [&] {
+    json doc = json::parse(ReadFile(trace.path));
+    EXPECT_TRUE(doc.contains("kilnSources"));
+    int events = 0;
+    for (const json& event : doc["traceEvents"])
+      if (event["ph"] == "X") {
+        EXPECT_EQ(event["name"], "streamed");
+        EXPECT_EQ(event["args"]["line"], 7);
+        ++events;
+      }
+    return events;
+  };
+  ASSERT_TRUE(tracer->Flush().ok());
+  EXPECT_EQ(count_events(), kFirst);
+  for (int i = 0; i < 5; ++i) tracer->EndZone(site, tracer->BeginZone(site));
+  ASSERT_TRUE(tracer->Flush().ok());
+  EXPECT_EQ(count_events(), kFirst + 5);
+}
+
+// A trace that cannot be written is an error at Flush, not a crash.
+TEST(ChromeTracerTest, UnwritableFileIsAnError) {
+  std::unique_ptr<Tracer> tracer =
+      CreateChromeTracer("/nonexistent-dir/trace.json", {});
+  TraceSite site;
+  site.name = "x";
+  tracer->EndZone(site, tracer->BeginZone(site));
+  Status status = tracer->Flush();
+  EXPECT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("cannot write trace"), std::string::npos)
+      << status.message();
+}
+
 TEST(TracerFactoryTest, Specs) {
   EXPECT_TRUE(CreateTracer("null", {}).ok());
   EXPECT_FALSE(CreateTracer("null", {}).value()->enabled());

@@ -59,6 +59,10 @@ LogicalResult verifyType(Location loc, Type type) {
     return emitError(loc) << "unranked types are not supported: " << type;
   if (!shapedType.hasStaticShape())
     return emitError(loc) << "dynamic shapes are not supported: " << type;
+  if (static_cast<uint64_t>(shapedType.getRank()) > ::kiln::kMaxTensorRank)
+    return emitError(loc) << type << " has rank " << shapedType.getRank()
+                          << "; a kiln tensor has at most "
+                          << ::kiln::kMaxTensorRank << " dimensions";
   Type elementType = shapedType.getElementType();
   if (!isSupportedElementType(elementType) && !elementType.isIndex())
     return emitError(loc) << "unsupported element type " << elementType
@@ -118,6 +122,12 @@ LogicalResult verifyFunctionSignature(func::FuncOp funcOp) {
            << "' has no body; kiln compiles whole programs";
   if (!funcOp.isPublic())
     return success();
+  // The runtime finds functions by name and refuses a module with an empty
+  // one; a NUL would cut the name short in every C tool.
+  if (funcOp.getName().empty() || funcOp.getName().contains('\0'))
+    return funcOp.emitError()
+           << "public function names must be non-empty and hold no NUL "
+              "character";
   bool ok = true;
   auto check = [&](Type type, StringRef what, unsigned index) {
     auto tensorType = dyn_cast<RankedTensorType>(type);

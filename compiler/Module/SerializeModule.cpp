@@ -214,6 +214,9 @@ public:
         return failure();
       functions.push_back(*function);
     }
+    if (failed(checkRoomFor(moduleOp.getLoc(), library.bytes.size(),
+                            "its code library")))
+      return failure();
     auto libraryData = builder.CreateVector(
         reinterpret_cast<const uint8_t *>(library.bytes.data()),
         library.bytes.size());
@@ -237,6 +240,8 @@ public:
         options.debugLevel, builder.CreateVector(stageNames), sourceFiles,
         sourceContents);
     builder.Finish(root, KILN_MODULE_IDENTIFIER);
+    if (failed(checkRoomFor(moduleOp.getLoc(), 0, "its tables")))
+      return failure();
     os.write(reinterpret_cast<const char *>(builder.GetBufferPointer()),
              builder.GetSize());
     return success();
@@ -425,10 +430,32 @@ private:
                                     tensorType.getShape().end())));
   }
 
+  /// Fails, at `loc`, when `bytes` more (and alignment) would take the
+  /// module past the 2 GiB FlatBuffers addresses: the runtime refuses such
+  /// a module, and the builder cannot grow past it.
+  LogicalResult checkRoomFor(Location loc, size_t bytes, StringRef what) {
+    constexpr size_t kAlignmentSlack = 64;
+    if (builder.GetSize() + bytes + kAlignmentSlack <
+        FLATBUFFERS_MAX_BUFFER_SIZE)
+      return success();
+    return emitError(loc) << "the module would exceed 2 GiB, the most a "
+                             "kiln module holds, with "
+                          << what << " (" << bytes << " bytes after "
+                          << builder.GetSize() << ")";
+  }
+
   FailureOr<uint32_t> getConstant(Location loc, ElementsAttr value) {
     auto it = constantIndices.find(value);
     if (it != constantIndices.end())
       return it->second;
+    // Checked before the bytes are made: they may be a GiB.
+    auto shapedType = cast<ShapedType>(value.getType());
+    if (failed(checkRoomFor(
+            loc,
+            static_cast<size_t>(shapedType.getNumElements()) *
+                getStorageBytes(shapedType.getElementType()),
+            "this constant")))
+      return failure();
     FailureOr<std::vector<uint8_t>> bytes = getConstantBytes(loc, value);
     if (failed(bytes))
       return failure();

@@ -56,3 +56,28 @@ func.func @fine(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
   %2 = tensor.collapse_shape %1 [[0, 1]] : tensor<2x2xf32> into tensor<4xf32>
   return %2 : tensor<4xf32>
 }
+
+// -----
+
+// Tests that a tensor of more dimensions than the runtime holds is refused
+// where it appears.
+func.func @rank_65(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{has rank 65; a kiln tensor has at most 64 dimensions}}
+  %0 = tensor.empty() : tensor<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1xf32>
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+// Tests that a public function needs a name the runtime can call.
+// expected-error@+1 {{public function names must be non-empty and hold no NUL character}}
+func.func @"" (%a: tensor<4xf32>) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+// expected-error@+1 {{public function names must be non-empty and hold no NUL character}}
+func.func @"ma\00in" (%a: tensor<4xf32>) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}

@@ -448,13 +448,13 @@ private:
     auto it = constantIndices.find(value);
     if (it != constantIndices.end())
       return it->second;
-    // Checked before the bytes are made: they may be a GiB.
+    // Checked before the bytes are made: they may be a GiB. A constant
+    // past the per-constant limit is refused by getConstantBytes.
     auto shapedType = cast<ShapedType>(value.getType());
-    if (failed(checkRoomFor(
-            loc,
-            static_cast<size_t>(shapedType.getNumElements()) *
-                getStorageBytes(shapedType.getElementType()),
-            "this constant")))
+    int64_t elementBytes = getStorageBytes(shapedType.getElementType());
+    if (shapedType.getNumElements() <= kMaxConstantBytes / elementBytes &&
+        failed(checkRoomFor(loc, shapedType.getNumElements() * elementBytes,
+                            "this constant")))
       return failure();
     FailureOr<std::vector<uint8_t>> bytes = getConstantBytes(loc, value);
     if (failed(bytes))

@@ -1,6 +1,7 @@
 //===- kiln-compile.cpp - compile MLIR programs to kiln modules ----------===//
 
 #include "Codegen/CPU/Passes.h"
+#include "Input/NestingDepth.h"
 #include "Pipeline/Pipeline.h"
 #include "Pipeline/Registration.h"
 #include "Target/CPU/CPUTarget.h"
@@ -204,6 +205,8 @@ static LogicalResult run(MLIRContext &context) {
   ScopedDiagnosticHandler unpositioned(&context, [&](Diagnostic &diag) {
     return printUnpositionedDiagnostic(diag, diagnostics);
   });
+  if (failed(kiln::verifyNestingDepth(sourceMgr, &context)))
+    return failure();
   OwningOpRef<ModuleOp> moduleOp =
       parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!moduleOp)

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <system_error>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -31,8 +32,16 @@ ThreadPool::ThreadPool(int thread_count) {
   }
   workers_.reserve(thread_count - 1);
   for (int i = 1; i < thread_count; ++i) {
-    workers_.emplace_back(&ThreadPool::WorkerMain, this,
-                          static_cast<uint32_t>(i));
+    try {
+      workers_.emplace_back(&ThreadPool::WorkerMain, this,
+                            static_cast<uint32_t>(i));
+    } catch (const std::system_error& error) {
+      // Out of threads or memory for their stacks: the pool runs on those
+      // it has, and says why it has no more.
+      status_ = ResourceExhaustedError("cannot start thread ", i + 1, " of ",
+                                       thread_count, ": ", error.what());
+      break;
+    }
   }
 }
 

@@ -2,7 +2,11 @@
 
 #include "kiln/thread_pool.h"
 
+#include <sys/resource.h>
+
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <set>
 #include <vector>
@@ -105,6 +109,39 @@ TEST(ThreadPoolBasicTest, ConcurrentCallersAreSerialized) {
   for (auto& caller : callers) caller.join();
   EXPECT_EQ(total.load(), 4 * 200 * 50);
 }
+
+// A thread that cannot start (here: no address space left for its stack)
+// leaves a pool of the threads that did, with a status saying why, instead
+// of terminating the process. Sanitizers reserve far more address space
+// than any limit this test could set, so it runs in plain builds.
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+TEST(ThreadPoolDeathTest, FailedThreadCreationIsAStatus) {
+  EXPECT_EXIT(
+      {
+        struct rlimit limit;
+        getrlimit(RLIMIT_AS, &limit);
+        // Enough for the process as it is, not for 64 8-MiB stacks more.
+        limit.rlim_cur = 256u << 20;
+        FILE* maps = std::fopen("/proc/self/statm", "r");
+        unsigned long pages = 0;
+        if (maps && std::fscanf(maps, "%lu", &pages) == 1)
+          limit.rlim_cur += pages * 4096;
+        if (maps) std::fclose(maps);
+        setrlimit(RLIMIT_AS, &limit);
+        ThreadPool pool(64);
+        std::atomic<int64_t> sum{0};
+        pool.ParallelFor(100, [&](int64_t i, uint32_t) { sum += i; });
+        const bool ok = !pool.status().ok() && pool.thread_count() < 64 &&
+                        pool.status().message().find("cannot start thread") !=
+                            std::string::npos &&
+                        sum == 4950;
+        std::fprintf(stderr, "%d threads: %s\n", pool.thread_count(),
+                     pool.status().ToString().c_str());
+        std::exit(ok ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "threads: .*cannot start thread");
+}
+#endif
 
 }  // namespace
 }  // namespace kiln

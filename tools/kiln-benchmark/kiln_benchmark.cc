@@ -603,6 +603,7 @@ kiln::Status Run(const Options& options, const char* executable,
   KILN_RETURN_IF_ERROR(kiln::CheckInputs(signature, inputs));
 
   kiln::ThreadPool pool(options.threads);
+  KILN_RETURN_IF_ERROR(pool.status(), "--threads");
   kiln::Context context(module, &pool);
   Report report;
   report.executable = executable;

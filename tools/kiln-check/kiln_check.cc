@@ -130,6 +130,7 @@ kiln::Status Run(const Options& options, bool* all_passed) {
   }
 
   kiln::ThreadPool pool(options.threads);
+  KILN_RETURN_IF_ERROR(pool.status(), "--threads");
   kiln::Context context(module, &pool);
   size_t passed = 0, failed = 0;
   for (size_t index : selected) {

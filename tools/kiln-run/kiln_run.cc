@@ -294,6 +294,7 @@ kiln::Status DispatchOne(const std::shared_ptr<const kiln::Module>& module,
   KILN_RETURN_IF_ERROR(
       kiln::tools::ParseTensors(options.bindings, "binding", &bindings));
   kiln::ThreadPool pool(options.threads);
+  KILN_RETURN_IF_ERROR(pool.status(), "--threads");
   kiln::Context context(module, &pool);
   const std::array<uint32_t, 3> compiled = ex.workgroup_count();
   const std::array<uint32_t, 3> count =
@@ -422,6 +423,7 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
       kiln::tools::ParseTensors(options.inputs, "input", &inputs));
 
   kiln::ThreadPool pool(options.threads);
+  KILN_RETURN_IF_ERROR(pool.status(), "--threads");
   kiln::Context context(module, &pool);
   if (!options.dump_dispatches.empty()) {
     KILN_RETURN_IF_ERROR(DumpDispatchesTo(options.dump_dispatches, &context));

@@ -26,6 +26,8 @@
 #include <utility>
 #include <vector>
 
+#include "kiln/status.h"
+
 namespace kiln {
 
 class ThreadPool {
@@ -40,6 +42,11 @@ class ThreadPool {
   /// Number of threads that run loops, including the caller; worker ids are
   /// in [0, thread_count()).
   int thread_count() const { return static_cast<int>(workers_.size()) + 1; }
+
+  /// OK, or why fewer threads than asked for started: thread_count() says
+  /// how many did, and the pool still runs every loop on them. Tools treat
+  /// it as an error.
+  const Status& status() const { return status_; }
 
   /// Calls fn(index, worker_id) for every index in [0, count) exactly once
   /// and returns when all calls have finished. The caller runs as worker 0.
@@ -82,6 +89,7 @@ class ThreadPool {
   void RunIndices(uint32_t worker_id);
 
   std::vector<std::thread> workers_;
+  Status status_;
 
   // One loop runs at a time.
   std::mutex call_mutex_;

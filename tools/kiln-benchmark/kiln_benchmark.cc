@@ -40,6 +40,7 @@
 
 #include "kiln/context.h"
 #include "kiln/module.h"
+#include "kiln/output_files.h"
 #include "kiln/status.h"
 #include "kiln/tensor.h"
 #include "kiln/thread_pool.h"
@@ -533,48 +534,6 @@ kiln::Status CheckOutputFile(const std::string& path) {
   return kiln::OkStatus();
 }
 
-// Replaces `path` with `text` as a whole: written to a temporary file
-// beside it, then renamed over it, so a failure leaves the old file (or
-// none) rather than a truncated one. A symlink at `path` is replaced, not
-// followed.
-kiln::Status WriteFileAtomically(const std::string& path,
-                                 const std::string& text) {
-  std::string temp = path + ".XXXXXX";
-  const int fd = ::mkstemp(temp.data());
-  if (fd < 0) {
-    return kiln::ErrnoToStatus(
-        errno, kiln::StrCat("cannot create a file beside '", path, "'"));
-  }
-  // mkstemp creates the file for its owner only; give it the mode a new
-  // file gets.
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);
-  FILE* file = ::fdopen(fd, "w");
-  if (file == nullptr) {
-    const int error = errno;
-    ::close(fd);
-    ::unlink(temp.c_str());
-    return kiln::ErrnoToStatus(error, kiln::StrCat("cannot write '", path, "'"));
-  }
-  bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size() &&
-            std::fflush(file) == 0 && ::fsync(fd) == 0;
-  int error = errno;
-  if (std::fclose(file) != 0 && ok) {
-    ok = false;
-    error = errno;
-  }
-  if (ok && ::rename(temp.c_str(), path.c_str()) != 0) {
-    ok = false;
-    error = errno;
-  }
-  if (!ok) {
-    ::unlink(temp.c_str());
-    return kiln::ErrnoToStatus(error, kiln::StrCat("cannot write '", path, "'"));
-  }
-  return kiln::OkStatus();
-}
-
 //===----------------------------------------------------------------------===//
 // Running
 //===----------------------------------------------------------------------===//
@@ -653,7 +612,7 @@ kiln::Status Run(const Options& options, const char* executable,
     }
   }
   if (!options.out_path.empty()) {
-    KILN_RETURN_IF_ERROR(WriteFileAtomically(options.out_path, json),
+    KILN_RETURN_IF_ERROR(kiln::WriteFileAtomically(options.out_path, json),
                          "--benchmark_out");
   }
   return kiln::OkStatus();

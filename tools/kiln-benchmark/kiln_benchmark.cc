@@ -41,12 +41,14 @@
 #include "kiln/context.h"
 #include "kiln/module.h"
 #include "kiln/output_files.h"
+#include "kiln/printable.h"
 #include "kiln/status.h"
 #include "kiln/tensor.h"
 #include "kiln/thread_pool.h"
 #include "nlohmann/json.hpp"
 #include "support/command_line.h"
 #include "support/function_call.h"
+#include "support/tool_output.h"
 
 namespace {
 
@@ -425,7 +427,7 @@ class ConsoleTable {
  public:
   explicit ConsoleTable(const Report& report) : report_(report) {
     // Room for the longest aggregate suffix ("_median") when there are any.
-    width_ = std::max<size_t>(10, report.name.size() +
+    width_ = std::max<size_t>(10, kiln::Printable(report.name).size() +
                                       (report.repetitions > 1 ? 7 : 0));
   }
 
@@ -452,7 +454,7 @@ class ConsoleTable {
     char iterations[32];
     std::snprintf(iterations, sizeof(iterations), "%10lld",
                   static_cast<long long>(row.iterations));
-    std::string name = RowName(report_, row);
+    std::string name = kiln::Printable(RowName(report_, row));
     name.resize(std::max(name.size(), width_), ' ');
     text += name + " " + cells + iterations + "\n";
     std::fputs(text.c_str(), stdout);
@@ -603,13 +605,13 @@ kiln::Status Run(const Options& options, const char* executable,
     }
   }
 
-  if (!options.json && options.out_path.empty()) return kiln::OkStatus();
+  if (!options.json && options.out_path.empty()) {
+    return kiln::tools::FlushStdout();
+  }
   const std::string json = FormatJson(report, rows);
   if (options.json) {
-    std::fputs(json.c_str(), stdout);
-    if (std::fflush(stdout) != 0) {
-      return kiln::InvalidArgumentError("cannot write to stdout");
-    }
+    kiln::tools::Print(json);
+    KILN_RETURN_IF_ERROR(kiln::tools::FlushStdout());
   }
   if (!options.out_path.empty()) {
     KILN_RETURN_IF_ERROR(kiln::WriteFileAtomically(options.out_path, json),
@@ -631,8 +633,7 @@ int main(int argc, char** argv) {
   if (status.ok()) status = Run(options, argv[0], &checks_failed);
   if (!status.ok()) {
     std::fflush(stdout);
-    std::fprintf(stderr, "kiln-benchmark: error: %s\n",
-                 status.message().c_str());
+    kiln::tools::PrintError("kiln-benchmark", status);
     return 1;
   }
   return checks_failed ? 1 : 0;

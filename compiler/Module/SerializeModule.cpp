@@ -15,6 +15,8 @@
 #include "Dialect/Util/IR/UtilDialect.h"
 #include "kiln/module_format.h"
 #include "kiln/module_generated.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -25,6 +27,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/xxhash.h"
 
 #include <zstd.h>
@@ -147,19 +150,42 @@ std::string getStoredPath(StringRef filename) {
   return path.str().str();
 }
 
+/// Whether the real path `file` is under one of the real directories `dirs`.
+bool isUnderDirectory(StringRef file, ArrayRef<std::string> dirs) {
+  return llvm::any_of(dirs, [&](StringRef dir) {
+    return file.starts_with(dir) &&
+           (dir.ends_with("/") ||
+            (file.size() > dir.size() && file[dir.size()] == '/'));
+  });
+}
+
 /// Reads an input file for embedding if it is a regular text file within
-/// `limit` bytes; otherwise warns (at `loc`) and returns nothing. Never reads
-/// more than `limit` bytes. Warnings about what the file holds carry no
-/// location in it: showing its line would read it whole, or print bytes
-/// that are not text.
-std::optional<std::string> readInputFile(Location loc, StringRef path,
-                                         uint64_t limit) {
+/// `limit` bytes under one of the real directories `dirs`; otherwise warns
+/// and returns nothing. Never reads more than `limit` bytes. Warnings about
+/// what the file holds carry no location in it: showing its line would read
+/// it whole, print bytes that are not text, or show a file nobody asked
+/// to embed.
+std::optional<std::string> readInputFile(FileLineColLoc loc, uint64_t limit,
+                                         ArrayRef<std::string> dirs) {
+  StringRef path = loc.getFilename();
   Location outsideFile = UnknownLoc::get(loc.getContext());
+  // A diagnostic about the file as a whole ("FILE: warning: ...").
+  Location wholeFile = FileLineColLoc::get(loc.getFilename(), 0, 0);
   llvm::sys::fs::file_status status;
   if (llvm::sys::fs::status(path, status) ||
       !llvm::sys::fs::exists(status)) {
     emitWarning(loc) << "input file '" << path
                      << "' named by a location does not exist; not embedded";
+    return std::nullopt;
+  }
+  // Symlinks resolved: a link in the input's directory may lead anywhere.
+  SmallString<256> realPath;
+  if (llvm::sys::fs::real_path(path, realPath) ||
+      !isUnderDirectory(realPath, dirs)) {
+    emitWarning(wholeFile) << "input file '" << path
+                           << "', named by a location at line " << loc.getLine()
+                           << ", is not under the input file's directory or an "
+                              "--executable-embed-input-dir; not embedded";
     return std::nullopt;
   }
   if (!llvm::sys::fs::is_regular_file(status)) {
@@ -173,7 +199,29 @@ std::optional<std::string> readInputFile(Location loc, StringRef path,
                      << "-byte limit; not embedded";
     return std::nullopt;
   }
-  auto buffer = llvm::MemoryBuffer::getFileSlice(path, status.getSize(), 0);
+  int fd = -1;
+  SmallString<256> openedPath;
+  if (llvm::sys::fs::openFileForRead(path, fd, llvm::sys::fs::OF_None,
+                                     &openedPath)) {
+    emitWarning(loc) << "cannot read input file '" << path << "'; not embedded";
+    return std::nullopt;
+  }
+  llvm::scope_exit closeFile(
+      [&] { llvm::sys::Process::SafelyCloseFileDescriptor(fd); });
+  // What is read is what was checked, even if the file was replaced since
+  // (by a symlink leading out, or by something larger).
+  llvm::sys::fs::file_status opened;
+  if (llvm::sys::fs::status(fd, opened) ||
+      !llvm::sys::fs::is_regular_file(opened) || opened.getSize() > limit ||
+      !isUnderDirectory(openedPath, dirs)) {
+    emitWarning(wholeFile) << "input file '" << path
+                           << "' changed while being read; not embedded";
+    return std::nullopt;
+  }
+  // Read, not mapped: a file truncated meanwhile must not fault.
+  auto buffer = llvm::MemoryBuffer::getOpenFileSlice(
+      llvm::sys::fs::convertFDToNativeFile(fd), path, opened.getSize(), 0,
+      /*IsVolatile=*/true);
   if (!buffer) {
     emitWarning(loc) << "cannot read input file '" << path
                      << "'; not embedded";
@@ -972,11 +1020,19 @@ EmbeddedSources::collect(ModuleOp moduleOp, const SerializeOptions &options) {
             if (auto loc = dyn_cast<LocationAttr>(entry))
               reference(loc);
     });
+    // Compared by real path: "." and a symlink to the input's directory
+    // name it too.
+    std::vector<std::string> embedDirs;
+    for (const std::string &dir : options.embedInputDirs) {
+      SmallString<256> realDir;
+      if (!llvm::sys::fs::real_path(dir, realDir))
+        embedDirs.push_back(realDir.str().str());
+    }
     for (auto &[path, loc] : referencedFiles) {
       if (texts.count(path))
         continue;
-      if (std::optional<std::string> text = readInputFile(
-              loc, loc.getFilename(), options.embedInputFileLimit)) {
+      if (std::optional<std::string> text =
+              readInputFile(loc, options.embedInputFileLimit, embedDirs)) {
         sources->inputFileTexts.push_back(std::move(*text));
         texts[path] = sources->inputFileTexts.back();
       }

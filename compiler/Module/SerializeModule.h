@@ -29,9 +29,12 @@ struct SerializeOptions {
   /// Names of the stages captured at level 3, in pipeline order.
   std::vector<std::string> captureStages;
   /// Also embed the input files that export locations name, each at most
-  /// `embedInputFileLimit` bytes.
+  /// `embedInputFileLimit` bytes, if it is under one of `embedInputDirs`
+  /// (symlinks resolved): a location may name any file, such as
+  /// /etc/passwd.
   bool embedInputFiles = false;
   uint64_t embedInputFileLimit = 1 << 20;
+  std::vector<std::string> embedInputDirs;
 };
 
 /// The texts a module embeds: the stages captured on its variants (level 3)

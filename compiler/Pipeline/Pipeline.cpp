@@ -71,6 +71,7 @@ LogicalResult serialize(ModuleOp moduleOp, const CompileOptions &options,
   serializeOptions.captureStages = getCaptureStages(options);
   serializeOptions.embedInputFiles = options.embedInputFiles;
   serializeOptions.embedInputFileLimit = options.embedInputFileLimit;
+  serializeOptions.embedInputDirs = options.embedInputDirs;
   // The embedded texts compress on the context's thread pool while LLVM
   // builds the library on this thread.
   TimingScope sourcesTiming = timing.nest("Embedded sources");

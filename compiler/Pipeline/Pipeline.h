@@ -49,6 +49,9 @@ struct CompileOptions {
   /// `--executable-embed-input-files` and its per-file byte limit.
   bool embedInputFiles = false;
   uint64_t embedInputFileLimit = 1 << 20;
+  /// The directories whose files may be embedded: the input file's and
+  /// each `--executable-embed-input-dir`.
+  std::vector<std::string> embedInputDirs;
   /// `--dump-stage`: print every variant when it reaches this stage.
   std::optional<CodegenStage> dumpStage;
   /// Stop after this phase and leave the IR in the module.

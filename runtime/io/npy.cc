@@ -16,6 +16,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "kiln/file_descriptor.h"
+#include "kiln/output_files.h"
 #include "kiln/tensor_io.h"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
@@ -288,20 +290,6 @@ Status ReadFully(int fd, void* dest, size_t size, size_t* out_read) {
   return OkStatus();
 }
 
-class FileDescriptor {
- public:
-  explicit FileDescriptor(int fd) : fd_(fd) {}
-  ~FileDescriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
 }  // namespace
 
 StatusOr<Tensor> ParseNpy(const void* data, size_t size) {
@@ -363,11 +351,15 @@ StatusOr<Tensor> ReadNpyFile(const std::string& path) {
   return tensor;
 }
 
-StatusOr<std::string> EncodeNpy(const Tensor& tensor) {
+StatusOr<std::string> EncodeNpy(const Tensor& tensor,
+                                const NpyEncodeOptions& options) {
   if (tensor.empty()) return InvalidArgumentError("cannot encode an empty tensor");
   std::string_view descr;
   for (const DtypeInfo& info : kDtypes) {
     if (info.type == tensor.element_type()) descr = info.descr;
+  }
+  if (tensor.element_type() == ElementType::kBF16 && options.bf16_as_uint16) {
+    descr = "<u2";
   }
   if (descr.empty()) {
     return UnimplementedError("cannot write ",
@@ -407,17 +399,7 @@ Status WriteNpyFile(const std::string& path, const Tensor& tensor) {
   if (!bytes.ok()) {
     return std::move(bytes).status().Prepend(StrCat("cannot write '", path, "'"));
   }
-  FILE* file = std::fopen(path.c_str(), "wb");
-  if (!file) return ErrnoToStatus(errno, StrCat("cannot write '", path, "'"));
-  const bool wrote =
-      std::fwrite(bytes->data(), 1, bytes->size(), file) == bytes->size();
-  const int write_errno = errno;
-  const bool closed = std::fclose(file) == 0;
-  if (!wrote || !closed) {
-    return ErrnoToStatus(wrote ? errno : write_errno,
-                         StrCat("cannot write '", path, "'"));
-  }
-  return OkStatus();
+  return WriteFileAtomically(path, *bytes);
 }
 
 }  // namespace kiln

@@ -141,6 +141,24 @@ std::string NpyError(const std::string& image) {
   return tensor.ok() ? "" : tensor.status().message();
 }
 
+TEST(NpyTest, WritesBf16AsItsBitsWhenAsked) {
+  StatusOr<Tensor> tensor = ParseTensor("2xbf16=1,-2");
+  ASSERT_TRUE(tensor.ok());
+  NpyEncodeOptions options;
+  options.bf16_as_uint16 = true;
+  StatusOr<std::string> image = EncodeNpy(*tensor, options);
+  ASSERT_TRUE(image.ok()) << image.status().ToString();
+  EXPECT_NE(image->find("{'descr': '<u2', 'fortran_order': False, "
+                        "'shape': (2,), }"),
+            std::string::npos);
+  // The bits of 1 and -2 in bf16, little-endian.
+  EXPECT_EQ(image->substr(image->size() - 4),
+            std::string("\x80\x3f\x00\xc0", 4));
+  EXPECT_EQ(NpyError(*image),
+            "unsupported dtype '<u2' (supported: <f4 <f8 <f2 "
+            "|b1 |i1 <i2 <i4 <i8)");
+}
+
 TEST(NpyTest, HeaderErrors) {
   const std::string four_floats(16, '\0');
   EXPECT_EQ(NpyError(MakeNpy("{'descr': '<f4', 'fortran_order': True, "

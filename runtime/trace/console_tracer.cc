@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "kiln/printable.h"
 #include "trace/providers.h"
 
 namespace kiln {
@@ -35,11 +36,11 @@ class ConsoleTracer final : public Tracer {
     // Line 0: the site names an executable, not a place in a file.
     char line[16] = "";
     if (site.line != 0) std::snprintf(line, sizeof(line), ":%u", site.line);
-    std::fprintf(out_, "[kiln] %-48.*s %10.2f us  %ux%ux%u  %.*s%s\n",
-                 static_cast<int>(site.name.size()), site.name.data(),
-                 nanoseconds / 1e3, site.workgroup_count[0],
-                 site.workgroup_count[1], site.workgroup_count[2],
-                 static_cast<int>(site.file.size()), site.file.data(), line);
+    // Names and files come from the module: escaped (kiln/printable.h).
+    std::fprintf(out_, "[kiln] %-48s %10.2f us  %ux%ux%u  %s%s\n",
+                 Printable(site.name).c_str(), nanoseconds / 1e3,
+                 site.workgroup_count[0], site.workgroup_count[1],
+                 site.workgroup_count[2], Printable(site.file).c_str(), line);
     Stats& stats = stats_[std::string(site.name)];
     if (stats.count == 0) order_.push_back(std::string(site.name));
     ++stats.count;
@@ -65,7 +66,8 @@ class ConsoleTracer final : public Tracer {
     for (const std::string* name : names) {
       const Stats& stats = stats_[*name];
       std::fprintf(out_, "[kiln] %-48s %7" PRIu64 " %12.3f %12.2f %6.1f%%\n",
-                   name->c_str(), stats.count, stats.nanoseconds / 1e6,
+                   Printable(*name).c_str(), stats.count,
+                   stats.nanoseconds / 1e6,
                    stats.nanoseconds / 1e3 / stats.count,
                    total ? 100.0 * stats.nanoseconds / total : 0.0);
     }
@@ -93,9 +95,9 @@ class ConsoleTracer final : public Tracer {
     if (site.line == 0) return;
     StatusOr<std::string> text = ReadPublishedSource(site.file);
     if (!text.ok()) {
-      std::fprintf(out_, "[kiln]   (no embedded text for %.*s: %s)\n",
-                   static_cast<int>(site.file.size()), site.file.data(),
-                   text.status().message().c_str());
+      std::fprintf(out_, "[kiln]   (no embedded text for %s: %s)\n",
+                   Printable(site.file).c_str(),
+                   Printable(text.status().message()).c_str());
       return;
     }
     const uint32_t first = site.line > kLinesBefore ? site.line - kLinesBefore : 1;
@@ -107,9 +109,11 @@ class ConsoleTracer final : public Tracer {
       size_t end = body.find('\n', begin);
       if (end == std::string::npos) end = body.size();
       if (line >= first) {
-        std::fprintf(out_, "[kiln] %c %5u | %.*s\n",
+        std::fprintf(out_, "[kiln] %c %5u | %s\n",
                      line == site.line ? '>' : ' ', line,
-                     static_cast<int>(end - begin), body.data() + begin);
+                     PrintableSourceLine(
+                         std::string_view(body).substr(begin, end - begin))
+                         .c_str());
       }
       begin = end + 1;
       ++line;

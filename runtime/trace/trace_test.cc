@@ -271,6 +271,40 @@ TEST(ConsoleTracerTest, LinePerDispatchSummaryAndSource) {
   EXPECT_EQ(count, 2u) << text.substr(summary);
 }
 
+// Paths and texts come from the module: a control sequence in either
+// reaches the console escaped.
+TEST(ConsoleTracerTest, ModuleStringsArePrintedEscaped) {
+  ModuleSpec spec = DebugSpec();
+  spec.source_files[kStage0File].path = "dbg\x1b[2J.mlir";  // still first
+  std::string stage0;
+  for (int line = 1; line <= 40; ++line) {
+    stage0 += line == 4 ? "\x1b[31mred\tline\n" : "line\n";
+  }
+  spec.source_contents[spec.source_files[kStage0File].content] =
+      ZstdContent(stage0);
+  std::shared_ptr<const Module> module = MustLoad(spec);
+  ASSERT_TRUE(module);
+  TempFile out;
+  FILE* file = std::fopen(out.path.c_str(), "w");
+  ASSERT_TRUE(file);
+  TraceOptions options;
+  options.print_source = true;
+  std::unique_ptr<Tracer> tracer = CreateConsoleTracer(options, file);
+  {
+    TracerScope scope(tracer.get());
+    ThreadPool pool(1);
+    RunMain(module, &pool);
+    ASSERT_TRUE(tracer->Flush().ok());
+  }
+  std::fclose(file);
+  const std::string text = ReadFile(out.path);
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+  EXPECT_NE(text.find("4x1x1  dbg\\x1b[2J.mlir:4\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find(">     4 | \\x1b[31mred\tline\n"), std::string::npos)
+      << text;
+}
+
 // Nothing dispatched (a tool that failed early, say): no empty summary.
 TEST(ConsoleTracerTest, NoSummaryWithoutDispatches) {
   TempFile out;

@@ -14,8 +14,9 @@
 // LARGE: large.mlir:3:8: warning: input file 'large.mlir' is {{[0-9]+}} bytes, above the 256 KiB a profiler such as Tracy transfers
 // LARGE-DUMP: large.mlir {{.*}}too large for Tracy
 //
-// A binary file is not embedded; the warning shows no line of it.
-// RUN: cd %t && kiln-compile %s --executable-debug-level=1 --executable-embed-input-files -o binary.kiln 2>&1 | FileCheck %s --check-prefix=BINARY
+// A binary file is not embedded; the warning shows no line of it. (It is
+// in %t, not in the input's directory: --executable-embed-input-dir.)
+// RUN: cd %t && kiln-compile %s --executable-debug-level=1 --executable-embed-input-files --executable-embed-input-dir=. -o binary.kiln 2>&1 | FileCheck %s --check-prefix=BINARY
 // RUN: kiln-dump %t/binary.kiln --sources | FileCheck %s --check-prefix=BINARY-DUMP
 // BINARY: kiln-compile: warning: input file 'binary.dat' is binary; not embedded
 // BINARY-NOT: binary.dat:

@@ -7,7 +7,7 @@
 // RUN: kiln-compile %s --executable-debug-level=3 --executable-embed-input-files --mlir-disable-threading -o %t.serial.kiln
 // RUN: cmp %t.kiln %t.serial.kiln
 // RUN: kiln-dump %t.kiln --sources --json | %python %S/Inputs/count_sources.py --input %s --exports 100 | FileCheck %s
-// RUN: kiln-dump %t.kiln --extract-sources=%t.src
+// RUN: rm -rf %t.src && kiln-dump %t.kiln --extract-sources=%t.src
 // RUN: diff %s %t.src/%s
 // CHECK: input file entries: 1
 // CHECK: stage texts: 300

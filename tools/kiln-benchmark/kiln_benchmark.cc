@@ -40,12 +40,15 @@
 
 #include "kiln/context.h"
 #include "kiln/module.h"
+#include "kiln/output_files.h"
+#include "kiln/printable.h"
 #include "kiln/status.h"
 #include "kiln/tensor.h"
 #include "kiln/thread_pool.h"
 #include "nlohmann/json.hpp"
 #include "support/command_line.h"
 #include "support/function_call.h"
+#include "support/tool_output.h"
 
 namespace {
 
@@ -424,7 +427,7 @@ class ConsoleTable {
  public:
   explicit ConsoleTable(const Report& report) : report_(report) {
     // Room for the longest aggregate suffix ("_median") when there are any.
-    width_ = std::max<size_t>(10, report.name.size() +
+    width_ = std::max<size_t>(10, kiln::Printable(report.name).size() +
                                       (report.repetitions > 1 ? 7 : 0));
   }
 
@@ -451,7 +454,7 @@ class ConsoleTable {
     char iterations[32];
     std::snprintf(iterations, sizeof(iterations), "%10lld",
                   static_cast<long long>(row.iterations));
-    std::string name = RowName(report_, row);
+    std::string name = kiln::Printable(RowName(report_, row));
     name.resize(std::max(name.size(), width_), ' ');
     text += name + " " + cells + iterations + "\n";
     std::fputs(text.c_str(), stdout);
@@ -533,48 +536,6 @@ kiln::Status CheckOutputFile(const std::string& path) {
   return kiln::OkStatus();
 }
 
-// Replaces `path` with `text` as a whole: written to a temporary file
-// beside it, then renamed over it, so a failure leaves the old file (or
-// none) rather than a truncated one. A symlink at `path` is replaced, not
-// followed.
-kiln::Status WriteFileAtomically(const std::string& path,
-                                 const std::string& text) {
-  std::string temp = path + ".XXXXXX";
-  const int fd = ::mkstemp(temp.data());
-  if (fd < 0) {
-    return kiln::ErrnoToStatus(
-        errno, kiln::StrCat("cannot create a file beside '", path, "'"));
-  }
-  // mkstemp creates the file for its owner only; give it the mode a new
-  // file gets.
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);
-  FILE* file = ::fdopen(fd, "w");
-  if (file == nullptr) {
-    const int error = errno;
-    ::close(fd);
-    ::unlink(temp.c_str());
-    return kiln::ErrnoToStatus(error, kiln::StrCat("cannot write '", path, "'"));
-  }
-  bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size() &&
-            std::fflush(file) == 0 && ::fsync(fd) == 0;
-  int error = errno;
-  if (std::fclose(file) != 0 && ok) {
-    ok = false;
-    error = errno;
-  }
-  if (ok && ::rename(temp.c_str(), path.c_str()) != 0) {
-    ok = false;
-    error = errno;
-  }
-  if (!ok) {
-    ::unlink(temp.c_str());
-    return kiln::ErrnoToStatus(error, kiln::StrCat("cannot write '", path, "'"));
-  }
-  return kiln::OkStatus();
-}
-
 //===----------------------------------------------------------------------===//
 // Running
 //===----------------------------------------------------------------------===//
@@ -645,16 +606,16 @@ kiln::Status Run(const Options& options, const char* executable,
     }
   }
 
-  if (!options.json && options.out_path.empty()) return kiln::OkStatus();
+  if (!options.json && options.out_path.empty()) {
+    return kiln::tools::FlushStdout();
+  }
   const std::string json = FormatJson(report, rows);
   if (options.json) {
-    std::fputs(json.c_str(), stdout);
-    if (std::fflush(stdout) != 0) {
-      return kiln::InvalidArgumentError("cannot write to stdout");
-    }
+    kiln::tools::Print(json);
+    KILN_RETURN_IF_ERROR(kiln::tools::FlushStdout());
   }
   if (!options.out_path.empty()) {
-    KILN_RETURN_IF_ERROR(WriteFileAtomically(options.out_path, json),
+    KILN_RETURN_IF_ERROR(kiln::WriteFileAtomically(options.out_path, json),
                          "--benchmark_out");
   }
   return kiln::OkStatus();
@@ -673,8 +634,7 @@ int main(int argc, char** argv) {
   if (status.ok()) status = Run(options, argv[0], &checks_failed);
   if (!status.ok()) {
     std::fflush(stdout);
-    std::fprintf(stderr, "kiln-benchmark: error: %s\n",
-                 status.message().c_str());
+    kiln::tools::PrintError("kiln-benchmark", status);
     return 1;
   }
   return checks_failed ? 1 : 0;

@@ -243,7 +243,7 @@ TEST_F(KilnBenchmarkTest, OutWritesJsonAndReplacesTheFile) {
   ASSERT_NE(dir, nullptr);
   while (dirent* entry = ::readdir(dir)) {
     const std::string name = entry->d_name;
-    if (name.rfind("out.json", 0) == 0) names.push_back(name);
+    if (name.find("out.json") != std::string::npos) names.push_back(name);
   }
   ::closedir(dir);
   EXPECT_EQ(names, std::vector<std::string>{"out.json"});

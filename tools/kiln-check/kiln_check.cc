@@ -26,10 +26,12 @@
 
 #include "kiln/context.h"
 #include "kiln/module.h"
+#include "kiln/printable.h"
 #include "kiln/status.h"
 #include "kiln/tensor.h"
 #include "kiln/thread_pool.h"
 #include "support/command_line.h"
+#include "support/tool_output.h"
 
 namespace {
 
@@ -80,9 +82,10 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
   return kiln::OkStatus();
 }
 
-void PrintLine(const std::string& line) {
-  std::fwrite(line.data(), 1, line.size(), stdout);
-  std::fputc('\n', stdout);
+// Prints one line of the report; module-controlled text (names,
+// locations, messages) is escaped, so none can add a line of its own.
+void PrintLine(std::string_view line) {
+  kiln::tools::Print(kiln::Printable(line) + "\n");
 }
 
 // Runs one test function and prints its outcome; true when it passed.
@@ -146,9 +149,7 @@ kiln::Status Run(const Options& options, bool* all_passed) {
     }
   }
   PrintLine(kiln::StrCat(passed, " passed, ", failed, " failed"));
-  if (std::fflush(stdout) != 0) {
-    return kiln::InvalidArgumentError("cannot write to stdout");
-  }
+  KILN_RETURN_IF_ERROR(kiln::tools::FlushStdout());
   // A suite that ran nothing proves nothing: not a pass.
   if (passed + failed == 0) {
     return kiln::InvalidArgumentError(
@@ -164,14 +165,15 @@ int main(int argc, char** argv) {
   Options options;
   kiln::Status status = ParseArgs(argc, argv, &options);
   if (status.ok() && options.help) {
-    std::fputs(kUsage, stdout);
-    return 0;
+    kiln::tools::Print(kUsage);
+    status = kiln::tools::FlushStdout();
+    if (status.ok()) return 0;
   }
   bool all_passed = false;
   if (status.ok()) status = Run(options, &all_passed);
   if (!status.ok()) {
     std::fflush(stdout);
-    std::fprintf(stderr, "kiln-check: error: %s\n", status.message().c_str());
+    kiln::tools::PrintError("kiln-check", status);
     return 1;
   }
   return all_passed ? 0 : 1;

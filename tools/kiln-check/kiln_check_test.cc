@@ -239,5 +239,34 @@ TEST_F(KilnCheckTest, BadModulesAndFlags) {
   EXPECT_EQ(result.out, "tensor_float: PASS\n1 passed, 0 failed\n");
 }
 
+// A function's name cannot forge a line of the report, its closing line
+// least of all.
+TEST_F(KilnCheckTest, NamesCannotForgeLines) {
+  ModuleSpec spec = CheckSpec(true);
+  spec.functions[3].name = "tensor_int: PASS\n3 passed, 0 failed\n\x1b[8m";
+  spec.functions[3].body[3] =
+      ExpectEq(1, 0, "foo.mlir:12:3\n0 failed\r\xe2\x80\xae");
+  RunResult result = Run({Write("forged.kiln", BuildModule(spec))});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.out,
+            "tensor_float: PASS\n"
+            "loop: PASS\n"
+            "skipped: with_args (takes arguments)\n"
+            "tensor_int: PASS\\x0a3 passed, 0 failed\\x0a\\x1b[8m: FAIL\n"
+            "  check failed at foo.mlir:12:3\\x0a0 failed\\x0d\\u202e: "
+            "expected 2x2xi32=[1 2][3 4], got 2x2xi32=[1 2][3 5]; first "
+            "difference at [1, 1]: expected 4, got 5\n"
+            "error: FAIL\n"
+            "  error: function 'error' instruction 0: dispatch 'fail' failed: "
+            "workgroup (0, 0, 0) returned 7\n"
+            "2 passed, 2 failed\n");
+}
+
+TEST_F(KilnCheckTest, StdoutWriteErrorsAreErrors) {
+  RunResult result = RunInShell("exec >/dev/full", KILN_CHECK_PATH, {passing_});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "kiln-check: error: cannot write to stdout\n");
+}
+
 }  // namespace
 }  // namespace kiln

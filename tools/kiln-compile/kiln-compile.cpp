@@ -7,11 +7,12 @@
 #include "Target/CPU/CPUTarget.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/xxhash.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -19,6 +20,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+
+#include <csignal>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -60,9 +63,16 @@ static cl::list<std::string> captureStages(
 static cl::opt<bool> embedInputFiles(
     "executable-embed-input-files",
     cl::desc("Also embed the input files that export locations name (regular "
-             "text files only, each at most "
-             "--executable-embed-input-files-limit bytes)"),
+             "text files under the input file's directory or an "
+             "--executable-embed-input-dir, each at most "
+             "--executable-embed-input-files-limit bytes; a warning for "
+             "each file left out)"),
     cl::init(false), cl::cat(kilnCategory));
+static cl::list<std::string> embedInputDirs(
+    "executable-embed-input-dir",
+    cl::desc("With --executable-embed-input-files, also embed files under "
+             "this directory (repeatable)"),
+    cl::value_desc("dir"), cl::cat(kilnCategory));
 static cl::opt<uint64_t> embedInputFileLimit(
     "executable-embed-input-files-limit",
     cl::desc("Largest input file embedded, in bytes (default 1 MiB)"),
@@ -128,12 +138,72 @@ printUnpositionedDiagnostic(Diagnostic &diag,
   return success();
 }
 
+/// Writes `bytes` to `path` ("-": stdout) through a temporary file renamed
+/// into place: a failed write (a full disk) leaves the old file, or none,
+/// never a truncated module.
+static LogicalResult writeOutput(StringRef path, StringRef bytes) {
+  auto fail = [&](const Twine &why) {
+    llvm::errs() << "kiln-compile: error: cannot write '" << path
+                 << "': " << why << "\n";
+    return failure();
+  };
+  // A stream's error, cleared: reported here, not as a crash at exit.
+  auto takeError = [](llvm::raw_fd_ostream &os) {
+    std::error_code error = os.error();
+    os.clear_error();
+    return error;
+  };
+  if (path == "-") {
+    llvm::outs() << bytes;
+    llvm::outs().flush();
+    if (llvm::outs().has_error())
+      return fail(takeError(llvm::outs()).message());
+    return success();
+  }
+  llvm::Expected<llvm::sys::fs::TempFile> temp =
+      llvm::sys::fs::TempFile::create(path + ".tmp-%%%%%%");
+  if (!temp)
+    return fail(llvm::toString(temp.takeError()));
+  std::error_code error;
+  {
+    llvm::raw_fd_ostream os(temp->FD, /*shouldClose=*/false);
+    os << bytes;
+    os.flush();
+    if (os.has_error())
+      error = takeError(os);
+  }
+  if (error) {
+    llvm::consumeError(temp->discard());
+    return fail(error.message());
+  }
+  if (llvm::Error kept = temp->keep(path))
+    return fail(llvm::toString(std::move(kept)));
+  return success();
+}
+
 static LogicalResult run(MLIRContext &context) {
   kiln::CompileOptions options;
   options.cpu = targetCPU;
   options.moduleName = getModuleName(inputFilename);
   options.embedInputFiles = embedInputFiles;
   options.embedInputFileLimit = embedInputFileLimit;
+  // A location may name any file (/etc/passwd): only those under the
+  // input's directory, or one the user names, are embedded.
+  if (inputFilename != "-") {
+    StringRef inputDir = llvm::sys::path::parent_path(inputFilename);
+    options.embedInputDirs.push_back(inputDir.empty() ? "." : inputDir.str());
+  }
+  for (const std::string &dir : embedInputDirs) {
+    if (!llvm::sys::fs::is_directory(dir)) {
+      llvm::errs() << "kiln-compile: error: --executable-embed-input-dir: '"
+                   << dir << "' is not a directory\n";
+      return failure();
+    }
+    options.embedInputDirs.push_back(dir);
+  }
+  if (!embedInputDirs.empty() && !embedInputFiles)
+    llvm::errs() << "kiln-compile: warning: --executable-embed-input-dir has "
+                    "no effect without --executable-embed-input-files\n";
   if (compileMode == "executable") {
     options.mode = kiln::CompileMode::Executable;
   } else if (compileMode != "module") {
@@ -189,6 +259,17 @@ static LogicalResult run(MLIRContext &context) {
     llvm::errs() << "kiln-compile: error: no output file; pass -o FILE.kiln\n";
     return failure();
   }
+  // By any spelling: another relative path, a symlink, a hard link.
+  bool outputIsInput = false;
+  if (inputFilename != "-" && outputFilename != "-" &&
+      !llvm::sys::fs::equivalent(inputFilename, outputFilename,
+                                 outputIsInput) &&
+      outputIsInput) {
+    llvm::errs() << "kiln-compile: error: the output file '" << outputFilename
+                 << "' is the input file; writing it would lose the "
+                    "program (choose another -o)\n";
+    return failure();
+  }
 
   std::string error;
   auto input = openInputFile(inputFilename, &error);
@@ -217,18 +298,14 @@ static LogicalResult run(MLIRContext &context) {
   llvm::raw_string_ostream os(bytes);
   if (failed(kiln::compileModule(*moduleOp, options, os)))
     return failure();
-  auto output = openOutputFile(outputFilename, &error);
-  if (!output) {
-    llvm::errs() << "kiln-compile: error: " << error << "\n";
-    return failure();
-  }
-  output->os() << bytes;
-  output->keep();
-  return success();
+  return writeOutput(outputFilename, bytes);
 }
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // Past a file size limit (ulimit -f) a write then fails as on a full
+  // disk and is reported, where LLVM's handler would report a crash.
+  std::signal(SIGXFSZ, SIG_IGN);
   // Passes first: the pass manager options list them.
   kiln::registerAllPasses();
   registerAsmPrinterCLOptions();

@@ -1,7 +1,7 @@
 //===- kiln_dump.cc - Shows what a compiled kiln module carries -----------===//
 //
 //   kiln-dump MODULE.kiln [--sources | --print-source=PATH[:LINE]
-//             [--context=N] | --extract-sources=DIR] [--json]
+//             [--context=N] | --extract-sources=DIR [--force]] [--json]
 //
 // Without a view flag: a summary (module, functions, libraries, executables
 // with their exports' debug information, source table). The module is loaded
@@ -11,16 +11,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
-#include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -29,10 +24,13 @@
 #include "kiln/debug_info.h"
 #include "kiln/module.h"
 #include "kiln/module_generated.h"
+#include "kiln/output_files.h"
+#include "kiln/printable.h"
 #include "kiln/sources.h"
 #include "kiln/status.h"
 #include "nlohmann/json.hpp"
 #include "support/command_line.h"
+#include "support/tool_output.h"
 
 namespace {
 
@@ -54,9 +52,13 @@ constexpr char kUsage[] =
     "                          N lines either side of LINE\n"
     "  --extract-sources=DIR   write every source file under DIR (created if\n"
     "                          missing), checking each content hash; paths\n"
-    "                          that would leave DIR are refused, and so is\n"
-    "                          the whole extraction when the files total\n"
-    "                          more than 8 GiB\n"
+    "                          that would leave DIR or are hidden (a part\n"
+    "                          starting with '.'), and paths naming one file\n"
+    "                          alike (/a.mlir, a.mlir), are refused, and so\n"
+    "                          is the whole extraction when the files total\n"
+    "                          more than 8 GiB. Existing files are kept (an\n"
+    "                          error) and symlinks are never followed\n"
+    "  --force                 with --extract-sources, replace existing files\n"
     "\n"
     "options:\n"
     "  --json                  print the view as one JSON document\n"
@@ -82,6 +84,7 @@ struct Options {
   uint32_t context = 0;
   bool has_extract = false;
   std::string extract_dir;
+  bool force = false;
   bool json = false;
   bool help = false;
 };
@@ -90,23 +93,9 @@ struct Options {
 // Formatting helpers
 //===----------------------------------------------------------------------===//
 
-/// Escapes control bytes (names and paths come from the module and may hold
-/// anything); other bytes, UTF-8 included, pass through.
-std::string Printable(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte == 0x7f) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof(escaped), "\\x%02x", byte);
-      out.append(escaped);
-    } else {
-      out.push_back(c);
-    }
-  }
-  return out;
-}
+// Names and paths come from the module and may hold anything.
+using kiln::Printable;
+using kiln::tools::Print;
 
 std::string Pad(std::string text, size_t width) {
   if (text.size() < width) text.append(width - text.size(), ' ');
@@ -120,11 +109,6 @@ std::string PadLeft(std::string text, size_t width) {
 
 std::string WorkgroupCountString(const std::array<uint32_t, 3>& count) {
   return kiln::StrCat(count[0], "x", count[1], "x", count[2]);
-}
-
-/// Writes `text` to stdout; false on a write error.
-bool Print(std::string_view text) {
-  return std::fwrite(text.data(), 1, text.size(), stdout) == text.size();
 }
 
 kiln::Status PrintJson(const json& document) {
@@ -589,7 +573,7 @@ kiln::Status PrintSource(const kiln::Module& module, const Options& options) {
     out.push_back(number == line ? '>' : ' ');
     out += PadLeft(std::to_string(number), width + 1);
     out += "  ";
-    out.append(window.substr(begin, end - begin));
+    out += kiln::PrintableSourceLine(window.substr(begin, end - begin));
     out.push_back('\n');
     begin = end + 1;
     if (out.size() >= kChunk) {
@@ -606,110 +590,6 @@ kiln::Status PrintSource(const kiln::Module& module, const Options& options) {
 //===----------------------------------------------------------------------===//
 // --extract-sources
 //===----------------------------------------------------------------------===//
-
-/// Closes a file descriptor when it goes out of scope.
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  Fd& operator=(Fd&& other) noexcept {
-    std::swap(fd_, other.fd_);
-    return *this;
-  }
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
-/// Refuses any path that could name something outside the extraction
-/// directory: empty, absolute, with a '..' component or a NUL byte.
-kiln::Status CheckRelativePath(std::string_view path) {
-  if (path.empty()) return kiln::InvalidArgumentError("empty path");
-  if (path.find('\0') != std::string_view::npos) {
-    return kiln::InvalidArgumentError("path contains a NUL byte");
-  }
-  if (path.front() == '/') return kiln::InvalidArgumentError("absolute path");
-  if (path.back() == '/') {
-    return kiln::InvalidArgumentError("path names a directory");
-  }
-  for (size_t begin = 0; begin <= path.size();) {
-    size_t end = path.find('/', begin);
-    if (end == std::string_view::npos) end = path.size();
-    if (path.substr(begin, end - begin) == "..") {
-      return kiln::InvalidArgumentError(
-          "'..' component would leave the directory");
-    }
-    begin = end + 1;
-  }
-  return kiln::OkStatus();
-}
-
-kiln::Status WriteAll(int fd, const std::string& data) {
-  size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return kiln::ErrnoToStatus(errno, "write failed");
-    }
-    done += static_cast<size_t>(n);
-  }
-  return kiln::OkStatus();
-}
-
-/// Writes `text` to `path` below the directory `root`. Every component is
-/// opened relative to its parent with O_NOFOLLOW, so no symlink (planted
-/// before or during extraction) can lead outside; an existing file is
-/// replaced, never written through (it may be a hard link).
-kiln::Status WriteBelow(int root, std::string_view path,
-                        const std::string& text) {
-  KILN_RETURN_IF_ERROR(CheckRelativePath(path));
-  Fd dir(::dup(root));
-  if (dir.get() < 0) return kiln::ErrnoToStatus(errno, "dup failed");
-  size_t begin = 0;
-  for (;;) {
-    const size_t slash = path.find('/', begin);
-    if (slash == std::string_view::npos) break;
-    const std::string component(path.substr(begin, slash - begin));
-    begin = slash + 1;
-    if (component.empty() || component == ".") continue;
-    if (::mkdirat(dir.get(), component.c_str(), 0755) != 0 &&
-        errno != EEXIST) {
-      return kiln::ErrnoToStatus(
-          errno, kiln::StrCat("cannot create directory '",
-                              path.substr(0, slash), "'"));
-    }
-    Fd next(::openat(dir.get(), component.c_str(),
-                     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    if (next.get() < 0) {
-      const int error = errno;
-      if (error == ELOOP || error == ENOTDIR) {
-        return kiln::InvalidArgumentError(
-            "'", path.substr(0, slash),
-            "' exists and is a symlink or not a directory");
-      }
-      return kiln::ErrnoToStatus(
-          error, kiln::StrCat("cannot open directory '", path.substr(0, slash),
-                              "'"));
-    }
-    dir = std::move(next);
-  }
-  const std::string name(path.substr(begin));
-  if (name == ".") return kiln::InvalidArgumentError("path names a directory");
-  if (::unlinkat(dir.get(), name.c_str(), 0) != 0 && errno != ENOENT) {
-    return kiln::ErrnoToStatus(errno, "cannot replace the existing file");
-  }
-  Fd file(::openat(dir.get(), name.c_str(),
-                   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
-  if (file.get() < 0) return kiln::ErrnoToStatus(errno, "cannot create file");
-  KILN_RETURN_IF_ERROR(WriteAll(file.get(), text));
-  return kiln::OkStatus();
-}
 
 /// Returns the number of files that could not be written.
 kiln::StatusOr<size_t> ExtractSources(const kiln::Module& module,
@@ -728,44 +608,50 @@ kiln::StatusOr<size_t> ExtractSources(const kiln::Module& module,
         " bytes, more than the limit of ", kMaxExtractBytes,
         " bytes; nothing was written");
   }
-  std::error_code error;
-  std::filesystem::create_directories(dir, error);  // like mkdir -p
-  if (error) {
-    return kiln::ErrnoToStatus(error.value(),
-                               kiln::StrCat("cannot create '", dir, "'"));
-  }
-  Fd root(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (root.get() < 0) {
-    return kiln::ErrnoToStatus(errno, kiln::StrCat("cannot open '", dir, "'"));
-  }
-  std::string prefix = dir;
-  if (prefix.back() != '/') prefix.push_back('/');
+  KILN_ASSIGN_OR_RETURN(kiln::OutputDirectory out,
+                        kiln::OutputDirectory::OpenOrCreate(dir));
+  const kiln::IfFileExists if_exists =
+      options.force ? kiln::IfFileExists::kReplace : kiln::IfFileExists::kFail;
+  // File below DIR -> the path that took it: "/a.mlir", "a.mlir" and
+  // "./a.mlir" name one file, which only the first may write.
+  std::map<std::string, std::string_view> taken;
   json written = json::array(), refused = json::array();
-  std::string out;
+  std::string report;
   size_t failures = 0;
   for (uint32_t i = 0; i < table.size(); ++i) {
     const kiln::SourceFileView file = table[i];
     // An embedded input file named by an absolute path lands below the
     // directory at that path: /src/m.mlir -> DIR/src/m.mlir.
-    std::string_view relative = file.path;
-    while (!relative.empty() && relative.front() == '/') relative.remove_prefix(1);
-    kiln::Status status = CheckRelativePath(relative);
+    kiln::StatusOr<std::string> relative =
+        kiln::NormalizeRelativePath(file.path);
+    kiln::Status status = relative.status();
+    if (status.ok()) {
+      auto [it, inserted] = taken.try_emplace(*relative, file.path);
+      if (!inserted) {
+        status = kiln::InvalidArgumentError("same file as '", it->second, "' (",
+                                            out.FilePath(*relative), ")");
+      }
+    }
     kiln::StatusOr<std::string> text = std::string();
     if (status.ok()) text = file.Decompress();
     if (status.ok() && !text.ok()) status = text.status();
-    if (status.ok()) status = WriteBelow(root.get(), relative, *text);
+    if (status.ok()) status = out.WriteFile(*relative, *text, if_exists);
     if (!status.ok()) {
       ++failures;
+      std::string message = status.message();
+      // WriteFile's error for a file that exists.
+      if (status.code() == kiln::StatusCode::kFailedPrecondition) {
+        message += " (--force replaces it)";
+      }
       std::fprintf(stderr, "kiln-dump: error: not extracting '%s': %s\n",
-                   Printable(file.path).c_str(), status.message().c_str());
-      refused.push_back(
-          {{"path", std::string(file.path)}, {"error", status.message()}});
+                   Printable(file.path).c_str(), Printable(message).c_str());
+      refused.push_back({{"path", std::string(file.path)}, {"error", message}});
       continue;
     }
-    out += kiln::StrCat("wrote ", Printable(prefix), Printable(relative),
-                        " (", file.uncompressed_size, " bytes)\n");
+    report += kiln::StrCat("wrote ", Printable(out.FilePath(*relative)), " (",
+                           file.uncompressed_size, " bytes)\n");
     written.push_back({{"path", std::string(file.path)},
-                       {"file", prefix + std::string(relative)},
+                       {"file", out.FilePath(*relative)},
                        {"bytes", file.uncompressed_size}});
   }
   if (options.json) {
@@ -773,9 +659,10 @@ kiln::StatusOr<size_t> ExtractSources(const kiln::Module& module,
         {"directory", dir}, {"written", written}, {"errors", refused}}));
   } else {
     if (table.empty()) {
-      out = "no embedded sources (compile with --executable-debug-level=3)\n";
+      report =
+          "no embedded sources (compile with --executable-debug-level=3)\n";
     }
-    if (!Print(out)) {
+    if (!Print(report)) {
       return kiln::InvalidArgumentError("cannot write to stdout");
     }
   }
@@ -789,10 +676,13 @@ kiln::StatusOr<size_t> ExtractSources(const kiln::Module& module,
 kiln::Status ParseArgs(int argc, char** argv, Options* options) {
   KILN_ASSIGN_OR_RETURN(
       kiln::tools::CommandLine line,
-      kiln::tools::ParseCommandLine(
-          argc, argv,
-          {{"json"}, {"sources"}, {"print-source", true}, {"context", true},
-           {"extract-sources", true}}));
+      kiln::tools::ParseCommandLine(argc, argv,
+                                    {{"json"},
+                                     {"sources"},
+                                     {"print-source", true},
+                                     {"context", true},
+                                     {"extract-sources", true},
+                                     {"force"}}));
   options->module_path = line.module_path;
   for (const kiln::tools::Flag& flag : line.flags) {
     const std::string_view name = flag.name, value = flag.value;
@@ -808,6 +698,8 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
     } else if (name == "extract-sources") {
       options->has_extract = true;
       options->extract_dir = std::string(value);
+    } else if (name == "force") {
+      options->force = true;
     } else if (name == "context") {
       auto result = std::from_chars(value.data(), value.data() + value.size(),
                                     options->context);
@@ -828,6 +720,10 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
   if (options->has_context && !options->has_print_source) {
     return kiln::InvalidArgumentError(
         "--context only applies to --print-source=PATH:LINE");
+  }
+  if (options->force && !options->has_extract) {
+    return kiln::InvalidArgumentError(
+        "--force only applies to --extract-sources");
   }
   return kiln::OkStatus();
 }
@@ -866,16 +762,15 @@ int main(int argc, char** argv) {
   Options options;
   kiln::Status status = ParseArgs(argc, argv, &options);
   if (status.ok() && options.help) {
-    std::fputs(kUsage, stdout);
-    return 0;
+    Print(kUsage);
+    status = kiln::tools::FlushStdout();
+    if (status.ok()) return 0;
   }
   int exit_code = 0;
   if (status.ok()) status = Run(options, &exit_code);
-  if (status.ok() && std::fflush(stdout) != 0) {
-    status = kiln::InvalidArgumentError("cannot write to stdout");
-  }
+  if (status.ok()) status = kiln::tools::FlushStdout();
   if (!status.ok()) {
-    std::fprintf(stderr, "kiln-dump: error: %s\n", status.message().c_str());
+    kiln::tools::PrintError("kiln-dump", status);
     return 1;
   }
   return exit_code;

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <random>
@@ -164,11 +165,8 @@ class KilnDumpTest : public ToolTest {
   // a limit under sanitizers).
   RunResult RunWithMemoryLimit(int megabytes, std::vector<std::string> args) {
     if (kSanitized) return Run(std::move(args));
-    std::vector<std::string> shell = {
-        "-c", StrCat("ulimit -v ", megabytes * 1024, " && exec \"$0\" \"$@\""),
-        KILN_DUMP_PATH};
-    shell.insert(shell.end(), args.begin(), args.end());
-    return RunProgram("/bin/sh", std::move(shell));
+    return RunInShell(StrCat("ulimit -v ", megabytes * 1024), KILN_DUMP_PATH,
+                      std::move(args));
   }
 
   // Runs with --json and parses stdout (an empty object on failure).
@@ -193,7 +191,12 @@ TEST_F(KilnDumpTest, Help) {
   EXPECT_EQ(result.exit_code, 0);
   EXPECT_TRUE(Contains(result.out, "usage: kiln-dump MODULE.kiln"));
   EXPECT_TRUE(Contains(result.out, "--extract-sources=DIR"));
+  EXPECT_TRUE(Contains(result.out, "--force"));
   EXPECT_EQ(result.err, "");
+  // Help that cannot be written is an error too.
+  result = RunInShell("exec >/dev/full", KILN_DUMP_PATH, {"--help"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "kiln-dump: error: cannot write to stdout\n");
 }
 
 //===----------------------------------------------------------------------===//
@@ -558,10 +561,104 @@ TEST_F(KilnDumpTest, ExtractSources) {
   EXPECT_EQ(ReadText(out_dir + "/dbg_ex_cpu.1.translated.mlir"), Stage1());
   EXPECT_EQ(ReadText(out_dir + "/model.mlir"), kModel);
   EXPECT_EQ(ReadText(out_dir + "/model:v2.mlir"), kModel);
-  // Extracting again replaces the files.
+}
+
+TEST_F(KilnDumpTest, ExtractSourcesKeepsExistingFilesUnlessForced) {
+  const std::string out_dir = dir_ + "/out";
+  ASSERT_EQ(::mkdir(out_dir.c_str(), 0755), 0);
+  {
+    std::ofstream mine(out_dir + "/model.mlir");
+    mine << "my own file\n";
+  }
+  RunResult result = Run({module_, "--extract-sources", out_dir});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "kiln-dump: error: not extracting 'model.mlir': '" +
+                            out_dir +
+                            "/model.mlir' exists (--force replaces it)\n"
+                            "kiln-dump: error: 1 of 5 source files were not "
+                            "written\n");
+  EXPECT_FALSE(Contains(result.out, "model.mlir ")) << result.out;
+  EXPECT_TRUE(Contains(result.out, "wrote " + out_dir + "/model:v2.mlir"));
+  EXPECT_EQ(ReadText(out_dir + "/model.mlir"), "my own file\n");
+  // Again: every file exists now.
   result = Run({module_, "--extract-sources", out_dir});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.out, "");
+  EXPECT_TRUE(Contains(result.err, "5 of 5 source files were not written"));
+  // --force replaces them, each as a whole.
+  result = Run({module_, "--extract-sources", out_dir, "--force"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err, "");
   EXPECT_EQ(ReadText(out_dir + "/model.mlir"), kModel);
+  EXPECT_EQ(ReadText(out_dir + "/big.mlir"), Big());
+  // Nothing but the sources is left in the directory.
+  size_t entries = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(out_dir)) {
+    EXPECT_NE(entry.path().filename().string()[0], '.') << entry.path();
+    ++entries;
+  }
+  EXPECT_EQ(entries, 5u);
+}
+
+TEST_F(KilnDumpTest, ExtractSourcesRefusesPathsNamingOneFile) {
+  ModuleSpec spec = DumpSpec();
+  spec.executables[0].exports[0].stage_locations.clear();
+  // In table order: "./a.mlir" < "/a.mlir" < "a.mlir" < "b//c.mlir" <
+  // "b/c.mlir".
+  SetSources(&spec, {{"./a.mlir", "first\n"},
+                     {"/a.mlir", "second\n"},
+                     {"a.mlir", "third\n"},
+                     {"b//c.mlir", "c\n"},
+                     {"b/c.mlir", "c again\n"}});
+  const std::string module = Write("alike.kiln", BuildModule(spec));
+  const std::string out_dir = dir_ + "/out";
+  for (const char* force : {"", "--force"}) {
+    std::vector<std::string> args = {module, "--extract-sources=" + out_dir};
+    if (*force) args.push_back(force);
+    std::filesystem::remove_all(out_dir);
+    RunResult result = Run(args);
+    EXPECT_EQ(result.exit_code, 1);
+    // Only what was written is reported written.
+    EXPECT_EQ(result.out, "wrote " + out_dir + "/a.mlir (6 bytes)\nwrote " +
+                              out_dir + "/b/c.mlir (2 bytes)\n");
+    EXPECT_EQ(result.err,
+              "kiln-dump: error: not extracting '/a.mlir': same file as "
+              "'./a.mlir' (" +
+                  out_dir +
+                  "/a.mlir)\n"
+                  "kiln-dump: error: not extracting 'a.mlir': same file as "
+                  "'./a.mlir' (" +
+                  out_dir +
+                  "/a.mlir)\n"
+                  "kiln-dump: error: not extracting 'b/c.mlir': same file as "
+                  "'b//c.mlir' (" +
+                  out_dir +
+                  "/b/c.mlir)\n"
+                  "kiln-dump: error: 3 of 5 source files were not written\n");
+    EXPECT_EQ(ReadText(out_dir + "/a.mlir"), "first\n");
+    EXPECT_EQ(ReadText(out_dir + "/b/c.mlir"), "c\n");
+  }
+}
+
+TEST_F(KilnDumpTest, ExtractSourcesRefusesHiddenPaths) {
+  ModuleSpec spec = DumpSpec();
+  spec.executables[0].exports[0].stage_locations.clear();
+  SetSources(&spec, {{".bashrc", "rm -rf ~\n"},
+                     {"/home/u/.ssh/authorized_keys", "ssh-ed25519 AAAA\n"},
+                     {"ok.mlir", "fine\n"}});
+  const std::string module = Write("hidden.kiln", BuildModule(spec));
+  const std::string out_dir = dir_ + "/out";
+  RunResult result = Run({module, "--extract-sources=" + out_dir});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.out, "wrote " + out_dir + "/ok.mlir (5 bytes)\n");
+  EXPECT_EQ(result.err,
+            "kiln-dump: error: not extracting '.bashrc': '.bashrc' is a "
+            "hidden name (it starts with '.')\n"
+            "kiln-dump: error: not extracting '/home/u/.ssh/authorized_keys': "
+            "'.ssh' is a hidden name (it starts with '.')\n"
+            "kiln-dump: error: 2 of 3 source files were not written\n");
+  EXPECT_FALSE(Exists(out_dir + "/.bashrc"));
+  EXPECT_FALSE(Exists(out_dir + "/home"));
 }
 
 TEST_F(KilnDumpTest, ExtractSourcesCreatesParentDirectories) {
@@ -617,7 +714,7 @@ TEST_F(KilnDumpTest, ExtractSourcesRefusesEscapingPaths) {
   EXPECT_FALSE(Exists(dir_ + "/abs-escape.mlir"));
   EXPECT_FALSE(Exists(out_dir + "/nul"));
 
-  json doc = RunJson({module, "--extract-sources=" + out_dir}, 1);
+  json doc = RunJson({module, "--extract-sources=" + out_dir, "--force"}, 1);
   EXPECT_EQ(doc["directory"], out_dir);
   ASSERT_EQ(doc["written"].size(), 3u);
   EXPECT_EQ(doc["written"][0]["path"], "/abs/path.mlir");
@@ -651,11 +748,20 @@ TEST_F(KilnDumpTest, ExtractSourcesNeverFollowsSymlinks) {
   RunResult result = Run({module, "--extract-sources=" + out_dir});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.err,
-            "kiln-dump: error: not extracting 'sub/x.mlir': 'sub' exists and "
-            "is a symlink or not a directory\n"
-            "kiln-dump: error: 1 of 3 source files were not written\n");
+            "kiln-dump: error: not extracting 'link.mlir': '" + out_dir +
+                "/link.mlir' exists (--force replaces it)\n"
+                "kiln-dump: error: not extracting 'sub/x.mlir': '" +
+                out_dir +
+                "/sub' exists and is a symlink or not a directory\n"
+                "kiln-dump: error: 2 of 3 source files were not written\n");
+  EXPECT_EQ(ReadText(outside + "/target.mlir"), "outside\n");
+  // With --force the file symlink is replaced by a file; its target is
+  // untouched, and the directory symlink is still refused.
+  result = Run({module, "--extract-sources=" + out_dir, "--force"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_TRUE(Contains(result.err, "1 of 3 source files were not written"))
+      << result.err;
   EXPECT_FALSE(Exists(outside + "/x.mlir"));
-  // The file symlink was replaced by a file; its target is untouched.
   EXPECT_EQ(ReadText(outside + "/target.mlir"), "outside\n");
   struct stat st;
   ASSERT_EQ(::lstat((out_dir + "/link.mlir").c_str(), &st), 0);
@@ -805,9 +911,36 @@ TEST_F(KilnDumpTest, FlagErrors) {
   result = Run({module_, "--print-source"});
   EXPECT_EQ(result.err,
             "kiln-dump: error: flag '--print-source' expects a value\n");
+  result = Run({module_, "--sources", "--force"});
+  EXPECT_EQ(result.err,
+            "kiln-dump: error: --force only applies to --extract-sources\n");
   result = Run({});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.err, "kiln-dump: error: no module given (see --help)\n");
+}
+
+// Names, paths and texts from the module reach the terminal escaped, in
+// every view and in errors.
+TEST_F(KilnDumpTest, ModuleStringsArePrintedEscaped) {
+  ModuleSpec spec = DumpSpec();
+  spec.executables[0].exports[0].stage_locations.clear();
+  spec.executables[0].exports[0].name = "add\x1b]0;owned\x07";
+  SetSources(&spec, {{"m\x1b[2J.mlir", "line \x1b[31mred\n\tindented\n"}});
+  const std::string module = Write("escapes.kiln", BuildModule(spec));
+  RunResult result = Run({module});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_TRUE(Contains(result.out, "add\\x1b]0;owned\\x07")) << result.out;
+  EXPECT_TRUE(Contains(result.out, "m\\x1b[2J.mlir")) << result.out;
+  result = Run({module, "--print-source=m\x1b[2J.mlir"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "  1  line \\x1b[31mred\n  2  \tindented\n");
+  result = Run({module, "--print-source=m\x1b[2J.mlir:9"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-dump: error: line 9 is past the end of 'm\\x1b[2J.mlir' "
+            "(2 lines)\n");
+  EXPECT_EQ(result.out.find('\x1b'), std::string::npos);
+  EXPECT_EQ(result.err.find('\x1b'), std::string::npos);
 }
 
 //===----------------------------------------------------------------------===//

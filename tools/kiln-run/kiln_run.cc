@@ -16,10 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <sys/stat.h>
-
 #include <array>
-#include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -31,6 +28,8 @@
 
 #include "kiln/context.h"
 #include "kiln/module.h"
+#include "kiln/output_files.h"
+#include "kiln/printable.h"
 #include "kiln/status.h"
 #include "kiln/tensor.h"
 #include "kiln/tensor_io.h"
@@ -38,6 +37,7 @@
 #include "kiln/trace.h"
 #include "support/command_line.h"
 #include "support/function_call.h"
+#include "support/tool_output.h"
 
 namespace {
 
@@ -55,13 +55,21 @@ constexpr char kUsage[] =
     "                          2x3xf32 (no values: zeros, as in\n"
     "                          iree-run-module)\n"
     "  --output=@FILE.npy    write the k-th result to FILE.npy instead of\n"
-    "                        printing it (k-th --output flag); '-' prints\n"
+    "                        printing it (k-th --output flag); '-' prints.\n"
+    "                        The file is replaced as a whole: written beside\n"
+    "                        it, then renamed (a failed write leaves none)\n"
     "  --threads=N           worker threads including the caller\n"
     "                        (default: hardware concurrency)\n"
     "  --list-functions      print the signature of every function\n"
     "  --dump-dispatches=DIR save every dispatch's bindings after it runs:\n"
     "                        DIR/<n>_<export>/in<i>.npy and out<i>.npy, a\n"
-    "                        reproducer for --dispatch\n"
+    "                        reproducer for --dispatch. DIR must not exist:\n"
+    "                        it is created, and nothing in it is replaced or\n"
+    "                        followed. In <export>, bytes other than letters,\n"
+    "                        digits, '_', '-' and '.' are written %XX (hex);\n"
+    "                        bf16 bindings, which NumPy lacks, are uint16\n"
+    "                        .npy files of their bits (in numpy:\n"
+    "                        np.load(f).view(ml_dtypes.bfloat16))\n"
     "  --trace=PROVIDER      trace zones (module load, function, dispatch)\n"
     "                        with a provider: null (default), console,\n"
     "                        chrome=FILE.json (Perfetto, chrome://tracing)\n"
@@ -274,11 +282,10 @@ kiln::Status WriteValues(const Options& options,
     }
     std::string line = kiln::FormatTensor(values[k]);
     line.push_back('\n');
-    std::fwrite(line.data(), 1, line.size(), stdout);
+    kiln::tools::Print(line);
   }
-  if (std::fflush(stdout) != 0) {
-    return kiln::InvalidArgumentError("cannot write ", what, "s to stdout");
-  }
+  KILN_RETURN_IF_ERROR(kiln::tools::FlushStdout(), "cannot print the ", what,
+                       "s");
   return kiln::OkStatus();
 }
 
@@ -312,39 +319,76 @@ kiln::Status DispatchOne(const std::shared_ptr<const kiln::Module>& module,
                  "kiln-run: warning: running %s with workgroup count "
                  "%ux%ux%u; it was compiled for %ux%ux%u (part of the "
                  "output may not be written)\n",
-                 std::string(ex.name()).c_str(), count[0], count[1], count[2],
-                 compiled[0], compiled[1], compiled[2]);
+                 kiln::Printable(ex.name()).c_str(), count[0], count[1],
+                 count[2], compiled[0], compiled[1], compiled[2]);
   }
   return WriteValues(options, bindings, "binding");
 }
 
-kiln::Status MakeDirectory(const std::string& path) {
-  if (::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) {
-    return kiln::ErrnoToStatus(errno,
-                               kiln::StrCat("cannot create '", path, "'"));
+// `name` as one component of a file name: letters, digits, '_', '-' and '.'
+// as they are, other bytes as %XX (a '/' would be a directory, a control
+// byte unreadable), at most 200 bytes (NAME_MAX is 255).
+std::string FileNameComponent(std::string_view name) {
+  constexpr size_t kMaxLength = 200;
+  std::string out;
+  for (const char c : name) {
+    const auto byte = static_cast<unsigned char>(c);
+    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                       (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+                       c == '.';
+    char escaped[4];
+    if (!plain) std::snprintf(escaped, sizeof(escaped), "%%%02X", byte);
+    const std::string_view piece = plain ? std::string_view(&c, 1) : escaped;
+    if (out.size() + piece.size() > kMaxLength) break;
+    out.append(piece);
   }
-  return kiln::OkStatus();
+  return out;
 }
 
-// Saves each dispatch of the call under `dir` as
+// Saves each dispatch of the call under the new directory `dir` as
 // <n>_<export>/{in,out}<i>.npy, numbered in the order they run.
 kiln::Status DumpDispatchesTo(const std::string& dir, kiln::Context* context) {
-  KILN_RETURN_IF_ERROR(MakeDirectory(dir));
+  kiln::StatusOr<kiln::OutputDirectory> created =
+      kiln::OutputDirectory::CreateNew(dir);
+  if (!created.ok()) {
+    return std::move(created).status().Prepend("--dump-dispatches");
+  }
+  auto out =
+      std::make_shared<kiln::OutputDirectory>(std::move(created).value());
   auto counter = std::make_shared<size_t>(0);
+  auto noted_bf16 = std::make_shared<bool>(false);
   context->SetDispatchObserver(
-      [dir, counter](const kiln::ExportView& view,
-                     const std::vector<kiln::Tensor>& bindings,
-                     size_t input_count) -> kiln::Status {
-        const std::string folder = kiln::StrCat(dir, "/", (*counter)++, "_",
-                                                view.name());
-        KILN_RETURN_IF_ERROR(MakeDirectory(folder));
+      [out, counter, noted_bf16](const kiln::ExportView& view,
+                                 const std::vector<kiln::Tensor>& bindings,
+                                 size_t input_count) -> kiln::Status {
+        const std::string folder =
+            kiln::StrCat((*counter)++, "_", FileNameComponent(view.name()));
+        kiln::NpyEncodeOptions npy_options;
+        npy_options.bf16_as_uint16 = true;
         for (size_t i = 0; i < bindings.size(); ++i) {
           const bool is_input = i < input_count;
           const std::string file =
               kiln::StrCat(folder, is_input ? "/in" : "/out",
                            is_input ? i : i - input_count, ".npy");
-          KILN_RETURN_IF_ERROR(kiln::WriteNpyFile(file, bindings[i]),
-                               "--dump-dispatches");
+          kiln::StatusOr<std::string> bytes =
+              kiln::EncodeNpy(bindings[i], npy_options);
+          if (!bytes.ok()) {
+            return std::move(bytes).status().Prepend(
+                kiln::StrCat("--dump-dispatches: ", out->FilePath(file)));
+          }
+          KILN_RETURN_IF_ERROR(
+              out->WriteFile(file, *bytes, kiln::IfFileExists::kFail),
+              "--dump-dispatches");
+          if (bindings[i].element_type() == kiln::ElementType::kBF16 &&
+              !*noted_bf16) {
+            *noted_bf16 = true;
+            std::fprintf(stderr,
+                         "kiln-run: note: --dump-dispatches writes bf16 "
+                         "bindings as .npy files of uint16, their bits (in "
+                         "numpy: np.load(f).view(ml_dtypes.bfloat16)); first: "
+                         "%s\n",
+                         kiln::Printable(out->FilePath(file)).c_str());
+          }
         }
         return kiln::OkStatus();
       });
@@ -357,12 +401,13 @@ void WarnAboutTraceStage(const kiln::Module& module, const std::string& stage) {
   if (stage.empty() || module.FindCaptureStage(stage)) return;
   std::string captured;
   for (uint32_t i = 0; i < module.capture_stage_count(); ++i) {
-    captured.append(i ? ", " : "").append(module.capture_stage(i));
+    captured.append(i ? ", " : "")
+        .append(kiln::Printable(module.capture_stage(i)));
   }
   std::fprintf(stderr,
                "kiln-run: warning: --trace-stage=%s: the module captured %s; "
                "dispatches point at their input locations\n",
-               stage.c_str(),
+               kiln::Printable(stage).c_str(),
                captured.empty()
                    ? "no stages (compile with --executable-debug-level=3)"
                    : captured.c_str());
@@ -402,9 +447,9 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
   if (options.has_dispatch) return DispatchOne(module, options);
   if (options.list_functions) {
     for (const auto& function : module->functions()) {
-      std::printf("%s\n", function.ToString().c_str());
+      kiln::tools::Print(kiln::Printable(function.ToString()) + "\n");
     }
-    return kiln::OkStatus();
+    return kiln::tools::FlushStdout();
   }
   KILN_ASSIGN_OR_RETURN(
       size_t function_index,
@@ -444,13 +489,15 @@ int main(int argc, char** argv) {
   Options options;
   kiln::Status status = ParseArgs(argc, argv, &options);
   if (status.ok() && options.help) {
-    std::fputs(kUsage, stdout);
-    return 0;
+    kiln::tools::Print(kUsage);
+    status = kiln::tools::FlushStdout();
+    if (status.ok()) return 0;
   }
   bool checks_failed = false;
   if (status.ok()) status = Run(options, &checks_failed);
+  if (status.ok()) status = kiln::tools::FlushStdout();
   if (!status.ok()) {
-    std::fprintf(stderr, "kiln-run: error: %s\n", status.message().c_str());
+    kiln::tools::PrintError("kiln-run", status);
     return 1;
   }
   return checks_failed ? 1 : 0;

@@ -6,9 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -546,6 +548,151 @@ TEST_F(KilnRunTest, PassingChecksExitZero) {
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out, "2x2xi32=[1 2][3 4]\n");
   EXPECT_EQ(result.err, "");
+}
+
+//===----------------------------------------------------------------------===//
+// Files and output
+//===----------------------------------------------------------------------===//
+
+// The names in `dir`, sorted.
+std::vector<std::string> Names(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+TEST_F(KilnRunTest, OutputIsReplacedAsAWhole) {
+  // No native library: loading one writes it to a memfd, which the file
+  // size limit below would refuse too.
+  ModuleSpec spec;
+  spec.constants = {I32Constant({2, 2}, {1, 2, 3, 4})};
+  const TypeSpec m22{fb::ElementType::I32, {2, 2}};
+  spec.functions.push_back(
+      {"c", {m22}, {}, {m22}, {Constant(0, 0), Return({0})}});
+  const std::string module = Write("constant.kiln", BuildModule(spec));
+  const std::string out = dir_ + "/out.npy";
+  Write("out.npy", {'o', 'l', 'd'});
+  // No file can grow (as on a full disk): the write fails, the old file
+  // stays and no temporary file is left. (stderr cannot be written either;
+  // output_files_test.cc checks the message.)
+  RunResult result = RunInShell("trap '' XFSZ; ulimit -f 0", KILN_RUN_PATH,
+                                {module, "--output=@" + out});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(ReadText(out), "old");
+  std::vector<std::string> beside;
+  for (const std::string& name : Names(dir_)) {
+    if (name.find("out.npy") != std::string::npos) beside.push_back(name);
+  }
+  EXPECT_EQ(beside, std::vector<std::string>{"out.npy"});
+  result = Run({module, "--output=@" + out});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  StatusOr<Tensor> written = ReadNpyFile(out);
+  ASSERT_TRUE(written.ok()) << written.status().ToString();
+  EXPECT_EQ(FormatTensor(*written), "2x2xi32=[1 2][3 4]");
+}
+
+TEST_F(KilnRunTest, StdoutWriteErrorsAreErrors) {
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{two_functions_, "--list-functions"},
+        std::vector<std::string>{one_function_, kA, kB},
+        std::vector<std::string>{"--help"}}) {
+    RunResult result = RunInShell("exec >/dev/full", KILN_RUN_PATH, args);
+    EXPECT_EQ(result.exit_code, 1) << args[0];
+    EXPECT_NE(result.err.find("cannot write to stdout"), std::string::npos)
+        << result.err;
+  }
+}
+
+TEST_F(KilnRunTest, ModuleStringsArePrintedEscaped) {
+  ModuleSpec spec;
+  spec.constants = {I32Constant({}, {1})};
+  const TypeSpec i32{fb::ElementType::I32, {}};
+  spec.functions.push_back(
+      {"forged\n1 passed, 0 failed\x1b[2J",
+       {i32},
+       {},
+       {i32},
+       {Constant(0, 0), ExpectFalse(0, "t.mlir\x1b]0;x\x07:1:1"),
+        Return({0})}});
+  const std::string module = Write("names.kiln", BuildModule(spec));
+  RunResult result = Run({module, "--list-functions"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "forged\\x0a1 passed, 0 failed\\x1b[2J() -> (i32)\n");
+  result = Run({module});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.out, "i32=1\n");
+  EXPECT_EQ(result.err,
+            "kiln-run: check failed at t.mlir\\x1b]0;x\\x07:1:1: expected "
+            "zero, got i32=1\n");
+  result = Run({module, "--function=nope\x1b"});
+  EXPECT_EQ(result.err,
+            "kiln-run: error: no function 'nope\\x1b' (available: "
+            "forged\\x0a1 passed, 0 failed\\x1b[2J)\n");
+}
+
+TEST_F(KilnRunTest, DumpDispatchesWritesIntoANewDirectory) {
+  const std::string dump = dir_ + "/dump";
+  RunResult result = Run({one_function_, kA, kB, "--dump-dispatches=" + dump});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(Names(dump), std::vector<std::string>{"0_add_f32"});
+  EXPECT_EQ(Names(dump + "/0_add_f32"),
+            (std::vector<std::string>{"in0.npy", "in1.npy", "out0.npy"}));
+  StatusOr<Tensor> out0 = ReadNpyFile(dump + "/0_add_f32/out0.npy");
+  ASSERT_TRUE(out0.ok()) << out0.status().ToString();
+  EXPECT_EQ(FormatTensor(*out0), "8xf32=100 201 302 403 504 605 706 807");
+  // The directory exists now: refused before anything runs, whatever it
+  // is (a directory, a symlink to one, a file).
+  std::filesystem::create_directory_symlink(dump, dir_ + "/link");
+  for (const std::string& existing : {dump, dir_ + "/link", one_function_}) {
+    result = Run({one_function_, kA, kB, "--dump-dispatches=" + existing});
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_EQ(result.out, "");
+    EXPECT_EQ(result.err, "kiln-run: error: --dump-dispatches: '" + existing +
+                              "' exists; give a directory that does not "
+                              "exist yet\n");
+  }
+  EXPECT_EQ(Names(dump), std::vector<std::string>{"0_add_f32"});
+}
+
+// bf16 bindings are written as uint16 .npy files of their bits. (Export
+// names with '/': tests/run/dump_dispatches.mlir.)
+TEST_F(KilnRunTest, DumpDispatchesWritesBf16AsItsBits) {
+  ModuleSpec spec;
+  spec.libraries.push_back({});
+  spec.libraries[0].data = ReadBinaryFile(KILN_TEST_LIBRARY_1);
+  // add_f32 reads 16 bf16 as 8 f32: the values do not matter here.
+  TypeSpec b16{fb::ElementType::BF16, {16}};
+  ExportSpec add("add_f32", 0, 3, {1, 1, 1});
+  add.binding_types = {b16, b16, b16};
+  spec.executables.push_back({"ex", 0, {add}});
+  spec.functions.push_back({"f",
+                            {b16, b16, b16},
+                            {0, 1},
+                            {b16},
+                            {Dispatch(0, 0, {0, 1}, {2}), Return({2})}});
+  const std::string module = Write("bf16.kiln", BuildModule(spec));
+  const std::string dump = dir_ + "/dump";
+  RunResult result = Run({module, "--input=16xbf16=1", "--input=16xbf16=2",
+                          "--dump-dispatches=" + dump});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  const std::string folder = dump + "/0_add_f32";
+  EXPECT_EQ(Names(dump), std::vector<std::string>{"0_add_f32"});
+  EXPECT_EQ(Names(folder),
+            (std::vector<std::string>{"in0.npy", "in1.npy", "out0.npy"}));
+  EXPECT_EQ(result.err,
+            "kiln-run: note: --dump-dispatches writes bf16 bindings as .npy "
+            "files of uint16, their bits (in numpy: "
+            "np.load(f).view(ml_dtypes.bfloat16)); first: " +
+                folder + "/in0.npy\n");
+  const std::string in0 = ReadText(folder + "/in0.npy");
+  EXPECT_NE(in0.find("'descr': '<u2'"), std::string::npos);
+  // Sixteen bf16 ones: 0x3f80 each, little-endian.
+  std::string ones;
+  for (int i = 0; i < 16; ++i) ones += "\x80\x3f";
+  EXPECT_EQ(in0.substr(in0.size() - 32), ones);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "kiln/printable.h"
 #include "kiln/tensor_io.h"
 
 namespace kiln::tools {
@@ -41,7 +42,7 @@ void PrintCheckFailures(std::string_view tool, const Context& context) {
   const std::string prefix(tool);
   for (const CheckFailure& failure : context.check_failures()) {
     std::fprintf(stderr, "%s: %s\n", prefix.c_str(),
-                 failure.ToString().c_str());
+                 Printable(failure.ToString()).c_str());
   }
   const size_t hidden =
       context.check_failure_count() - context.check_failures().size();

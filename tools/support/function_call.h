@@ -32,8 +32,8 @@ Status ParseTensors(const std::vector<std::string>& values,
                     std::string_view what, std::vector<Tensor>* tensors);
 
 /// Prints each check failure recorded on `context` to stderr as
-/// "<tool>: check failed at LOCATION: MESSAGE", then how many more failed
-/// than the context kept.
+/// "<tool>: check failed at LOCATION: MESSAGE" (escaped: the location comes
+/// from the module), then how many more failed than the context kept.
 void PrintCheckFailures(std::string_view tool, const Context& context);
 
 }  // namespace kiln::tools

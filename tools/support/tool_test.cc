@@ -71,4 +71,11 @@ RunResult ToolTest::RunProgram(const std::string& program,
   return result;
 }
 
+RunResult ToolTest::RunInShell(const std::string& setup,
+                               const std::string& program,
+                               std::vector<std::string> args) {
+  args.insert(args.begin(), {"-c", setup + " && exec \"$0\" \"$@\"", program});
+  return RunProgram("/bin/sh", std::move(args));
+}
+
 }  // namespace kiln::testing

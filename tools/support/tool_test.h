@@ -31,6 +31,12 @@ class ToolTest : public ::testing::Test {
   /// Runs `program` with `args`, capturing stdout and stderr.
   RunResult RunProgram(const std::string& program,
                        std::vector<std::string> args);
+  /// Runs `program` with `args` from /bin/sh once the shell commands
+  /// `setup` succeed, e.g. "exec >/dev/full" (every write to stdout fails) or
+  /// "trap '' XFSZ; ulimit -f 0" (every write to a file fails, as on a full
+  /// disk; stdout and stderr too).
+  RunResult RunInShell(const std::string& setup, const std::string& program,
+                       std::vector<std::string> args);
 
   std::string dir_;
 };

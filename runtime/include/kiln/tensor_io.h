@@ -51,10 +51,17 @@ std::string FormatElement(ElementType type, const void* data);
 StatusOr<Tensor> ParseNpy(const void* data, size_t size);
 /// Reads a .npy file; errors name the path.
 StatusOr<Tensor> ReadNpyFile(const std::string& path);
-/// Encodes a tensor as a version 1.0 .npy image. bf16 has no NumPy dtype and
-/// is refused.
-StatusOr<std::string> EncodeNpy(const Tensor& tensor);
-/// Writes a tensor to a .npy file (replacing it).
+struct NpyEncodeOptions {
+  /// bf16 has no NumPy dtype: refused, or with this, written as '<u2' (its
+  /// bits; numpy reads them back with .view(ml_dtypes.bfloat16)).
+  bool bf16_as_uint16 = false;
+};
+
+/// Encodes a tensor as a version 1.0 .npy image.
+StatusOr<std::string> EncodeNpy(const Tensor& tensor,
+                                const NpyEncodeOptions& options = {});
+/// Writes a tensor to a .npy file, replacing it as a whole
+/// (WriteFileAtomically: a failed write leaves the old file, or none).
 Status WriteNpyFile(const std::string& path, const Tensor& tensor);
 
 }  // namespace kiln

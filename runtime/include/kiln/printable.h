@@ -1,0 +1,28 @@
+//===- printable.h - Module text made safe to print ---------------*- C++ -*-===//
+
+#ifndef KILN_PRINTABLE_H_
+#define KILN_PRINTABLE_H_
+
+#include <string>
+#include <string_view>
+
+namespace kiln {
+
+/// `text` as it may be shown on a terminal or in a line-oriented report:
+/// control characters (C0 including '\n' and '\t', DEL, C1), the Unicode
+/// controls that reorder or break lines (bidirectional overrides and
+/// isolates, line and paragraph separators) and bytes that are not UTF-8
+/// are escaped (\xNN for a byte, \uNNNN for a character); everything else,
+/// UTF-8 included, is unchanged, and so is escaped text. Every name,
+/// location and text read from a module goes through it before it is
+/// printed, so none can move the cursor, recolour the terminal or forge a
+/// line of a tool's report.
+std::string Printable(std::string_view text);
+
+/// Printable, but tabs kept: for a line of a source text, where they are
+/// indentation.
+std::string PrintableSourceLine(std::string_view line);
+
+}  // namespace kiln
+
+#endif  // KILN_PRINTABLE_H_

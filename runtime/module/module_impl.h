@@ -45,6 +45,8 @@ struct FunctionPlan {
 struct ResolvedExport {
   std::string_view name;  // points into the module
   kiln_dispatch_fn_v0_t function = nullptr;
+  /// What the library says the code was built for (in the loaded library).
+  const kiln_export_descriptor_v1_t* descriptor = nullptr;
   uint32_t workgroup_count[3] = {1, 1, 1};
   uint32_t binding_count = 0;
 };
@@ -66,14 +68,14 @@ class LoadedLibrary {
   static StatusOr<LoadedLibrary> Load(const uint8_t* data, size_t size,
                                       std::string_view debug_name);
 
-  const kiln_executable_library_v0_t& library() const { return *library_; }
+  const kiln_executable_library_v1_t& library() const { return *library_; }
 
  private:
   void Reset();
 
   int fd_ = -1;
   void* handle_ = nullptr;
-  const kiln_executable_library_v0_t* library_ = nullptr;
+  const kiln_executable_library_v1_t* library_ = nullptr;
 };
 
 struct Module::Impl {
@@ -125,8 +127,10 @@ uint64_t EffectiveMaxBufferBytes(const ModuleLoadOptions& options);
 /// loading it (for modules loaded without their libraries).
 Status CheckLibraryImages(const fb::Module& module);
 
-/// Loads every library of the verified module and resolves every export;
-/// fills impl->libraries and impl->executables and sets libraries_loaded.
+/// Loads every library of the verified module, resolves every export and
+/// checks the module's exports and dispatches against each library's
+/// description of its code; fills impl->libraries and impl->executables and
+/// sets libraries_loaded.
 Status LoadLibraries(Module::Impl* impl);
 
 /// Checks that `data` looks like an x86-64 ELF shared object whose program

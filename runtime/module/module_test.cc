@@ -876,7 +876,7 @@ TEST(ModuleVerifyTest, Libraries) {
   spec.executables[0].exports[0].library_ordinal = 9;
   EXPECT_EQ(LoadError(spec),
             "executable 'ex' export 'add_f32': library ordinal 9 out of range "
-            "(library 0 has 5 exports)");
+            "(library 0 has 6 exports)");
   spec = GoodSpec();
   spec.libraries[0].data.assign({'h', 'e', 'l', 'l', 'o', ' ', 'w', 'o'});
   EXPECT_EQ(LoadError(spec), "library 0: not an ELF file");
@@ -896,7 +896,125 @@ TEST(ModuleVerifyTest, Libraries) {
   spec.libraries[0].data = LibraryBytes(3);
   EXPECT_EQ(LoadError(spec),
             "library 0: library answered with ABI version 99 (this runtime "
-            "supports version 0)");
+            "supports version 1)");
+}
+
+//===----------------------------------------------------------------------===//
+// The module's metadata against the library's description of its code
+//===----------------------------------------------------------------------===//
+
+// copy(a: 2x4xf32) -> 2x4xf32 through copy_rows_2x4_f32, which is built for
+// a 2x1x1 grid and 2x4xf32 bindings and checks neither, as compiled code.
+ModuleSpec CopyRowsSpec() {
+  ModuleSpec spec;
+  spec.libraries.push_back({});
+  spec.libraries[0].data = LibraryBytes(1);
+  const TypeSpec m24{F32, {2, 4}};
+  ExportSpec copy("copy_rows_2x4_f32", 5, 2, {2, 1, 1});
+  copy.binding_types = {m24, m24};
+  spec.executables.push_back({"ex", 0, {copy}});
+  spec.functions.push_back({"copy",
+                            {m24, m24},
+                            {0},
+                            {m24},
+                            {Dispatch(0, 0, {0}, {1}), Return({1})}});
+  return spec;
+}
+
+TEST(LibraryDescriptionTest, AgreeingModuleRuns) {
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(CopyRowsSpec());
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  ThreadPool pool(2);
+  Context context(*module, &pool);
+  std::vector<Tensor> outputs;
+  const std::vector<float> values = {1, 2, 3, 4, 5, 6, 7, 8};
+  ASSERT_TRUE(
+      context.Call("copy", {F32Tensor({2, 4}, values)}, &outputs).ok());
+  EXPECT_EQ(FloatValues(outputs[0]), values);
+}
+
+// A larger grid would run workgroups past the buffers, a smaller one would
+// leave rows unwritten: either is refused before anything runs.
+TEST(LibraryDescriptionTest, WorkgroupCountMustBeTheBuiltOne) {
+  for (std::vector<uint32_t> count :
+       {std::vector<uint32_t>{3, 1, 1}, std::vector<uint32_t>{1, 1, 1},
+        std::vector<uint32_t>{2, 2, 1}, std::vector<uint32_t>{2, 1, 1 << 20}}) {
+    ModuleSpec spec = CopyRowsSpec();
+    spec.executables[0].exports[0].workgroup_count = count;
+    EXPECT_EQ(LoadError(spec),
+              StrCat("executable 'ex' export 'copy_rows_2x4_f32': module "
+                     "declares workgroup count ",
+                     count[0], "x", count[1], "x", count[2],
+                     " but the library export was built for 2x1x1 (0: any "
+                     "count; the module is corrupt or was changed)"));
+  }
+}
+
+// A consistent change of shapes (export and slots agree) still disagrees
+// with the code: the kernel would write past a smaller buffer.
+TEST(LibraryDescriptionTest, BindingTypesMustBeTheBuiltOnes) {
+  ModuleSpec spec = CopyRowsSpec();
+  const TypeSpec m14{F32, {1, 4}};
+  spec.executables[0].exports[0].binding_types = {m14, m14};
+  spec.functions[0].slots = {m14, m14};
+  spec.functions[0].results = {m14};
+  EXPECT_EQ(LoadError(spec),
+            "executable 'ex' export 'copy_rows_2x4_f32': module declares "
+            "binding 0 as 1x4xf32 but the library export takes 2x4xf32 "
+            "(read)");
+  // Without binding types in the export, the dispatch's slots are checked.
+  spec.executables[0].exports[0].binding_types.clear();
+  EXPECT_EQ(LoadError(spec),
+            "function 'copy' instruction 0: dispatch of 'copy_rows_2x4_f32' "
+            "binds operand slot 0 of type 1x4xf32 at binding 0 but the "
+            "library export takes 2x4xf32 (read)");
+  spec = CopyRowsSpec();
+  const TypeSpec i24{I32, {2, 4}};
+  spec.executables[0].exports[0].binding_types = {i24, i24};
+  spec.functions[0].slots = {i24, i24};
+  spec.functions[0].results = {i24};
+  EXPECT_EQ(LoadError(spec),
+            "executable 'ex' export 'copy_rows_2x4_f32': module declares "
+            "binding 0 as 2x4xi32 but the library export takes 2x4xf32 "
+            "(read)");
+}
+
+// Which bindings are results decides what the kernel may write: an output
+// bound as an operand would be written in module memory or the caller's
+// input; an input bound as a result would be handed out never written.
+TEST(LibraryDescriptionTest, WrittenBindingsMustBeTheResults) {
+  ModuleSpec spec = CopyRowsSpec();
+  spec.functions[0].body = {Dispatch(0, 0, {0, 1}, {}), Return({1})};
+  spec.functions[0].arguments = {0, 1};
+  spec.functions[0].slots = {{F32, {2, 4}}, {F32, {2, 4}}};
+  EXPECT_EQ(LoadError(spec),
+            "function 'copy' instruction 0: dispatch of 'copy_rows_2x4_f32' "
+            "binds operand slot 1 of type 2x4xf32 at binding 1 but the "
+            "library export takes 2x4xf32 (written)");
+  spec = CopyRowsSpec();
+  spec.functions[0].arguments = {};
+  spec.functions[0].body = {Dispatch(0, 0, {}, {0, 1}), Return({1})};
+  EXPECT_EQ(LoadError(spec),
+            "function 'copy' instruction 0: dispatch of 'copy_rows_2x4_f32' "
+            "binds result slot 0 of type 2x4xf32 at binding 0 but the "
+            "library export takes 2x4xf32 (read)");
+}
+
+TEST(LibraryDescriptionTest, AnyExtentAndCountIsForCodeThatBoundsItself) {
+  // add_f32 takes any length and grid: GoodSpec runs it over 4x1x1 and 8
+  // elements, kiln-run's tests over 2x1x1.
+  ModuleSpec spec = GoodSpec();
+  spec.executables[0].exports[0].workgroup_count = {7, 1, 1};
+  EXPECT_TRUE(LoadSpec(spec).ok());
+  // Its element type and rank are fixed all the same.
+  spec = GoodSpec();
+  const TypeSpec m24{F32, {2, 4}};
+  spec.executables[0].exports[0].binding_types = {m24, m24, m24};
+  spec.functions = {{"add", {m24, m24, m24}, {0, 1}, {m24},
+                     {Dispatch(0, 0, {0, 1}, {2}), Return({2})}}};
+  EXPECT_EQ(LoadError(spec),
+            "executable 'ex' export 'add_f32': module declares binding 0 as "
+            "2x4xf32 but the library export takes ?xf32 (read)");
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,7 +1,9 @@
 //===- library.cc - Loading native executable libraries from memory -------===//
 //
 // Each Library blob is written to an anonymous memfd and dlopen'ed through
-// /proc/self/fd/N, so nothing touches the file system. The library must
+// /proc/self/fd/N, so nothing touches the file system. Before that the
+// image is checked to run no code at load (no initializers, IFUNC
+// relocations or dependencies) and to map no writable code. The library must
 // answer kiln_executable_library_query for ABI version 1, and describes each
 // export: every Export of the module, and every dispatch of it, must match
 // what the code was built for (workgroup count, binding types, which
@@ -97,6 +99,115 @@ Status WriteAll(int fd, const uint8_t* data, size_t size) {
 
 }  // namespace
 
+namespace {
+
+// File offset of `size` bytes at virtual address `address`, when a loadable
+// segment holds them in the image.
+std::optional<uint64_t> OffsetOfAddress(const uint8_t* data,
+                                        const Elf64_Ehdr& header,
+                                        uint64_t address, uint64_t size) {
+  for (uint32_t i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment;
+    std::memcpy(&segment, data + header.e_phoff + i * sizeof(Elf64_Phdr),
+                sizeof(segment));
+    if (segment.p_type != PT_LOAD || address < segment.p_vaddr) continue;
+    const uint64_t delta = address - segment.p_vaddr;
+    if (RangeInside(delta, size, segment.p_filesz)) {
+      return segment.p_offset + delta;
+    }
+  }
+  return std::nullopt;
+}
+
+// What the dynamic loader would do beyond mapping and relocating: run code
+// (initializers, IFUNC resolvers), load other libraries, write code.
+Status CheckDynamicSection(const uint8_t* data, size_t size,
+                           const Elf64_Ehdr& header,
+                           const Elf64_Phdr& dynamic) {
+  uint64_t rela = 0, rela_size = 0, jmprel = 0, jmprel_size = 0;
+  const uint64_t count = dynamic.p_filesz / sizeof(Elf64_Dyn);
+  for (uint64_t i = 0; i < count; ++i) {
+    Elf64_Dyn entry;
+    std::memcpy(&entry, data + dynamic.p_offset + i * sizeof(Elf64_Dyn),
+                sizeof(entry));
+    switch (entry.d_tag) {
+      case DT_NULL:
+        i = count;
+        break;
+      case DT_INIT:
+      case DT_INIT_ARRAY:
+      case DT_PREINIT_ARRAY:
+      case DT_FINI:
+      case DT_FINI_ARRAY:
+        return InvalidArgumentError(
+            "library has initializers or finalizers (dynamic tag ",
+            entry.d_tag,
+            "): the dynamic loader would run its code at load or unload");
+      case DT_NEEDED:
+      case DT_AUXILIARY:
+      case DT_FILTER:
+        return InvalidArgumentError(
+            "library depends on other libraries (dynamic tag ", entry.d_tag,
+            "): kiln libraries are self-contained");
+      case DT_TEXTREL:
+        return InvalidArgumentError(
+            "library has text relocations: the loader would make its code "
+            "writable");
+      case DT_FLAGS:
+        if (entry.d_un.d_val & DF_TEXTREL) {
+          return InvalidArgumentError(
+              "library has text relocations: the loader would make its code "
+              "writable");
+        }
+        break;
+      case DT_RELA:
+        rela = entry.d_un.d_ptr;
+        break;
+      case DT_RELASZ:
+        rela_size = entry.d_un.d_val;
+        break;
+      case DT_JMPREL:
+        jmprel = entry.d_un.d_ptr;
+        break;
+      case DT_PLTRELSZ:
+        jmprel_size = entry.d_un.d_val;
+        break;
+      case DT_PLTREL:
+        if (entry.d_un.d_val != DT_RELA) {
+          return InvalidArgumentError("library uses REL relocations (x86-64 "
+                                      "uses RELA)");
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  // An IRELATIVE relocation calls a resolver in the library while it loads.
+  for (auto [address, bytes] : {std::pair{rela, rela_size},
+                                std::pair{jmprel, jmprel_size}}) {
+    if (bytes == 0) continue;
+    const std::optional<uint64_t> offset =
+        OffsetOfAddress(data, header, address, bytes);
+    if (!offset || !RangeInside(*offset, bytes, size)) {
+      return DataLossError("relocation table at address ", address, " (",
+                           bytes, " bytes) lies outside the image");
+    }
+    for (uint64_t at = 0; at + sizeof(Elf64_Rela) <= bytes;
+         at += sizeof(Elf64_Rela)) {
+      Elf64_Rela relocation;
+      std::memcpy(&relocation, data + *offset + at, sizeof(relocation));
+      if (ELF64_R_TYPE(relocation.r_info) == R_X86_64_IRELATIVE) {
+        return InvalidArgumentError(
+            "library has IFUNC relocations: the loader would run its "
+            "resolvers at load");
+      }
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
 Status CheckElfImage(const uint8_t* data, size_t size) {
   Elf64_Ehdr header;
   if (size < SELFMAG || std::memcmp(data, ELFMAG, SELFMAG) != 0) {
@@ -123,6 +234,8 @@ Status CheckElfImage(const uint8_t* data, size_t size) {
                    uint64_t{header.e_phnum} * sizeof(Elf64_Phdr), size)) {
     return DataLossError("truncated ELF: program headers extend past the end");
   }
+  std::optional<Elf64_Phdr> dynamic;
+  bool has_stack_header = false;
   for (uint32_t i = 0; i < header.e_phnum; ++i) {
     Elf64_Phdr segment;
     std::memcpy(&segment, data + header.e_phoff + i * sizeof(Elf64_Phdr),
@@ -134,6 +247,36 @@ Status CheckElfImage(const uint8_t* data, size_t size) {
                            ") extends past the end of the ", size,
                            "-byte image");
     }
+    const bool writable_code =
+        (segment.p_flags & PF_W) != 0 && (segment.p_flags & PF_X) != 0;
+    if (segment.p_type == PT_LOAD && writable_code) {
+      return InvalidArgumentError("ELF segment ", i,
+                                   " is both writable and executable");
+    }
+    if (segment.p_type == PT_GNU_STACK) {
+      has_stack_header = true;
+      if (segment.p_flags & PF_X) {
+        return InvalidArgumentError(
+            "library asks for an executable stack: the loader would make "
+            "every thread's stack executable");
+      }
+    }
+    if (segment.p_type == PT_INTERP) {
+      return InvalidArgumentError("library names a program interpreter");
+    }
+    if (segment.p_type == PT_DYNAMIC) {
+      if (dynamic) return InvalidArgumentError("two dynamic segments");
+      dynamic = segment;
+    }
+  }
+  // Without the header the loader defaults to an executable stack.
+  if (!has_stack_header) {
+    return InvalidArgumentError(
+        "library has no PT_GNU_STACK header: the loader would make every "
+        "thread's stack executable");
+  }
+  if (dynamic) {
+    KILN_RETURN_IF_ERROR(CheckDynamicSection(data, size, header, *dynamic));
   }
   return OkStatus();
 }

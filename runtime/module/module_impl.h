@@ -135,7 +135,10 @@ Status LoadLibraries(Module::Impl* impl);
 
 /// Checks that `data` looks like an x86-64 ELF shared object whose program
 /// headers and segments lie inside it (dlopen would otherwise map past the
-/// end of the image and fault).
+/// end of the image and fault), and that loading it runs none of its code
+/// and maps no writable code: no initializers or finalizers, IFUNC
+/// relocations, DT_NEEDED (or filter) entries, text relocations,
+/// writable+executable segments or executable stack.
 Status CheckElfImage(const uint8_t* data, size_t size);
 
 /// Fails, naming them, when `has_feature` (HostHasCpuFeature in the

@@ -3,6 +3,7 @@
 #include "kiln/module.h"
 
 #include <dlfcn.h>
+#include <elf.h>
 #include <xxhash.h>
 #include <link.h>
 #include <unistd.h>
@@ -39,7 +40,7 @@ std::vector<uint8_t> FloatBytes(const std::vector<float>& values) {
 const std::vector<uint8_t>& LibraryBytes(int variant) {
   static const std::vector<uint8_t> libraries[] = {
       ReadBinaryFile(KILN_TEST_LIBRARY_1), ReadBinaryFile(KILN_TEST_LIBRARY_2),
-      ReadBinaryFile(KILN_TEST_LIBRARY_3)};
+      ReadBinaryFile(KILN_TEST_LIBRARY_3), ReadBinaryFile(KILN_TEST_LIBRARY_4)};
   return libraries[variant - 1];
 }
 
@@ -1015,6 +1016,179 @@ TEST(LibraryDescriptionTest, AnyExtentAndCountIsForCodeThatBoundsItself) {
   EXPECT_EQ(LoadError(spec),
             "executable 'ex' export 'add_f32': module declares binding 0 as "
             "2x4xf32 but the library export takes ?xf32 (read)");
+}
+
+//===----------------------------------------------------------------------===//
+// Library images: nothing of theirs runs at load
+//===----------------------------------------------------------------------===//
+
+// Rewrites the first dynamic entry tagged `from` of an ELF image to `to`.
+bool RetagDynamicEntry(std::vector<uint8_t>* image, int64_t from, int64_t to,
+                       uint64_t value) {
+  Elf64_Ehdr header;
+  std::memcpy(&header, image->data(), sizeof(header));
+  for (uint32_t i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment;
+    std::memcpy(&segment, image->data() + header.e_phoff + i * sizeof(segment),
+                sizeof(segment));
+    if (segment.p_type != PT_DYNAMIC) continue;
+    for (uint64_t at = segment.p_offset;
+         at + sizeof(Elf64_Dyn) <= segment.p_offset + segment.p_filesz;
+         at += sizeof(Elf64_Dyn)) {
+      Elf64_Dyn entry;
+      std::memcpy(&entry, image->data() + at, sizeof(entry));
+      if (entry.d_tag != from) continue;
+      entry.d_tag = to;
+      entry.d_un.d_val = value;
+      std::memcpy(image->data() + at, &entry, sizeof(entry));
+      return true;
+    }
+  }
+  return false;
+}
+
+// Changes the flags of the first program header of type `type`; false when
+// there is none.
+bool SetSegmentFlags(std::vector<uint8_t>* image, uint32_t type,
+                     uint32_t flags, uint32_t only_if_flag = 0) {
+  Elf64_Ehdr header;
+  std::memcpy(&header, image->data(), sizeof(header));
+  for (uint32_t i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment;
+    uint8_t* at = image->data() + header.e_phoff + i * sizeof(segment);
+    std::memcpy(&segment, at, sizeof(segment));
+    if (segment.p_type != type ||
+        (only_if_flag && !(segment.p_flags & only_if_flag))) {
+      continue;
+    }
+    segment.p_flags = flags;
+    std::memcpy(at, &segment, sizeof(segment));
+    return true;
+  }
+  return false;
+}
+
+std::string ImageError(std::vector<uint8_t> image) {
+  Status status = CheckElfImage(image.data(), image.size());
+  EXPECT_FALSE(status.ok()) << "image accepted";
+  return status.message();
+}
+
+TEST(LibraryImageTest, TestLibrariesAreAccepted) {
+  for (int variant : {1, 2, 3}) {
+    const std::vector<uint8_t>& image = LibraryBytes(variant);
+    EXPECT_TRUE(CheckElfImage(image.data(), image.size()).ok())
+        << "variant " << variant;
+  }
+}
+
+TEST(LibraryImageTest, ConstructorsAreRefusedBeforeTheyRun) {
+  // Built from C with a constructor: refused by verification, so the
+  // constructor never runs, loaded or not.
+  ModuleSpec spec = GoodSpec();
+  spec.libraries[0].data = LibraryBytes(4);
+  spec.executables[0].exports = {{"sub_f32", 0, 3, {2, 1, 1}}};
+  spec.functions.clear();
+  const std::string error = LoadError(spec);
+  EXPECT_NE(error.find("library 0: library has initializers or finalizers"),
+            std::string::npos)
+      << error;
+  ModuleLoadOptions inspect;
+  inspect.load_libraries = false;
+  EXPECT_FALSE(LoadSpec(spec, inspect).ok());
+  EXPECT_EQ(dlsym(RTLD_DEFAULT, "kiln_test_library_loaded"), nullptr);
+}
+
+TEST(LibraryImageTest, MutatedDynamicSectionsAreRefused) {
+  const std::vector<uint8_t>& good = LibraryBytes(1);
+  // Some entry every image has, turned into what must not be there.
+  for (int64_t tag : {DT_INIT, DT_INIT_ARRAY, DT_PREINIT_ARRAY, DT_FINI,
+                      DT_FINI_ARRAY}) {
+    std::vector<uint8_t> image = good;
+    ASSERT_TRUE(RetagDynamicEntry(&image, DT_HASH, tag, 0) ||
+                RetagDynamicEntry(&image, DT_GNU_HASH, tag, 0));
+    EXPECT_EQ(ImageError(image),
+              StrCat("library has initializers or finalizers (dynamic tag ",
+                     tag, "): the dynamic loader would run its code at load "
+                     "or unload"));
+  }
+  std::vector<uint8_t> image = good;
+  ASSERT_TRUE(RetagDynamicEntry(&image, DT_GNU_HASH, DT_NEEDED, 1) ||
+              RetagDynamicEntry(&image, DT_HASH, DT_NEEDED, 1));
+  EXPECT_EQ(ImageError(image),
+            "library depends on other libraries (dynamic tag 1): kiln "
+            "libraries are self-contained");
+  image = good;
+  ASSERT_TRUE(RetagDynamicEntry(&image, DT_GNU_HASH, DT_TEXTREL, 0) ||
+              RetagDynamicEntry(&image, DT_HASH, DT_TEXTREL, 0));
+  EXPECT_EQ(ImageError(image),
+            "library has text relocations: the loader would make its code "
+            "writable");
+  // A relocation table pointing outside the image.
+  image = good;
+  ASSERT_TRUE(RetagDynamicEntry(&image, DT_RELA, DT_RELA, 1u << 30));
+  EXPECT_NE(ImageError(image).find("relocation table at address 1073741824"),
+            std::string::npos);
+}
+
+// An IRELATIVE relocation would call a resolver of the library at load.
+TEST(LibraryImageTest, IfuncRelocationsAreRefused) {
+  std::vector<uint8_t> image = LibraryBytes(1);
+  Elf64_Ehdr header;
+  std::memcpy(&header, image.data(), sizeof(header));
+  std::vector<Elf64_Phdr> segments(header.e_phnum);
+  std::memcpy(segments.data(), image.data() + header.e_phoff,
+              header.e_phnum * sizeof(Elf64_Phdr));
+  uint64_t rela = 0;
+  for (const Elf64_Phdr& segment : segments) {
+    if (segment.p_type != PT_DYNAMIC) continue;
+    for (uint64_t at = 0; at < segment.p_filesz; at += sizeof(Elf64_Dyn)) {
+      Elf64_Dyn entry;
+      std::memcpy(&entry, image.data() + segment.p_offset + at, sizeof(entry));
+      if (entry.d_tag == DT_RELA) rela = entry.d_un.d_ptr;
+    }
+  }
+  ASSERT_NE(rela, 0u) << "the test library has no relocations";
+  for (const Elf64_Phdr& segment : segments) {
+    if (segment.p_type != PT_LOAD || rela < segment.p_vaddr ||
+        rela >= segment.p_vaddr + segment.p_filesz) {
+      continue;
+    }
+    Elf64_Rela relocation;
+    uint8_t* at = image.data() + segment.p_offset + (rela - segment.p_vaddr);
+    std::memcpy(&relocation, at, sizeof(relocation));
+    relocation.r_info = ELF64_R_INFO(0, R_X86_64_IRELATIVE);
+    std::memcpy(at, &relocation, sizeof(relocation));
+  }
+  EXPECT_EQ(ImageError(image),
+            "library has IFUNC relocations: the loader would run its "
+            "resolvers at load");
+}
+
+TEST(LibraryImageTest, WritableCodeAndExecutableStacksAreRefused) {
+  std::vector<uint8_t> image = LibraryBytes(1);
+  ASSERT_TRUE(SetSegmentFlags(&image, PT_LOAD, PF_R | PF_W | PF_X, PF_X));
+  EXPECT_NE(ImageError(image).find("is both writable and executable"),
+            std::string::npos);
+  image = LibraryBytes(1);
+  ASSERT_TRUE(SetSegmentFlags(&image, PT_GNU_STACK, PF_R | PF_W | PF_X));
+  EXPECT_EQ(ImageError(image),
+            "library asks for an executable stack: the loader would make "
+            "every thread's stack executable");
+  // No stack header: the loader's default is an executable stack.
+  image = LibraryBytes(1);
+  Elf64_Ehdr header;
+  std::memcpy(&header, image.data(), sizeof(header));
+  for (uint32_t i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment;
+    uint8_t* at = image.data() + header.e_phoff + i * sizeof(segment);
+    std::memcpy(&segment, at, sizeof(segment));
+    if (segment.p_type == PT_GNU_STACK) segment.p_type = PT_NULL;
+    std::memcpy(at, &segment, sizeof(segment));
+  }
+  EXPECT_EQ(ImageError(image),
+            "library has no PT_GNU_STACK header: the loader would make every "
+            "thread's stack executable");
 }
 
 //===----------------------------------------------------------------------===//

@@ -387,11 +387,13 @@ FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
     return failure();
   if (llvm::sys::fs::createTemporaryFile("kiln", "so", libraryFile.path))
     return emitError(loc) << "cannot create a temporary library file";
-  SmallVector<StringRef> args = {*linkerPath,     "-shared",
-                                 "--build-id=none", "-z",
-                                 "now",           "-z",
-                                 "noexecstack",   "-O2",
-                                 "-o",            libraryFile.path,
+  // What the runtime demands before it loads a library: nothing but the
+  // object is linked in (no start files, no libraries: no initializers, no
+  // DT_NEEDED), no text relocations, no executable stack.
+  SmallVector<StringRef> args = {*linkerPath, "-shared", "--build-id=none",
+                                 "-z",        "now",     "-z",
+                                 "noexecstack", "-z",    "text",
+                                 "-O2",       "-o",      libraryFile.path,
                                  objectFile.path};
   std::string linkError;
   int status = llvm::sys::ExecuteAndWait(*linkerPath, args, std::nullopt, {},

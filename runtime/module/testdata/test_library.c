@@ -11,9 +11,12 @@
 //      workgroup over a 2x1x1 grid, unchecked as kiln-compile's kernels)
 //   2: sub_f32 (3 bindings: out = a - b)
 //   3: like 1, but its header claims ABI version 99
+//   4: like 2, plus a constructor (DT_INIT_ARRAY), which the runtime refuses
 // Every kernel but copy_rows_2x4_f32 bounds itself by the dispatch state,
 // so their descriptors take any workgroup count and any extents
 // (kiln-compile's kernels never do; copy_rows_2x4_f32 is described exactly).
+// Linked without start files or libc: a kiln library runs no code at load
+// and depends on no other library.
 //
 //===--------------------------------------------------------------------===*/
 
@@ -65,7 +68,7 @@ static const kiln_binding_descriptor_v1_t kF32Binary[] = {
     {kF32, KILN_BINDING_ACCESS_WRITE, 1, 0, kAnyExtent},
 };
 
-#if KILN_TEST_LIBRARY_VARIANT == 2
+#if KILN_TEST_LIBRARY_VARIANT == 2 || KILN_TEST_LIBRARY_VARIANT == 4
 
 static int sub_f32(const kiln_dispatch_state_v0_t* d,
                    const kiln_workgroup_state_v0_t* w) {
@@ -85,6 +88,13 @@ static const kiln_export_descriptor_v1_t kDescriptors[] = {
     {{0, 0, 0}, 3, kF32Binary, 0},
 };
 #define LIBRARY_NAME "kiln_test_library_2"
+
+#if KILN_TEST_LIBRARY_VARIANT == 4
+int kiln_test_library_loaded = 0;
+__attribute__((constructor)) static void at_load(void) {
+  kiln_test_library_loaded = 1;
+}
+#endif
 
 #else
 

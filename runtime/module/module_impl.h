@@ -81,7 +81,8 @@ class LoadedLibrary {
 struct Module::Impl {
   ~Impl();
 
-  // Backing bytes: a read-only mapping, an owned copy, or borrowed memory.
+  // Backing bytes: the file read into private read-only pages (mapping),
+  // an owned copy, or borrowed memory.
   void* mapping = nullptr;
   size_t mapping_size = 0;
   void* owned_copy = nullptr;  // from aligned_alloc

@@ -92,6 +92,27 @@ TEST_F(KilnRunTest, ListFunctions) {
             "main(8xf32, 8xf32) -> (8xf32, 2x4xf32)\nfail() -> (8xf32)\n");
 }
 
+// Listing inspects: the library is not loaded, so none of its code runs
+// (this one's query answers with an ABI version no runtime serves).
+TEST_F(KilnRunTest, ListFunctionsDoesNotLoadTheLibrary) {
+  ModuleSpec spec;
+  spec.libraries.push_back({});
+  spec.libraries[0].data = ReadBinaryFile(KILN_TEST_LIBRARY_3);
+  TypeSpec v8{fb::ElementType::F32, {8}};
+  spec.executables.push_back({"ex", 0, {{"fail", 1, 1, {1, 1, 1}}}});
+  spec.functions.push_back(
+      {"fail", {v8}, {}, {v8}, {Dispatch(0, 0, {}, {0}), Return({0})}});
+  const std::string path = Write("abi99.kiln", BuildModule(spec));
+  RunResult result = Run({path, "--list-functions"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "fail() -> (8xf32)\n");
+  result = Run({path});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("library answered with ABI version 99"),
+            std::string::npos)
+      << result.err;
+}
+
 TEST_F(KilnRunTest, FunctionSelection) {
   RunResult result = Run({two_functions_, kA, kB});
   EXPECT_EQ(result.exit_code, 1);

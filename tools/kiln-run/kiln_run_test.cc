@@ -113,6 +113,52 @@ TEST_F(KilnRunTest, ListFunctionsDoesNotLoadTheLibrary) {
       << result.err;
 }
 
+#ifdef KILN_COMPILE_PATH
+std::vector<uint8_t> StringBytes(std::string_view text) {
+  return std::vector<uint8_t>(text.begin(), text.end());
+}
+
+// A module kiln-compile wrote, its workgroup count then changed in place
+// (the export's vector in the FlatBuffer): the library, which describes its
+// own code, disagrees, and the module is refused before anything runs.
+TEST_F(KilnRunTest, CompiledModuleWithAChangedWorkgroupCountIsRefused) {
+  const std::string source = Write(
+      "add.mlir",
+      StringBytes("func.func @main(%a: tensor<523x611xf32>, %b: "
+                  "tensor<523x611xf32>) -> tensor<523x611xf32> {\n"
+                  "  %e = tensor.empty() : tensor<523x611xf32>\n"
+                  "  %r = linalg.add ins(%a, %b : tensor<523x611xf32>, "
+                  "tensor<523x611xf32>) outs(%e : tensor<523x611xf32>) -> "
+                  "tensor<523x611xf32>\n"
+                  "  return %r : tensor<523x611xf32>\n}\n"));
+  const std::string module = dir_ + "/add.kiln";
+  RunResult compiled = RunProgram(KILN_COMPILE_PATH, {source, "-o", module});
+  ASSERT_EQ(compiled.exit_code, 0) << compiled.err;
+  const char kInput[] = "--input=523x611xf32=1";
+  RunResult result = Run({module, kInput, kInput});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+
+  std::vector<uint8_t> bytes = ReadBinaryFile(module);
+  const fb::Export* ex =
+      fb::GetModule(bytes.data())->executables()->Get(0)->exports()->Get(0);
+  const uint32_t built = ex->workgroup_count()->Get(0);
+  ASSERT_GT(built, 1u) << "the kernel should spread over workgroups";
+  for (uint32_t count : {built + 1, built - 1}) {
+    auto* x = const_cast<uint32_t*>(ex->workgroup_count()->data());
+    *x = count;
+    const std::string changed = Write("changed.kiln", bytes);
+    result = Run({changed, kInput, kInput});
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_NE(result.err.find(StrCat("module declares workgroup count ", count,
+                                     "x1x1 but the library export was built "
+                                     "for ",
+                                     built, "x1x1")),
+              std::string::npos)
+        << result.err;
+  }
+}
+#endif
+
 TEST_F(KilnRunTest, FunctionSelection) {
   RunResult result = Run({two_functions_, kA, kB});
   EXPECT_EQ(result.exit_code, 1);

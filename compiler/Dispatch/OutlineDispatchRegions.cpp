@@ -15,14 +15,6 @@ namespace mlir::kiln {
 
 namespace {
 
-/// Bindings hold i1 as one byte per element; inside the kernel the tensors
-/// are i1 again. Vector code would otherwise store i1 vectors as packed bits.
-Type getStorageType(RankedTensorType type) {
-  if (type.getElementType().isInteger(1))
-    return MemRefType::get(type.getShape(), IntegerType::get(type.getContext(), 8));
-  return MemRefType::get(type.getShape(), type.getElementType());
-}
-
 /// Elementwise conversion between the i8 storage and i1 tensors.
 Value convertElements(OpBuilder &builder, Location loc, Value input,
                       Type elementType) {
@@ -71,7 +63,7 @@ LogicalResult buildKernel(OpBuilder &builder, DispatchRegionOp regionOp,
              << "dispatch input of type " << input.getType()
              << " cannot be bound: only statically shaped tensors of numbers "
                 "cross dispatch boundaries";
-    auto memrefType = cast<MemRefType>(getStorageType(tensorType));
+    auto memrefType = cast<MemRefType>(getBindingStorageType(tensorType));
     Value binding = BindingOp::create(body, loc, memrefType,
                                       body.getIndexAttr(bindingIndex++));
     Value tensor = bufferization::ToTensorOp::create(
@@ -87,7 +79,7 @@ LogicalResult buildKernel(OpBuilder &builder, DispatchRegionOp regionOp,
   auto returnOp = cast<ReturnOp>(regionBlock.getTerminator());
   for (Value output : returnOp.getOperands()) {
     auto tensorType = cast<RankedTensorType>(output.getType());
-    auto memrefType = cast<MemRefType>(getStorageType(tensorType));
+    auto memrefType = cast<MemRefType>(getBindingStorageType(tensorType));
     Value binding = BindingOp::create(body, loc, memrefType,
                                       body.getIndexAttr(bindingIndex++));
     Value value = mapping.lookup(output);
@@ -165,7 +157,8 @@ struct OutlineDispatchRegionsPass
             builder, rootOp ? rootOp->getLoc() : regionOp.getLoc(),
             builder.getStringAttr(exportName), builder.getIndexAttr(0),
             builder.getIndexAttr(inputs.size() + regionOp.getNumResults()),
-            /*workgroup_count=*/nullptr, /*binding_types=*/nullptr);
+            /*workgroup_count=*/nullptr, /*binding_types=*/nullptr,
+            /*outputs=*/nullptr);
         exportOp->setAttr(kProvenanceAttrName,
                           getProvenance(regionOp.getBody()));
         SmallVector<Type> bindingTypes = llvm::to_vector(

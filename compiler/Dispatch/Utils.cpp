@@ -96,4 +96,11 @@ std::string describeDispatchWork(Region &body) {
   return llvm::join(parts, "_");
 }
 
+MemRefType getBindingStorageType(RankedTensorType type) {
+  if (type.getElementType().isInteger(1))
+    return MemRefType::get(type.getShape(),
+                           IntegerType::get(type.getContext(), 8));
+  return MemRefType::get(type.getShape(), type.getElementType());
+}
+
 }  // namespace mlir::kiln

@@ -3,6 +3,7 @@
 #ifndef KILN_DISPATCH_UTILS_H_
 #define KILN_DISPATCH_UTILS_H_
 
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Region.h"
 #include <string>
 
@@ -16,6 +17,11 @@ Operation *findDispatchRootOp(Region &body);
 /// Describes the work of a dispatch body as `<rootop>_<loop ranges>_<type>`,
 /// e.g. `matmul_4x16x8_f32` or `elementwise_128x64_f32`.
 std::string describeDispatchWork(Region &body);
+
+/// The memref a kernel sees at a binding of tensor type `type`. Bindings
+/// hold i1 as one byte per element; inside the kernel the tensors are i1
+/// again. Vector code would otherwise store i1 vectors as packed bits.
+MemRefType getBindingStorageType(RankedTensorType type);
 
 }  // namespace mlir::kiln
 

@@ -13,6 +13,7 @@
 #include "Dialect/Check/IR/CheckDialect.h"
 #include "Dialect/Kiln/IR/KilnOps.h"
 #include "Dialect/Util/IR/UtilDialect.h"
+#include "Module/ElementType.h"
 #include "kiln/module_format.h"
 #include "kiln/module_generated.h"
 #include "llvm/ADT/STLExtras.h"
@@ -40,29 +41,6 @@ namespace mlir::kiln {
 namespace {
 
 namespace fb = ::kiln::fb;
-
-FailureOr<fb::ElementType> getElementType(Location loc, Type type) {
-  if (type.isF32())
-    return fb::ElementType::F32;
-  if (type.isF64())
-    return fb::ElementType::F64;
-  if (type.isF16())
-    return fb::ElementType::F16;
-  if (type.isBF16())
-    return fb::ElementType::BF16;
-  if (type.isInteger(1))
-    return fb::ElementType::I1;
-  if (type.isInteger(8))
-    return fb::ElementType::I8;
-  if (type.isInteger(16))
-    return fb::ElementType::I16;
-  if (type.isInteger(32))
-    return fb::ElementType::I32;
-  if (type.isInteger(64))
-    return fb::ElementType::I64;
-  return emitError(loc) << "element type " << type
-                        << " cannot be stored in a module";
-}
 
 /// Element bytes as the runtime lays them out: i1 takes one byte.
 int64_t getStorageBytes(Type type) {
@@ -469,7 +447,7 @@ private:
       return emitError(loc) << "host value of type " << type
                             << " is not a statically shaped tensor";
     FailureOr<fb::ElementType> elementType =
-        getElementType(loc, tensorType.getElementType());
+        getModuleElementType(loc, tensorType.getElementType());
     if (failed(elementType))
       return failure();
     return fb::CreateTensorType(builder, *elementType,

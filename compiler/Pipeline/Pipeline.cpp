@@ -48,6 +48,11 @@ void addCodegenPasses(OpPassManager &pm, const CompileOptions &options,
       pm.nest<ExecutableOp>().nest<ExecutableVariantOp>();
   buildCPUCodegenPassPipeline(
       variantPM, from, [&](OpPassManager &nested, CodegenStage stage) {
+        // Once, where the kernel is first seen at tensor level: what the
+        // export declares becomes the library's description of its code
+        // (stage texts declare it too, and are checked).
+        if (stage == from && stage <= CodegenStage::Configured)
+          nested.addPass(createVerifyExportInterfacesPass());
         if (llvm::is_contained(captureStages, getCodegenStageName(stage))) {
           CaptureExecutableSourcesPassOptions captureOptions;
           captureOptions.stage = getCodegenStageName(stage).str();

@@ -1,10 +1,13 @@
 //===- library.cc - Loading native executable libraries from memory -------===//
 //
 // Each Library blob is written to an anonymous memfd and dlopen'ed through
-// /proc/self/fd/N, so nothing touches the file system. The library must
-// answer kiln_executable_library_query for ABI version 0, and every Export of
-// the module must name the entry at its library_ordinal with the same binding
-// count.
+// /proc/self/fd/N, so nothing touches the file system. Before that the
+// image is checked to run no code at load (no initializers, IFUNC
+// relocations or dependencies) and to map no writable code. The library must
+// answer kiln_executable_library_query for ABI version 1, and describes each
+// export: every Export of the module, and every dispatch of it, must match
+// what the code was built for (workgroup count, binding types, which
+// bindings it writes) before anything runs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +22,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "cpu/host_cpu_features.h"
 #include "module/module_impl.h"
@@ -95,6 +99,115 @@ Status WriteAll(int fd, const uint8_t* data, size_t size) {
 
 }  // namespace
 
+namespace {
+
+// File offset of `size` bytes at virtual address `address`, when a loadable
+// segment holds them in the image.
+std::optional<uint64_t> OffsetOfAddress(const uint8_t* data,
+                                        const Elf64_Ehdr& header,
+                                        uint64_t address, uint64_t size) {
+  for (uint32_t i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment;
+    std::memcpy(&segment, data + header.e_phoff + i * sizeof(Elf64_Phdr),
+                sizeof(segment));
+    if (segment.p_type != PT_LOAD || address < segment.p_vaddr) continue;
+    const uint64_t delta = address - segment.p_vaddr;
+    if (RangeInside(delta, size, segment.p_filesz)) {
+      return segment.p_offset + delta;
+    }
+  }
+  return std::nullopt;
+}
+
+// What the dynamic loader would do beyond mapping and relocating: run code
+// (initializers, IFUNC resolvers), load other libraries, write code.
+Status CheckDynamicSection(const uint8_t* data, size_t size,
+                           const Elf64_Ehdr& header,
+                           const Elf64_Phdr& dynamic) {
+  uint64_t rela = 0, rela_size = 0, jmprel = 0, jmprel_size = 0;
+  const uint64_t count = dynamic.p_filesz / sizeof(Elf64_Dyn);
+  for (uint64_t i = 0; i < count; ++i) {
+    Elf64_Dyn entry;
+    std::memcpy(&entry, data + dynamic.p_offset + i * sizeof(Elf64_Dyn),
+                sizeof(entry));
+    switch (entry.d_tag) {
+      case DT_NULL:
+        i = count;
+        break;
+      case DT_INIT:
+      case DT_INIT_ARRAY:
+      case DT_PREINIT_ARRAY:
+      case DT_FINI:
+      case DT_FINI_ARRAY:
+        return InvalidArgumentError(
+            "library has initializers or finalizers (dynamic tag ",
+            entry.d_tag,
+            "): the dynamic loader would run its code at load or unload");
+      case DT_NEEDED:
+      case DT_AUXILIARY:
+      case DT_FILTER:
+        return InvalidArgumentError(
+            "library depends on other libraries (dynamic tag ", entry.d_tag,
+            "): kiln libraries are self-contained");
+      case DT_TEXTREL:
+        return InvalidArgumentError(
+            "library has text relocations: the loader would make its code "
+            "writable");
+      case DT_FLAGS:
+        if (entry.d_un.d_val & DF_TEXTREL) {
+          return InvalidArgumentError(
+              "library has text relocations: the loader would make its code "
+              "writable");
+        }
+        break;
+      case DT_RELA:
+        rela = entry.d_un.d_ptr;
+        break;
+      case DT_RELASZ:
+        rela_size = entry.d_un.d_val;
+        break;
+      case DT_JMPREL:
+        jmprel = entry.d_un.d_ptr;
+        break;
+      case DT_PLTRELSZ:
+        jmprel_size = entry.d_un.d_val;
+        break;
+      case DT_PLTREL:
+        if (entry.d_un.d_val != DT_RELA) {
+          return InvalidArgumentError("library uses REL relocations (x86-64 "
+                                      "uses RELA)");
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  // An IRELATIVE relocation calls a resolver in the library while it loads.
+  for (auto [address, bytes] : {std::pair{rela, rela_size},
+                                std::pair{jmprel, jmprel_size}}) {
+    if (bytes == 0) continue;
+    const std::optional<uint64_t> offset =
+        OffsetOfAddress(data, header, address, bytes);
+    if (!offset || !RangeInside(*offset, bytes, size)) {
+      return DataLossError("relocation table at address ", address, " (",
+                           bytes, " bytes) lies outside the image");
+    }
+    for (uint64_t at = 0; at + sizeof(Elf64_Rela) <= bytes;
+         at += sizeof(Elf64_Rela)) {
+      Elf64_Rela relocation;
+      std::memcpy(&relocation, data + *offset + at, sizeof(relocation));
+      if (ELF64_R_TYPE(relocation.r_info) == R_X86_64_IRELATIVE) {
+        return InvalidArgumentError(
+            "library has IFUNC relocations: the loader would run its "
+            "resolvers at load");
+      }
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
 Status CheckElfImage(const uint8_t* data, size_t size) {
   Elf64_Ehdr header;
   if (size < SELFMAG || std::memcmp(data, ELFMAG, SELFMAG) != 0) {
@@ -121,6 +234,8 @@ Status CheckElfImage(const uint8_t* data, size_t size) {
                    uint64_t{header.e_phnum} * sizeof(Elf64_Phdr), size)) {
     return DataLossError("truncated ELF: program headers extend past the end");
   }
+  std::optional<Elf64_Phdr> dynamic;
+  bool has_stack_header = false;
   for (uint32_t i = 0; i < header.e_phnum; ++i) {
     Elf64_Phdr segment;
     std::memcpy(&segment, data + header.e_phoff + i * sizeof(Elf64_Phdr),
@@ -132,6 +247,36 @@ Status CheckElfImage(const uint8_t* data, size_t size) {
                            ") extends past the end of the ", size,
                            "-byte image");
     }
+    const bool writable_code =
+        (segment.p_flags & PF_W) != 0 && (segment.p_flags & PF_X) != 0;
+    if (segment.p_type == PT_LOAD && writable_code) {
+      return InvalidArgumentError("ELF segment ", i,
+                                   " is both writable and executable");
+    }
+    if (segment.p_type == PT_GNU_STACK) {
+      has_stack_header = true;
+      if (segment.p_flags & PF_X) {
+        return InvalidArgumentError(
+            "library asks for an executable stack: the loader would make "
+            "every thread's stack executable");
+      }
+    }
+    if (segment.p_type == PT_INTERP) {
+      return InvalidArgumentError("library names a program interpreter");
+    }
+    if (segment.p_type == PT_DYNAMIC) {
+      if (dynamic) return InvalidArgumentError("two dynamic segments");
+      dynamic = segment;
+    }
+  }
+  // Without the header the loader defaults to an executable stack.
+  if (!has_stack_header) {
+    return InvalidArgumentError(
+        "library has no PT_GNU_STACK header: the loader would make every "
+        "thread's stack executable");
+  }
+  if (dynamic) {
+    KILN_RETURN_IF_ERROR(CheckDynamicSection(data, size, header, *dynamic));
   }
   return OkStatus();
 }
@@ -200,19 +345,19 @@ StatusOr<LoadedLibrary> LoadedLibrary::Load(const uint8_t* data, size_t size,
                                   KILN_EXECUTABLE_LIBRARY_VERSION_LATEST));
   }
   const uint32_t version = (*header_ptr)->version;
-  if (version != KILN_EXECUTABLE_LIBRARY_VERSION_0) {
+  if (version != KILN_EXECUTABLE_LIBRARY_VERSION_1) {
     return UnimplementedError("library answered with ABI version ", version,
                               " (this runtime supports version ",
-                              static_cast<int>(KILN_EXECUTABLE_LIBRARY_VERSION_0),
+                              static_cast<int>(KILN_EXECUTABLE_LIBRARY_VERSION_1),
                               ")");
   }
   // The query returns a pointer to the header pointer, which is the first
   // member of the versioned library structure.
   loaded.library_ =
-      reinterpret_cast<const kiln_executable_library_v0_t*>(header_ptr);
-  const kiln_export_table_v0_t& exports = loaded.library_->exports;
+      reinterpret_cast<const kiln_executable_library_v1_t*>(header_ptr);
+  const kiln_export_table_v1_t& exports = loaded.library_->exports;
   if (exports.count > 0 &&
-      (!exports.ptrs || !exports.names || !exports.binding_counts)) {
+      (!exports.ptrs || !exports.names || !exports.descriptors)) {
     return InvalidArgumentError("export table has ", exports.count,
                                 " entries but null arrays");
   }
@@ -233,6 +378,175 @@ Status CheckLibraryImages(const fb::Module& module) {
   }
   return OkStatus();
 }
+
+namespace {
+
+// "8xf32"-like, with "?" for an extent the kernel takes whatever it is.
+std::string DescribeBinding(const kiln_binding_descriptor_v1_t& binding) {
+  std::string text;
+  for (uint32_t d = 0; d < binding.rank; ++d) {
+    text += binding.shape[d] == KILN_DIMENSION_ANY
+                ? std::string("?")
+                : std::to_string(binding.shape[d]);
+    text += "x";
+  }
+  text += ElementTypeName(static_cast<ElementType>(binding.element_type));
+  text += binding.access == KILN_BINDING_ACCESS_WRITE ? " (written)"
+                                                      : " (read)";
+  return text;
+}
+
+bool BindingTakes(const kiln_binding_descriptor_v1_t& binding,
+                  ElementType element_type, const Shape& shape) {
+  if (binding.element_type != static_cast<uint8_t>(element_type) ||
+      binding.rank != shape.size()) {
+    return false;
+  }
+  for (uint32_t d = 0; d < binding.rank; ++d) {
+    if (binding.shape[d] != KILN_DIMENSION_ANY && binding.shape[d] != shape[d]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The library's description of itself is checked before the module's
+// metadata is compared with it.
+Status CheckDescriptor(const kiln_export_descriptor_v1_t& descriptor) {
+  if (descriptor.binding_count > 0 && !descriptor.bindings) {
+    return InvalidArgumentError("descriptor has ", descriptor.binding_count,
+                                " bindings but a null array");
+  }
+  for (uint32_t i = 0; i < descriptor.binding_count; ++i) {
+    const kiln_binding_descriptor_v1_t& binding = descriptor.bindings[i];
+    if (!IsValidElementType(binding.element_type)) {
+      return InvalidArgumentError("binding ", i, ": invalid element type ",
+                                  static_cast<int>(binding.element_type));
+    }
+    if (binding.access != KILN_BINDING_ACCESS_READ &&
+        binding.access != KILN_BINDING_ACCESS_WRITE) {
+      return InvalidArgumentError("binding ", i, ": invalid access ",
+                                  static_cast<int>(binding.access));
+    }
+    if (binding.rank > kMaxTensorRank || (binding.rank > 0 && !binding.shape)) {
+      return InvalidArgumentError("binding ", i, ": bad shape (rank ",
+                                  binding.rank, ")");
+    }
+    for (uint32_t d = 0; d < binding.rank; ++d) {
+      if (binding.shape[d] < 0 && binding.shape[d] != KILN_DIMENSION_ANY) {
+        return InvalidArgumentError("binding ", i, ": negative extent ",
+                                    binding.shape[d]);
+      }
+    }
+  }
+  return OkStatus();
+}
+
+// Resolves export `ex` against its library's table: name, binding count,
+// workgroup count and binding types must be those the code was built for.
+Status ResolveExport(const fb::Export& ex, const kiln_export_table_v1_t& table,
+                     uint32_t library, ResolvedExport* out) {
+  const std::string_view name = ex.name()->string_view();
+  const uint32_t ordinal = ex.library_ordinal();
+  if (ordinal >= table.count) {
+    return OutOfRangeError("library ordinal ", ordinal,
+                           " out of range (library ", library, " has ",
+                           table.count, " exports)");
+  }
+  const char* library_name = table.names[ordinal];
+  if (!library_name || name != library_name) {
+    return InvalidArgumentError("library ", library, " export ", ordinal,
+                                " is named '",
+                                library_name ? library_name : "(null)", "'");
+  }
+  if (!table.ptrs[ordinal]) {
+    return InvalidArgumentError("library entry point is null");
+  }
+  const kiln_export_descriptor_v1_t& descriptor = table.descriptors[ordinal];
+  KILN_RETURN_IF_ERROR(CheckDescriptor(descriptor), "library ", library,
+                       " export ", ordinal);
+  if (descriptor.binding_count != ex.binding_count()) {
+    return InvalidArgumentError("module declares ", ex.binding_count(),
+                                " bindings but the library export has ",
+                                descriptor.binding_count);
+  }
+  const auto* count = ex.workgroup_count();
+  for (int d = 0; d < 3; ++d) {
+    const uint32_t built = descriptor.workgroup_count[d];
+    if (built != 0 && count->Get(d) != built) {
+      return InvalidArgumentError(
+          "module declares workgroup count ", count->Get(0), "x", count->Get(1),
+          "x", count->Get(2), " but the library export was built for ",
+          descriptor.workgroup_count[0], "x", descriptor.workgroup_count[1],
+          "x", descriptor.workgroup_count[2],
+          " (0: any count; the module is corrupt or was changed)");
+    }
+  }
+  if (const auto* types = ex.binding_types(); types && types->size() != 0) {
+    for (uint32_t i = 0; i < types->size(); ++i) {
+      const fb::TensorType* type = types->Get(i);
+      const auto element_type = static_cast<ElementType>(type->element_type());
+      const Shape shape = type->shape() ? Shape(type->shape()->begin(),
+                                                type->shape()->end())
+                                        : Shape();
+      if (!BindingTakes(descriptor.bindings[i], element_type, shape)) {
+        return InvalidArgumentError(
+            "module declares binding ", i, " as ",
+            FormatTensorType(element_type, shape),
+            " but the library export takes ",
+            DescribeBinding(descriptor.bindings[i]));
+      }
+    }
+  }
+  out->name = name;
+  out->function = table.ptrs[ordinal];
+  out->descriptor = &descriptor;
+  out->binding_count = ex.binding_count();
+  // Equal to the built count wherever the code has one.
+  for (int d = 0; d < 3; ++d) out->workgroup_count[d] = count->Get(d);
+  return OkStatus();
+}
+
+// Every dispatch binds buffers of the types the code was built for, and
+// exactly the bindings it writes are fresh results: an operand (a constant
+// in module memory, the caller's input) is never written, and no result is
+// handed out unwritten.
+Status CheckDispatches(const Module::Impl& impl) {
+  for (uint32_t f = 0; f < impl.functions.size(); ++f) {
+    const FunctionPlan& plan = impl.functions[f];
+    const auto* types = plan.function->body_type();
+    const auto* body = plan.function->body();
+    for (uint32_t pc = 0; pc < SizeOf(body); ++pc) {
+      if (types->GetEnum<fb::Op>(pc) != fb::Op::DispatchOp) continue;
+      const auto* op = static_cast<const fb::DispatchOp*>(body->Get(pc));
+      const ResolvedExport& ex =
+          impl.executables[op->executable()][op->export_index()];
+      const uint32_t operand_count = SizeOf(op->operands());
+      for (uint32_t i = 0; i < ex.binding_count; ++i) {
+        const bool is_operand = i < operand_count;
+        const uint32_t slot = is_operand
+                                  ? op->operands()->Get(i)
+                                  : op->results()->Get(i - operand_count);
+        const TensorType& type = plan.slots[slot].type;
+        const kiln_binding_descriptor_v1_t& binding =
+            ex.descriptor->bindings[i];
+        const bool written = binding.access == KILN_BINDING_ACCESS_WRITE;
+        if (!BindingTakes(binding, type.element_type, type.shape) ||
+            written == is_operand) {
+          return InvalidArgumentError(
+              "function '", StringOf(plan.function->name()), "' instruction ",
+              pc, ": dispatch of '", ex.name, "' binds ",
+              is_operand ? "operand" : "result", " slot ", slot, " of type ",
+              type.ToString(), " at binding ", i,
+              " but the library export takes ", DescribeBinding(binding));
+        }
+      }
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace
 
 Status LoadLibraries(Module::Impl* impl) {
   const fb::Module& module = *impl->root;
@@ -259,55 +573,26 @@ Status LoadLibraries(Module::Impl* impl) {
     impl->libraries.push_back(std::move(loaded).value());
   }
 
-  // Resolve every export against its library's export table.
+  // Resolve every export against its library's description of itself.
   const uint32_t executable_count =
       module.executables() ? module.executables()->size() : 0;
   impl->executables.resize(executable_count);
   for (uint32_t i = 0; i < executable_count; ++i) {
     const fb::Executable* executable = module.executables()->Get(i);
-    const kiln_export_table_v0_t& table =
+    const kiln_export_table_v1_t& table =
         impl->libraries[executable->library()].library().exports;
-    const uint32_t export_count =
-        executable->exports() ? executable->exports()->size() : 0;
+    const uint32_t export_count = SizeOf(executable->exports());
     std::vector<ResolvedExport>& resolved = impl->executables[i];
     resolved.resize(export_count);
     for (uint32_t e = 0; e < export_count; ++e) {
       const fb::Export* ex = executable->exports()->Get(e);
-      const std::string_view name = ex->name()->string_view();
-      const std::string context =
-          StrCat("executable '",
-                 executable->name() ? executable->name()->string_view() : "",
-                 "' export '", name, "'");
-      const uint32_t ordinal = ex->library_ordinal();
-      if (ordinal >= table.count) {
-        return OutOfRangeError(context, ": library ordinal ", ordinal,
-                               " out of range (library ", executable->library(),
-                               " has ", table.count, " exports)");
-      }
-      const char* library_name = table.names[ordinal];
-      if (!library_name || name != library_name) {
-        return InvalidArgumentError(
-            context, ": library ", executable->library(), " export ", ordinal,
-            " is named '", library_name ? library_name : "(null)", "'");
-      }
-      if (table.binding_counts[ordinal] != ex->binding_count()) {
-        return InvalidArgumentError(
-            context, ": module declares ", ex->binding_count(),
-            " bindings but the library export has ",
-            table.binding_counts[ordinal]);
-      }
-      if (!table.ptrs[ordinal]) {
-        return InvalidArgumentError(context, ": library entry point is null");
-      }
-      ResolvedExport& out = resolved[e];
-      out.name = name;
-      out.function = table.ptrs[ordinal];
-      out.binding_count = ex->binding_count();
-      for (int d = 0; d < 3; ++d) {
-        out.workgroup_count[d] = ex->workgroup_count()->Get(d);
-      }
+      KILN_RETURN_IF_ERROR(
+          ResolveExport(*ex, table, executable->library(), &resolved[e]),
+          "executable '", StringOf(executable->name()), "' export '",
+          StringOf(ex->name()), "'");
     }
   }
+  KILN_RETURN_IF_ERROR(CheckDispatches(*impl));
   impl->libraries_loaded = true;
   return OkStatus();
 }

@@ -77,7 +77,9 @@ StatusOr<std::shared_ptr<const Module>> Module::Load(
   // No file: a profiler would read the binary module as source text.
   ScopedZone zone(site);
   const std::string context = StrCat("cannot load '", path, "'");
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused
+  // below as not a regular file).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return ErrnoToStatus(errno, StrCat("cannot open '", path, "'"));
   struct stat st;
   if (::fstat(fd, &st) != 0) {
@@ -93,15 +95,44 @@ StatusOr<std::shared_ptr<const Module>> Module::Load(
     ::close(fd);
     return InvalidArgumentError(context, ": file is empty");
   }
+  // Read into private memory rather than mapped from the file: the module
+  // is verified once and then trusted, so a file rewritten or truncated
+  // while it runs must not change (or unmap) what was verified. Pages come
+  // page-aligned (constants keep their 64-byte alignment) and are made
+  // read-only once filled, like a read-only mapping.
   auto impl = std::make_unique<Impl>();
   impl->mapping_size = static_cast<size_t>(st.st_size);
-  void* mapping =
-      ::mmap(nullptr, impl->mapping_size, PROT_READ, MAP_PRIVATE, fd, 0);
-  const int mmap_error = errno;
-  ::close(fd);  // the mapping keeps the file alive
-  if (mapping == MAP_FAILED) return ErrnoToStatus(mmap_error, context);
-  impl->mapping = mapping;
-  impl->data = static_cast<const uint8_t*>(mapping);
+  void* memory = ::mmap(nullptr, impl->mapping_size, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (memory == MAP_FAILED) {
+    const int error = errno;
+    ::close(fd);
+    return ErrnoToStatus(error, StrCat(context, ": cannot allocate ",
+                                       impl->mapping_size, " bytes"));
+  }
+  impl->mapping = memory;
+  // Huge pages where the kernel allows them: reading 100 MB faults in
+  // 25,600 small pages otherwise, a fifth of the read time. Advice only.
+  (void)::madvise(memory, impl->mapping_size, MADV_HUGEPAGE);
+  auto* bytes = static_cast<uint8_t*>(memory);
+  size_t done = 0;
+  while (done < impl->mapping_size) {
+    const ssize_t n = ::read(fd, bytes + done, impl->mapping_size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int error = n < 0 ? errno : 0;
+      ::close(fd);
+      if (error != 0) return ErrnoToStatus(error, context);
+      return DataLossError(context, ": file shrank from ", impl->mapping_size,
+                           " to ", done, " bytes while it was read");
+    }
+    done += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  if (::mprotect(memory, impl->mapping_size, PROT_READ) != 0) {
+    return ErrnoToStatus(errno, context);
+  }
+  impl->data = bytes;
   impl->size = impl->mapping_size;
   StatusOr<std::shared_ptr<const Module>> module =
       Create(std::move(impl), options);

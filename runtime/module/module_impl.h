@@ -45,6 +45,8 @@ struct FunctionPlan {
 struct ResolvedExport {
   std::string_view name;  // points into the module
   kiln_dispatch_fn_v0_t function = nullptr;
+  /// What the library says the code was built for (in the loaded library).
+  const kiln_export_descriptor_v1_t* descriptor = nullptr;
   uint32_t workgroup_count[3] = {1, 1, 1};
   uint32_t binding_count = 0;
 };
@@ -66,20 +68,21 @@ class LoadedLibrary {
   static StatusOr<LoadedLibrary> Load(const uint8_t* data, size_t size,
                                       std::string_view debug_name);
 
-  const kiln_executable_library_v0_t& library() const { return *library_; }
+  const kiln_executable_library_v1_t& library() const { return *library_; }
 
  private:
   void Reset();
 
   int fd_ = -1;
   void* handle_ = nullptr;
-  const kiln_executable_library_v0_t* library_ = nullptr;
+  const kiln_executable_library_v1_t* library_ = nullptr;
 };
 
 struct Module::Impl {
   ~Impl();
 
-  // Backing bytes: a read-only mapping, an owned copy, or borrowed memory.
+  // Backing bytes: the file read into private read-only pages (mapping),
+  // an owned copy, or borrowed memory.
   void* mapping = nullptr;
   size_t mapping_size = 0;
   void* owned_copy = nullptr;  // from aligned_alloc
@@ -125,13 +128,18 @@ uint64_t EffectiveMaxBufferBytes(const ModuleLoadOptions& options);
 /// loading it (for modules loaded without their libraries).
 Status CheckLibraryImages(const fb::Module& module);
 
-/// Loads every library of the verified module and resolves every export;
-/// fills impl->libraries and impl->executables and sets libraries_loaded.
+/// Loads every library of the verified module, resolves every export and
+/// checks the module's exports and dispatches against each library's
+/// description of its code; fills impl->libraries and impl->executables and
+/// sets libraries_loaded.
 Status LoadLibraries(Module::Impl* impl);
 
 /// Checks that `data` looks like an x86-64 ELF shared object whose program
 /// headers and segments lie inside it (dlopen would otherwise map past the
-/// end of the image and fault).
+/// end of the image and fault), and that loading it runs none of its code
+/// and maps no writable code: no initializers or finalizers, IFUNC
+/// relocations, DT_NEEDED (or filter) entries, text relocations,
+/// writable+executable segments or executable stack.
 Status CheckElfImage(const uint8_t* data, size_t size);
 
 /// Fails, naming them, when `has_feature` (HostHasCpuFeature in the

@@ -3,8 +3,10 @@
 #include "kiln/module.h"
 
 #include <dlfcn.h>
+#include <elf.h>
 #include <xxhash.h>
 #include <link.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -39,7 +41,7 @@ std::vector<uint8_t> FloatBytes(const std::vector<float>& values) {
 const std::vector<uint8_t>& LibraryBytes(int variant) {
   static const std::vector<uint8_t> libraries[] = {
       ReadBinaryFile(KILN_TEST_LIBRARY_1), ReadBinaryFile(KILN_TEST_LIBRARY_2),
-      ReadBinaryFile(KILN_TEST_LIBRARY_3)};
+      ReadBinaryFile(KILN_TEST_LIBRARY_3), ReadBinaryFile(KILN_TEST_LIBRARY_4)};
   return libraries[variant - 1];
 }
 
@@ -385,7 +387,7 @@ TEST(ModuleTest, LoadFromFile) {
   EXPECT_EQ((*module)->functions().size(), 5u);
   EXPECT_EQ(reinterpret_cast<uintptr_t>((*module)->data()) % 4096, 0u);
   std::remove(path.c_str());
-  // The mapping stays valid after the file is gone.
+  // The module stays valid after the file is gone.
   ThreadPool pool(1);
   Context context(*module, &pool);
   std::vector<Tensor> outputs;
@@ -401,6 +403,48 @@ TEST(ModuleTest, LoadFromFile) {
   ASSERT_FALSE(directory.ok());
   EXPECT_EQ(directory.status().message(),
             "cannot load '/tmp': not a regular file");
+}
+
+// The module is read, not mapped: truncating or rewriting its file while it
+// runs leaves what was verified intact (with a mapping, the constant read
+// below would fault with SIGBUS).
+TEST(ModuleTest, FileChangedAfterLoadDoesNotAffectTheModule) {
+  const std::vector<uint8_t> bytes = BuildModule(GoodSpec());
+  const std::string path =
+      StrCat("/tmp/kiln_module_test_truncated_", getpid(), ".kiln");
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  }
+  StatusOr<std::shared_ptr<const Module>> module = Module::Load(path);
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  ASSERT_EQ(::truncate(path.c_str(), 0), 0);
+  ThreadPool pool(2);
+  Context context(*module, &pool);
+  std::vector<Tensor> outputs;
+  ASSERT_TRUE(context.Call("constant", {}, &outputs).ok());
+  EXPECT_EQ(FloatValues(outputs[0]),
+            (std::vector<float>{10, 11, 12, 13, 14, 15, 16, 17}));
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << std::string(bytes.size(), '\xff');
+  }
+  Tensor a = F32Tensor({8}, {0, 1, 2, 3, 4, 5, 6, 7});
+  ASSERT_TRUE(context.Call("main", {a, a}, &outputs).ok());
+  EXPECT_EQ(outputs[0].data_as<float>()[7], 7.0f + 7.0f + 17.0f);
+  EXPECT_EQ((*module)->name(), "good");
+  std::remove(path.c_str());
+}
+
+// A FIFO is refused without waiting for a writer.
+TEST(ModuleTest, FifoIsRefusedWithoutBlocking) {
+  const std::string path = StrCat("/tmp/kiln_module_test_fifo_", getpid());
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  StatusOr<std::shared_ptr<const Module>> module = Module::Load(path);
+  ASSERT_FALSE(module.ok());
+  EXPECT_EQ(module.status().message(),
+            StrCat("cannot load '", path, "': not a regular file"));
+  std::remove(path.c_str());
 }
 
 TEST(ModuleTest, BorrowedBytesAreUsedInPlace) {
@@ -876,7 +920,7 @@ TEST(ModuleVerifyTest, Libraries) {
   spec.executables[0].exports[0].library_ordinal = 9;
   EXPECT_EQ(LoadError(spec),
             "executable 'ex' export 'add_f32': library ordinal 9 out of range "
-            "(library 0 has 5 exports)");
+            "(library 0 has 6 exports)");
   spec = GoodSpec();
   spec.libraries[0].data.assign({'h', 'e', 'l', 'l', 'o', ' ', 'w', 'o'});
   EXPECT_EQ(LoadError(spec), "library 0: not an ELF file");
@@ -896,7 +940,298 @@ TEST(ModuleVerifyTest, Libraries) {
   spec.libraries[0].data = LibraryBytes(3);
   EXPECT_EQ(LoadError(spec),
             "library 0: library answered with ABI version 99 (this runtime "
-            "supports version 0)");
+            "supports version 1)");
+}
+
+//===----------------------------------------------------------------------===//
+// The module's metadata against the library's description of its code
+//===----------------------------------------------------------------------===//
+
+// copy(a: 2x4xf32) -> 2x4xf32 through copy_rows_2x4_f32, which is built for
+// a 2x1x1 grid and 2x4xf32 bindings and checks neither, as compiled code.
+ModuleSpec CopyRowsSpec() {
+  ModuleSpec spec;
+  spec.libraries.push_back({});
+  spec.libraries[0].data = LibraryBytes(1);
+  const TypeSpec m24{F32, {2, 4}};
+  ExportSpec copy("copy_rows_2x4_f32", 5, 2, {2, 1, 1});
+  copy.binding_types = {m24, m24};
+  spec.executables.push_back({"ex", 0, {copy}});
+  spec.functions.push_back({"copy",
+                            {m24, m24},
+                            {0},
+                            {m24},
+                            {Dispatch(0, 0, {0}, {1}), Return({1})}});
+  return spec;
+}
+
+TEST(LibraryDescriptionTest, AgreeingModuleRuns) {
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(CopyRowsSpec());
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  ThreadPool pool(2);
+  Context context(*module, &pool);
+  std::vector<Tensor> outputs;
+  const std::vector<float> values = {1, 2, 3, 4, 5, 6, 7, 8};
+  ASSERT_TRUE(
+      context.Call("copy", {F32Tensor({2, 4}, values)}, &outputs).ok());
+  EXPECT_EQ(FloatValues(outputs[0]), values);
+}
+
+// A larger grid would run workgroups past the buffers, a smaller one would
+// leave rows unwritten: either is refused before anything runs.
+TEST(LibraryDescriptionTest, WorkgroupCountMustBeTheBuiltOne) {
+  for (std::vector<uint32_t> count :
+       {std::vector<uint32_t>{3, 1, 1}, std::vector<uint32_t>{1, 1, 1},
+        std::vector<uint32_t>{2, 2, 1}, std::vector<uint32_t>{2, 1, 1 << 20}}) {
+    ModuleSpec spec = CopyRowsSpec();
+    spec.executables[0].exports[0].workgroup_count = count;
+    EXPECT_EQ(LoadError(spec),
+              StrCat("executable 'ex' export 'copy_rows_2x4_f32': module "
+                     "declares workgroup count ",
+                     count[0], "x", count[1], "x", count[2],
+                     " but the library export was built for 2x1x1 (0: any "
+                     "count; the module is corrupt or was changed)"));
+  }
+}
+
+// A consistent change of shapes (export and slots agree) still disagrees
+// with the code: the kernel would write past a smaller buffer.
+TEST(LibraryDescriptionTest, BindingTypesMustBeTheBuiltOnes) {
+  ModuleSpec spec = CopyRowsSpec();
+  const TypeSpec m14{F32, {1, 4}};
+  spec.executables[0].exports[0].binding_types = {m14, m14};
+  spec.functions[0].slots = {m14, m14};
+  spec.functions[0].results = {m14};
+  EXPECT_EQ(LoadError(spec),
+            "executable 'ex' export 'copy_rows_2x4_f32': module declares "
+            "binding 0 as 1x4xf32 but the library export takes 2x4xf32 "
+            "(read)");
+  // Without binding types in the export, the dispatch's slots are checked.
+  spec.executables[0].exports[0].binding_types.clear();
+  EXPECT_EQ(LoadError(spec),
+            "function 'copy' instruction 0: dispatch of 'copy_rows_2x4_f32' "
+            "binds operand slot 0 of type 1x4xf32 at binding 0 but the "
+            "library export takes 2x4xf32 (read)");
+  spec = CopyRowsSpec();
+  const TypeSpec i24{I32, {2, 4}};
+  spec.executables[0].exports[0].binding_types = {i24, i24};
+  spec.functions[0].slots = {i24, i24};
+  spec.functions[0].results = {i24};
+  EXPECT_EQ(LoadError(spec),
+            "executable 'ex' export 'copy_rows_2x4_f32': module declares "
+            "binding 0 as 2x4xi32 but the library export takes 2x4xf32 "
+            "(read)");
+}
+
+// Which bindings are results decides what the kernel may write: an output
+// bound as an operand would be written in module memory or the caller's
+// input; an input bound as a result would be handed out never written.
+TEST(LibraryDescriptionTest, WrittenBindingsMustBeTheResults) {
+  ModuleSpec spec = CopyRowsSpec();
+  spec.functions[0].body = {Dispatch(0, 0, {0, 1}, {}), Return({1})};
+  spec.functions[0].arguments = {0, 1};
+  spec.functions[0].slots = {{F32, {2, 4}}, {F32, {2, 4}}};
+  EXPECT_EQ(LoadError(spec),
+            "function 'copy' instruction 0: dispatch of 'copy_rows_2x4_f32' "
+            "binds operand slot 1 of type 2x4xf32 at binding 1 but the "
+            "library export takes 2x4xf32 (written)");
+  spec = CopyRowsSpec();
+  spec.functions[0].arguments = {};
+  spec.functions[0].body = {Dispatch(0, 0, {}, {0, 1}), Return({1})};
+  EXPECT_EQ(LoadError(spec),
+            "function 'copy' instruction 0: dispatch of 'copy_rows_2x4_f32' "
+            "binds result slot 0 of type 2x4xf32 at binding 0 but the "
+            "library export takes 2x4xf32 (read)");
+}
+
+TEST(LibraryDescriptionTest, AnyExtentAndCountIsForCodeThatBoundsItself) {
+  // add_f32 takes any length and grid: GoodSpec runs it over 4x1x1 and 8
+  // elements, kiln-run's tests over 2x1x1.
+  ModuleSpec spec = GoodSpec();
+  spec.executables[0].exports[0].workgroup_count = {7, 1, 1};
+  EXPECT_TRUE(LoadSpec(spec).ok());
+  // Its element type and rank are fixed all the same.
+  spec = GoodSpec();
+  const TypeSpec m24{F32, {2, 4}};
+  spec.executables[0].exports[0].binding_types = {m24, m24, m24};
+  spec.functions = {{"add", {m24, m24, m24}, {0, 1}, {m24},
+                     {Dispatch(0, 0, {0, 1}, {2}), Return({2})}}};
+  EXPECT_EQ(LoadError(spec),
+            "executable 'ex' export 'add_f32': module declares binding 0 as "
+            "2x4xf32 but the library export takes ?xf32 (read)");
+}
+
+//===----------------------------------------------------------------------===//
+// Library images: nothing of theirs runs at load
+//===----------------------------------------------------------------------===//
+
+// Rewrites the first dynamic entry tagged `from` of an ELF image to `to`.
+bool RetagDynamicEntry(std::vector<uint8_t>* image, int64_t from, int64_t to,
+                       uint64_t value) {
+  Elf64_Ehdr header;
+  std::memcpy(&header, image->data(), sizeof(header));
+  for (uint32_t i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment;
+    std::memcpy(&segment, image->data() + header.e_phoff + i * sizeof(segment),
+                sizeof(segment));
+    if (segment.p_type != PT_DYNAMIC) continue;
+    for (uint64_t at = segment.p_offset;
+         at + sizeof(Elf64_Dyn) <= segment.p_offset + segment.p_filesz;
+         at += sizeof(Elf64_Dyn)) {
+      Elf64_Dyn entry;
+      std::memcpy(&entry, image->data() + at, sizeof(entry));
+      if (entry.d_tag != from) continue;
+      entry.d_tag = to;
+      entry.d_un.d_val = value;
+      std::memcpy(image->data() + at, &entry, sizeof(entry));
+      return true;
+    }
+  }
+  return false;
+}
+
+// Changes the flags of the first program header of type `type`; false when
+// there is none.
+bool SetSegmentFlags(std::vector<uint8_t>* image, uint32_t type,
+                     uint32_t flags, uint32_t only_if_flag = 0) {
+  Elf64_Ehdr header;
+  std::memcpy(&header, image->data(), sizeof(header));
+  for (uint32_t i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment;
+    uint8_t* at = image->data() + header.e_phoff + i * sizeof(segment);
+    std::memcpy(&segment, at, sizeof(segment));
+    if (segment.p_type != type ||
+        (only_if_flag && !(segment.p_flags & only_if_flag))) {
+      continue;
+    }
+    segment.p_flags = flags;
+    std::memcpy(at, &segment, sizeof(segment));
+    return true;
+  }
+  return false;
+}
+
+std::string ImageError(std::vector<uint8_t> image) {
+  Status status = CheckElfImage(image.data(), image.size());
+  EXPECT_FALSE(status.ok()) << "image accepted";
+  return status.message();
+}
+
+TEST(LibraryImageTest, TestLibrariesAreAccepted) {
+  for (int variant : {1, 2, 3}) {
+    const std::vector<uint8_t>& image = LibraryBytes(variant);
+    EXPECT_TRUE(CheckElfImage(image.data(), image.size()).ok())
+        << "variant " << variant;
+  }
+}
+
+TEST(LibraryImageTest, ConstructorsAreRefusedBeforeTheyRun) {
+  // Built from C with a constructor: refused by verification, so the
+  // constructor never runs, loaded or not.
+  ModuleSpec spec = GoodSpec();
+  spec.libraries[0].data = LibraryBytes(4);
+  spec.executables[0].exports = {{"sub_f32", 0, 3, {2, 1, 1}}};
+  spec.functions.clear();
+  const std::string error = LoadError(spec);
+  EXPECT_NE(error.find("library 0: library has initializers or finalizers"),
+            std::string::npos)
+      << error;
+  ModuleLoadOptions inspect;
+  inspect.load_libraries = false;
+  EXPECT_FALSE(LoadSpec(spec, inspect).ok());
+  EXPECT_EQ(dlsym(RTLD_DEFAULT, "kiln_test_library_loaded"), nullptr);
+}
+
+TEST(LibraryImageTest, MutatedDynamicSectionsAreRefused) {
+  const std::vector<uint8_t>& good = LibraryBytes(1);
+  // Some entry every image has, turned into what must not be there.
+  for (int64_t tag : {DT_INIT, DT_INIT_ARRAY, DT_PREINIT_ARRAY, DT_FINI,
+                      DT_FINI_ARRAY}) {
+    std::vector<uint8_t> image = good;
+    ASSERT_TRUE(RetagDynamicEntry(&image, DT_HASH, tag, 0) ||
+                RetagDynamicEntry(&image, DT_GNU_HASH, tag, 0));
+    EXPECT_EQ(ImageError(image),
+              StrCat("library has initializers or finalizers (dynamic tag ",
+                     tag, "): the dynamic loader would run its code at load "
+                     "or unload"));
+  }
+  std::vector<uint8_t> image = good;
+  ASSERT_TRUE(RetagDynamicEntry(&image, DT_GNU_HASH, DT_NEEDED, 1) ||
+              RetagDynamicEntry(&image, DT_HASH, DT_NEEDED, 1));
+  EXPECT_EQ(ImageError(image),
+            "library depends on other libraries (dynamic tag 1): kiln "
+            "libraries are self-contained");
+  image = good;
+  ASSERT_TRUE(RetagDynamicEntry(&image, DT_GNU_HASH, DT_TEXTREL, 0) ||
+              RetagDynamicEntry(&image, DT_HASH, DT_TEXTREL, 0));
+  EXPECT_EQ(ImageError(image),
+            "library has text relocations: the loader would make its code "
+            "writable");
+  // A relocation table pointing outside the image.
+  image = good;
+  ASSERT_TRUE(RetagDynamicEntry(&image, DT_RELA, DT_RELA, 1u << 30));
+  EXPECT_NE(ImageError(image).find("relocation table at address 1073741824"),
+            std::string::npos);
+}
+
+// An IRELATIVE relocation would call a resolver of the library at load.
+TEST(LibraryImageTest, IfuncRelocationsAreRefused) {
+  std::vector<uint8_t> image = LibraryBytes(1);
+  Elf64_Ehdr header;
+  std::memcpy(&header, image.data(), sizeof(header));
+  std::vector<Elf64_Phdr> segments(header.e_phnum);
+  std::memcpy(segments.data(), image.data() + header.e_phoff,
+              header.e_phnum * sizeof(Elf64_Phdr));
+  uint64_t rela = 0;
+  for (const Elf64_Phdr& segment : segments) {
+    if (segment.p_type != PT_DYNAMIC) continue;
+    for (uint64_t at = 0; at < segment.p_filesz; at += sizeof(Elf64_Dyn)) {
+      Elf64_Dyn entry;
+      std::memcpy(&entry, image.data() + segment.p_offset + at, sizeof(entry));
+      if (entry.d_tag == DT_RELA) rela = entry.d_un.d_ptr;
+    }
+  }
+  ASSERT_NE(rela, 0u) << "the test library has no relocations";
+  for (const Elf64_Phdr& segment : segments) {
+    if (segment.p_type != PT_LOAD || rela < segment.p_vaddr ||
+        rela >= segment.p_vaddr + segment.p_filesz) {
+      continue;
+    }
+    Elf64_Rela relocation;
+    uint8_t* at = image.data() + segment.p_offset + (rela - segment.p_vaddr);
+    std::memcpy(&relocation, at, sizeof(relocation));
+    relocation.r_info = ELF64_R_INFO(0, R_X86_64_IRELATIVE);
+    std::memcpy(at, &relocation, sizeof(relocation));
+  }
+  EXPECT_EQ(ImageError(image),
+            "library has IFUNC relocations: the loader would run its "
+            "resolvers at load");
+}
+
+TEST(LibraryImageTest, WritableCodeAndExecutableStacksAreRefused) {
+  std::vector<uint8_t> image = LibraryBytes(1);
+  ASSERT_TRUE(SetSegmentFlags(&image, PT_LOAD, PF_R | PF_W | PF_X, PF_X));
+  EXPECT_NE(ImageError(image).find("is both writable and executable"),
+            std::string::npos);
+  image = LibraryBytes(1);
+  ASSERT_TRUE(SetSegmentFlags(&image, PT_GNU_STACK, PF_R | PF_W | PF_X));
+  EXPECT_EQ(ImageError(image),
+            "library asks for an executable stack: the loader would make "
+            "every thread's stack executable");
+  // No stack header: the loader's default is an executable stack.
+  image = LibraryBytes(1);
+  Elf64_Ehdr header;
+  std::memcpy(&header, image.data(), sizeof(header));
+  for (uint32_t i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment;
+    uint8_t* at = image.data() + header.e_phoff + i * sizeof(segment);
+    std::memcpy(&segment, at, sizeof(segment));
+    if (segment.p_type == PT_GNU_STACK) segment.p_type = PT_NULL;
+    std::memcpy(at, &segment, sizeof(segment));
+  }
+  EXPECT_EQ(ImageError(image),
+            "library has no PT_GNU_STACK header: the loader would make every "
+            "thread's stack executable");
 }
 
 //===----------------------------------------------------------------------===//

@@ -60,7 +60,8 @@ constexpr char kUsage[] =
     "                        it, then renamed (a failed write leaves none)\n"
     "  --threads=N           worker threads including the caller\n"
     "                        (default: hardware concurrency)\n"
-    "  --list-functions      print the signature of every function\n"
+    "  --list-functions      print the signature of every function (the\n"
+    "                        module is verified; its code is not loaded)\n"
     "  --dump-dispatches=DIR save every dispatch's bindings after it runs:\n"
     "                        DIR/<n>_<export>/in<i>.npy and out<i>.npy, a\n"
     "                        reproducer for --dispatch. DIR must not exist:\n"
@@ -441,8 +442,12 @@ kiln::Status Run(const Options& options, bool* checks_failed) {
 }
 
 kiln::Status RunModule(const Options& options, bool* checks_failed) {
-  KILN_ASSIGN_OR_RETURN(std::shared_ptr<const kiln::Module> module,
-                        kiln::Module::Load(options.module_path));
+  // Listing inspects: the module is verified but its code is not loaded.
+  kiln::ModuleLoadOptions load_options;
+  load_options.load_libraries = options.has_dispatch || !options.list_functions;
+  KILN_ASSIGN_OR_RETURN(
+      std::shared_ptr<const kiln::Module> module,
+      kiln::Module::Load(options.module_path, load_options));
   WarnAboutTraceStage(*module, options.trace_options.stage);
   if (options.has_dispatch) return DispatchOne(module, options);
   if (options.list_functions) {

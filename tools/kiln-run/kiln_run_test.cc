@@ -94,6 +94,73 @@ TEST_F(KilnRunTest, ListFunctions) {
             "main(8xf32, 8xf32) -> (8xf32, 2x4xf32)\nfail() -> (8xf32)\n");
 }
 
+// Listing inspects: the library is not loaded, so none of its code runs
+// (this one's query answers with an ABI version no runtime serves).
+TEST_F(KilnRunTest, ListFunctionsDoesNotLoadTheLibrary) {
+  ModuleSpec spec;
+  spec.libraries.push_back({});
+  spec.libraries[0].data = ReadBinaryFile(KILN_TEST_LIBRARY_3);
+  TypeSpec v8{fb::ElementType::F32, {8}};
+  spec.executables.push_back({"ex", 0, {{"fail", 1, 1, {1, 1, 1}}}});
+  spec.functions.push_back(
+      {"fail", {v8}, {}, {v8}, {Dispatch(0, 0, {}, {0}), Return({0})}});
+  const std::string path = Write("abi99.kiln", BuildModule(spec));
+  RunResult result = Run({path, "--list-functions"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "fail() -> (8xf32)\n");
+  result = Run({path});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("library answered with ABI version 99"),
+            std::string::npos)
+      << result.err;
+}
+
+#ifdef KILN_COMPILE_PATH
+std::vector<uint8_t> StringBytes(std::string_view text) {
+  return std::vector<uint8_t>(text.begin(), text.end());
+}
+
+// A module kiln-compile wrote, its workgroup count then changed in place
+// (the export's vector in the FlatBuffer): the library, which describes its
+// own code, disagrees, and the module is refused before anything runs.
+TEST_F(KilnRunTest, CompiledModuleWithAChangedWorkgroupCountIsRefused) {
+  const std::string source = Write(
+      "add.mlir",
+      StringBytes("func.func @main(%a: tensor<523x611xf32>, %b: "
+                  "tensor<523x611xf32>) -> tensor<523x611xf32> {\n"
+                  "  %e = tensor.empty() : tensor<523x611xf32>\n"
+                  "  %r = linalg.add ins(%a, %b : tensor<523x611xf32>, "
+                  "tensor<523x611xf32>) outs(%e : tensor<523x611xf32>) -> "
+                  "tensor<523x611xf32>\n"
+                  "  return %r : tensor<523x611xf32>\n}\n"));
+  const std::string module = dir_ + "/add.kiln";
+  RunResult compiled = RunProgram(KILN_COMPILE_PATH, {source, "-o", module});
+  ASSERT_EQ(compiled.exit_code, 0) << compiled.err;
+  const char kInput[] = "--input=523x611xf32=1";
+  RunResult result = Run({module, kInput, kInput});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+
+  std::vector<uint8_t> bytes = ReadBinaryFile(module);
+  const fb::Export* ex =
+      fb::GetModule(bytes.data())->executables()->Get(0)->exports()->Get(0);
+  const uint32_t built = ex->workgroup_count()->Get(0);
+  ASSERT_GT(built, 1u) << "the kernel should spread over workgroups";
+  for (uint32_t count : {built + 1, built - 1}) {
+    auto* x = const_cast<uint32_t*>(ex->workgroup_count()->data());
+    *x = count;
+    const std::string changed = Write("changed.kiln", bytes);
+    result = Run({changed, kInput, kInput});
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_NE(result.err.find(StrCat("module declares workgroup count ", count,
+                                     "x1x1 but the library export was built "
+                                     "for ",
+                                     built, "x1x1")),
+              std::string::npos)
+        << result.err;
+  }
+}
+#endif
+
 TEST_F(KilnRunTest, FunctionSelection) {
   RunResult result = Run({two_functions_, kA, kB});
   EXPECT_EQ(result.exit_code, 1);

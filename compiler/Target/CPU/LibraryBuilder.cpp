@@ -3,6 +3,7 @@
 #include "Target/CPU/LibraryBuilder.h"
 
 #include "Dialect/Kiln/IR/KilnOps.h"
+#include "Module/ElementType.h"
 #include "Target/CPU/CPUTarget.h"
 #include "kiln/executable_library.h"
 #include "llvm/ADT/StringExtras.h"
@@ -25,6 +26,9 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/X86TargetParser.h"
 #include "mlir/Target/LLVMIR/Export.h"
+
+#include <array>
+#include <limits>
 
 namespace mlir::kiln {
 
@@ -52,14 +56,73 @@ FailureOr<std::string> findLinker(Location loc) {
   return emitError(loc) << "cannot find ld.lld (install lld-22)";
 }
 
-/// Adds the export table, library header and query function.
+/// What the code of one export was built for (kiln_export_descriptor_v1_t).
+struct ExportDescriptor {
+  struct Binding {
+    ::kiln::fb::ElementType elementType;
+    uint8_t access;
+    SmallVector<int64_t> shape;
+  };
+  std::array<uint32_t, 3> workgroupCount = {1, 1, 1};
+  SmallVector<Binding> bindings;
+};
+
+/// The descriptor of `exportOp`: its workgroup count, binding types and
+/// outputs, which strategy selection and `kiln-verify-export-interfaces`
+/// derived from the kernel (or a stage text declares).
+FailureOr<ExportDescriptor> getExportDescriptor(ExecutableExportOp exportOp) {
+  ExportDescriptor descriptor;
+  if (auto count = exportOp.getWorkgroupCountAttr()) {
+    if (count.size() > 3)
+      return exportOp.emitError("workgroup count has more than 3 entries");
+    for (auto [i, value] : llvm::enumerate(count.asArrayRef())) {
+      if (value < 1 || value > std::numeric_limits<uint32_t>::max())
+        return exportOp.emitError("workgroup count ")
+               << value << " is outside [1, 2^32)";
+      descriptor.workgroupCount[i] = static_cast<uint32_t>(value);
+    }
+  }
+  uint64_t bindingCount = exportOp.getBindings().getZExtValue();
+  ArrayAttr types = exportOp.getBindingTypesAttr();
+  if (!types || types.size() != bindingCount)
+    return exportOp.emitError("export needs one binding type per binding (")
+           << bindingCount << ") for the library to describe it";
+  std::optional<uint64_t> outputs;
+  if (auto attr = exportOp.getOutputsAttr())
+    outputs = attr.getValue().getZExtValue();
+  if (!outputs || *outputs > bindingCount)
+    return exportOp.emitError("export needs `outputs` (at most ")
+           << bindingCount << ", the bindings its code writes, last)";
+  for (auto [i, attr] : llvm::enumerate(types)) {
+    auto type = dyn_cast<RankedTensorType>(cast<TypeAttr>(attr).getValue());
+    if (!type || !type.hasStaticShape())
+      return exportOp.emitError("binding ")
+             << i << " type is not a statically shaped tensor";
+    FailureOr<::kiln::fb::ElementType> elementType =
+        getModuleElementType(exportOp.getLoc(), type.getElementType());
+    if (failed(elementType))
+      return failure();
+    uint8_t access = i + *outputs >= bindingCount ? KILN_BINDING_ACCESS_WRITE
+                                                  : KILN_BINDING_ACCESS_READ;
+    descriptor.bindings.push_back(
+        {*elementType, access, llvm::to_vector(type.getShape())});
+  }
+  return descriptor;
+}
+
+/// Adds the export table (with each export's descriptor), library header
+/// and query function.
 void addLibraryTable(llvm::Module &module, ArrayRef<llvm::Function *> functions,
                      ArrayRef<std::string> names,
-                     ArrayRef<uint32_t> bindingCounts, StringRef libraryName) {
+                     ArrayRef<ExportDescriptor> descriptors,
+                     StringRef libraryName) {
   llvm::LLVMContext &context = module.getContext();
   llvm::IRBuilder<> builder(context);
   auto *ptrType = llvm::PointerType::get(context, 0);
+  auto *i8 = builder.getInt8Ty();
+  auto *i16 = builder.getInt16Ty();
   auto *i32 = builder.getInt32Ty();
+  auto *i64 = builder.getInt64Ty();
   auto privateConstant = [&](llvm::Constant *init, StringRef name) {
     return new llvm::GlobalVariable(module, init->getType(), /*isConstant=*/true,
                                     llvm::GlobalValue::PrivateLinkage, init,
@@ -70,32 +133,69 @@ void addLibraryTable(llvm::Module &module, ArrayRef<llvm::Function *> functions,
                            name);
   };
 
-  SmallVector<llvm::Constant *> namePtrs, fnPtrs, counts;
+  // kiln_binding_descriptor_v1_t and kiln_export_descriptor_v1_t.
+  auto *bindingType = llvm::StructType::get(context, {i8, i8, i16, i32, ptrType});
+  auto *descriptorType = llvm::StructType::get(
+      context, {llvm::ArrayType::get(i32, 3), i32, ptrType, i64});
+  auto *nullPtr = llvm::ConstantPointerNull::get(ptrType);
+  SmallVector<llvm::Constant *> namePtrs, fnPtrs, descriptorValues;
   for (auto [i, fn] : llvm::enumerate(functions)) {
     namePtrs.push_back(stringConstant(names[i], "__kiln_export_name"));
     fnPtrs.push_back(fn);
-    counts.push_back(builder.getInt32(bindingCounts[i]));
+    const ExportDescriptor &descriptor = descriptors[i];
+    SmallVector<llvm::Constant *> bindings;
+    for (const ExportDescriptor::Binding &binding : descriptor.bindings) {
+      llvm::Constant *shape =
+          binding.shape.empty()
+              ? static_cast<llvm::Constant *>(nullPtr)
+              : privateConstant(
+                    llvm::ConstantDataArray::get(context, ArrayRef<uint64_t>(
+                        reinterpret_cast<const uint64_t *>(
+                            binding.shape.data()),
+                        binding.shape.size())),
+                    "__kiln_binding_shape");
+      bindings.push_back(llvm::ConstantStruct::get(
+          bindingType,
+          {builder.getInt8(static_cast<uint8_t>(binding.elementType)),
+           builder.getInt8(binding.access),
+           builder.getInt16(binding.shape.size()), builder.getInt32(0),
+           shape}));
+    }
+    llvm::Constant *bindingsPtr =
+        bindings.empty()
+            ? static_cast<llvm::Constant *>(nullPtr)
+            : privateConstant(
+                  llvm::ConstantArray::get(
+                      llvm::ArrayType::get(bindingType, bindings.size()),
+                      bindings),
+                  "__kiln_export_bindings");
+    descriptorValues.push_back(llvm::ConstantStruct::get(
+        descriptorType,
+        {llvm::ConstantDataArray::get(
+             context, ArrayRef<uint32_t>(descriptor.workgroupCount)),
+         builder.getInt32(bindings.size()), bindingsPtr, builder.getInt64(0)}));
   }
   auto ptrArray = llvm::ArrayType::get(ptrType, functions.size());
   auto *namesGlobal = privateConstant(
       llvm::ConstantArray::get(ptrArray, namePtrs), "__kiln_export_names");
   auto *ptrsGlobal = privateConstant(
       llvm::ConstantArray::get(ptrArray, fnPtrs), "__kiln_export_ptrs");
-  auto *countsGlobal = privateConstant(
-      llvm::ConstantArray::get(llvm::ArrayType::get(i32, functions.size()),
-                               counts),
-      "__kiln_export_binding_counts");
+  auto *descriptorsGlobal = privateConstant(
+      llvm::ConstantArray::get(
+          llvm::ArrayType::get(descriptorType, functions.size()),
+          descriptorValues),
+      "__kiln_export_descriptors");
 
   // kiln_executable_library_header_t
   auto *headerType = llvm::StructType::get(context, {i32, i32, ptrType});
   auto *header = privateConstant(
       llvm::ConstantStruct::get(
           headerType,
-          {builder.getInt32(KILN_EXECUTABLE_LIBRARY_VERSION_0),
+          {builder.getInt32(KILN_EXECUTABLE_LIBRARY_VERSION_1),
            builder.getInt32(0),
            stringConstant(libraryName, "__kiln_library_name")}),
       "__kiln_library_header");
-  // kiln_executable_library_v0_t { header*, kiln_export_table_v0_t }
+  // kiln_executable_library_v1_t { header*, kiln_export_table_v1_t }
   auto *tableType =
       llvm::StructType::get(context, {i32, i32, ptrType, ptrType, ptrType});
   auto *libraryType = llvm::StructType::get(context, {ptrType, tableType});
@@ -105,7 +205,7 @@ void addLibraryTable(llvm::Module &module, ArrayRef<llvm::Function *> functions,
           {header, llvm::ConstantStruct::get(
                        tableType, {builder.getInt32(functions.size()),
                                    builder.getInt32(0), ptrsGlobal,
-                                   namesGlobal, countsGlobal})}),
+                                   namesGlobal, descriptorsGlobal})}),
       "__kiln_library");
 
   // const header_t **kiln_executable_library_query(uint32_t, const void *)
@@ -115,9 +215,19 @@ void addLibraryTable(llvm::Module &module, ArrayRef<llvm::Function *> functions,
                                        KILN_EXECUTABLE_LIBRARY_QUERY_NAME,
                                        module);
   query->setVisibility(llvm::GlobalValue::DefaultVisibility);
-  builder.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", query));
-  // Version 0 is the oldest: every max_version can be served.
+  auto *entry = llvm::BasicBlock::Create(context, "entry", query);
+  auto *serve = llvm::BasicBlock::Create(context, "serve", query);
+  auto *refuse = llvm::BasicBlock::Create(context, "refuse", query);
+  builder.SetInsertPoint(entry);
+  // Version 1 is the oldest this library serves.
+  builder.CreateCondBr(
+      builder.CreateICmpULT(query->getArg(0),
+                            builder.getInt32(KILN_EXECUTABLE_LIBRARY_VERSION_1)),
+      refuse, serve);
+  builder.SetInsertPoint(serve);
   builder.CreateRet(library);
+  builder.SetInsertPoint(refuse);
+  builder.CreateRet(nullPtr);
 }
 
 LogicalResult optimize(llvm::Module &module, llvm::TargetMachine &machine) {
@@ -156,7 +266,7 @@ FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
   std::string triple;
   std::string features;
   SmallVector<std::string> exportNames;
-  SmallVector<uint32_t> bindingCounts;
+  SmallVector<ExportDescriptor> descriptors;
 
   for (auto executableOp : moduleOp.getOps<ExecutableOp>()) {
     for (auto variantOp :
@@ -178,7 +288,10 @@ FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
             {executableOp.getSymName().str(), exportOp.getSymName().str(),
              static_cast<uint32_t>(library.exports.size())});
         exportNames.push_back(exportOp.getSymName().str());
-        bindingCounts.push_back(exportOp.getBindings().getZExtValue());
+        FailureOr<ExportDescriptor> descriptor = getExportDescriptor(exportOp);
+        if (failed(descriptor))
+          return failure();
+        descriptors.push_back(std::move(*descriptor));
         // The export table keeps the function alive under its own name.
         if (llvm::Function *fn = llvmModule->getFunction(exportOp.getSymName()))
           fn->setName("__kiln_export_" + Twine(library.exports.size() - 1));
@@ -242,7 +355,7 @@ FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
     if (!fn)
       return emitError(loc) << "export " << exportNames[i]
                             << " was lost while linking";
-  addLibraryTable(*linked, functions, exportNames, bindingCounts, libraryName);
+  addLibraryTable(*linked, functions, exportNames, descriptors, libraryName);
   // Only the library table refers to kernels: everything but the query is
   // internal, so LLVM optimizes freely and the .so exports one symbol.
   for (llvm::Function &fn : *linked)
@@ -274,11 +387,13 @@ FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
     return failure();
   if (llvm::sys::fs::createTemporaryFile("kiln", "so", libraryFile.path))
     return emitError(loc) << "cannot create a temporary library file";
-  SmallVector<StringRef> args = {*linkerPath,     "-shared",
-                                 "--build-id=none", "-z",
-                                 "now",           "-z",
-                                 "noexecstack",   "-O2",
-                                 "-o",            libraryFile.path,
+  // What the runtime demands before it loads a library: nothing but the
+  // object is linked in (no start files, no libraries: no initializers, no
+  // DT_NEEDED), no text relocations, no executable stack.
+  SmallVector<StringRef> args = {*linkerPath, "-shared", "--build-id=none",
+                                 "-z",        "now",     "-z",
+                                 "noexecstack", "-z",    "text",
+                                 "-O2",       "-o",      libraryFile.path,
                                  objectFile.path};
   std::string linkError;
   int status = llvm::sys::ExecuteAndWait(*linkerPath, args, std::nullopt, {},

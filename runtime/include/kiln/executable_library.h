@@ -18,9 +18,11 @@ extern "C" {
 #endif
 
 /// Versions of the library ABI. A runtime asks for the newest it knows.
+/// Version 1 added the export descriptors; version 0 is no longer served.
 enum {
   KILN_EXECUTABLE_LIBRARY_VERSION_0 = 0u,
-  KILN_EXECUTABLE_LIBRARY_VERSION_LATEST = KILN_EXECUTABLE_LIBRARY_VERSION_0,
+  KILN_EXECUTABLE_LIBRARY_VERSION_1 = 1u,
+  KILN_EXECUTABLE_LIBRARY_VERSION_LATEST = KILN_EXECUTABLE_LIBRARY_VERSION_1,
 };
 
 /// Name of the exported symbol of type kiln_executable_library_query_fn_t.
@@ -50,15 +52,51 @@ typedef int (*kiln_dispatch_fn_v0_t)(
     const kiln_dispatch_state_v0_t* dispatch_state,
     const kiln_workgroup_state_v0_t* workgroup_state);
 
+/// What the code of an export does with a binding.
+enum {
+  /// Only reads it: the buffer may be module memory or the caller's input.
+  KILN_BINDING_ACCESS_READ = 1u,
+  /// Writes it (and may read what it wrote): a fresh buffer of the runtime.
+  KILN_BINDING_ACCESS_WRITE = 2u,
+};
+
+/// An extent a kernel takes whatever it is; it then bounds its accesses by
+/// the dispatch state's binding_lengths. kiln-compile never emits it.
+#define KILN_DIMENSION_ANY INT64_C(-1)
+
+/// The buffer a kernel was built to take at one binding index.
+typedef struct kiln_binding_descriptor_v1_t {
+  /// Element type, numbered as ElementType in schema/module.fbs (F32 = 0).
+  uint8_t element_type;
+  /// KILN_BINDING_ACCESS_*.
+  uint8_t access;
+  uint16_t rank;
+  uint32_t reserved;
+  /// `rank` extents (row-major, dense), or KILN_DIMENSION_ANY.
+  const int64_t* shape;
+} kiln_binding_descriptor_v1_t;
+
+/// What an export was built for. The runtime checks a module's metadata
+/// against it before any dispatch and never launches a larger grid.
+typedef struct kiln_export_descriptor_v1_t {
+  /// The grid the code handles: workgroup ids below these. 0: any count
+  /// (the code bounds its work by the dispatch state's workgroup_count;
+  /// kiln-compile never emits it).
+  uint32_t workgroup_count[3];
+  uint32_t binding_count;
+  /// binding_count descriptors, inputs first then outputs.
+  const kiln_binding_descriptor_v1_t* bindings;
+  uint64_t reserved;
+} kiln_export_descriptor_v1_t;
+
 /// Struct-of-arrays table of the entry points of a library.
-typedef struct kiln_export_table_v0_t {
+typedef struct kiln_export_table_v1_t {
   uint32_t count;
   uint32_t reserved;
   const kiln_dispatch_fn_v0_t* ptrs;
   const char* const* names;
-  /// Number of bindings each export expects.
-  const uint32_t* binding_counts;
-} kiln_export_table_v0_t;
+  const kiln_export_descriptor_v1_t* descriptors;
+} kiln_export_table_v1_t;
 
 typedef struct kiln_executable_library_header_t {
   /// KILN_EXECUTABLE_LIBRARY_VERSION_* the library structure follows.
@@ -68,10 +106,10 @@ typedef struct kiln_executable_library_header_t {
   const char* name;
 } kiln_executable_library_header_t;
 
-typedef struct kiln_executable_library_v0_t {
+typedef struct kiln_executable_library_v1_t {
   const kiln_executable_library_header_t* header;
-  kiln_export_table_v0_t exports;
-} kiln_executable_library_v0_t;
+  kiln_export_table_v1_t exports;
+} kiln_executable_library_v1_t;
 
 /// Returns the library structure for the newest version <= max_version, as a
 /// pointer to its header pointer, or NULL when it cannot serve max_version.
@@ -85,7 +123,10 @@ typedef const kiln_executable_library_header_t** (
 
 static_assert(sizeof(kiln_dispatch_state_v0_t) == 64, "ABI size");
 static_assert(sizeof(kiln_workgroup_state_v0_t) == 32, "ABI size");
-static_assert(sizeof(kiln_export_table_v0_t) == 32, "ABI size");
+static_assert(sizeof(kiln_binding_descriptor_v1_t) == 16, "ABI size");
+static_assert(sizeof(kiln_export_descriptor_v1_t) == 32, "ABI size");
+static_assert(sizeof(kiln_export_table_v1_t) == 32, "ABI size");
+static_assert(sizeof(kiln_executable_library_v1_t) == 40, "ABI size");
 static_assert(sizeof(kiln_executable_library_header_t) == 16, "ABI size");
 static_assert(offsetof(kiln_dispatch_state_v0_t, binding_ptrs) == 16, "ABI");
 #endif

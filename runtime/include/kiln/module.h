@@ -66,7 +66,9 @@ class Module {
     kCopy,    // copy into a 64-byte aligned buffer owned by the module
   };
 
-  /// Maps `path` read-only, verifies it and loads its libraries.
+  /// Reads `path` into private read-only memory (a file changed or truncated
+  /// afterwards does not affect the module), verifies it and loads its
+  /// libraries.
   static StatusOr<std::shared_ptr<const Module>> Load(
       const std::string& path, const ModuleLoadOptions& options = {});
   /// Same from bytes in memory. Borrowed bytes must be 64-byte aligned:

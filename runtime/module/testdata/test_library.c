@@ -6,9 +6,17 @@
 //      workgroup_ids (1 binding: i32 per workgroup, its encoded id),
 //      inc_i32 (2 bindings, 0-d i32: out = a + 1),
 //      less_i32 (3 bindings, 0-d i32, i32 -> i1: out = a < b)
-//      (the last two drive loops and branches in control-flow tests)
+//      (the last two drive loops and branches in control-flow tests),
+//      copy_rows_2x4_f32 (2 bindings, 2x4xf32: out = a, one row per
+//      workgroup over a 2x1x1 grid, unchecked as kiln-compile's kernels)
 //   2: sub_f32 (3 bindings: out = a - b)
 //   3: like 1, but its header claims ABI version 99
+//   4: like 2, plus a constructor (DT_INIT_ARRAY), which the runtime refuses
+// Every kernel but copy_rows_2x4_f32 bounds itself by the dispatch state,
+// so their descriptors take any workgroup count and any extents
+// (kiln-compile's kernels never do; copy_rows_2x4_f32 is described exactly).
+// Linked without start files or libc: a kiln library runs no code at load
+// and depends on no other library.
 //
 //===--------------------------------------------------------------------===*/
 
@@ -49,7 +57,18 @@ static int elementwise_range(const kiln_dispatch_state_v0_t* d,
   return 0;
 }
 
-#if KILN_TEST_LIBRARY_VARIANT == 2
+/* Element types numbered as in schema/module.fbs. */
+enum { kF32 = 0, kI1 = 4, kI32 = 7 };
+
+static const int64_t kAnyExtent[] = {KILN_DIMENSION_ANY};
+/* out = f(a, b) over f32 vectors of any length. */
+static const kiln_binding_descriptor_v1_t kF32Binary[] = {
+    {kF32, KILN_BINDING_ACCESS_READ, 1, 0, kAnyExtent},
+    {kF32, KILN_BINDING_ACCESS_READ, 1, 0, kAnyExtent},
+    {kF32, KILN_BINDING_ACCESS_WRITE, 1, 0, kAnyExtent},
+};
+
+#if KILN_TEST_LIBRARY_VARIANT == 2 || KILN_TEST_LIBRARY_VARIANT == 4
 
 static int sub_f32(const kiln_dispatch_state_v0_t* d,
                    const kiln_workgroup_state_v0_t* w) {
@@ -65,8 +84,17 @@ static int sub_f32(const kiln_dispatch_state_v0_t* d,
 
 static const kiln_dispatch_fn_v0_t kPtrs[] = {sub_f32};
 static const char* const kNames[] = {"sub_f32"};
-static const uint32_t kBindingCounts[] = {3};
+static const kiln_export_descriptor_v1_t kDescriptors[] = {
+    {{0, 0, 0}, 3, kF32Binary, 0},
+};
 #define LIBRARY_NAME "kiln_test_library_2"
+
+#if KILN_TEST_LIBRARY_VARIANT == 4
+int kiln_test_library_loaded = 0;
+__attribute__((constructor)) static void at_load(void) {
+  kiln_test_library_loaded = 1;
+}
+#endif
 
 #else
 
@@ -131,11 +159,50 @@ static int less_i32(const kiln_dispatch_state_v0_t* d,
   return 0;
 }
 
-static const kiln_dispatch_fn_v0_t kPtrs[] = {add_f32, fail, workgroup_ids,
-                                              inc_i32, less_i32};
-static const char* const kNames[] = {"add_f32", "fail", "workgroup_ids",
-                                     "inc_i32", "less_i32"};
-static const uint32_t kBindingCounts[] = {3, 1, 1, 2, 3};
+/* out[row] = a[row] for the workgroup's row of a 2x4xf32; like compiled
+   code, it trusts the grid and the shapes it was built for. */
+static int copy_rows_2x4_f32(const kiln_dispatch_state_v0_t* d,
+                             const kiln_workgroup_state_v0_t* w) {
+  const float* a = (const float*)d->binding_ptrs[0];
+  float* out = (float*)d->binding_ptrs[1];
+  for (int i = 0; i < 4; ++i) {
+    out[w->workgroup_id[0] * 4 + i] = a[w->workgroup_id[0] * 4 + i];
+  }
+  return 0;
+}
+
+static const kiln_dispatch_fn_v0_t kPtrs[] = {
+    add_f32, fail, workgroup_ids, inc_i32, less_i32, copy_rows_2x4_f32};
+static const char* const kNames[] = {"add_f32", "fail",     "workgroup_ids",
+                                     "inc_i32", "less_i32", "copy_rows_2x4_f32"};
+static const int64_t kShape2x4[] = {2, 4};
+static const kiln_binding_descriptor_v1_t kCopyRows[] = {
+    {kF32, KILN_BINDING_ACCESS_READ, 2, 0, kShape2x4},
+    {kF32, KILN_BINDING_ACCESS_WRITE, 2, 0, kShape2x4},
+};
+static const kiln_binding_descriptor_v1_t kAnyF32Output[] = {
+    {kF32, KILN_BINDING_ACCESS_WRITE, 1, 0, kAnyExtent},
+};
+static const kiln_binding_descriptor_v1_t kAnyI32Output[] = {
+    {kI32, KILN_BINDING_ACCESS_WRITE, 1, 0, kAnyExtent},
+};
+static const kiln_binding_descriptor_v1_t kScalarI32Unary[] = {
+    {kI32, KILN_BINDING_ACCESS_READ, 0, 0, 0},
+    {kI32, KILN_BINDING_ACCESS_WRITE, 0, 0, 0},
+};
+static const kiln_binding_descriptor_v1_t kScalarI32Compare[] = {
+    {kI32, KILN_BINDING_ACCESS_READ, 0, 0, 0},
+    {kI32, KILN_BINDING_ACCESS_READ, 0, 0, 0},
+    {kI1, KILN_BINDING_ACCESS_WRITE, 0, 0, 0},
+};
+static const kiln_export_descriptor_v1_t kDescriptors[] = {
+    {{0, 0, 0}, 3, kF32Binary, 0},
+    {{0, 0, 0}, 1, kAnyF32Output, 0},
+    {{0, 0, 0}, 1, kAnyI32Output, 0},
+    {{1, 1, 1}, 2, kScalarI32Unary, 0},
+    {{1, 1, 1}, 3, kScalarI32Compare, 0},
+    {{2, 1, 1}, 2, kCopyRows, 0},
+};
 #define LIBRARY_NAME "kiln_test_library"
 
 #endif
@@ -144,27 +211,26 @@ static const kiln_executable_library_header_t kHeader = {
 #if KILN_TEST_LIBRARY_VARIANT == 3
     99u,
 #else
-    KILN_EXECUTABLE_LIBRARY_VERSION_0,
+    KILN_EXECUTABLE_LIBRARY_VERSION_1,
 #endif
     0u,
     LIBRARY_NAME,
 };
 
-static const kiln_executable_library_v0_t kLibrary = {
+static const kiln_executable_library_v1_t kLibrary = {
     &kHeader,
     {
         (uint32_t)(sizeof(kPtrs) / sizeof(kPtrs[0])),
         0u,
         kPtrs,
         kNames,
-        kBindingCounts,
+        kDescriptors,
     },
 };
 
 const kiln_executable_library_header_t** kiln_executable_library_query(
     uint32_t max_version, const void* environment) {
-  /* Version 0 is the oldest version, so any max_version can be served. */
-  (void)max_version;
-  if (environment) return 0;
+  /* Version 1 is the oldest version served. */
+  if (max_version < KILN_EXECUTABLE_LIBRARY_VERSION_1 || environment) return 0;
   return (const kiln_executable_library_header_t**)&kLibrary;
 }

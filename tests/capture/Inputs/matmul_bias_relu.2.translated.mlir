@@ -1,6 +1,6 @@
 kiln.executable @main_dispatch_0 attributes {kiln.stage = "2.translated"} {
   kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
-    kiln.executable.export @main_dispatch_0_matmul_4x16x8_f32 ordinal(0) bindings(4) workgroups([1, 1, 1]) {binding_types = [tensor<4x8xf32>, tensor<8x16xf32>, tensor<16xf32>, tensor<4x16xf32>]}
+    kiln.executable.export @main_dispatch_0_matmul_4x16x8_f32 ordinal(0) bindings(4) workgroups([1, 1, 1]) {binding_types = [tensor<4x8xf32>, tensor<8x16xf32>, tensor<16xf32>, tensor<4x16xf32>], outputs = 1 : index}
     builtin.module {
       llvm.func @main_dispatch_0_matmul_4x16x8_f32(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> i32 {
         %0 = llvm.mlir.poison : vector<16xf32>

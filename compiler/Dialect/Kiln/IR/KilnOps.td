@@ -136,14 +136,18 @@ def Kiln_ExecutableExportOp : Kiln_Op<"executable.export", [
   let description = [{
     `ordinal` is the index of the export within its variant; `bindings` the
     number of buffers it takes (inputs, then outputs) and `binding_types`
-    their tensor types. `workgroup_count` is set by strategy selection once
-    the workgroup tiling is known.
+    their tensor types; `outputs` how many of them, the last ones, the code
+    writes (derived from the kernel by `kiln-verify-export-interfaces`).
+    `workgroup_count` is set by strategy selection once the workgroup tiling
+    is known. Together they are what the library tells the runtime about the
+    code, so a module cannot make it run out of bounds.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        IndexAttr:$ordinal,
                        IndexAttr:$bindings,
                        OptionalAttr<DenseI64ArrayAttr>:$workgroup_count,
-                       OptionalAttr<TypeArrayAttr>:$binding_types);
+                       OptionalAttr<TypeArrayAttr>:$binding_types,
+                       OptionalAttr<IndexAttr>:$outputs);
   let assemblyFormat = [{
     $sym_name `ordinal` `(` $ordinal `)` `bindings` `(` $bindings `)`
     (`workgroups` `(` $workgroup_count^ `)`)? attr-dict

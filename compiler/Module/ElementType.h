@@ -1,0 +1,49 @@
+//===- ElementType.h - Element types as the module format numbers them ---*- C++ -*-===//
+//
+// One mapping for everything the compiler writes for the runtime: module
+// types (SerializeModule) and the library's export descriptors
+// (LibraryBuilder) number element types alike.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_MODULE_ELEMENTTYPE_H_
+#define KILN_MODULE_ELEMENTTYPE_H_
+
+#include "kiln/module_generated.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+#include "mlir/IR/Types.h"
+#include "mlir/Support/LLVM.h"
+
+namespace mlir::kiln {
+
+/// The module format's ElementType of `type`; an error at `loc` for types a
+/// module cannot store.
+inline FailureOr<::kiln::fb::ElementType> getModuleElementType(Location loc,
+                                                               Type type) {
+  namespace fb = ::kiln::fb;
+  if (type.isF32())
+    return fb::ElementType::F32;
+  if (type.isF64())
+    return fb::ElementType::F64;
+  if (type.isF16())
+    return fb::ElementType::F16;
+  if (type.isBF16())
+    return fb::ElementType::BF16;
+  if (type.isInteger(1))
+    return fb::ElementType::I1;
+  if (type.isInteger(8))
+    return fb::ElementType::I8;
+  if (type.isInteger(16))
+    return fb::ElementType::I16;
+  if (type.isInteger(32))
+    return fb::ElementType::I32;
+  if (type.isInteger(64))
+    return fb::ElementType::I64;
+  return emitError(loc) << "element type " << type
+                        << " cannot be stored in a module";
+}
+
+}  // namespace mlir::kiln
+
+#endif  // KILN_MODULE_ELEMENTTYPE_H_

@@ -1,0 +1,128 @@
+//===- VerifyExportInterfaces.cpp - exports say what their kernels do -----===//
+
+#include "Pipeline/Passes.h"
+
+#include "Dispatch/Utils.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace mlir::kiln {
+#define GEN_PASS_DEF_VERIFYEXPORTINTERFACESPASS
+#include "Pipeline/Passes.h.inc"
+
+namespace {
+
+/// Whether `op`, using `value` (a binding or a view of it), may write it.
+/// Ops that declare no effects are taken to write: a kernel that could
+/// write an input must not be described as only reading it.
+bool mayWrite(Operation *op, Value value) {
+  if (isa<bufferization::ToTensorOp>(op))
+    return false;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return true;
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  return llvm::any_of(instances, [&](MemoryEffects::EffectInstance &instance) {
+    return isa<MemoryEffects::Write>(instance.getEffect()) &&
+           (!instance.getValue() || instance.getValue() == value);
+  });
+}
+
+/// Whether anything writes through `binding` or a view of it.
+bool isWritten(Value binding) {
+  SmallVector<Value> worklist = {binding};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
+        if (view.getViewSource() == value) {
+          worklist.push_back(view->getResult(0));
+          continue;
+        }
+      }
+      if (mayWrite(user, value))
+        return true;
+    }
+  }
+  return false;
+}
+
+LogicalResult verifyExport(ExecutableExportOp exportOp, func::FuncOp funcOp) {
+  uint64_t bindingCount = exportOp.getBindings().getZExtValue();
+  ArrayAttr types = exportOp.getBindingTypesAttr();
+  if (!types || types.size() != bindingCount)
+    return exportOp.emitError("declares ")
+           << bindingCount << " bindings but "
+           << (types ? types.size() : 0) << " binding types";
+  SmallVector<bool> written(bindingCount, false);
+  WalkResult walk = funcOp.walk([&](BindingOp bindingOp) {
+    uint64_t index = bindingOp.getIndex().getZExtValue();
+    if (index >= bindingCount) {
+      bindingOp.emitError("binds index ")
+          << index << " but export " << exportOp.getSymName() << " has "
+          << bindingCount << " bindings";
+      return WalkResult::interrupt();
+    }
+    auto declared = dyn_cast<RankedTensorType>(
+        cast<TypeAttr>(types[index]).getValue());
+    if (!declared || !declared.hasStaticShape() ||
+        getBindingStorageType(declared) != bindingOp.getType()) {
+      bindingOp.emitError("binding ")
+          << index << " is " << bindingOp.getType() << " but export "
+          << exportOp.getSymName() << " declares " << types[index];
+      return WalkResult::interrupt();
+    }
+    written[index] = written[index] || isWritten(bindingOp.getResult());
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+
+  // Inputs come first, outputs last: the written bindings must be a suffix.
+  uint64_t outputs = 0;
+  while (outputs < bindingCount && written[bindingCount - 1 - outputs])
+    ++outputs;
+  for (uint64_t i = 0; i + outputs < bindingCount; ++i)
+    if (written[i])
+      return exportOp.emitError("kernel writes binding ")
+             << i << " but not binding " << bindingCount - 1 - outputs
+             << " after it: written bindings (outputs) must come last";
+  if (auto declared = exportOp.getOutputsAttr()) {
+    if (declared.getValue().getZExtValue() != outputs)
+      return exportOp.emitError("declares ")
+             << declared.getValue().getZExtValue()
+             << " outputs but its kernel writes the last " << outputs
+             << " bindings";
+    return success();
+  }
+  exportOp.setOutputsAttr(Builder(exportOp.getContext()).getIndexAttr(outputs));
+  return success();
+}
+
+struct VerifyExportInterfacesPass
+    : impl::VerifyExportInterfacesPassBase<VerifyExportInterfacesPass> {
+  void runOnOperation() override {
+    ExecutableVariantOp variantOp = getOperation();
+    ModuleOp innerModule = variantOp.getInnerModule();
+    if (!innerModule) {
+      variantOp.emitError("variant has no module");
+      return signalPassFailure();
+    }
+    for (ExecutableExportOp exportOp : variantOp.getExportOps()) {
+      auto funcOp = innerModule.lookupSymbol<func::FuncOp>(exportOp.getSymName());
+      if (!funcOp) {
+        exportOp.emitError("export has no kernel function");
+        return signalPassFailure();
+      }
+      if (failed(verifyExport(exportOp, funcOp)))
+        return signalPassFailure();
+    }
+  }
+};
+
+}  // namespace
+}  // namespace mlir::kiln

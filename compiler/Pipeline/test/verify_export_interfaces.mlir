@@ -1,0 +1,108 @@
+// RUN: kiln-opt %s --pass-pipeline="builtin.module(kiln.executable(kiln.executable.variant(kiln-verify-export-interfaces)))" --split-input-file --verify-diagnostics | FileCheck %s
+
+// Tests that the outputs are derived from the bindings the kernel writes.
+
+// CHECK-LABEL: kiln.executable @add
+//       CHECK:   kiln.executable.export @add ordinal(0) bindings(3) {binding_types = [tensor<4xf32>, tensor<4xf32>, tensor<4xf32>], outputs = 1 : index}
+kiln.executable @add {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @add ordinal(0) bindings(3) {binding_types = [tensor<4xf32>, tensor<4xf32>, tensor<4xf32>]}
+    builtin.module {
+      func.func @add() {
+        %0 = kiln.binding 0 : memref<4xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<4xf32> to tensor<4xf32>
+        %2 = kiln.binding 1 : memref<4xf32>
+        %3 = bufferization.to_tensor %2 restrict : memref<4xf32> to tensor<4xf32>
+        %4 = arith.addf %1, %3 : tensor<4xf32>
+        %5 = kiln.binding 2 : memref<4xf32>
+        bufferization.materialize_in_destination %4 in restrict writable %5 : (tensor<4xf32>, memref<4xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// Tests that i1 bindings are held as bytes, and that a declared output
+// count that matches the kernel is kept.
+
+// CHECK-LABEL: kiln.executable @not
+//       CHECK:   outputs = 1 : index
+kiln.executable @not {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @not ordinal(0) bindings(2) {binding_types = [tensor<4xi1>, tensor<4xi1>], outputs = 1 : index}
+    builtin.module {
+      func.func @not() {
+        %0 = kiln.binding 0 : memref<4xi8>
+        %1 = bufferization.to_tensor %0 restrict : memref<4xi8> to tensor<4xi8>
+        %2 = kiln.binding 1 : memref<4xi8>
+        bufferization.materialize_in_destination %1 in restrict writable %2 : (tensor<4xi8>, memref<4xi8>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// Tests that a kernel writing an input is refused: the runtime would bind
+// module memory or the caller's tensor there.
+
+kiln.executable @writes_input {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    // expected-error@+1 {{declares 1 outputs but its kernel writes the last 2 bindings}}
+    kiln.executable.export @writes_input ordinal(0) bindings(2) {binding_types = [tensor<4xf32>, tensor<4xf32>], outputs = 1 : index}
+    builtin.module {
+      func.func @writes_input() {
+        %cst = arith.constant 0.0 : f32
+        %0 = kiln.binding 0 : memref<4xf32>
+        %c0 = arith.constant 0 : index
+        memref.store %cst, %0[%c0] : memref<4xf32>
+        %1 = kiln.binding 1 : memref<4xf32>
+        memref.store %cst, %1[%c0] : memref<4xf32>
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// Tests that a binding type the kernel does not have is refused.
+
+kiln.executable @bad_type {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @bad_type ordinal(0) bindings(1) {binding_types = [tensor<8xf32>]}
+    builtin.module {
+      func.func @bad_type() {
+        %cst = arith.constant 0.0 : f32
+        // expected-error@+1 {{binding 0 is 'memref<4xf32>' but export bad_type declares tensor<8xf32>}}
+        %0 = kiln.binding 0 : memref<4xf32>
+        %c0 = arith.constant 0 : index
+        memref.store %cst, %0[%c0] : memref<4xf32>
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// Tests that a binding index past the binding count is refused.
+
+kiln.executable @bad_index {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @bad_index ordinal(0) bindings(1) {binding_types = [tensor<4xf32>]}
+    builtin.module {
+      func.func @bad_index() {
+        %cst = arith.constant 0.0 : f32
+        // expected-error@+1 {{binds index 1 but export bad_index has 1 bindings}}
+        %0 = kiln.binding 1 : memref<4xf32>
+        %c0 = arith.constant 0 : index
+        memref.store %cst, %0[%c0] : memref<4xf32>
+        return
+      }
+    }
+  }
+}

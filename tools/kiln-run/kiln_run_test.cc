@@ -724,43 +724,5 @@ TEST_F(KilnRunTest, DumpDispatchesWritesIntoANewDirectory) {
   EXPECT_EQ(Names(dump), std::vector<std::string>{"0_add_f32"});
 }
 
-// bf16 bindings are written as uint16 .npy files of their bits. (Export
-// names with '/': tests/run/dump_dispatches.mlir.)
-TEST_F(KilnRunTest, DumpDispatchesWritesBf16AsItsBits) {
-  ModuleSpec spec;
-  spec.libraries.push_back({});
-  spec.libraries[0].data = ReadBinaryFile(KILN_TEST_LIBRARY_1);
-  // add_f32 reads 16 bf16 as 8 f32: the values do not matter here.
-  TypeSpec b16{fb::ElementType::BF16, {16}};
-  ExportSpec add("add_f32", 0, 3, {1, 1, 1});
-  add.binding_types = {b16, b16, b16};
-  spec.executables.push_back({"ex", 0, {add}});
-  spec.functions.push_back({"f",
-                            {b16, b16, b16},
-                            {0, 1},
-                            {b16},
-                            {Dispatch(0, 0, {0, 1}, {2}), Return({2})}});
-  const std::string module = Write("bf16.kiln", BuildModule(spec));
-  const std::string dump = dir_ + "/dump";
-  RunResult result = Run({module, "--input=16xbf16=1", "--input=16xbf16=2",
-                          "--dump-dispatches=" + dump});
-  EXPECT_EQ(result.exit_code, 0) << result.err;
-  const std::string folder = dump + "/0_add_f32";
-  EXPECT_EQ(Names(dump), std::vector<std::string>{"0_add_f32"});
-  EXPECT_EQ(Names(folder),
-            (std::vector<std::string>{"in0.npy", "in1.npy", "out0.npy"}));
-  EXPECT_EQ(result.err,
-            "kiln-run: note: --dump-dispatches writes bf16 bindings as .npy "
-            "files of uint16, their bits (in numpy: "
-            "np.load(f).view(ml_dtypes.bfloat16)); first: " +
-                folder + "/in0.npy\n");
-  const std::string in0 = ReadText(folder + "/in0.npy");
-  EXPECT_NE(in0.find("'descr': '<u2'"), std::string::npos);
-  // Sixteen bf16 ones: 0x3f80 each, little-endian.
-  std::string ones;
-  for (int i = 0; i < 16; ++i) ones += "\x80\x3f";
-  EXPECT_EQ(in0.substr(in0.size() - 32), ones);
-}
-
 }  // namespace
 }  // namespace kiln

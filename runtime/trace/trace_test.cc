@@ -227,24 +227,31 @@ TEST(ZoneTest, ZonesNestAndClose) {
 // Providers
 //===----------------------------------------------------------------------===//
 
-TEST(ConsoleTracerTest, LinePerDispatchSummaryAndSource) {
-  std::shared_ptr<const Module> module = MustLoad(DebugSpec());
-  ASSERT_TRUE(module);
+/// What the console provider prints, with the lines around each entry,
+/// for `calls` calls of `module`'s main on `threads` threads.
+std::string ConsoleOutput(const std::shared_ptr<const Module>& module,
+                          int threads, int calls) {
   TempFile out;
   FILE* file = std::fopen(out.path.c_str(), "w");
-  ASSERT_TRUE(file);
+  EXPECT_TRUE(file);
+  if (!file) return "";
   TraceOptions options;
   options.print_source = true;
   std::unique_ptr<Tracer> tracer = CreateConsoleTracer(options, file);
   {
     TracerScope scope(tracer.get());
-    ThreadPool pool(2);
-    RunMain(module, &pool);
-    RunMain(module, &pool);
-    ASSERT_TRUE(tracer->Flush().ok());
+    ThreadPool pool(threads);
+    for (int i = 0; i < calls; ++i) RunMain(module, &pool);
+    EXPECT_TRUE(tracer->Flush().ok());
   }
   std::fclose(file);
-  const std::string text = ReadFile(out.path);
+  return ReadFile(out.path);
+}
+
+TEST(ConsoleTracerTest, LinePerDispatchSummaryAndSource) {
+  std::shared_ptr<const Module> module = MustLoad(DebugSpec());
+  ASSERT_TRUE(module);
+  const std::string text = ConsoleOutput(module, /*threads=*/2, /*calls=*/2);
   // Two dispatch lines, each naming the export, its workgroups and file:line.
   size_t lines = 0;
   for (size_t at = text.find("[kiln] add_f32 "); at != std::string::npos;
@@ -284,20 +291,7 @@ TEST(ConsoleTracerTest, ModuleStringsArePrintedEscaped) {
       ZstdContent(stage0);
   std::shared_ptr<const Module> module = MustLoad(spec);
   ASSERT_TRUE(module);
-  TempFile out;
-  FILE* file = std::fopen(out.path.c_str(), "w");
-  ASSERT_TRUE(file);
-  TraceOptions options;
-  options.print_source = true;
-  std::unique_ptr<Tracer> tracer = CreateConsoleTracer(options, file);
-  {
-    TracerScope scope(tracer.get());
-    ThreadPool pool(1);
-    RunMain(module, &pool);
-    ASSERT_TRUE(tracer->Flush().ok());
-  }
-  std::fclose(file);
-  const std::string text = ReadFile(out.path);
+  const std::string text = ConsoleOutput(module, /*threads=*/1, /*calls=*/1);
   EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
   EXPECT_NE(text.find("4x1x1  dbg\\x1b[2J.mlir:4\n"), std::string::npos)
       << text;

@@ -18,9 +18,12 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "module/module_test_util.h"
 
 namespace kiln {
 namespace {
+
+using testing::Names;
 
 std::string ReadText(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -33,15 +36,6 @@ void WriteText(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
-// The names in `dir`, sorted, without "." and "..".
-std::vector<std::string> Names(const std::string& dir) {
-  std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    names.push_back(entry.path().filename().string());
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
 
 // Runs `write` in a child process that may not grow any file (RLIMIT_FSIZE
 // 0, SIGXFSZ ignored, so a write fails with EFBIG as on a full disk) and

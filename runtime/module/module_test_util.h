@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -29,6 +30,16 @@
 #include "kiln/module_generated.h"
 
 namespace kiln::testing {
+
+/// The names in `dir`, sorted (without "." and "..").
+inline std::vector<std::string> Names(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
 
 struct TypeSpec {
   fb::ElementType element_type = fb::ElementType::F32;

@@ -621,15 +621,6 @@ TEST_F(KilnRunTest, PassingChecksExitZero) {
 // Files and output
 //===----------------------------------------------------------------------===//
 
-// The names in `dir`, sorted.
-std::vector<std::string> Names(const std::string& dir) {
-  std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    names.push_back(entry.path().filename().string());
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
 
 TEST_F(KilnRunTest, OutputIsReplacedAsAWhole) {
   // No native library: loading one writes it to a memfd, which the file

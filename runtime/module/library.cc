@@ -150,11 +150,9 @@ Status CheckDynamicSection(const uint8_t* data, size_t size,
             "library depends on other libraries (dynamic tag ", entry.d_tag,
             "): kiln libraries are self-contained");
       case DT_TEXTREL:
-        return InvalidArgumentError(
-            "library has text relocations: the loader would make its code "
-            "writable");
       case DT_FLAGS:
-        if (entry.d_un.d_val & DF_TEXTREL) {
+        // DF_TEXTREL is DT_TEXTREL's newer spelling.
+        if (entry.d_tag == DT_TEXTREL || (entry.d_un.d_val & DF_TEXTREL)) {
           return InvalidArgumentError(
               "library has text relocations: the loader would make its code "
               "writable");

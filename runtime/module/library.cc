@@ -481,6 +481,13 @@ Status ResolveExport(const fb::Export& ex, const kiln_export_table_v1_t& table,
     }
   }
   if (const auto* types = ex.binding_types(); types && types->size() != 0) {
+    // The verifier checked the count; checked here too, so this never reads
+    // past the library's array whatever ran before.
+    if (types->size() != descriptor.binding_count) {
+      return InvalidArgumentError("module declares ", types->size(),
+                                  " bindings but the library export takes ",
+                                  descriptor.binding_count);
+    }
     for (uint32_t i = 0; i < types->size(); ++i) {
       const fb::TensorType* type = types->Get(i);
       const auto element_type = static_cast<ElementType>(type->element_type());

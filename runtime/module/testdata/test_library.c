@@ -90,10 +90,8 @@ static const kiln_export_descriptor_v1_t kDescriptors[] = {
 #define LIBRARY_NAME "kiln_test_library_2"
 
 #if KILN_TEST_LIBRARY_VARIANT == 4
-int kiln_test_library_loaded = 0;
-__attribute__((constructor)) static void at_load(void) {
-  kiln_test_library_loaded = 1;
-}
+// Traps: a test process that ever runs it dies, so the test fails.
+__attribute__((constructor)) static void at_load(void) { __builtin_trap(); }
 #endif
 
 #else

@@ -38,29 +38,34 @@ constexpr bool kAddressSanitizer = true;
 constexpr bool kAddressSanitizer = false;
 #endif
 
-/// Buffers from this size on are mapped on their own, in transparent huge
+/// Buffers from this size on are mapped on their own and, when freed, kept
+/// for the next buffer of their length (see MappingCache): a model called
+/// again allocates the same temporaries, and a fresh mapping (or a heap
+/// block malloc maps or trims) costs a page fault and the kernel's zeroing
+/// per page written. A 1 MiB packed weight written into fresh pages took
+/// 290 us, four times its copy.
+constexpr uint64_t kMappedThreshold = uint64_t{64} << 10;
+constexpr uint64_t kPageSize = uint64_t{4} << 10;
+
+/// From this size on, mappings are placed and rounded to transparent huge
 /// pages where the kernel allows them (madvise mode): writing a fresh 64 MiB
-/// result then takes 32 page faults instead of 16384, and a freed mapping is
-/// kept for the next buffer of its length (see HugeMappingCache). From
-/// 2 MiB on, the rounding to whole huge pages wastes less than half.
+/// result then takes 32 page faults instead of 16384. From 2 MiB on, the
+/// rounding to whole huge pages wastes less than half.
 constexpr uint64_t kHugePageSize = uint64_t{2} << 20;
 constexpr uint64_t kHugePageThreshold = uint64_t{2} << 20;
 
-/// Freed mappings kept for the next buffer of the same length: a model
-/// called again allocates the same temporaries, and a fresh mapping costs
-/// its page faults and the kernel's zeroing of every page (for a 4 MiB
-/// packed weight, as long as the packing itself). Bounded, so that a burst
-/// of large buffers does not stay resident.
-class HugeMappingCache {
+/// Freed mappings kept for the next buffer of the same length. Bounded, so
+/// that a burst of large buffers does not stay resident.
+class MappingCache {
  public:
-  static HugeMappingCache& Get() {
-    static HugeMappingCache* cache = new HugeMappingCache();  // never freed
+  static MappingCache& Get() {
+    static MappingCache* cache = new MappingCache();  // never freed
     return *cache;
   }
 
   void* Take(uint64_t length) {
     std::lock_guard<std::mutex> lock(mutex_);
-    for (size_t i = 0; i < entries_.size(); ++i) {
+    for (size_t i = entries_.size(); i-- > 0;) {  // the newest is warmest
       if (entries_[i].length != length) continue;
       void* p = entries_[i].address;
       cached_bytes_ -= length;
@@ -90,7 +95,7 @@ class HugeMappingCache {
 
  private:
   static constexpr uint64_t kMaxCachedBytes = uint64_t{1} << 30;
-  static constexpr size_t kMaxCachedMappings = 64;
+  static constexpr size_t kMaxCachedMappings = 256;
   struct Entry {
     void* address;
     uint64_t length;
@@ -100,45 +105,46 @@ class HugeMappingCache {
   uint64_t cached_bytes_ = 0;
 };
 
-struct HugeUnmap {
+struct CachedUnmap {
   uint64_t length;
-  void operator()(void* p) const { HugeMappingCache::Get().Give(p, length); }
+  void operator()(void* p) const { MappingCache::Get().Give(p, length); }
 };
 
-StatusOr<std::shared_ptr<void>> AllocateHugeStorage(uint64_t byte_size) {
+StatusOr<std::shared_ptr<void>> AllocateMappedStorage(uint64_t byte_size) {
   if (byte_size > (uint64_t{1} << 62)) {
     return ResourceExhaustedError("cannot allocate ", byte_size, " bytes");
   }
-  const uint64_t length =
-      (byte_size + kHugePageSize - 1) & ~(kHugePageSize - 1);
-  if (void* cached = HugeMappingCache::Get().Take(length)) {
-    return std::shared_ptr<void>(cached, HugeUnmap{length});
+  const bool huge = byte_size >= kHugePageThreshold;
+  const uint64_t granule = huge ? kHugePageSize : kPageSize;
+  const uint64_t length = (byte_size + granule - 1) & ~(granule - 1);
+  if (void* cached = MappingCache::Get().Take(length)) {
+    return std::shared_ptr<void>(cached, CachedUnmap{length});
   }
-  // Mapped one huge page longer to place the buffer on a huge-page boundary.
-  void* mapping =
-      ::mmap(nullptr, length + kHugePageSize, PROT_READ | PROT_WRITE,
-             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  // Huge buffers are mapped one huge page longer to place them on a
+  // huge-page boundary.
+  const uint64_t slack = huge ? kHugePageSize : 0;
+  void* mapping = ::mmap(nullptr, length + slack, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (mapping == MAP_FAILED) {
     return ResourceExhaustedError("cannot allocate ", byte_size, " bytes");
   }
   const auto base = reinterpret_cast<uintptr_t>(mapping);
-  const uintptr_t aligned =
-      (base + kHugePageSize - 1) & ~uintptr_t{kHugePageSize - 1};
+  const uintptr_t aligned = (base + granule - 1) & ~uintptr_t{granule - 1};
   if (aligned > base) ::munmap(mapping, aligned - base);
   const uintptr_t tail = aligned + length;
-  const uintptr_t mapping_end = base + length + kHugePageSize;
+  const uintptr_t mapping_end = base + length + slack;
   if (mapping_end > tail)
     ::munmap(reinterpret_cast<void*>(tail), mapping_end - tail);
   void* p = reinterpret_cast<void*>(aligned);
-  ::madvise(p, length, MADV_HUGEPAGE);  // advice only: fine if refused
-  return std::shared_ptr<void>(p, HugeUnmap{length});
+  if (huge) ::madvise(p, length, MADV_HUGEPAGE);  // advice only
+  return std::shared_ptr<void>(p, CachedUnmap{length});
 }
 
 StatusOr<std::shared_ptr<void>> AllocateStorage(uint64_t byte_size) {
   // Under AddressSanitizer every buffer comes from its allocator, which
   // catches accesses past the end; a mapping's rounded-up tail would not.
-  if (!kAddressSanitizer && byte_size >= kHugePageThreshold) {
-    return AllocateHugeStorage(byte_size);
+  if (!kAddressSanitizer && byte_size >= kMappedThreshold) {
+    return AllocateMappedStorage(byte_size);
   }
   // aligned_alloc wants a multiple of the alignment; never allocate 0 bytes.
   uint64_t rounded =

@@ -50,12 +50,21 @@ func.func @dot(%a: tensor<16xf32>, %b: tensor<16xf32>, %c: tensor<f32>) -> tenso
 
 // -----
 
-// Tests that a pack tile whose source rows end inside it (the padded last
-// rows of a matrix) reads through a mask and fills the rest with the padding
-// value, at its full static size.
+// Tests that a pack tile whose source rows may end inside it (the padded
+// last rows of a matrix) reads through a mask and fills the rest with the
+// padding value, at its full static size, and reads unmasked when its rows
+// are all there.
 // CHECK-LABEL: func.func @padded_pack
-//       CHECK:   %[[MASK:.+]] = vector.create_mask %{{.+}}, %c8 : vector<6x8xi1>
-//       CHECK:   vector.mask %[[MASK]] { vector.transfer_read {{.*}} : tensor<?x8xf32>, vector<6x8xf32> }
+//       CHECK:   %[[ROWS:.+]] = tensor.dim
+//       CHECK:   %[[MASK:.+]] = vector.create_mask %[[ROWS]], %c8 : vector<6x8xi1>
+//       CHECK:   %[[INSIDE:.+]] = arith.cmpi sge, %[[ROWS]], %c6
+//       CHECK:   %[[READ:.+]] = scf.if %[[INSIDE]] -> (vector<6x8xf32>) {
+//  CHECK-NEXT:     %[[WHOLE:.+]] = vector.transfer_read {{.*}} : tensor<?x8xf32>, vector<6x8xf32>
+//  CHECK-NEXT:     scf.yield %[[WHOLE]]
+//  CHECK-NEXT:   } else {
+//  CHECK-NEXT:     %[[PART:.+]] = vector.mask %[[MASK]] { vector.transfer_read {{.*}} : tensor<?x8xf32>, vector<6x8xf32> }
+//  CHECK-NEXT:     scf.yield %[[PART]]
+//       CHECK:   vector.shape_cast %[[READ]]
 //       CHECK:   vector.transfer_write {{.*}} : vector<1x8x6x1xf32>, tensor<1x8x6x1xf32>
 //   CHECK-NOT:   linalg.pack
 func.func @padded_pack(%src: tensor<?x8xf32>, %dest: tensor<1x8x6x1xf32>) -> tensor<1x8x6x1xf32> {

@@ -39,6 +39,30 @@ def SelectLoweringStrategyPass
   let dependentDialects = ["::mlir::kiln::KilnDialect"];
 }
 
+def BoundExtractIndicesPass
+    : Pass<"kiln-cpu-bound-extract-indices", "::mlir::func::FuncOp"> {
+  let summary = "Clamps computed tensor.extract indices into their tensor.";
+  let description = [{
+    A `tensor.extract` at an index computed from data (a gather written as a
+    generic reading a table) would read outside its buffer when the data
+    says so. Each index not provably inside its dim is clamped to
+    `[0, dim - 1]`, as XLA clamps gather indices: a kernel never reads
+    outside its bindings, whatever its inputs hold. Indices that value-bounds
+    analysis proves in range (constants, loop indices over the dim) are
+    left alone.
+
+    ```mlir
+    %v = tensor.extract %table[%i] : tensor<16xf32>
+    // becomes
+    %lo = arith.maxsi %i, %c0 : index
+    %in = arith.minsi %lo, %c15 : index
+    %v = tensor.extract %table[%in] : tensor<16xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def TileAndDistributeToWorkgroupsPass
     : Pass<"kiln-cpu-tile-and-distribute-to-workgroups", "::mlir::func::FuncOp"> {
   let summary = "Tiles the root by its workgroup tiles into an scf.forall.";

@@ -26,16 +26,16 @@ python3 "$here/make_seeds.py" --kiln-compile="$kiln_compile" --out="$seeds"
 
 # target name -> seed directory
 declare -A seed_dir=(
-  [module]=module [sources]=module [tensor_text]=tensor_text [npy]=npy
+  [module]=module [module_run]=module [sources]=module [tensor_text]=tensor_text [npy]=npy
 )
 # Longest input per target: modules are tens of KiB, the others short.
 declare -A max_len=(
-  [module]=262144 [sources]=262144 [tensor_text]=4096 [npy]=4096
+  [module]=262144 [module_run]=262144 [sources]=262144 [tensor_text]=4096 [npy]=4096
 )
 
 failed=0
 printf '%-12s %12s %8s %s\n' target executions crashes corpus
-for target in module sources tensor_text npy; do
+for target in module module_run sources tensor_text npy; do
   binary="$fuzz_dir/bin/kiln_${target}_fuzzer"
   [ -x "$binary" ] || { echo "error: $binary not built" >&2; exit 1; }
   corpus="$fuzz_dir/corpus/$target"

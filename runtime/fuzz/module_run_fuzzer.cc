@@ -1,0 +1,386 @@
+//===- module_run_fuzzer.cc - Run structurally mutated modules ------------===//
+//
+// Mutates real modules through the FlatBuffers object API (counts, shapes,
+// element types, slot and export indices, which slots a dispatch reads and
+// writes, op order) rather than their bytes, so that mutants get past the
+// FlatBuffers verifier and reach kiln's own checks. A mutant the verifier
+// accepts is run in a child process: its libraries are loaded and every
+// function is called on zero-filled inputs of its signature. The child must
+// end normally (a call may fail, with a message); a signal, a sanitizer
+// report or any other exit is a finding, reported as a crash of this input.
+// A verified module must not be able to make a kernel corrupt memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "kiln/context.h"
+#include "kiln/module.h"
+#include "kiln/module_generated.h"
+#include "kiln/thread_pool.h"
+
+extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size,
+                                   size_t max_size);
+
+namespace {
+
+namespace fb = kiln::fb;
+using Rng = std::mt19937_64;
+
+/// Seconds a child may run: a mutant may make a program slow (a loop whose
+/// bound was a constant), which is not a finding.
+constexpr unsigned kChildSeconds = 2;
+
+/// Largest value a mutant may need: bigger ones are refused at load.
+constexpr uint64_t kMaxBufferBytes = uint64_t{256} << 20;
+
+/// Total input bytes per call; functions needing more are skipped.
+constexpr uint64_t kMaxInputBytes = uint64_t{64} << 20;
+
+/// Where result bytes are read to: the reads must happen.
+volatile uint8_t g_result_sink;
+
+/// One integer field of the unpacked module that a mutation may change.
+struct Knob {
+  void* field;
+  unsigned bytes;  // 1, 4 or 8
+};
+
+uint64_t ReadKnob(const Knob& knob) {
+  uint64_t value = 0;
+  std::memcpy(&value, knob.field, knob.bytes);  // little-endian host
+  return value;
+}
+
+void WriteKnob(const Knob& knob, uint64_t value) {
+  std::memcpy(knob.field, &value, knob.bytes);
+}
+
+/// Every integer field of `module` that says a count, a shape, a type or
+/// an index: where metadata and code could disagree.
+class KnobCollector {
+ public:
+  std::vector<Knob> knobs;
+
+  void Add(uint32_t& v) { knobs.push_back({&v, 4}); }
+  void Add(int64_t& v) { knobs.push_back({&v, 8}); }
+  void Add(fb::ElementType& v) { knobs.push_back({&v, 1}); }
+  void Add(fb::CheckKind& v) { knobs.push_back({&v, 1}); }
+  void Add(std::vector<uint32_t>& values) {
+    for (uint32_t& v : values) Add(v);
+  }
+  void Add(std::unique_ptr<fb::TensorTypeT>& type) {
+    if (!type) return;
+    Add(type->element_type);
+    for (int64_t& dim : type->shape) Add(dim);
+  }
+  void Add(std::vector<std::unique_ptr<fb::TensorTypeT>>& types) {
+    for (auto& type : types) Add(type);
+  }
+
+  void Collect(fb::ModuleT& m) {
+    Add(m.debug_level);
+    for (auto& f : m.functions) {
+      if (!f) continue;
+      Add(f->slot_types);
+      Add(f->arguments);
+      Add(f->result_types);
+      for (fb::OpUnion& op : f->body) AddOp(op);
+    }
+    for (auto& e : m.executables) {
+      if (!e) continue;
+      Add(e->library);
+      for (auto& x : e->exports) {
+        if (!x) continue;
+        Add(x->library_ordinal);
+        Add(x->binding_count);
+        Add(x->workgroup_count);
+        Add(x->binding_types);
+        for (auto& s : x->stage_locations)
+          if (s) Add(s->stage), Add(s->source), Add(s->line);
+      }
+    }
+    for (auto& c : m.constants)
+      if (c) Add(c->type);
+    for (auto& s : m.source_files)
+      if (s) Add(s->content);
+  }
+
+ private:
+  void AddOp(fb::OpUnion& op) {
+    if (auto* c = op.AsConstantOp()) Add(c->result), Add(c->constant);
+    if (auto* d = op.AsDispatchOp()) {
+      Add(d->executable);
+      Add(d->export_index);
+      Add(d->operands);
+      Add(d->results);
+    }
+    if (auto* r = op.AsReshapeOp()) Add(r->result), Add(r->source);
+    if (auto* r = op.AsReleaseOp()) Add(r->slots);
+    if (auto* r = op.AsReturnOp()) Add(r->operands);
+    if (auto* b = op.AsBranchOp()) Add(b->target);
+    if (auto* b = op.AsCondBranchOp())
+      Add(b->condition), Add(b->true_target), Add(b->false_target);
+    if (auto* c = op.AsCheckOp()) Add(c->kind), Add(c->lhs), Add(c->rhs);
+  }
+};
+
+uint64_t MutateValue(Rng& rng, uint64_t value) {
+  static constexpr uint64_t kInteresting[] = {
+      0,      1,          2,          3,          4,         6,
+      7,      8,          15,         16,         17,        63,
+      64,     255,        256,        4095,       4096,      65535,
+      65536,  0x7fffffff, 0x80000000, 0xffffffff, 1ull << 40, ~0ull >> 1,
+      ~0ull};
+  switch (rng() % 5) {
+    case 0:
+      return value + 1;
+    case 1:
+      return value - 1;
+    case 2:
+      return value * 2;
+    case 3:
+      return value / 2;
+    default:
+      return kInteresting[rng() % (sizeof(kInteresting) / sizeof(uint64_t))];
+  }
+}
+
+template <typename T>
+bool MutateList(Rng& rng, std::vector<T>& list) {
+  if (list.empty()) return false;
+  size_t i = rng() % list.size();
+  switch (rng() % 3) {
+    case 0:
+      list.erase(list.begin() + i);
+      return true;
+    case 1:
+      if constexpr (std::is_copy_constructible_v<T>) {
+        T copy = list[i];
+        list.insert(list.begin() + i, std::move(copy));
+        return true;
+      }
+      return false;
+    default:
+      std::swap(list[i], list[rng() % list.size()]);
+      return true;
+  }
+}
+
+/// Changes which slots a dispatch reads and which it writes, or the order
+/// of the ops of a function: mutations of structure, not of one field.
+bool MutateStructure(Rng& rng, fb::ModuleT& m) {
+  if (m.functions.empty()) return false;
+  auto& f = m.functions[rng() % m.functions.size()];
+  if (!f || f->body.empty()) return false;
+  fb::OpUnion& op = f->body[rng() % f->body.size()];
+  if (fb::DispatchOpT* d = op.AsDispatchOp(); d && rng() % 2) {
+    // A slot moves from the operands to the results or back: a binding the
+    // kernel writes is declared read-only, or the reverse.
+    if (rng() % 2 && !d->operands.empty()) {
+      d->results.insert(d->results.begin(), d->operands.back());
+      d->operands.pop_back();
+    } else if (!d->results.empty()) {
+      d->operands.push_back(d->results.front());
+      d->results.erase(d->results.begin());
+    } else {
+      return false;
+    }
+    return true;
+  }
+  if (fb::DispatchOpT* d = op.AsDispatchOp())
+    return MutateList(rng, rng() % 2 ? d->operands : d->results);
+  return MutateList(rng, f->body);
+}
+
+/// Every tensor type of `m`: slots, results, bindings and constants.
+std::vector<fb::TensorTypeT*> CollectTypes(fb::ModuleT& m) {
+  std::vector<fb::TensorTypeT*> types;
+  auto add = [&](std::vector<std::unique_ptr<fb::TensorTypeT>>& list) {
+    for (auto& type : list)
+      if (type) types.push_back(type.get());
+  };
+  for (auto& f : m.functions)
+    if (f) add(f->slot_types), add(f->result_types);
+  for (auto& e : m.executables)
+    if (e)
+      for (auto& x : e->exports)
+        if (x) add(x->binding_types);
+  for (auto& c : m.constants)
+    if (c && c->type) types.push_back(c->type.get());
+  return types;
+}
+
+/// Changes one tensor type everywhere it appears (a slot, the bindings
+/// that take it, a result): a consistent lie about a shape or an element
+/// type, which no single-field check catches; only the library's own
+/// description of what its code takes can.
+bool MutateTypeConsistently(Rng& rng, fb::ModuleT& m) {
+  std::vector<fb::TensorTypeT*> types = CollectTypes(m);
+  if (types.empty()) return false;
+  const fb::TensorTypeT original = *types[rng() % types.size()];
+  fb::TensorTypeT changed = original;
+  if (!changed.shape.empty() && rng() % 4 != 0) {
+    int64_t& dim = changed.shape[rng() % changed.shape.size()];
+    dim = static_cast<int64_t>(MutateValue(rng, static_cast<uint64_t>(dim)));
+  } else {
+    changed.element_type = static_cast<fb::ElementType>(
+        rng() % (static_cast<unsigned>(fb::ElementType::MAX) + 1));
+  }
+  for (fb::TensorTypeT* type : types)
+    if (type->element_type == original.element_type &&
+        type->shape == original.shape)
+      *type = changed;
+  return true;
+}
+
+bool MutateModule(Rng& rng, fb::ModuleT& m) {
+  switch (rng() % 4) {
+    case 0:
+      return MutateStructure(rng, m);
+    case 1:
+      return MutateTypeConsistently(rng, m);
+    default:
+      break;
+  }
+  KnobCollector collector;
+  collector.Collect(m);
+  if (collector.knobs.empty()) return false;
+  const Knob& knob = collector.knobs[rng() % collector.knobs.size()];
+  WriteKnob(knob, MutateValue(rng, ReadKnob(knob)));
+  return true;
+}
+
+/// Whether kiln's verifier accepts `data` (libraries checked, not loaded).
+bool Verifies(const uint8_t* data, size_t size) {
+  kiln::ModuleLoadOptions options;
+  options.load_libraries = false;
+  options.max_buffer_bytes = kMaxBufferBytes;
+  return kiln::Module::LoadFromMemory(data, size,
+                                      kiln::Module::MemoryMode::kCopy, options)
+      .ok();
+}
+
+/// Loads `data` with its libraries and calls every function on zero-filled
+/// inputs. Returns the child's exit code: 0 when everything ended normally.
+int RunModule(const uint8_t* data, size_t size) {
+  kiln::ModuleLoadOptions options;
+  options.max_buffer_bytes = kMaxBufferBytes;
+  auto module = kiln::Module::LoadFromMemory(
+      data, size, kiln::Module::MemoryMode::kCopy, options);
+  if (!module.ok()) return module.status().message().empty() ? 3 : 0;
+  kiln::ThreadPool pool(2);  // the caller and one worker
+  kiln::Context context(*module, &pool);
+  const std::vector<kiln::FunctionSignature>& functions =
+      (*module)->functions();
+  for (size_t i = 0; i < functions.size(); ++i) {
+    std::vector<kiln::Tensor> inputs;
+    uint64_t bytes = 0;
+    bool fits = true;
+    for (const kiln::TensorType& type : functions[i].arguments) {
+      auto tensor = kiln::Tensor::AllocateZeroed(type.element_type, type.shape);
+      if (!tensor.ok() || (bytes += tensor->byte_size()) > kMaxInputBytes) {
+        fits = false;
+        break;
+      }
+      inputs.push_back(std::move(*tensor));
+    }
+    if (!fits) continue;
+    std::vector<kiln::Tensor> outputs;
+    kiln::Status status = context.Call(i, inputs, &outputs);
+    if (!status.ok()) {
+      if (status.message().empty()) return 4;
+      continue;
+    }
+    // Results must be whole, readable buffers of their declared size.
+    for (const kiln::Tensor& output : outputs) {
+      const auto* p = static_cast<const uint8_t*>(output.data());
+      for (size_t b = 0; b < output.byte_size(); b += 4096) g_result_sink = p[b];
+      if (output.byte_size() > 0) g_result_sink = p[output.byte_size() - 1];
+    }
+  }
+  return 0;
+}
+
+/// Inputs that verified and ran in a child, and those of them whose child
+/// ended by the time limit: printed at exit, so a run says how much of its
+/// work reached the kernels.
+size_t g_children = 0;
+size_t g_slow_children = 0;
+
+void PrintChildCounts() {
+  std::fprintf(stderr, "module_run: %zu verified modules run in a child, %zu "
+               "stopped after %u s\n", g_children, g_slow_children,
+               kChildSeconds);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  std::atexit(PrintChildCounts);
+  return 0;
+}
+
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size,
+                                          size_t max_size, unsigned int seed) {
+  Rng rng(seed);
+  // FlatBuffers reads fields in place: the bytes need the alignment a
+  // module has in memory, which libFuzzer's buffer does not promise.
+  std::vector<uint64_t> aligned((size + 7) / 8);
+  std::memcpy(aligned.data(), data, size);
+  const auto* bytes = reinterpret_cast<const uint8_t*>(aligned.data());
+  // Some byte-level mutations too: they reach the verifier and fields no
+  // knob names (strings, library bytes). Only modules kiln verifies are
+  // unpacked: the FlatBuffers verifier alone lets through vectors of 8-byte
+  // scalars at 4-byte alignment, which kiln refuses.
+  if (rng() % 8 == 0 || !Verifies(bytes, size))
+    return LLVMFuzzerMutate(data, size, max_size);
+  std::unique_ptr<fb::ModuleT> module(fb::GetModule(bytes)->UnPack());
+  for (int n = 1 + rng() % 3; n > 0; --n) MutateModule(rng, *module);
+  flatbuffers::FlatBufferBuilder builder;
+  fb::FinishModuleBuffer(builder, fb::Module::Pack(builder, module.get()));
+  if (builder.GetSize() > max_size)
+    return LLVMFuzzerMutate(data, size, max_size);
+  std::memcpy(data, builder.GetBufferPointer(), builder.GetSize());
+  return builder.GetSize();
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  // Refused modules never reach a child: verification alone is the module
+  // fuzzer's job, and a fork per input would only slow this one down.
+  if (!Verifies(data, size)) return 0;
+  pid_t child = fork();
+  if (child < 0) return 0;
+  if (child == 0) {
+    signal(SIGALRM, SIG_DFL);  // not the fuzzer's timeout handler
+    alarm(kChildSeconds);
+    _exit(RunModule(data, size));
+  }
+  ++g_children;
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0) {
+  }
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
+    ++g_slow_children;
+    return 0;
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
+  if (WIFSIGNALED(status))
+    std::fprintf(stderr, "running the module: killed by signal %d\n",
+                 WTERMSIG(status));
+  else
+    std::fprintf(stderr, "running the module: exit status %d\n",
+                 WEXITSTATUS(status));
+  std::abort();
+}

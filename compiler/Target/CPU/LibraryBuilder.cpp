@@ -361,6 +361,10 @@ FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
   for (llvm::Function &fn : *linked)
     if (!fn.isDeclaration() && fn.getName() != KILN_EXECUTABLE_LIBRARY_QUERY_NAME)
       fn.setLinkage(llvm::GlobalValue::InternalLinkage);
+  // Local symbols of the library: profilers and debuggers name each
+  // export's code after it.
+  for (auto [fn, name] : llvm::zip_equal(functions, exportNames))
+    fn->setName(name);
   if (llvm::verifyModule(*linked, &llvm::errs()))
     return emitError(loc) << "generated LLVM IR does not verify";
   if (failed(optimize(*linked, *machine)))

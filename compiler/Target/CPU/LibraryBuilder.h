@@ -35,9 +35,9 @@ struct CPULibrary {
 /// LLVM IR, links them into one module that also holds the export table and
 /// `kiln_executable_library_query` (see executable_library.h), optimizes it,
 /// emits an object for the variants' CPU and links it into a shared object
-/// with ld.lld. `libraryName` names the library in its header. A module
-/// without variants gets an empty library for `targetCPU` (the `--cpu`
-/// choice).
+/// with ld.lld. `libraryName` names the library in its header. Each export's
+/// code is a local symbol named after the export. A module without variants
+/// gets an empty library for `targetCPU` (the `--cpu` choice).
 FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
                                       StringRef targetCPU);
 

@@ -86,8 +86,11 @@ LogicalResult serialize(ModuleOp moduleOp, const CompileOptions &options,
     return failure();
   sourcesTiming.stop();
   TimingScope libraryTiming = timing.nest("Library (LLVM, ld.lld)");
+  CPULibraryOptions libraryOptions;
+  libraryOptions.targetCPU = options.cpu;
+  libraryOptions.lineTables = options.debugLevel >= 1;
   FailureOr<CPULibrary> library =
-      buildCPULibrary(moduleOp, options.moduleName, options.cpu);
+      buildCPULibrary(moduleOp, options.moduleName, libraryOptions);
   if (failed(library))
     return failure();
   libraryTiming.stop();

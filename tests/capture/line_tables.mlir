@@ -1,0 +1,31 @@
+// Tests the DWARF line tables of a module's library, read with
+// llvm-dwarfdump: every export has a symbol named after it; at levels 1-2
+// every row of its code names a line of this file that holds code; at
+// level 0 there are no line tables, only symbols.
+//
+// RUN: kiln-compile %s --cpu=x86-64-v3 -o %t.2.kiln
+// RUN: %python %S/check_line_tables.py %t.2.kiln -o %t.2 --bin-dir=%kiln_bin_dir --llvm-bin-dir=%llvm_tools_dir --expect-file=%s --max-debug-bytes-per-export=512 | FileCheck %s --check-prefix=INPUT
+// RUN: kiln-compile %s --cpu=x86-64-v3 --executable-debug-level=0 -o %t.0.kiln
+// RUN: not %python %S/check_line_tables.py %t.0.kiln -o %t.0 --bin-dir=%kiln_bin_dir --llvm-bin-dir=%llvm_tools_dir --expect-file=%s 2>&1 | FileCheck %s --check-prefix=NONE
+
+// INPUT: main_dispatch_1_mmt4d_{{.*}}: {{[1-9][0-9]*}} rows, {{[1-9][0-9]*}} distinct lines of {{.*}}line_tables.mlir
+
+// NONE: error: main_dispatch_0_{{.*}}: no line-table rows
+
+func.func @main(%a: tensor<64x128xf32>, %b: tensor<128x96xf32>,
+                %bias: tensor<64x96xf32>) -> tensor<64x96xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<64x96xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<64x96xf32>) -> tensor<64x96xf32>
+  %product = linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x96xf32>)
+                           outs(%init : tensor<64x96xf32>) -> tensor<64x96xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                         iterator_types = ["parallel", "parallel"]}
+      ins(%product, %bias : tensor<64x96xf32>, tensor<64x96xf32>) outs(%empty : tensor<64x96xf32>) {
+  ^bb0(%p: f32, %q: f32, %out: f32):
+    %s = arith.addf %p, %q : f32
+    %e = math.exp %s : f32
+    linalg.yield %e : f32
+  } -> tensor<64x96xf32>
+  return %sum : tensor<64x96xf32>
+}

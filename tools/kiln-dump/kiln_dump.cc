@@ -599,6 +599,16 @@ kiln::Status PrintSource(const kiln::Module& module, const Options& options) {
 // --extract-sources
 //===----------------------------------------------------------------------===//
 
+/// The message of a failed OutputDirectory::WriteFile; for a file that
+/// exists (its kFailedPrecondition), how to replace it.
+std::string WriteErrorMessage(const kiln::Status& status) {
+  std::string message = status.message();
+  if (status.code() == kiln::StatusCode::kFailedPrecondition) {
+    message += " (--force replaces it)";
+  }
+  return message;
+}
+
 /// Returns the number of files that could not be written.
 kiln::StatusOr<size_t> ExtractSources(const kiln::Module& module,
                                       const Options& options) {
@@ -646,11 +656,7 @@ kiln::StatusOr<size_t> ExtractSources(const kiln::Module& module,
     if (status.ok()) status = out.WriteFile(*relative, *text, if_exists);
     if (!status.ok()) {
       ++failures;
-      std::string message = status.message();
-      // WriteFile's error for a file that exists.
-      if (status.code() == kiln::StatusCode::kFailedPrecondition) {
-        message += " (--force replaces it)";
-      }
+      const std::string message = WriteErrorMessage(status);
       std::fprintf(stderr, "kiln-dump: error: not extracting '%s': %s\n",
                    Printable(file.path).c_str(), Printable(message).c_str());
       refused.push_back({{"path", std::string(file.path)}, {"error", message}});
@@ -707,10 +713,7 @@ kiln::StatusOr<size_t> ExtractLibraries(const kiln::Module& module,
         if_exists);
     if (!status.ok()) {
       ++failures;
-      std::string message = status.message();
-      if (status.code() == kiln::StatusCode::kFailedPrecondition) {
-        message += " (--force replaces it)";
-      }
+      const std::string message = WriteErrorMessage(status);
       std::fprintf(stderr, "kiln-dump: error: not extracting library %u: %s\n",
                    i, Printable(message).c_str());
       refused.push_back({{"library", i}, {"error", message}});

@@ -31,8 +31,11 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "e2e"))
+import run_e2e  # noqa: E402  (running tools)
 
 
 class Failure(Exception):
@@ -44,11 +47,8 @@ FMA_OP = re.compile(r"\b(vector\.fma|llvm\.intr\.fma|llvm\.intr\.fmuladd)\b")
 
 
 def run(cmd):
-    result = subprocess.run(cmd, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise Failure("command failed (%d): %s\n%s%s" % (
-            result.returncode, " ".join(cmd), result.stdout, result.stderr))
-    return result.stdout
+    """The tool's stdout; run_e2e.E2EError if it fails."""
+    return run_e2e.run_tool(cmd, os.path.basename(cmd[0]), timeout=600)[0]
 
 
 def function_symbols(objdump, library):
@@ -226,7 +226,7 @@ def main():
     args = parser.parse_args()
     try:
         check(args)
-    except Failure as failure:
+    except (Failure, run_e2e.E2EError) as failure:
         print("error: %s" % failure, file=sys.stderr)
         sys.exit(1)
 

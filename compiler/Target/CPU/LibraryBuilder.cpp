@@ -2,6 +2,7 @@
 
 #include "Target/CPU/LibraryBuilder.h"
 
+#include "Capture/StageLines.h"
 #include "Dialect/Kiln/IR/KilnOps.h"
 #include "Module/ElementType.h"
 #include "Target/CPU/CPUTarget.h"
@@ -232,10 +233,13 @@ void addLibraryTable(llvm::Module &module, ArrayRef<llvm::Function *> functions,
   builder.CreateRet(nullPtr);
 }
 
-/// The one line an op's code maps to: the first file location in its own
-/// (an inlined op's own line, the first of fused ops' lines, never LLVM's
-/// line 0 for merged ones), else null.
+/// The one line an op's code maps to: the stage line the capture tagged it
+/// with, else the first file location in its own (an inlined op's own line,
+/// the first of fused ops' lines, never LLVM's line 0 for merged ones), else
+/// null.
 FileLineColLoc getLineTableLoc(Location loc) {
+  if (FileLineColLoc stageLine = findStageLine(loc))
+    return stageLine;
   return loc->findInstanceOf<FileLineColLoc>();
 }
 

@@ -36,7 +36,8 @@ struct CPULibraryOptions {
   /// its own CPU).
   std::string targetCPU = "host";
   /// DWARF line tables from the ops' locations (`--executable-debug-level`
-  /// 1 and up): lines of the input program.
+  /// 1 and up): into the stage text an op's location is tagged with (see
+  /// Capture/StageLines.h), else into the input program.
   bool lineTables = false;
 };
 

@@ -15,6 +15,7 @@
 // RUN: kiln-compile %s --cpu=x86-64-v3 --executable-debug-level=0 -o %t.0.kiln
 // RUN: not %python %S/check_line_tables.py %t.0.kiln -o %t.0 --bin-dir=%kiln_bin_dir --llvm-bin-dir=%llvm_tools_dir --expect-file=%s 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: not kiln-compile %s --executable-debug-level=3 --executable-capture-stages=0.source --executable-debug-line-stage=2.translated -o %t.bad.kiln 2>&1 | FileCheck %s --check-prefix=UNCAPTURED
+// RUN: kiln-compile %s --executable-debug-line-stage=2.translated -o %t.w.kiln 2>&1 | FileCheck %s --check-prefix=BELOW3
 
 // The pack, the packed matmul, and the unpack with the fused bias and exp.
 // TRANSLATED: main_dispatch_0_{{.*}}: {{[1-9][0-9]*}} rows, {{[1-9][0-9]*}} distinct lines of line_tables-{{[0-9a-f]+}}_main_dispatch_0_cpu.2.translated.mlir
@@ -29,6 +30,8 @@
 // NONE: error: main_dispatch_0_{{.*}}: no line-table rows
 
 // UNCAPTURED: kiln-compile: error: --executable-debug-line-stage '2.translated' is not a captured stage; captured: 0.source
+
+// BELOW3: kiln-compile: warning: --executable-debug-line-stage has no effect below --executable-debug-level=3 (got 2)
 
 func.func @main(%a: tensor<64x128xf32>, %b: tensor<128x96xf32>,
                 %bias: tensor<64x96xf32>) -> tensor<64x96xf32> {

@@ -32,6 +32,7 @@ config.substitutions.append(
     ("%kiln_tests_dir", os.path.join(config.kiln_source_root, "tests")))
 config.substitutions.append(("%kiln_source_dir", config.kiln_source_root))
 config.substitutions.append(("%kiln_bin_dir", config.kiln_tools_dir))
+config.substitutions.append(("%llvm_tools_dir", config.llvm_tools_dir))
 
 # %e2e PROGRAM -o WORKDIR [flags]: compile with kiln, run, and compare with
 # upstream MLIR (tests/e2e/run_e2e.py).

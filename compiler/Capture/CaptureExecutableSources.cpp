@@ -2,9 +2,12 @@
 
 #include "Capture/Passes.h"
 
+#include "Capture/StageLines.h"
+
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace mlir::kiln {
 #define GEN_PASS_DEF_CAPTUREEXECUTABLESOURCESPASS
@@ -52,7 +55,9 @@ struct CaptureExecutableSourcesPass
                              executableOp.getSymName());
     (*standalone)->setAttr(kStageAttrName, builder.getStringAttr(stage));
     builder.setInsertionPointToStart(&standalone->getBlock());
-    auto clone = cast<ExecutableVariantOp>(builder.clone(*variantOp));
+    IRMapping cloned;
+    auto clone =
+        cast<ExecutableVariantOp>(builder.clone(*variantOp, cloned));
     // Earlier captures are not part of the program text.
     clone->removeAttr(kSourcesAttrName);
     for (ExecutableExportOp exportOp : clone.getExportOps()) {
@@ -73,8 +78,8 @@ struct CaptureExecutableSourcesPass
         .printNameLocAsPrefix(false)
         .assumeVerified();
     // Printed once; the printer records where each op starts. The clone is
-    // dropped afterwards, so nothing is relocated: only the entry lines are
-    // read from that record.
+    // dropped afterwards, so nothing is relocated: only the entry lines (and,
+    // with `record-op-lines`, the tags) are read from that record.
     std::string text;
     AsmState::LocationMap positions;
     {
@@ -105,6 +110,20 @@ struct CaptureExecutableSourcesPass
                                                      position->second.first,
                                                      position->second.second)));
     }
+
+    // The line tables of the library point into this text: each op of the
+    // compiled IR keeps its location, tagged with its copy's line.
+    if (recordOpLines)
+      if (ModuleOp compiled = variantOp.getInnerModule())
+        compiled->walk([&](Operation *op) {
+          auto position = positions.find(cloned.lookupOrNull(op));
+          if (position == positions.end())
+            return;
+          op->setLoc(tagWithStageLine(
+              op->getLoc(),
+              FileLineColLoc::get(context, path, position->second.first,
+                                  position->second.second)));
+        });
 
     auto type = RankedTensorType::get({static_cast<int64_t>(text.size())},
                                       builder.getIntegerType(8));

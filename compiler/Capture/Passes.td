@@ -25,6 +25,14 @@ def CaptureExecutableSourcesPass
     stages are not captured again. The pass adds only these attributes, so
     it preserves all analyses.
 
+    With `record-op-lines` (the stage the library's line tables point into,
+    `--executable-debug-line-stage`), each op of the variant's module also
+    gets its line in the text as a tag around its own location,
+    `loc(fused<loc("<path>":LINE:COL)>[<its location>])`: passes after the
+    capture carry the tag along with the location, and the library builder
+    emits DWARF lines from it. This is the only location the pass changes;
+    the original stays inside the tag.
+
     ```mlir
     kiln.executable.variant @cpu ... attributes {
         kiln.sources = {"m_main_dispatch_0_cpu.0.source.mlir" = dense_resource<...> : tensor<812xi8>}} {
@@ -37,6 +45,9 @@ def CaptureExecutableSourcesPass
            "Name of the stage being captured">,
     Option<"moduleName", "module-name", "std::string", /*default=*/"\"module\"",
            "Module part of the captured paths">,
+    Option<"recordOpLines", "record-op-lines", "bool", /*default=*/"false",
+           "Tag each op's location with its line in the captured text (for "
+           "the library's line tables)">,
   ];
 }
 

@@ -37,6 +37,13 @@ std::vector<std::string> getCaptureStages(const CompileOptions &options) {
   return stages;
 }
 
+std::string getLineStage(const CompileOptions &options) {
+  std::vector<std::string> stages = getCaptureStages(options);
+  if (stages.empty())
+    return "";
+  return options.lineStage.empty() ? stages.back() : options.lineStage;
+}
+
 namespace {
 
 /// Codegen of every variant from `from`, capturing and printing at the
@@ -44,6 +51,7 @@ namespace {
 void addCodegenPasses(OpPassManager &pm, const CompileOptions &options,
                       CodegenStage from) {
   std::vector<std::string> captureStages = getCaptureStages(options);
+  std::string lineStage = getLineStage(options);
   OpPassManager &variantPM =
       pm.nest<ExecutableOp>().nest<ExecutableVariantOp>();
   buildCPUCodegenPassPipeline(
@@ -57,6 +65,7 @@ void addCodegenPasses(OpPassManager &pm, const CompileOptions &options,
           CaptureExecutableSourcesPassOptions captureOptions;
           captureOptions.stage = getCodegenStageName(stage).str();
           captureOptions.moduleName = options.sourcePrefix;
+          captureOptions.recordOpLines = captureOptions.stage == lineStage;
           nested.addPass(createCaptureExecutableSourcesPass(captureOptions));
         }
         if (options.dumpStage == stage) {
@@ -86,8 +95,11 @@ LogicalResult serialize(ModuleOp moduleOp, const CompileOptions &options,
     return failure();
   sourcesTiming.stop();
   TimingScope libraryTiming = timing.nest("Library (LLVM, ld.lld)");
+  CPULibraryOptions libraryOptions;
+  libraryOptions.targetCPU = options.cpu;
+  libraryOptions.lineTables = options.debugLevel >= 1;
   FailureOr<CPULibrary> library =
-      buildCPULibrary(moduleOp, options.moduleName, options.cpu);
+      buildCPULibrary(moduleOp, options.moduleName, libraryOptions);
   if (failed(library))
     return failure();
   libraryTiming.stop();

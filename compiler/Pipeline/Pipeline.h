@@ -42,6 +42,9 @@ struct CompileOptions {
   int debugLevel = 2;
   /// `--executable-capture-stages`: stages captured at level 3 (empty: all).
   std::vector<std::string> captureStages;
+  /// `--executable-debug-line-stage`: at level 3, the captured stage whose
+  /// text the library's line tables point into (empty: the last captured).
+  std::string lineStage;
   /// Prefix of captured source paths: the module name and a hash of the
   /// input and options, so that texts of different builds never share a
   /// path.
@@ -66,6 +69,11 @@ void buildCompilePassPipeline(OpPassManager &pm, const CompileOptions &options);
 /// The stages captured at `options.debugLevel` (all named stages, or those
 /// chosen), in pipeline order.
 std::vector<std::string> getCaptureStages(const CompileOptions &options);
+
+/// The stage the library's line tables point into at `options.debugLevel`:
+/// `options.lineStage` or the last captured stage; empty below level 3
+/// (lines of the input program).
+std::string getLineStage(const CompileOptions &options);
 
 /// Compiles `moduleOp` in place and, unless `compileTo` stops earlier,
 /// writes the module file to `os`; otherwise prints the IR to `os`.

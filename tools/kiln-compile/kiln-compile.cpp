@@ -60,6 +60,12 @@ static cl::list<std::string> captureStages(
     "executable-capture-stages",
     cl::desc("Stages captured at --executable-debug-level=3 (default: all)"),
     cl::CommaSeparated, cl::cat(kilnCategory));
+static cl::opt<std::string> lineStage(
+    "executable-debug-line-stage",
+    cl::desc("At --executable-debug-level=3, the captured stage whose text "
+             "the library's DWARF line tables point into (default: the last "
+             "captured stage); below level 3 they point into the input"),
+    cl::init(""), cl::cat(kilnCategory));
 static cl::opt<bool> embedInputFiles(
     "executable-embed-input-files",
     cl::desc("Also embed the input files that export locations name (regular "
@@ -231,6 +237,20 @@ static LogicalResult run(MLIRContext &context) {
     llvm::errs() << "kiln-compile: warning: --executable-capture-stages has "
                     "no effect below --executable-debug-level=3 (got "
                  << debugLevel << ")\n";
+  if (!lineStage.empty()) {
+    if (debugLevel < 3)
+      llvm::errs() << "kiln-compile: warning: --executable-debug-line-stage "
+                      "has no effect below --executable-debug-level=3 (got "
+                   << debugLevel << ")\n";
+    else if (!llvm::is_contained(kiln::getCaptureStages(options), lineStage)) {
+      llvm::errs() << "kiln-compile: error: --executable-debug-line-stage '"
+                   << lineStage << "' is not a captured stage; captured: "
+                   << llvm::join(kiln::getCaptureStages(options), ", ")
+                   << "\n";
+      return failure();
+    }
+    options.lineStage = lineStage;
+  }
   if (!dumpStage.empty()) {
     options.dumpStage = kiln::parseCodegenStageName(dumpStage);
     if (!options.dumpStage) {

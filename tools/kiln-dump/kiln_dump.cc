@@ -1,7 +1,8 @@
 //===- kiln_dump.cc - Shows what a compiled kiln module carries -----------===//
 //
 //   kiln-dump MODULE.kiln [--sources | --print-source=PATH[:LINE]
-//             [--context=N] | --extract-sources=DIR [--force]] [--json]
+//             [--context=N] | --extract-sources=DIR [--force] |
+//             --extract-libraries=DIR [--force]] [--json]
 //
 // Without a view flag: a summary (module, functions, libraries, executables
 // with their exports' debug information, source table). The module is loaded
@@ -58,7 +59,12 @@ constexpr char kUsage[] =
     "                          is the whole extraction when the files total\n"
     "                          more than 8 GiB. Existing files are kept (an\n"
     "                          error) and symlinks are never followed\n"
-    "  --force                 with --extract-sources, replace existing files\n"
+    "  --extract-libraries=DIR write each native library as DIR/libraryN.so\n"
+    "                          (N as in the summary), for tools that read\n"
+    "                          its symbols and DWARF line tables (objdump,\n"
+    "                          llvm-dwarfdump, gdb); existing files are kept\n"
+    "  --force                 with --extract-sources or --extract-libraries,\n"
+    "                          replace existing files\n"
     "\n"
     "options:\n"
     "  --json                  print the view as one JSON document\n"
@@ -84,6 +90,8 @@ struct Options {
   uint32_t context = 0;
   bool has_extract = false;
   std::string extract_dir;
+  bool has_extract_libraries = false;
+  std::string extract_libraries_dir;
   bool force = false;
   bool json = false;
   bool help = false;
@@ -591,6 +599,16 @@ kiln::Status PrintSource(const kiln::Module& module, const Options& options) {
 // --extract-sources
 //===----------------------------------------------------------------------===//
 
+/// The message of a failed OutputDirectory::WriteFile; for a file that
+/// exists (its kFailedPrecondition), how to replace it.
+std::string WriteErrorMessage(const kiln::Status& status) {
+  std::string message = status.message();
+  if (status.code() == kiln::StatusCode::kFailedPrecondition) {
+    message += " (--force replaces it)";
+  }
+  return message;
+}
+
 /// Returns the number of files that could not be written.
 kiln::StatusOr<size_t> ExtractSources(const kiln::Module& module,
                                       const Options& options) {
@@ -638,11 +656,7 @@ kiln::StatusOr<size_t> ExtractSources(const kiln::Module& module,
     if (status.ok()) status = out.WriteFile(*relative, *text, if_exists);
     if (!status.ok()) {
       ++failures;
-      std::string message = status.message();
-      // WriteFile's error for a file that exists.
-      if (status.code() == kiln::StatusCode::kFailedPrecondition) {
-        message += " (--force replaces it)";
-      }
+      const std::string message = WriteErrorMessage(status);
       std::fprintf(stderr, "kiln-dump: error: not extracting '%s': %s\n",
                    Printable(file.path).c_str(), Printable(message).c_str());
       refused.push_back({{"path", std::string(file.path)}, {"error", message}});
@@ -670,6 +684,57 @@ kiln::StatusOr<size_t> ExtractSources(const kiln::Module& module,
 }
 
 //===----------------------------------------------------------------------===//
+// --extract-libraries
+//===----------------------------------------------------------------------===//
+
+/// Returns the number of libraries that could not be written.
+kiln::StatusOr<size_t> ExtractLibraries(const kiln::Module& module,
+                                        const Options& options) {
+  const std::string& dir = options.extract_libraries_dir;
+  if (dir.empty()) {
+    return kiln::InvalidArgumentError("--extract-libraries needs a directory");
+  }
+  KILN_ASSIGN_OR_RETURN(kiln::OutputDirectory out,
+                        kiln::OutputDirectory::OpenOrCreate(dir));
+  const kiln::IfFileExists if_exists =
+      options.force ? kiln::IfFileExists::kReplace : kiln::IfFileExists::kFail;
+  const auto* libraries = module.flatbuffer().libraries();
+  const uint32_t count = libraries ? libraries->size() : 0;
+  json written = json::array(), refused = json::array();
+  std::string report;
+  size_t failures = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    const auto* data = libraries->Get(i)->data();
+    const std::string name = kiln::StrCat("library", i, ".so");
+    kiln::Status status = out.WriteFile(
+        name,
+        std::string_view(reinterpret_cast<const char*>(data->data()),
+                         data->size()),
+        if_exists);
+    if (!status.ok()) {
+      ++failures;
+      const std::string message = WriteErrorMessage(status);
+      std::fprintf(stderr, "kiln-dump: error: not extracting library %u: %s\n",
+                   i, Printable(message).c_str());
+      refused.push_back({{"library", i}, {"error", message}});
+      continue;
+    }
+    report += kiln::StrCat("wrote ", Printable(out.FilePath(name)), " (",
+                           data->size(), " bytes)\n");
+    written.push_back({{"library", i},
+                       {"file", out.FilePath(name)},
+                       {"bytes", data->size()}});
+  }
+  if (options.json) {
+    KILN_RETURN_IF_ERROR(PrintJson(json{
+        {"directory", dir}, {"written", written}, {"errors", refused}}));
+  } else if (!Print(report)) {
+    return kiln::InvalidArgumentError("cannot write to stdout");
+  }
+  return failures;
+}
+
+//===----------------------------------------------------------------------===//
 // Flags
 //===----------------------------------------------------------------------===//
 
@@ -682,6 +747,7 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
                                      {"print-source", true},
                                      {"context", true},
                                      {"extract-sources", true},
+                                     {"extract-libraries", true},
                                      {"force"}}));
   options->module_path = line.module_path;
   for (const kiln::tools::Flag& flag : line.flags) {
@@ -698,6 +764,9 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
     } else if (name == "extract-sources") {
       options->has_extract = true;
       options->extract_dir = std::string(value);
+    } else if (name == "extract-libraries") {
+      options->has_extract_libraries = true;
+      options->extract_libraries_dir = std::string(value);
     } else if (name == "force") {
       options->force = true;
     } else if (name == "context") {
@@ -712,24 +781,26 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
     }
   }
   const int views = options->sources + options->has_print_source +
-                    options->has_extract;
+                    options->has_extract + options->has_extract_libraries;
   if (views > 1) {
     return kiln::InvalidArgumentError(
-        "choose one of --sources, --print-source and --extract-sources");
+        "choose one of --sources, --print-source, --extract-sources and "
+        "--extract-libraries");
   }
   if (options->has_context && !options->has_print_source) {
     return kiln::InvalidArgumentError(
         "--context only applies to --print-source=PATH:LINE");
   }
-  if (options->force && !options->has_extract) {
+  if (options->force && !options->has_extract &&
+      !options->has_extract_libraries) {
     return kiln::InvalidArgumentError(
-        "--force only applies to --extract-sources");
+        "--force only applies to --extract-sources and --extract-libraries");
   }
   return kiln::OkStatus();
 }
 
-/// Runs the chosen view; `*exit_code` is 1 when some sources could not be
-/// extracted (each was reported already).
+/// Runs the chosen view; `*exit_code` is 1 when some sources or libraries
+/// could not be extracted (each was reported already).
 kiln::Status Run(const Options& options, int* exit_code) {
   if (options.module_path.empty()) {
     return kiln::InvalidArgumentError("no module given (see --help)");
@@ -749,6 +820,17 @@ kiln::Status Run(const Options& options, int* exit_code) {
                    "kiln-dump: error: %zu of %u source files were not "
                    "written\n",
                    failures, module->sources().size());
+      *exit_code = 1;
+    }
+    return kiln::OkStatus();
+  }
+  if (options.has_extract_libraries) {
+    KILN_ASSIGN_OR_RETURN(size_t failures, ExtractLibraries(*module, options));
+    if (failures > 0) {
+      const auto* libraries = module->flatbuffer().libraries();
+      std::fprintf(stderr,
+                   "kiln-dump: error: %zu of %u libraries were not written\n",
+                   failures, libraries ? libraries->size() : 0);
       *exit_code = 1;
     }
     return kiln::OkStatus();

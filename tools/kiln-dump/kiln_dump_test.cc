@@ -563,6 +563,25 @@ TEST_F(KilnDumpTest, ExtractSources) {
   EXPECT_EQ(ReadText(out_dir + "/model:v2.mlir"), kModel);
 }
 
+TEST_F(KilnDumpTest, ExtractLibrariesWritesEachLibraryAsIs) {
+  const std::string out_dir = dir_ + "/libs";
+  RunResult result = Run({module_, "--extract-libraries=" + out_dir});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const std::vector<uint8_t> library = ReadBinaryFile(KILN_TEST_LIBRARY_1);
+  EXPECT_EQ(result.out, "wrote " + out_dir + "/library0.so (" +
+                            std::to_string(library.size()) + " bytes)\n");
+  EXPECT_EQ(ReadBinaryFile(out_dir + "/library0.so"), library);
+  // Kept unless forced.
+  result = Run({module_, "--extract-libraries=" + out_dir});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "kiln-dump: error: not extracting library 0: '" +
+                            out_dir +
+                            "/library0.so' exists (--force replaces it)\n"
+                            "kiln-dump: error: 1 of 1 libraries were not written\n");
+  result = Run({module_, "--extract-libraries=" + out_dir, "--force"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+}
+
 TEST_F(KilnDumpTest, ExtractSourcesKeepsExistingFilesUnlessForced) {
   const std::string out_dir = dir_ + "/out";
   ASSERT_EQ(::mkdir(out_dir.c_str(), 0755), 0);
@@ -896,8 +915,8 @@ TEST_F(KilnDumpTest, FlagErrors) {
             "kiln-dump: error: unknown flag '--bogus' (see --help)\n");
   result = Run({module_, "--sources", "--print-source=model.mlir"});
   EXPECT_EQ(result.err,
-            "kiln-dump: error: choose one of --sources, --print-source and "
-            "--extract-sources\n");
+            "kiln-dump: error: choose one of --sources, --print-source, "
+            "--extract-sources and --extract-libraries\n");
   result = Run({module_, "--context=3"});
   EXPECT_EQ(result.err,
             "kiln-dump: error: --context only applies to "
@@ -913,7 +932,8 @@ TEST_F(KilnDumpTest, FlagErrors) {
             "kiln-dump: error: flag '--print-source' expects a value\n");
   result = Run({module_, "--sources", "--force"});
   EXPECT_EQ(result.err,
-            "kiln-dump: error: --force only applies to --extract-sources\n");
+            "kiln-dump: error: --force only applies to --extract-sources and "
+            "--extract-libraries\n");
   result = Run({});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.err, "kiln-dump: error: no module given (see --help)\n");

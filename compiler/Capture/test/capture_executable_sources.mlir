@@ -1,6 +1,7 @@
 // RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(kiln.executable(kiln.executable.variant(kiln-capture-executable-sources{stage=0.source module-name=m-0123abcd})))" --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s
 // RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(kiln.executable(kiln.executable.variant(kiln-capture-executable-sources{stage=0.source module-name=m-0123abcd})))" | FileCheck %s --check-prefix=RESOURCE
 // RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(kiln.executable(kiln.executable.variant(kiln-capture-executable-sources{stage=0.source module-name=m-0123abcd}, kiln-capture-executable-sources{stage=1.configured module-name=m-0123abcd})))" --mlir-print-local-scope | FileCheck %s --check-prefix=TWICE
+// RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(kiln.executable(kiln.executable.variant(kiln-capture-executable-sources{stage=0.source module-name=m-0123abcd record-op-lines=true})))" --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s --check-prefix=LINES
 
 // Tests that the variant's text is stored as a resource under its path, that
 // the export records the line of its entry function in that text, and that
@@ -18,6 +19,16 @@
 //       RESOURCE: dialect_resources: {
 //       RESOURCE:   builtin: {
 //       RESOURCE:     "m-0123abcd_ex_cpu.0.source.mlir": "0x01000000236D6170203D20616666696E655F6D61703C
+
+// With record-op-lines, each op of the module keeps its location inside a
+// tag holding its line in the text (the entry function's is the export's);
+// the export and the variant, outside the module, are not tagged.
+// LINES-LABEL: kiln.executable @ex
+//       LINES:     kiln.executable.export @entry {{.*}} loc("input.mlir":3:5)
+//       LINES:       math.exp {{.*}} loc(fused<loc("m-0123abcd_ex_cpu.0.source.mlir":12:10)>["input.mlir":11:7])
+//       LINES:     } loc(fused<loc("m-0123abcd_ex_cpu.0.source.mlir":6:6)>[{{.*}}])
+//       LINES:   } loc(fused<loc("m-0123abcd_ex_cpu.0.source.mlir":5:4)>[{{.*}}])
+//       LINES:   } loc("{{.*}}capture_executable_sources.mlir":{{[0-9]+}}:3)
 kiln.executable @ex {
   kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
     kiln.executable.export @entry ordinal(0) bindings(2) loc("input.mlir":3:5)

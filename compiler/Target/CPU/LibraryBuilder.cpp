@@ -2,6 +2,7 @@
 
 #include "Target/CPU/LibraryBuilder.h"
 
+#include "Capture/StageLines.h"
 #include "Dialect/Kiln/IR/KilnOps.h"
 #include "Module/ElementType.h"
 #include "Target/CPU/CPUTarget.h"
@@ -25,6 +26,8 @@
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/X86TargetParser.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include <array>
@@ -230,6 +233,37 @@ void addLibraryTable(llvm::Module &module, ArrayRef<llvm::Function *> functions,
   builder.CreateRet(nullPtr);
 }
 
+/// The one line an op's code maps to: the stage line the capture tagged it
+/// with, else the first file location in its own (an inlined op's own line,
+/// the first of fused ops' lines, never LLVM's line 0 for merged ones), else
+/// null.
+FileLineColLoc getLineTableLoc(Location loc) {
+  if (FileLineColLoc stageLine = findStageLine(loc))
+    return stageLine;
+  return loc->findInstanceOf<FileLineColLoc>();
+}
+
+/// A copy of `module` holding what LLVM's debug-info translation needs to
+/// emit line tables: each op at its one line (see getLineTableLoc; an op
+/// without one at its parent's), each function with a subprogram scope
+/// (upstream `ensure-debug-info-scope-on-llvm-func`, line tables only). The
+/// compiled IR keeps its locations. Null if the scopes cannot be added.
+OwningOpRef<ModuleOp> cloneWithLineScopes(ModuleOp module) {
+  OwningOpRef<ModuleOp> copy = module.clone();
+  copy->walk<WalkOrder::PreOrder>([](Operation *op) {
+    FileLineColLoc line = getLineTableLoc(op->getLoc());
+    Operation *parent = op->getParentOp();
+    op->setLoc(line ? Location(line)
+                    : parent ? parent->getLoc()
+                             : Location(UnknownLoc::get(op->getContext())));
+  });
+  PassManager pm(module.getContext(), ModuleOp::getOperationName());
+  pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass());
+  if (failed(pm.run(*copy)))
+    return nullptr;
+  return copy;
+}
+
 LogicalResult optimize(llvm::Module &module, llvm::TargetMachine &machine) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
@@ -254,7 +288,7 @@ LogicalResult optimize(llvm::Module &module, llvm::TargetMachine &machine) {
 }  // namespace
 
 FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
-                                      StringRef targetCPU) {
+                                      const CPULibraryOptions &options) {
   Location loc = moduleOp.getLoc();
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
@@ -279,6 +313,13 @@ FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
       ModuleOp innerModule = variantOp.getInnerModule();
       if (!innerModule)
         return variantOp.emitError("variant has no module");
+      OwningOpRef<ModuleOp> withLineScopes;
+      if (options.lineTables) {
+        withLineScopes = cloneWithLineScopes(innerModule);
+        if (!withLineScopes)
+          return variantOp.emitError("cannot add line-table scopes");
+        innerModule = *withLineScopes;
+      }
       std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(
           innerModule, llvmContext, executableOp.getSymName());
       if (!llvmModule)
@@ -309,7 +350,7 @@ FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
   if (triple.empty())
     triple = llvm::sys::getDefaultTargetTriple();
   if (library.cpu.empty())
-    std::tie(library.cpu, features) = resolveTargetCPU(targetCPU);
+    std::tie(library.cpu, features) = resolveTargetCPU(options.targetCPU);
 
   // What the code may use, for the runtime to check before loading it: the
   // CPU's own features, then the variants' "+f,-g" on top.
@@ -361,6 +402,10 @@ FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
   for (llvm::Function &fn : *linked)
     if (!fn.isDeclaration() && fn.getName() != KILN_EXECUTABLE_LIBRARY_QUERY_NAME)
       fn.setLinkage(llvm::GlobalValue::InternalLinkage);
+  // Local symbols of the library: profilers and debuggers name each
+  // export's code after it.
+  for (auto [fn, name] : llvm::zip_equal(functions, exportNames))
+    fn->setName(name);
   if (llvm::verifyModule(*linked, &llvm::errs()))
     return emitError(loc) << "generated LLVM IR does not verify";
   if (failed(optimize(*linked, *machine)))

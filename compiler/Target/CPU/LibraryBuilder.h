@@ -31,15 +31,25 @@ struct CPULibrary {
   std::vector<LibraryExport> exports;
 };
 
+struct CPULibraryOptions {
+  /// The `--cpu` choice, for a module without variants (each variant names
+  /// its own CPU).
+  std::string targetCPU = "host";
+  /// DWARF line tables from the ops' locations (`--executable-debug-level`
+  /// 1 and up): into the stage text an op's location is tagged with (see
+  /// Capture/StageLines.h), else into the input program.
+  bool lineTables = false;
+};
+
 /// Translates the LLVM-dialect module of every CPU variant in `moduleOp` to
 /// LLVM IR, links them into one module that also holds the export table and
 /// `kiln_executable_library_query` (see executable_library.h), optimizes it,
 /// emits an object for the variants' CPU and links it into a shared object
-/// with ld.lld. `libraryName` names the library in its header. A module
-/// without variants gets an empty library for `targetCPU` (the `--cpu`
-/// choice).
+/// with ld.lld. `libraryName` names the library in its header. Each export's
+/// code is a local symbol named after the export. A module without variants
+/// gets an empty library for `options.targetCPU`.
 FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
-                                      StringRef targetCPU);
+                                      const CPULibraryOptions &options);
 
 }  // namespace mlir::kiln
 

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "trace/providers.h"
+#include "trace/zone_clock.h"
 
 namespace kiln {
 namespace {
@@ -86,7 +87,7 @@ class ChromeTracer final : public Tracer {
   ChromeTracer(std::string path, TraceOptions options)
       : Tracer(/*enabled=*/true, std::move(options)),
         path_(std::move(path)),
-        origin_(NowNanoseconds()) {
+        clock_() {
     filling_.reserve(kEventsPerChunk);
     writing_.reserve(kEventsPerChunk);
     writer_ = std::thread([this] { WriteChunks(); });
@@ -111,13 +112,13 @@ class ChromeTracer final : public Tracer {
     site_index_.clear();
   }
 
-  uint64_t BeginZone(const TraceSite&) override { return NowNanoseconds(); }
+  uint64_t BeginZone(const TraceSite&) override { return clock_.Ticks(); }
 
   void EndZone(const TraceSite& site, uint64_t token) override {
-    const uint64_t end = NowNanoseconds();
+    const uint64_t end = clock_.Ticks();
     const uint32_t tid = CurrentThreadId();
     std::unique_lock<std::mutex> lock(mutex_);
-    filling_.push_back({InternSite(site), tid, token - origin_, end - token});
+    filling_.push_back({InternSite(site), tid, token, end - token});
     if (filling_.size() == kEventsPerChunk) HandOff(lock);
   }
 
@@ -175,8 +176,8 @@ class ChromeTracer final : public Tracer {
   struct Event {
     Site* site;         // stable: sites_ is a deque that only grows
     uint32_t tid;
-    uint64_t begin;     // ns since the tracer was created
-    uint64_t duration;  // ns
+    uint64_t begin;     // clock_ ticks
+    uint64_t duration;  // clock_ ticks
   };
 
   static bool ViewsSame(const Site& copy, const TraceSite& site) {
@@ -343,14 +344,14 @@ class ChromeTracer final : public Tracer {
   }
 
   /// The event's own numbers, then its site's part, formatted once.
-  static void AppendEvent(std::string* out, Site& site, const Event& event) {
+  void AppendEvent(std::string* out, Site& site, const Event& event) {
     if (site.formatted.empty()) FormatSite(site);
     out->append(",\n{\"ph\":\"X\",\"pid\":1,\"tid\":");
     out->append(std::to_string(event.tid));
     out->append(",\"ts\":");
-    AppendMicroseconds(out, event.begin);
+    AppendMicroseconds(out, clock_.SinceOrigin(event.begin));
     out->append(",\"dur\":");
-    AppendMicroseconds(out, event.duration);
+    AppendMicroseconds(out, clock_.Duration(event.duration));
     out->append(site.formatted);
   }
 
@@ -391,7 +392,7 @@ class ChromeTracer final : public Tracer {
   }
 
   const std::string path_;
-  const uint64_t origin_;
+  ZoneClock clock_;  // converted by the writer thread alone
 
   std::mutex mutex_;
   std::condition_variable writer_wake_;

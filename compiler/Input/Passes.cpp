@@ -14,14 +14,21 @@
 
 namespace mlir::kiln {
 
-void buildInputConversionPassPipeline(OpPassManager &pm) {
+void buildInputConversionPassPipeline(OpPassManager &pm, bool strictTosa) {
   // TOSA first, through upstream MLIR: control flow to scf, then ops to
   // linalg, tensor and arith. Ops it cannot convert are reported at their
-  // location.
+  // location; element types outside the target's profiles are refused only
+  // when strict (warned about otherwise).
   pm.addPass(createAttachTosaTargetPass());
-  pm.addPass(createVerifyTosaInputPass());
+  VerifyTosaInputPassOptions verifyOptions;
+  verifyOptions.strict = strictTosa;
+  pm.addPass(createVerifyTosaInputPass(verifyOptions));
   pm.addNestedPass<func::FuncOp>(createTosaToSCFPass());
-  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+  tosa::addTosaToLinalgPasses(
+      pm, TosaToLinalgOptions(), TosaToLinalgNamedOptions(),
+      tosa::TosaValidationOptions{
+          /*strictOpSpecAlignment=*/false,
+          /*allowInvalidOpDatatypeCombinations=*/!strictTosa});
   // tosa.apply_scale (from tosa.rescale, integer tosa.mul with a shift and
   // integer pooling) is kept by default for backends that have it natively.
   TosaToArithPassOptions arithOptions;

@@ -25,8 +25,9 @@ void populateDecomposeAggregateOpsPatterns(RewritePatternSet &patterns);
 
 /// Adds the passes that bring an input program to the form global
 /// optimization expects: verified, inlined, elementwise tensor math as linalg,
-/// aggregate ops decomposed.
-void buildInputConversionPassPipeline(OpPassManager &pm);
+/// aggregate ops decomposed. `strictTosa`: TOSA ops with element types outside
+/// the target's profiles are errors (warnings otherwise).
+void buildInputConversionPassPipeline(OpPassManager &pm, bool strictTosa);
 
 #define GEN_PASS_REGISTRATION
 #include "Input/Passes.h.inc"

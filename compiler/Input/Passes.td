@@ -29,7 +29,18 @@ def VerifyTosaInputPass : Pass<"kiln-verify-tosa-input", "::mlir::ModuleOp"> {
     // writes tensor elements at computed positions on the host
     %0 = tosa.scatter %values, %indices, %input : ...
     ```
+
+    Unless `strict`, ops whose element types no TOSA profile or extension of
+    the target allows (`tosa.clamp` on i32) are a warning naming what the
+    validation found, not an error: upstream lowers them all the same. With
+    `strict` the TOSA validation that follows refuses them.
   }];
+  let options = [
+    Option<"strict", "strict", "bool", /*default=*/"false",
+           "Leave element types outside the target's profiles to the TOSA "
+           "validation, which refuses them">,
+  ];
+  let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }
 
 def VerifyInputPass : Pass<"kiln-verify-input", "::mlir::ModuleOp"> {

@@ -3,6 +3,8 @@
 #include "Input/Passes.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
 
 namespace mlir::kiln {
 #define GEN_PASS_DEF_VERIFYTOSAINPUTPASS
@@ -22,9 +24,43 @@ StringRef unsupportedReason(Operation *op) {
   return "";
 }
 
+/// What TOSA validation says of an op whose element types no profile or
+/// extension of the target allows.
+constexpr StringLiteral kOutsideProfiles =
+    "did not align with any profile or extension";
+
 struct VerifyTosaInputPass
     : impl::VerifyTosaInputPassBase<VerifyTosaInputPass> {
+  using Base::Base;
+
+  /// Runs TOSA validation (which only reads the IR) and reports the ops it
+  /// finds outside the target's profiles as warnings; its other findings
+  /// stay errors, left to the validation that runs again in the conversion.
+  void warnOutsideProfiles() {
+    ScopedDiagnosticHandler handler(&getContext(), [&](Diagnostic &diag) {
+      if (diag.getSeverity() != DiagnosticSeverity::Error ||
+          !StringRef(diag.str()).contains(kOutsideProfiles))
+        return failure();  // not ours: reported as it is
+      std::string message = diag.str();
+      if (size_t at = message.find(" op illegal: "); at != std::string::npos)
+        message.replace(at, 13, " leaves the target's TOSA profiles: ");
+      emitWarning(diag.getLocation())
+          << message
+          << " (compiled as upstream lowers it; --tosa-validation=strict "
+             "refuses it)";
+      return success();
+    });
+    OpPassManager validation(ModuleOp::getOperationName());
+    validation.addPass(tosa::createTosaValidation(
+        tosa::TosaValidationOptions{/*strictOpSpecAlignment=*/false,
+                                    /*allowInvalidOpDatatypeCombinations=*/
+                                    false}));
+    (void)runPipeline(validation, getOperation());
+  }
+
   void runOnOperation() override {
+    if (!strict)
+      warnOutsideProfiles();
     bool failed = false;
     getOperation()->walk([&](Operation *op) {
       StringRef reason = unsupportedReason(op);

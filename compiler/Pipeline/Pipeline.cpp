@@ -148,7 +148,7 @@ FailureOr<CodegenStage> getCapturedStage(ModuleOp moduleOp) {
 }  // namespace
 
 void buildCompilePassPipeline(OpPassManager &pm, const CompileOptions &options) {
-  buildInputConversionPassPipeline(pm);
+  buildInputConversionPassPipeline(pm, options.strictTosa);
   if (options.compileTo == PipelinePhase::Input)
     return;
   buildGlobalOptimizationPassPipeline(pm, options.cpu);

@@ -55,6 +55,9 @@ struct CompileOptions {
   /// The directories whose files may be embedded: the input file's and
   /// each `--executable-embed-input-dir`.
   std::vector<std::string> embedInputDirs;
+  /// `--tosa-validation=strict`: TOSA ops with element types outside the
+  /// target's profiles are errors, not warnings.
+  bool strictTosa = false;
   /// `--dump-stage`: print every variant when it reaches this stage.
   std::optional<CodegenStage> dumpStage;
   /// Stop after this phase and leave the IR in the module.

@@ -50,6 +50,12 @@ static cl::opt<std::string> dumpStage(
     cl::desc("Print every executable variant to stderr when it reaches this "
              "stage (0.source, 1.configured, 2.translated)"),
     cl::init(""), cl::cat(kilnCategory));
+static cl::opt<std::string> tosaValidation(
+    "tosa-validation",
+    cl::desc("lenient (default): TOSA ops with element types outside the "
+             "TOSA profiles are compiled as upstream lowers them, with a "
+             "warning; strict: they are errors"),
+    cl::init("lenient"), cl::cat(kilnCategory));
 static cl::opt<std::string> compileMode(
     "compile-mode",
     cl::desc("module: a program of functions (default); executable: a "
@@ -251,6 +257,13 @@ static LogicalResult run(MLIRContext &context) {
     }
     options.lineStage = lineStage;
   }
+  if (tosaValidation != "lenient" && tosaValidation != "strict") {
+    llvm::errs() << "kiln-compile: error: --tosa-validation is lenient or "
+                    "strict, not '"
+                 << tosaValidation << "'\n";
+    return failure();
+  }
+  options.strictTosa = tosaValidation == "strict";
   if (!dumpStage.empty()) {
     options.dumpStage = kiln::parseCodegenStageName(dumpStage);
     if (!options.dumpStage) {

@@ -22,3 +22,13 @@ func.func @add(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tosa.add %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Tests that an op whose element types no TOSA profile allows (upstream
+// lowers it all the same) is a warning naming what the validation found.
+func.func @clamp_i32(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-warning @+1 {{'tosa.clamp' leaves the target's TOSA profiles: operation operand/result data types did not align with any profile or extension, got (i32,i32)}}
+  %0 = tosa.clamp %x {min_val = 0 : i32, max_val = 10 : i32} : (tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}

@@ -6,8 +6,11 @@
 
 namespace mlir::kiln {
 
-void buildGlobalOptimizationPassPipeline(OpPassManager &pm,
-                                         StringRef targetCPU) {
+void buildGlobalOptimizationPassPipeline(OpPassManager &pm, StringRef targetCPU,
+                                         bool accumulateHalfInF32) {
+  // Before data tiling, which leaves contractions alone here anyway.
+  if (accumulateHalfInF32)
+    pm.addNestedPass<func::FuncOp>(createPromoteHalfReductionsPass());
   // Contractions get the target's tiled layouts; the packs of constant
   // weights fold away here, at compile time.
   MaterializeDataTilingPassOptions options;

@@ -25,10 +25,12 @@ void populateMaterializeDataTilingPatterns(RewritePatternSet &patterns,
 /// Folds `linalg.pack` of a dense constant into the packed constant.
 void populateFoldConstantPackPatterns(RewritePatternSet &patterns);
 
-/// Adds the passes between input conversion and dispatch formation: layouts
-/// chosen for `targetCPU` (the `--cpu` choice), constants folded into them.
-void buildGlobalOptimizationPassPipeline(OpPassManager &pm,
-                                         StringRef targetCPU);
+/// Adds the passes between input conversion and dispatch formation: f16 and
+/// bf16 reductions made to accumulate in f32 (if `accumulateHalfInF32`),
+/// layouts chosen for `targetCPU` (the `--cpu` choice), constants folded
+/// into them.
+void buildGlobalOptimizationPassPipeline(OpPassManager &pm, StringRef targetCPU,
+                                         bool accumulateHalfInF32);
 
 #define GEN_PASS_REGISTRATION
 #include "GlobalOpt/Passes.h.inc"

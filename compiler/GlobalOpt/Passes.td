@@ -46,4 +46,29 @@ def MaterializeDataTilingPass
                            "::mlir::arith::ArithDialect"];
 }
 
+def PromoteHalfReductionsPass
+    : Pass<"kiln-promote-half-reductions", "::mlir::func::FuncOp"> {
+  let summary = "Makes f16 and bf16 reductions accumulate in f32.";
+  let description = [{
+    A reduction (not a contraction) with an f16 or bf16 result is rebuilt on
+    f32: its accumulator is extended to f32 before, its body computes in f32
+    (inputs extended as they are read) and its result is truncated once
+    after, as numpy and PyTorch sum half-precision values. Named reductions
+    are generalized first.
+
+    ```mlir
+    %r = linalg.reduce ins(%x : tensor<4096xf16>) outs(%init : tensor<f16>)
+        dimensions = [0] (%a: f16, %b: f16) { arith.addf ... : f16 }
+    // becomes
+    %wide = linalg.generic {extf} ins(%init) -> tensor<f32>
+    %sum = linalg.generic ins(%x : tensor<4096xf16>) outs(%wide : tensor<f32>)
+        { %a32 = arith.extf %a : f16 to f32; arith.addf %a32, %acc : f32 }
+    %r = linalg.generic {truncf} ins(%sum) -> tensor<f16>
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // KILN_GLOBALOPT_PASSES

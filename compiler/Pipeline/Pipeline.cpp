@@ -151,7 +151,8 @@ void buildCompilePassPipeline(OpPassManager &pm, const CompileOptions &options) 
   buildInputConversionPassPipeline(pm, options.strictTosa);
   if (options.compileTo == PipelinePhase::Input)
     return;
-  buildGlobalOptimizationPassPipeline(pm, options.cpu);
+  buildGlobalOptimizationPassPipeline(pm, options.cpu,
+                                      options.accumulateHalfInF32);
   if (options.compileTo == PipelinePhase::GlobalOptimization)
     return;
   buildDispatchPassPipeline(pm, options.cpu);

@@ -55,6 +55,8 @@ struct CompileOptions {
   /// The directories whose files may be embedded: the input file's and
   /// each `--executable-embed-input-dir`.
   std::vector<std::string> embedInputDirs;
+  /// `--accumulate-half-in-f32`: f16 and bf16 reductions accumulate in f32.
+  bool accumulateHalfInF32 = true;
   /// `--tosa-validation=strict`: TOSA ops with element types outside the
   /// target's profiles are errors, not warnings.
   bool strictTosa = false;

@@ -50,6 +50,11 @@ static cl::opt<std::string> dumpStage(
     cl::desc("Print every executable variant to stderr when it reaches this "
              "stage (0.source, 1.configured, 2.translated)"),
     cl::init(""), cl::cat(kilnCategory));
+static cl::opt<bool> accumulateHalfInF32(
+    "accumulate-half-in-f32",
+    cl::desc("f16 and bf16 reductions accumulate in f32 and round once "
+             "(default); =false accumulates in their own type"),
+    cl::init(true), cl::cat(kilnCategory));
 static cl::opt<std::string> tosaValidation(
     "tosa-validation",
     cl::desc("lenient (default): TOSA ops with element types outside the "
@@ -264,6 +269,7 @@ static LogicalResult run(MLIRContext &context) {
     return failure();
   }
   options.strictTosa = tosaValidation == "strict";
+  options.accumulateHalfInF32 = accumulateHalfInF32;
   if (!dumpStage.empty()) {
     options.dumpStage = kiln::parseCodegenStageName(dumpStage);
     if (!options.dumpStage) {

@@ -22,6 +22,7 @@
 #include "kiln/sources.h"
 #include "kiln/status.h"
 #include "kiln/tensor.h"
+#include "trace/source_registry.h"
 
 namespace kiln {
 
@@ -94,7 +95,7 @@ struct Module::Impl {
   SourceTable sources;
   // `sources` as published to the tracer and the source registry while
   // the module is loaded.
-  PublishedSources published;
+  SourceRegistry::Entry published;
   std::vector<FunctionSignature> signatures;
   std::vector<FunctionPlan> functions;
   // executables[executable][export]; empty unless libraries_loaded.

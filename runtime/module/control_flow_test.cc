@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "gtest/gtest.h"
+#include "kiln/check.h"
 #include "kiln/context.h"
 #include "kiln/module.h"
 #include "kiln/tensor_io.h"
@@ -373,6 +374,8 @@ TEST(ControlFlowUnwrittenTest, EveryReadIsChecked) {
     ASSERT_TRUE(module.ok()) << module.status().ToString();
     ThreadPool pool(1);
     Context context(*module, &pool);
+    CheckRecorder checks;  // for the case with a check
+    context.SetCheckHandler(&checks);
     std::vector<Tensor> outputs;
     Status status = context.Call("f", {Parse("i1=0")}, &outputs);
     EXPECT_EQ(status.message(), c.error);

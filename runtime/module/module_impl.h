@@ -40,6 +40,8 @@ struct FunctionPlan {
   const fb::Function* function = nullptr;
   std::vector<SlotInfo> slots;
   std::vector<uint32_t> argument_slots;
+  /// Whether the body has check instructions, which need a CheckHandler.
+  bool has_checks = false;
 };
 
 /// An export resolved against its native library.

@@ -286,62 +286,6 @@ TEST(CheckTest, FailuresAreRecordedAndTheFunctionGoesOn) {
   EXPECT_EQ(checks.failures().size(), 2u);
 }
 
-//===----------------------------------------------------------------------===//
-// The check handler
-//===----------------------------------------------------------------------===//
-
-// A module with a check and a function without one.
-ModuleSpec OneCheckAndNone() {
-  CheckModuleBuilder builder;
-  builder.Add(ExpectTrue(builder.Value("i1=0"), "t.mlir:1:1"));
-  builder.Add(Return({}));
-  ModuleSpec spec = builder.spec();
-  spec.functions.push_back({"plain", {}, {}, {}, {Return({})}});
-  return spec;
-}
-
-TEST(CheckHandlerTest, FunctionsWithChecksNeedAHandler) {
-  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(OneCheckAndNone());
-  ASSERT_TRUE(module.ok()) << module.status().ToString();
-  ThreadPool pool(1);
-  Context context(*module, &pool);
-  std::vector<Tensor> outputs;
-  EXPECT_TRUE(context.Call("plain", {}, &outputs).ok());
-  Status status = context.Call("checks", {}, &outputs);
-  EXPECT_EQ(status.code(), StatusCode::kFailedPrecondition);
-  EXPECT_EQ(status.message(),
-            "function 'checks' has check instructions (check.expect_*) and "
-            "the context has no check handler: link kiln_check and set a "
-            "kiln::CheckRecorder (kiln/check.h) with "
-            "Context::SetCheckHandler");
-}
-
-// Sees every check and can stop the call.
-class RefusingHandler final : public CheckHandler {
- public:
-  Status Check(const CheckCall& call) override {
-    seen.push_back(StrCat(call.function, ":", call.instruction, ":",
-                          CheckKindName(call.kind), ":", call.location));
-    return InternalError("refused");
-  }
-  std::vector<std::string> seen;
-};
-
-TEST(CheckHandlerTest, AHandlerErrorStopsTheCall) {
-  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(OneCheckAndNone());
-  ASSERT_TRUE(module.ok()) << module.status().ToString();
-  ThreadPool pool(1);
-  Context context(*module, &pool);
-  RefusingHandler handler;
-  context.SetCheckHandler(&handler);
-  std::vector<Tensor> outputs;
-  Status status = context.Call("checks", {}, &outputs);
-  EXPECT_EQ(status.code(), StatusCode::kInternal);
-  EXPECT_EQ(status.message(), "function 'checks' instruction 1: refused");
-  EXPECT_EQ(handler.seen,
-            std::vector<std::string>{"checks:1:expect_true:t.mlir:1:1"});
-}
-
 TEST(CheckTest, FailuresInALoopAreCountedBeyondTheRecordingLimit) {
   // for (i = 0; i < n; ++i) expect_true(false): n failures.
   CheckModuleBuilder builder;

@@ -2,6 +2,8 @@
 
 #include "base/allocation_counter.h"
 
+#include <malloc.h>
+
 #include <atomic>
 #include <cstddef>
 #include <cstdlib>
@@ -66,5 +68,10 @@ AllocationCounter::AllocationCounter() {
 }
 AllocationCounter::~AllocationCounter() { g_counting.store(false); }
 size_t AllocationCounter::count() const { return g_allocations.load(); }
+
+int64_t HeapBytesInUse() {
+  struct mallinfo2 info = mallinfo2();
+  return static_cast<int64_t>(info.uordblks + info.hblkhd);
+}
 
 }  // namespace kiln::testing

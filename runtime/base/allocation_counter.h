@@ -2,6 +2,8 @@
 //
 // Test binaries that link allocation_counter.cc route every global operator
 // new through a counter; an AllocationCounter arms it for its lifetime.
+// HeapBytesInUse() sees what the counter does not: malloc and aligned_alloc
+// (tensor storage) too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +11,7 @@
 #define KILN_RUNTIME_BASE_ALLOCATION_COUNTER_H_
 
 #include <cstddef>
+#include <cstdint>
 
 namespace kiln::testing {
 
@@ -20,6 +23,16 @@ class AllocationCounter {
   ~AllocationCounter();
   size_t count() const;
 };
+
+/// Bytes glibc's heap has handed out and not had back (mallinfo2), mappings
+/// included. Meaningless under a sanitizer, whose allocator glibc does not
+/// see: check kHeapStatsAreReliable.
+int64_t HeapBytesInUse();
+#if defined(KILN_SANITIZER_ADDRESS) || defined(KILN_SANITIZER_THREAD)
+inline constexpr bool kHeapStatsAreReliable = false;
+#else
+inline constexpr bool kHeapStatsAreReliable = true;
+#endif
 
 }  // namespace kiln::testing
 

@@ -25,6 +25,7 @@
 #include <random>
 #include <vector>
 
+#include "kiln/check.h"
 #include "kiln/context.h"
 #include "kiln/module.h"
 #include "kiln/module_generated.h"
@@ -282,6 +283,9 @@ int RunModule(const uint8_t* data, size_t size) {
   if (!module.ok()) return module.status().message().empty() ? 3 : 0;
   kiln::ThreadPool pool(2);  // the caller and one worker
   kiln::Context context(*module, &pool);
+  // Checks run too, as in kiln-check: their evaluation reads the operands.
+  kiln::CheckRecorder checks;
+  context.SetCheckHandler(&checks);
   const std::vector<kiln::FunctionSignature>& functions =
       (*module)->functions();
   for (size_t i = 0; i < functions.size(); ++i) {

@@ -10,34 +10,91 @@
 #include "kiln/context.h"
 
 #include <optional>
+#include <string>
 
 #include "cpu/dispatch.h"
-#include "module/check.h"
+#include "kiln/trace.h"
 #include "module/module_impl.h"
 
 namespace kiln {
 
-static_assert(static_cast<int>(fb::CheckKind::True) ==
-                      static_cast<int>(CheckKind::kTrue) &&
-                  static_cast<int>(fb::CheckKind::False) ==
-                      static_cast<int>(CheckKind::kFalse) &&
-                  static_cast<int>(fb::CheckKind::AllTrue) ==
-                      static_cast<int>(CheckKind::kAllTrue) &&
-                  static_cast<int>(fb::CheckKind::Equal) ==
-                      static_cast<int>(CheckKind::kEqual) &&
-                  static_cast<int>(fb::CheckKind::AlmostEqual) ==
-                      static_cast<int>(CheckKind::kAlmostEqual) &&
-                  fb::CheckKind::MAX == fb::CheckKind::AlmostEqual,
-              "kiln::CheckKind must mirror fb::CheckKind");
+class Context::Impl {
+ public:
+  Impl(std::shared_ptr<const Module> module, ThreadPool* pool)
+      : module_(std::move(module)), pool_(pool) {}
+
+  const Module& module() const { return *module_; }
+
+  Status Call(size_t function_index, const std::vector<Tensor>& inputs,
+              std::vector<Tensor>* outputs);
+  Status Dispatch(uint32_t executable, uint32_t export_index,
+                  const std::array<uint32_t, 3>& workgroup_count,
+                  const std::vector<Tensor>& bindings);
+
+  DispatchObserver dispatch_observer;
+  CheckHandler* check_handler = nullptr;
+
+ private:
+  Status Execute(size_t function_index, const std::vector<Tensor>& inputs,
+                 std::vector<Tensor>* outputs);
+  /// Runs the DispatchOp at instruction `pc` of function `name`.
+  Status RunDispatchOp(const fb::DispatchOp& op, const FunctionPlan& plan,
+                       const std::string& name, uint32_t pc);
+  /// Builds the trace sites of every function and export for the process
+  /// tracer, when it changed since the last call; false when tracing is off.
+  bool PrepareTraceSites();
+
+  std::shared_ptr<const Module> module_;
+  ThreadPool* pool_;
+  // Per-call state, kept to reuse its capacity.
+  std::vector<Tensor> slots_;
+  std::vector<Tensor> dispatch_results_;
+  std::vector<void*> binding_ptrs_;
+  std::vector<uint64_t> binding_lengths_;
+  // What zones show, per function and per [executable][export], built for
+  // `trace_sites_tracer_` (views into the module; see kiln/trace.h).
+  const Tracer* trace_sites_tracer_ = nullptr;
+  std::vector<TraceSite> function_sites_;
+  std::vector<std::vector<TraceSite>> export_sites_;
+};
 
 Context::Context(std::shared_ptr<const Module> module, ThreadPool* pool)
-    : module_(std::move(module)), pool_(pool) {}
+    : impl_(std::make_unique<Impl>(std::move(module), pool)) {}
+
+Context::~Context() = default;
+
+const Module& Context::module() const { return impl_->module(); }
+
+void Context::SetDispatchObserver(DispatchObserver observer) {
+  impl_->dispatch_observer = std::move(observer);
+}
+
+void Context::SetCheckHandler(CheckHandler* handler) {
+  impl_->check_handler = handler;
+}
 
 Status Context::Call(std::string_view function,
                      const std::vector<Tensor>& inputs,
                      std::vector<Tensor>* outputs) {
-  KILN_ASSIGN_OR_RETURN(size_t index, module_->FindFunction(function));
+  KILN_ASSIGN_OR_RETURN(size_t index, module().FindFunction(function));
   return Call(index, inputs, outputs);
+}
+
+Status Context::Call(size_t function_index, const std::vector<Tensor>& inputs,
+                     std::vector<Tensor>* outputs) {
+  return impl_->Call(function_index, inputs, outputs);
+}
+
+Status Context::Dispatch(const ExportView& export_view,
+                         const std::vector<Tensor>& bindings) {
+  return Dispatch(export_view.executable_index(), export_view.export_index(),
+                  export_view.workgroup_count(), bindings);
+}
+
+Status Context::Dispatch(uint32_t executable, uint32_t export_index,
+                         const std::array<uint32_t, 3>& workgroup_count,
+                         const std::vector<Tensor>& bindings) {
+  return impl_->Dispatch(executable, export_index, workgroup_count, bindings);
 }
 
 namespace {
@@ -74,8 +131,9 @@ Status CheckInputs(const FunctionSignature& signature,
   return OkStatus();
 }
 
-Status Context::Call(size_t function_index, const std::vector<Tensor>& inputs,
-                     std::vector<Tensor>* outputs) {
+Status Context::Impl::Call(size_t function_index,
+                           const std::vector<Tensor>& inputs,
+                           std::vector<Tensor>* outputs) {
   outputs->clear();
   KILN_RETURN_IF_ERROR(CheckLibrariesLoaded(*module_));
   const std::vector<FunctionSignature>& signatures = module_->functions();
@@ -85,6 +143,16 @@ Status Context::Call(size_t function_index, const std::vector<Tensor>& inputs,
                            " functions)");
   }
   KILN_RETURN_IF_ERROR(CheckInputs(signatures[function_index], inputs));
+  // Refused before anything runs, as IREE refuses a module whose imports
+  // nothing provides: half a test run is no answer either.
+  const FunctionPlan& plan = module_->impl_->functions[function_index];
+  if (plan.has_checks && !check_handler) {
+    return FailedPreconditionError(
+        "function '", signatures[function_index].name,
+        "' has check instructions (check.expect_*) and the context has no "
+        "check handler: link kiln_check and set a kiln::CheckRecorder "
+        "(kiln/check.h) with Context::SetCheckHandler");
+  }
   std::optional<ScopedZone> zone;
   if (PrepareTraceSites()) zone.emplace(function_sites_[function_index]);
   Status status = Execute(function_index, inputs, outputs);
@@ -95,15 +163,9 @@ Status Context::Call(size_t function_index, const std::vector<Tensor>& inputs,
   return status;
 }
 
-Status Context::Dispatch(const ExportView& export_view,
-                         const std::vector<Tensor>& bindings) {
-  return Dispatch(export_view.executable_index(), export_view.export_index(),
-                  export_view.workgroup_count(), bindings);
-}
-
-Status Context::Dispatch(uint32_t executable, uint32_t export_index,
-                         const std::array<uint32_t, 3>& workgroup_count,
-                         const std::vector<Tensor>& bindings) {
+Status Context::Impl::Dispatch(uint32_t executable, uint32_t export_index,
+                               const std::array<uint32_t, 3>& workgroup_count,
+                               const std::vector<Tensor>& bindings) {
   KILN_RETURN_IF_ERROR(CheckLibrariesLoaded(*module_));
   KILN_ASSIGN_OR_RETURN(ExportView view,
                         module_->GetExport(executable, export_index));
@@ -165,7 +227,7 @@ Status Context::Dispatch(uint32_t executable, uint32_t export_index,
   return RunDispatch(*pool_, params);
 }
 
-bool Context::PrepareTraceSites() {
+bool Context::Impl::PrepareTraceSites() {
   const Tracer& tracer = GetTracer();
   if (!tracer.enabled()) return false;
   if (trace_sites_tracer_ == &tracer) return true;
@@ -193,9 +255,9 @@ bool Context::PrepareTraceSites() {
   return true;
 }
 
-Status Context::Execute(size_t function_index,
-                        const std::vector<Tensor>& inputs,
-                        std::vector<Tensor>* outputs) {
+Status Context::Impl::Execute(size_t function_index,
+                              const std::vector<Tensor>& inputs,
+                              std::vector<Tensor>* outputs) {
   const Module::Impl& module = *module_->impl_;
   const FunctionPlan& plan = module.functions[function_index];
   const fb::Function& function = *plan.function;
@@ -304,16 +366,20 @@ Status Context::Execute(size_t function_index,
             kind == CheckKind::kEqual || kind == CheckKind::kAlmostEqual;
         KILN_RETURN_IF_ERROR(read(op->lhs()));
         if (has_rhs) KILN_RETURN_IF_ERROR(read(op->rhs()));
-        std::string message;
-        if (!EvaluateCheck(kind, slots_[op->lhs()],
-                           has_rhs ? slots_[op->rhs()] : Tensor(), op->atol(),
-                           op->rtol(), &message)) {
-          const flatbuffers::String* location = op->location();
-          RecordCheckFailure(
-              name, pc, kind,
-              location ? std::string_view(location->c_str(), location->size())
-                       : std::string_view(),
-              std::move(message));
+        CheckCall call;
+        call.kind = kind;
+        call.lhs = &slots_[op->lhs()];
+        call.rhs = has_rhs ? &slots_[op->rhs()] : nullptr;
+        call.atol = op->atol();
+        call.rtol = op->rtol();
+        call.location = StringOf(op->location());
+        call.function = name;
+        call.instruction = pc;
+        // Call() made sure there is a handler.
+        Status status = check_handler->Check(call);
+        if (!status.ok()) {
+          return status.Prepend(
+              StrCat("function '", name, "' instruction ", pc));
         }
         break;
       }
@@ -328,9 +394,9 @@ Status Context::Execute(size_t function_index,
   return InternalError("function '", name, "' ran past its last instruction");
 }
 
-Status Context::RunDispatchOp(const fb::DispatchOp& op,
-                              const FunctionPlan& plan,
-                              const std::string& name, uint32_t pc) {
+Status Context::Impl::RunDispatchOp(const fb::DispatchOp& op,
+                                    const FunctionPlan& plan,
+                                    const std::string& name, uint32_t pc) {
   const Module::Impl& module = *module_->impl_;
   const ResolvedExport& ex =
       module.executables[op.executable()][op.export_index()];
@@ -388,7 +454,7 @@ Status Context::RunDispatchOp(const fb::DispatchOp& op,
     params.trace_site = &export_sites_[op.executable()][op.export_index()];
   }
   Status status = RunDispatch(*pool_, params);
-  if (status.ok() && dispatch_observer_) {
+  if (status.ok() && dispatch_observer) {
     StatusOr<ExportView> view =
         module_->GetExport(op.executable(), op.export_index());
     if (view.ok()) {
@@ -398,7 +464,7 @@ Status Context::RunDispatchOp(const fb::DispatchOp& op,
       }
       bindings.insert(bindings.end(), dispatch_results_.begin(),
                       dispatch_results_.end());
-      status = dispatch_observer_(*view, bindings,
+      status = dispatch_observer(*view, bindings,
                                   operands ? operands->size() : 0);
     } else {
       status = std::move(view).status();
@@ -415,21 +481,6 @@ Status Context::RunDispatchOp(const fb::DispatchOp& op,
   }
   dispatch_results_.clear();
   return OkStatus();
-}
-
-void Context::RecordCheckFailure(const std::string& function,
-                                 uint32_t instruction, CheckKind kind,
-                                 std::string_view location,
-                                 std::string message) {
-  ++check_failure_count_;
-  if (check_failures_.size() >= kMaxRecordedCheckFailures) return;
-  CheckFailure failure;
-  failure.function = function;
-  failure.instruction = instruction;
-  failure.kind = kind;
-  failure.location = std::string(location);
-  failure.message = std::move(message);
-  check_failures_.push_back(std::move(failure));
 }
 
 }  // namespace kiln

@@ -5,12 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <malloc.h>
-
 #include <algorithm>
 #include <cstring>
 
+#include "base/allocation_counter.h"
 #include "gtest/gtest.h"
+#include "kiln/check.h"
 #include "kiln/context.h"
 #include "kiln/module.h"
 #include "kiln/tensor_io.h"
@@ -373,19 +373,12 @@ TEST(ControlFlowUnwrittenTest, EveryReadIsChecked) {
     ASSERT_TRUE(module.ok()) << module.status().ToString();
     ThreadPool pool(1);
     Context context(*module, &pool);
+    CheckRecorder checks;  // for the case with a check
+    context.SetCheckHandler(&checks);
     std::vector<Tensor> outputs;
     Status status = context.Call("f", {Parse("i1=0")}, &outputs);
     EXPECT_EQ(status.message(), c.error);
   }
-}
-
-#if defined(KILN_SANITIZER_ADDRESS) || defined(KILN_SANITIZER_THREAD)
-#define KILN_HEAP_STATS_UNRELIABLE 1
-#endif
-
-int64_t HeapInUse() {
-  struct mallinfo2 info = mallinfo2();
-  return static_cast<int64_t>(info.uordblks + info.hblkhd);
 }
 
 // Replacing a loop-carried value frees the old one: a loop of n iterations
@@ -393,9 +386,9 @@ int64_t HeapInUse() {
 // below the size from which tensors get their own mapping, which mallinfo2
 // would not see.)
 TEST_P(ControlFlowRunTest, LoopCarriedValuesAreFreedAsTheyAreReplaced) {
-#ifdef KILN_HEAP_STATS_UNRELIABLE
-  GTEST_SKIP() << "the sanitizer's allocator does not report glibc heap use";
-#endif
+  if (!kHeapStatsAreReliable) {
+    GTEST_SKIP() << "the sanitizer's allocator does not report glibc heap use";
+  }
   constexpr int kIterations = 48;
   constexpr int64_t kValueBytes = kBig * sizeof(float);
   Tensor x = Parse(StrCat(kBig, "xf32=1"));
@@ -404,11 +397,11 @@ TEST_P(ControlFlowRunTest, LoopCarriedValuesAreFreedAsTheyAreReplaced) {
   int dispatches = 0;
   context_->SetDispatchObserver(
       [&](const ExportView&, const std::vector<Tensor>&, size_t) {
-        peak = std::max(peak, HeapInUse());
+        peak = std::max(peak, HeapBytesInUse());
         ++dispatches;
         return OkStatus();
       });
-  const int64_t before = HeapInUse();
+  const int64_t before = HeapBytesInUse();
   std::vector<Tensor> outputs;
   Status status = context_->Call("accumulate", {n, x}, &outputs);
   ASSERT_TRUE(status.ok()) << status.ToString();
@@ -418,7 +411,7 @@ TEST_P(ControlFlowRunTest, LoopCarriedValuesAreFreedAsTheyAreReplaced) {
   EXPECT_LT(peak - before, 4 * kValueBytes)
       << "peak heap use grew by " << (peak - before) << " bytes";
   outputs.clear();
-  EXPECT_LT(HeapInUse() - before, kValueBytes / 2);
+  EXPECT_LT(HeapBytesInUse() - before, kValueBytes / 2);
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, ControlFlowRunTest, ::testing::Values(1, 3));

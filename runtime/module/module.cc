@@ -43,15 +43,16 @@ Module::Module(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {
   // The source table goes to the tracer by reference: no copy, no
   // allocation (the registry node lives in the module).
   Impl& impl_ref = *impl_;
-  impl_ref.published.module = this;
-  impl_ref.published.table = &impl_ref.sources;
-  impl_ref.published.module_name = name();
+  PublishedSources& published = impl_ref.published.sources;
+  published.module = this;
+  published.table = &impl_ref.sources;
+  published.module_name = name();
   SourceRegistry::Global().Add(&impl_ref.published);
-  GetTracer().PublishSources(impl_ref.published);
+  GetTracer().PublishSources(published);
 }
 
 Module::~Module() {
-  GetTracer().UnpublishSources(impl_->published);
+  GetTracer().UnpublishSources(impl_->published.sources);
   // Waits for any lookup of this module's texts (a profiler's thread) to
   // finish; later lookups no longer see it.
   SourceRegistry::Global().Remove(&impl_->published);

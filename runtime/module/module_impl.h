@@ -22,6 +22,7 @@
 #include "kiln/sources.h"
 #include "kiln/status.h"
 #include "kiln/tensor.h"
+#include "trace/source_registry.h"
 
 namespace kiln {
 
@@ -39,6 +40,8 @@ struct FunctionPlan {
   const fb::Function* function = nullptr;
   std::vector<SlotInfo> slots;
   std::vector<uint32_t> argument_slots;
+  /// Whether the body has check instructions, which need a CheckHandler.
+  bool has_checks = false;
 };
 
 /// An export resolved against its native library.
@@ -94,7 +97,7 @@ struct Module::Impl {
   SourceTable sources;
   // `sources` as published to the tracer and the source registry while
   // the module is loaded.
-  PublishedSources published;
+  SourceRegistry::Entry published;
   std::vector<FunctionSignature> signatures;
   std::vector<FunctionPlan> functions;
   // executables[executable][export]; empty unless libraries_loaded.

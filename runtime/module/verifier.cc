@@ -18,7 +18,7 @@
 #include <utility>
 
 #include "flatbuffers/flatbuffers.h"
-#include "kiln/context.h"
+#include "kiln/check_handler.h"
 #include "module/module_impl.h"
 
 namespace kiln {
@@ -40,6 +40,18 @@ static_assert(static_cast<int>(fb::ElementType::F32) ==
                   static_cast<int>(fb::ElementType::I64) ==
                       static_cast<int>(ElementType::kI64),
               "kiln::ElementType values must equal fb::ElementType values");
+static_assert(static_cast<int>(fb::CheckKind::True) ==
+                      static_cast<int>(CheckKind::kTrue) &&
+                  static_cast<int>(fb::CheckKind::False) ==
+                      static_cast<int>(CheckKind::kFalse) &&
+                  static_cast<int>(fb::CheckKind::AllTrue) ==
+                      static_cast<int>(CheckKind::kAllTrue) &&
+                  static_cast<int>(fb::CheckKind::Equal) ==
+                      static_cast<int>(CheckKind::kEqual) &&
+                  static_cast<int>(fb::CheckKind::AlmostEqual) ==
+                      static_cast<int>(CheckKind::kAlmostEqual) &&
+                  fb::CheckKind::MAX == fb::CheckKind::AlmostEqual,
+              "kiln::CheckKind must mirror fb::CheckKind");
 
 namespace {
 
@@ -749,6 +761,7 @@ class FunctionVerifier {
   }
 
   Status VerifyCheckOp(const fb::CheckOp& op, SlotTracker* tracker) {
+    plan_->has_checks = true;
     const auto kind = static_cast<uint32_t>(op.kind());
     if (kind > static_cast<uint32_t>(fb::CheckKind::MAX)) {
       return InvalidArgumentError("invalid check kind ", kind);

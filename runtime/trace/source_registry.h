@@ -20,13 +20,21 @@ namespace kiln {
 
 class SourceRegistry {
  public:
+  /// A module's published sources with the registry's links, owned by the
+  /// module (module/module_impl.h) so that linking allocates nothing.
+  struct Entry {
+    PublishedSources sources;
+    Entry* previous = nullptr;
+    Entry* next = nullptr;
+  };
+
   /// The process's registry; never destroyed.
   static SourceRegistry& Global();
 
-  /// Links `sources` (owned by its module) in; no allocation.
-  void Add(PublishedSources* sources);
-  /// Unlinks `sources`; returns once no lookup uses it any more.
-  void Remove(PublishedSources* sources);
+  /// Links `entry` in; no allocation.
+  void Add(Entry* entry);
+  /// Unlinks `entry`; returns once no lookup uses it any more.
+  void Remove(Entry* entry);
 
   /// Calls `fn(file)` with the source file `path` of the most recently
   /// loaded module that has it, holding the registry lock (the module
@@ -34,8 +42,9 @@ class SourceRegistry {
   template <typename Fn>
   bool With(std::string_view path, Fn&& fn) {
     std::lock_guard<std::mutex> lock(mutex_);
-    for (PublishedSources* node = head_; node; node = node->next) {
-      if (std::optional<SourceFileView> file = node->table->Find(path)) {
+    for (Entry* node = head_; node; node = node->next) {
+      if (std::optional<SourceFileView> file =
+              node->sources.table->Find(path)) {
         fn(*file);
         return true;
       }
@@ -47,7 +56,7 @@ class SourceRegistry {
   SourceRegistry() = default;
 
   std::mutex mutex_;
-  PublishedSources* head_ = nullptr;
+  Entry* head_ = nullptr;
 };
 
 }  // namespace kiln

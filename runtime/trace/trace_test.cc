@@ -533,14 +533,14 @@ TEST(PublishTest, PublishingAllocatesNothing) {
   tracers.push_back(CreateTracer("console", {}).value());
   tracers.push_back(CreateTracer("chrome=" + trace.path, {}).value());
   for (const std::unique_ptr<Tracer>& tracer : tracers) {
-    PublishedSources published;
-    published.module = module.get();
-    published.table = &module->sources();
-    published.module_name = module->name();
+    SourceRegistry::Entry published;
+    published.sources.module = module.get();
+    published.sources.table = &module->sources();
+    published.sources.module_name = module->name();
     AllocationCounter counter;
     SourceRegistry::Global().Add(&published);
-    tracer->PublishSources(published);
-    tracer->UnpublishSources(published);
+    tracer->PublishSources(published.sources);
+    tracer->UnpublishSources(published.sources);
     SourceRegistry::Global().Remove(&published);
     EXPECT_EQ(counter.count(), 0u);
   }

@@ -26,20 +26,20 @@ SourceRegistry& SourceRegistry::Global() {
   return *registry;
 }
 
-void SourceRegistry::Add(PublishedSources* sources) {
+void SourceRegistry::Add(Entry* entry) {
   std::lock_guard<std::mutex> lock(mutex_);
-  sources->previous = nullptr;
-  sources->next = head_;
-  if (head_) head_->previous = sources;
-  head_ = sources;
+  entry->previous = nullptr;
+  entry->next = head_;
+  if (head_) head_->previous = entry;
+  head_ = entry;
 }
 
-void SourceRegistry::Remove(PublishedSources* sources) {
+void SourceRegistry::Remove(Entry* entry) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (sources->previous) sources->previous->next = sources->next;
-  if (sources->next) sources->next->previous = sources->previous;
-  if (head_ == sources) head_ = sources->next;
-  sources->previous = sources->next = nullptr;
+  if (entry->previous) entry->previous->next = entry->next;
+  if (entry->next) entry->next->previous = entry->previous;
+  if (head_ == entry) head_ = entry->next;
+  entry->previous = entry->next = nullptr;
 }
 
 StatusOr<std::string> ReadPublishedSource(std::string_view path) {

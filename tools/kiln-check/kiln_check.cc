@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kiln/check.h"
 #include "kiln/context.h"
 #include "kiln/module.h"
 #include "kiln/printable.h"
@@ -89,19 +90,19 @@ void PrintLine(std::string_view line) {
 }
 
 // Runs one test function and prints its outcome; true when it passed.
-bool RunTest(kiln::Context& context, size_t index) {
+bool RunTest(kiln::Context& context, kiln::CheckRecorder& checks,
+             size_t index) {
   const kiln::FunctionSignature& signature =
       context.module().functions()[index];
-  context.ClearCheckFailures();
+  checks.Clear();
   std::vector<kiln::Tensor> results;
   const kiln::Status status = context.Call(index, {}, &results);
-  const bool passed = status.ok() && context.check_failure_count() == 0;
+  const bool passed = status.ok() && checks.failure_count() == 0;
   PrintLine(kiln::StrCat(signature.name, passed ? ": PASS" : ": FAIL"));
-  for (const kiln::CheckFailure& failure : context.check_failures()) {
+  for (const kiln::CheckFailure& failure : checks.failures()) {
     PrintLine("  " + failure.ToString());
   }
-  const size_t hidden =
-      context.check_failure_count() - context.check_failures().size();
+  const size_t hidden = checks.failure_count() - checks.failures().size();
   if (hidden != 0) {
     PrintLine(kiln::StrCat("  ", hidden, " more check failures not shown"));
   }
@@ -135,6 +136,8 @@ kiln::Status Run(const Options& options, bool* all_passed) {
   kiln::ThreadPool pool(options.threads);
   KILN_RETURN_IF_ERROR(pool.status(), "--threads");
   kiln::Context context(module, &pool);
+  kiln::CheckRecorder checks;
+  context.SetCheckHandler(&checks);
   size_t passed = 0, failed = 0;
   for (size_t index : selected) {
     if (!functions[index].arguments.empty()) {
@@ -142,7 +145,7 @@ kiln::Status Run(const Options& options, bool* all_passed) {
                              " (takes arguments)"));
       continue;
     }
-    if (RunTest(context, index)) {
+    if (RunTest(context, checks, index)) {
       ++passed;
     } else {
       ++failed;

@@ -26,6 +26,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kiln/check.h"
 #include "kiln/context.h"
 #include "kiln/module.h"
 #include "kiln/output_files.h"
@@ -475,6 +476,8 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
   kiln::ThreadPool pool(options.threads);
   KILN_RETURN_IF_ERROR(pool.status(), "--threads");
   kiln::Context context(module, &pool);
+  kiln::CheckRecorder checks;
+  context.SetCheckHandler(&checks);
   if (!options.dump_dispatches.empty()) {
     KILN_RETURN_IF_ERROR(DumpDispatchesTo(options.dump_dispatches, &context));
   }
@@ -483,8 +486,8 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
   if (status.ok()) status = WriteValues(options, results, "result");
   // Failed checks do not stop the function: report them after its results
   // (or before its error) and fail the run.
-  kiln::tools::PrintCheckFailures("kiln-run", context);
-  *checks_failed = context.check_failure_count() != 0;
+  kiln::tools::PrintCheckFailures("kiln-run", checks);
+  *checks_failed = checks.failure_count() != 0;
   return status;
 }
 

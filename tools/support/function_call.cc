@@ -38,14 +38,13 @@ Status ParseTensors(const std::vector<std::string>& values,
   return OkStatus();
 }
 
-void PrintCheckFailures(std::string_view tool, const Context& context) {
+void PrintCheckFailures(std::string_view tool, const CheckRecorder& checks) {
   const std::string prefix(tool);
-  for (const CheckFailure& failure : context.check_failures()) {
+  for (const CheckFailure& failure : checks.failures()) {
     std::fprintf(stderr, "%s: %s\n", prefix.c_str(),
                  Printable(failure.ToString()).c_str());
   }
-  const size_t hidden =
-      context.check_failure_count() - context.check_failures().size();
+  const size_t hidden = checks.failure_count() - checks.failures().size();
   if (hidden != 0) {
     std::fprintf(stderr, "%s: %zu more check failures not shown\n",
                  prefix.c_str(), hidden);

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "kiln/context.h"
+#include "kiln/check.h"
 #include "kiln/module.h"
 #include "kiln/status.h"
 #include "kiln/tensor.h"
@@ -31,10 +31,10 @@ StatusOr<size_t> SelectFunction(const Module& module,
 Status ParseTensors(const std::vector<std::string>& values,
                     std::string_view what, std::vector<Tensor>* tensors);
 
-/// Prints each check failure recorded on `context` to stderr as
+/// Prints each check failure `checks` recorded to stderr as
 /// "<tool>: check failed at LOCATION: MESSAGE" (escaped: the location comes
-/// from the module), then how many more failed than the context kept.
-void PrintCheckFailures(std::string_view tool, const Context& context);
+/// from the module), then how many more failed than it kept.
+void PrintCheckFailures(std::string_view tool, const CheckRecorder& checks);
 
 }  // namespace kiln::tools
 

@@ -6,9 +6,9 @@
 // Context runs one call at a time; use one per thread to call a Module
 // concurrently.
 //
-// Checks (IREE's check.expect_*, compiled from test programs) never stop a
-// function: a failing check is recorded on the Context, with where it is and
-// what it expected and got, and the function goes on. See check_failures().
+// Check instructions (IREE's check.expect_*, compiled from test programs)
+// go to the CheckHandler set on the Context (kiln/check_handler.h); the core
+// runtime gives them no meaning of its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,61 +16,21 @@
 #define KILN_CONTEXT_H_
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <string>
 #include <string_view>
 #include <vector>
 
+#include "kiln/check_handler.h"
+#include "kiln/debug_info.h"
 #include "kiln/module.h"
 #include "kiln/status.h"
 #include "kiln/tensor.h"
 #include "kiln/thread_pool.h"
-#include "kiln/trace.h"
 
 namespace kiln {
-
-namespace fb {
-struct DispatchOp;  // schema/module.fbs
-}  // namespace fb
-struct FunctionPlan;  // module/module_impl.h
-
-/// What a check asserts; the values equal those of kiln::fb::CheckKind in
-/// schema/module.fbs.
-enum class CheckKind : uint8_t {
-  kTrue = 0,         // a 0-d integer tensor is nonzero
-  kFalse = 1,        // a 0-d integer tensor is zero
-  kAllTrue = 2,      // every element of an integer tensor is nonzero
-  kEqual = 3,        // lhs == rhs bytewise (NaNs with equal bits are equal)
-  kAlmostEqual = 4,  // floats: |lhs - rhs| <= atol + rtol * |rhs| everywhere
-};
-/// IREE's name of the check: "expect_true", "expect_false",
-/// "expect_all_true", "expect_eq", "expect_almost_eq".
-std::string_view CheckKindName(CheckKind kind);
-
-/// A check that failed while a function ran.
-struct CheckFailure {
-  /// The function that ran the check and the check's instruction index.
-  std::string function;
-  uint32_t instruction = 0;
-  CheckKind kind = CheckKind::kTrue;
-  /// "file:line:column" of the check in the input program, as the module
-  /// records it; may be empty.
-  std::string location;
-  /// What was expected and what was got, e.g. for kEqual
-  ///   expected 2x2xi32=[1 2][3 4], got 2x2xi32=[1 2][3 5]; first
-  ///   difference at [1, 1]: expected 4, got 5
-  /// (rhs is the expected value, lhs the one got). Tensors are printed as
-  /// kiln-run prints them, cut after 32 elements ("..."); kAlmostEqual adds
-  /// the largest absolute difference and the tolerances, kAllTrue the index
-  /// of the first zero.
-  std::string message;
-
-  /// "check failed at LOCATION: MESSAGE"; without a location, LOCATION is
-  /// "function 'f' instruction N".
-  std::string ToString() const;
-};
 
 /// Whether `inputs` match `signature` in number, element type and shape:
 /// what Context::Call checks before it runs anything, with the same errors
@@ -83,16 +43,20 @@ class Context {
  public:
   /// `pool` is borrowed and must outlive the context.
   Context(std::shared_ptr<const Module> module, ThreadPool* pool);
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
 
-  const Module& module() const { return *module_; }
+  const Module& module() const;
 
   /// Runs `function` on `inputs` (shared, not copied, and never written) and
   /// replaces `*outputs` with its results. Results never alias an input or
   /// the module's constants. Branches may loop for as long as the program
   /// says (there is no step limit). Reading a slot that holds nothing (in a
   /// function with branches, the verifier cannot rule it out) fails the call:
-  /// "function 'f' instruction 7: slot 3 read before it was written". Failing
-  /// checks do not fail the call; see check_failures().
+  /// "function 'f' instruction 7: slot 3 read before it was written". A
+  /// function with check instructions needs a check handler
+  /// (SetCheckHandler); without one the call fails before it runs anything.
   Status Call(std::string_view function, const std::vector<Tensor>& inputs,
               std::vector<Tensor>* outputs);
   /// Same, by index into module().functions().
@@ -125,53 +89,15 @@ class Context {
       const ExportView& export_view, const std::vector<Tensor>& bindings,
       size_t input_count)>;
   /// Sets (or, with nullptr, clears) the observer; none by default.
-  void SetDispatchObserver(DispatchObserver observer) {
-    dispatch_observer_ = std::move(observer);
-  }
+  void SetDispatchObserver(DispatchObserver observer);
 
-  /// Check failures recorded by calls on this context, oldest first. They
-  /// accumulate across calls (a failing check does not make Call fail) until
-  /// ClearCheckFailures(). At most kMaxRecordedCheckFailures are kept (a
-  /// check failing in every iteration of a long loop must not exhaust
-  /// memory); check_failure_count() counts every failure.
-  const std::vector<CheckFailure>& check_failures() const {
-    return check_failures_;
-  }
-  size_t check_failure_count() const { return check_failure_count_; }
-  void ClearCheckFailures() {
-    check_failures_.clear();
-    check_failure_count_ = 0;
-  }
-  static constexpr size_t kMaxRecordedCheckFailures = 1000;
+  /// Where check instructions go (borrowed; must outlive the calls that use
+  /// it); nullptr, the default, leaves functions with checks unable to run.
+  void SetCheckHandler(CheckHandler* handler);
 
  private:
-  Status Execute(size_t function_index, const std::vector<Tensor>& inputs,
-                 std::vector<Tensor>* outputs);
-  /// Runs the DispatchOp at instruction `pc` of function `name`.
-  Status RunDispatchOp(const fb::DispatchOp& op, const FunctionPlan& plan,
-                       const std::string& name, uint32_t pc);
-  void RecordCheckFailure(const std::string& function, uint32_t instruction,
-                          CheckKind kind, std::string_view location,
-                          std::string message);
-  /// Builds the trace sites of every function and export for the process
-  /// tracer, when it changed since the last call; false when tracing is off.
-  bool PrepareTraceSites();
-
-  std::shared_ptr<const Module> module_;
-  ThreadPool* pool_;
-  // Per-call state, kept to reuse its capacity.
-  std::vector<Tensor> slots_;
-  std::vector<Tensor> dispatch_results_;
-  std::vector<void*> binding_ptrs_;
-  std::vector<uint64_t> binding_lengths_;
-  DispatchObserver dispatch_observer_;
-  std::vector<CheckFailure> check_failures_;
-  size_t check_failure_count_ = 0;
-  // What zones show, per function and per [executable][export], built for
-  // `trace_sites_tracer_` (views into the module; see kiln/trace.h).
-  const Tracer* trace_sites_tracer_ = nullptr;
-  std::vector<TraceSite> function_sites_;
-  std::vector<std::vector<TraceSite>> export_sites_;
+  class Impl;  // module/context.cc
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace kiln

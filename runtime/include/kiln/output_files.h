@@ -7,6 +7,8 @@
 // opened relative to its parent without following symlinks, and never over
 // an existing file unless the user asked for that.
 //
+// Part of kiln_io, which the tools link (not the deployed kiln_runtime).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef KILN_OUTPUT_FILES_H_

@@ -10,6 +10,9 @@
 //   i1 values: 0, 1, true, false; floats: inf, -inf, nan
 //   @path.npy                  a NumPy file
 //
+// Part of kiln_io, which the tools link; the deployed kiln_runtime takes
+// and returns tensors, never text or files.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef KILN_TENSOR_IO_H_

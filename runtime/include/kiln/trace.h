@@ -31,15 +31,11 @@ namespace kiln {
 class Module;
 
 /// A module's source table as published to tracers: owned by the module
-/// (no copy, no allocation) and linked into the process's source registry
-/// while the module is loaded.
+/// (no copy, no allocation) and valid while the module is loaded.
 struct PublishedSources {
   const Module* module = nullptr;
   const SourceTable* table = nullptr;
   std::string_view module_name;
-  // Registry links; owned by the registry.
-  PublishedSources* previous = nullptr;
-  PublishedSources* next = nullptr;
 };
 
 enum class ZoneKind : uint8_t {

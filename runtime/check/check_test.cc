@@ -1,6 +1,6 @@
 //===- check_test.cc - CheckOp: verification, semantics and messages ------===//
 
-#include "module/check.h"
+#include "kiln/check.h"
 
 #include <cmath>
 #include <cstring>
@@ -94,12 +94,14 @@ std::string RunCheck(fb::CheckKind kind, std::string_view lhs,
   if (!module.ok()) return "load error: " + module.status().message();
   ThreadPool pool(1);
   Context context(*module, &pool);
+  CheckRecorder checks;
+  context.SetCheckHandler(&checks);
   std::vector<Tensor> outputs;
   Status status = context.Call("checks", {}, &outputs);
   if (!status.ok()) return "call error: " + status.message();
-  if (context.check_failures().empty()) return "PASS";
-  EXPECT_EQ(context.check_failures().size(), 1u);
-  return context.check_failures()[0].message;
+  if (checks.failures().empty()) return "PASS";
+  EXPECT_EQ(checks.failures().size(), 1u);
+  return checks.failures()[0].message;
 }
 
 //===----------------------------------------------------------------------===//
@@ -247,6 +249,8 @@ TEST(CheckTest, FailuresAreRecordedAndTheFunctionGoesOn) {
   ASSERT_TRUE(module.ok()) << module.status().ToString();
   ThreadPool pool(1);
   Context context(*module, &pool);
+  CheckRecorder checks;
+  context.SetCheckHandler(&checks);
   std::vector<Tensor> outputs;
   Status status = context.Call("checks", {}, &outputs);
   ASSERT_TRUE(status.ok()) << status.ToString();
@@ -254,9 +258,9 @@ TEST(CheckTest, FailuresAreRecordedAndTheFunctionGoesOn) {
   ASSERT_EQ(outputs.size(), 1u);
   EXPECT_EQ(FormatTensor(outputs[0]), "2x2xi32=[1 2][3 5]");
 
-  const std::vector<CheckFailure>& failures = context.check_failures();
+  const std::vector<CheckFailure>& failures = checks.failures();
   ASSERT_EQ(failures.size(), 2u);
-  EXPECT_EQ(context.check_failure_count(), 2u);
+  EXPECT_EQ(checks.failure_count(), 2u);
   EXPECT_EQ(failures[0].function, "checks");
   EXPECT_EQ(failures[0].instruction, first);
   EXPECT_EQ(failures[0].kind, CheckKind::kFalse);
@@ -274,12 +278,12 @@ TEST(CheckTest, FailuresAreRecordedAndTheFunctionGoesOn) {
 
   // Failures accumulate across calls until cleared.
   ASSERT_TRUE(context.Call("checks", {}, &outputs).ok());
-  EXPECT_EQ(context.check_failures().size(), 4u);
-  context.ClearCheckFailures();
-  EXPECT_TRUE(context.check_failures().empty());
-  EXPECT_EQ(context.check_failure_count(), 0u);
+  EXPECT_EQ(checks.failures().size(), 4u);
+  checks.Clear();
+  EXPECT_TRUE(checks.failures().empty());
+  EXPECT_EQ(checks.failure_count(), 0u);
   ASSERT_TRUE(context.Call("checks", {}, &outputs).ok());
-  EXPECT_EQ(context.check_failures().size(), 2u);
+  EXPECT_EQ(checks.failures().size(), 2u);
 }
 
 TEST(CheckTest, FailuresInALoopAreCountedBeyondTheRecordingLimit) {
@@ -300,14 +304,15 @@ TEST(CheckTest, FailuresInALoopAreCountedBeyondTheRecordingLimit) {
   ASSERT_TRUE(module.ok()) << module.status().ToString();
   ThreadPool pool(1);
   Context context(*module, &pool);
+  CheckRecorder checks;
+  context.SetCheckHandler(&checks);
   std::vector<Tensor> outputs;
-  const size_t count = Context::kMaxRecordedCheckFailures + 500;
+  const size_t count = CheckRecorder::kMaxRecordedFailures + 500;
   ASSERT_TRUE(
       context.Call("checks", {Parse(StrCat("i32=", count))}, &outputs).ok());
-  EXPECT_EQ(context.check_failures().size(),
-            Context::kMaxRecordedCheckFailures);
-  EXPECT_EQ(context.check_failure_count(), count);
-  EXPECT_EQ(context.check_failures().back().location, "loop.mlir:2:3");
+  EXPECT_EQ(checks.failures().size(), CheckRecorder::kMaxRecordedFailures);
+  EXPECT_EQ(checks.failure_count(), count);
+  EXPECT_EQ(checks.failures().back().location, "loop.mlir:2:3");
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,18 +1,10 @@
-//===- check.cc - Evaluating check instructions ---------------------------===//
+//===- check.cc - IREE's check ops: evaluation and failures ---------------===//
 //
-// Semantics follow IREE's check module:
-//   expect_true / expect_false   a 0-d integer is nonzero / zero
-//   expect_all_true              every element is nonzero
-//   expect_eq                    same type, same bytes (so NaNs with equal
-//                                bits are equal and 0 != -0)
-//   expect_almost_eq             |lhs - rhs| <= atol + rtol * |rhs| per
-//                                element, in double; NaN matches NaN only,
-//                                an infinity matches only itself
-// rhs is the expected value (`check.expect_eq(%got, %expected)`).
+// The semantics are described in kiln/check.h.
 //
 //===----------------------------------------------------------------------===//
 
-#include "module/check.h"
+#include "kiln/check.h"
 
 #include <charconv>
 #include <cmath>
@@ -150,22 +142,6 @@ bool CheckAlmostEqual(const Tensor& lhs, const Tensor& rhs, float atol,
 
 }  // namespace
 
-std::string_view CheckKindName(CheckKind kind) {
-  switch (kind) {
-    case CheckKind::kTrue:
-      return "expect_true";
-    case CheckKind::kFalse:
-      return "expect_false";
-    case CheckKind::kAllTrue:
-      return "expect_all_true";
-    case CheckKind::kEqual:
-      return "expect_eq";
-    case CheckKind::kAlmostEqual:
-      return "expect_almost_eq";
-  }
-  return "<invalid check>";
-}
-
 std::string CheckFailure::ToString() const {
   return StrCat("check failed at ",
                 location.empty() ? StrCat("function '", function,
@@ -191,10 +167,10 @@ std::string FormatIndex(const Shape& shape, int64_t linear) {
   return out;
 }
 
-bool EvaluateCheck(CheckKind kind, const Tensor& lhs, const Tensor& rhs,
-                   float atol, float rtol, std::string* message) {
+bool EvaluateCheck(const CheckCall& call, std::string* message) {
+  const Tensor& lhs = *call.lhs;
   const size_t size = ElementTypeByteSize(lhs.element_type());
-  switch (kind) {
+  switch (call.kind) {
     case CheckKind::kTrue:
       if (!IsZero(lhs.data_as<uint8_t>(), size)) return true;
       *message = StrCat("expected a nonzero value, got ", FormatTensor(lhs));
@@ -218,12 +194,27 @@ bool EvaluateCheck(CheckKind kind, const Tensor& lhs, const Tensor& rhs,
       return true;
     }
     case CheckKind::kEqual:
-      return CheckEqual(lhs, rhs, message);
+      return CheckEqual(lhs, *call.rhs, message);
     case CheckKind::kAlmostEqual:
-      return CheckAlmostEqual(lhs, rhs, atol, rtol, message);
+      return CheckAlmostEqual(lhs, *call.rhs, call.atol, call.rtol, message);
   }
-  *message = StrCat("unknown check kind ", static_cast<int>(kind));
+  *message = StrCat("unknown check kind ", static_cast<int>(call.kind));
   return false;
+}
+
+Status CheckRecorder::Check(const CheckCall& call) {
+  std::string message;
+  if (EvaluateCheck(call, &message)) return OkStatus();
+  ++failure_count_;
+  if (failures_.size() >= kMaxRecordedFailures) return OkStatus();
+  CheckFailure failure;
+  failure.function = std::string(call.function);
+  failure.instruction = call.instruction;
+  failure.kind = call.kind;
+  failure.location = std::string(call.location);
+  failure.message = std::move(message);
+  failures_.push_back(std::move(failure));
+  return OkStatus();
 }
 
 }  // namespace kiln

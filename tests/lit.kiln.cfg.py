@@ -23,7 +23,8 @@ llvm_config.use_default_substitutions()
 config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
 
 tool_dirs = [config.kiln_tools_dir, config.llvm_tools_dir]
-tools = ["kiln-opt", "kiln-compile", "kiln-run", "kiln-dump", "kiln-check", "FileCheck", "not",
+tools = ["kiln-opt", "kiln-compile", "kiln-run", "kiln-benchmark", "kiln-dump", "kiln-check",
+         "FileCheck", "not",
          "mlir-opt", "mlir-runner"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(("%python", config.python_executable))

@@ -305,34 +305,57 @@ StatusOr<Tensor> ParseNpy(const void* data, size_t size) {
   return tensor;
 }
 
-StatusOr<Tensor> ReadNpyFile(const std::string& path) {
-  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0) {
+/// An open .npy file whose preamble and header have been read and checked
+/// against its size.
+struct OpenNpyFile {
+  FileDescriptor fd;
+  NpyHeader header;
+  std::string prefix;  // the bytes read: preamble, header, maybe some data
+  size_t prefix_read = 0;
+};
+
+Status OpenNpy(const std::string& path, OpenNpyFile* file) {
+  file->fd = FileDescriptor(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (file->fd.get() < 0) {
     return ErrnoToStatus(errno, StrCat("cannot open '", path, "'"));
   }
   struct stat st;
-  if (::fstat(fd.get(), &st) != 0) {
+  if (::fstat(file->fd.get(), &st) != 0) {
     return ErrnoToStatus(errno, StrCat("cannot stat '", path, "'"));
   }
   if (!S_ISREG(st.st_mode)) {
     return InvalidArgumentError("'", path, "' is not a regular file");
   }
   const uint64_t file_size = static_cast<uint64_t>(st.st_size);
-
-  // Read the preamble and header (bounded by kMaxHeaderSize), then the data
-  // straight into the tensor.
-  std::string prefix(std::min<uint64_t>(file_size, 12 + kMaxHeaderSize), '\0');
-  size_t prefix_read = 0;
-  KILN_RETURN_IF_ERROR(ReadFully(fd.get(), prefix.data(), prefix.size(),
-                                 &prefix_read),
+  // The preamble and header, bounded by kMaxHeaderSize.
+  file->prefix.assign(std::min<uint64_t>(file_size, 12 + kMaxHeaderSize), '\0');
+  KILN_RETURN_IF_ERROR(ReadFully(file->fd.get(), file->prefix.data(),
+                                 file->prefix.size(), &file->prefix_read),
                        "'", path, "'");
-  NpyHeader header;
   KILN_RETURN_IF_ERROR(
-      ParseNpyHeader(reinterpret_cast<const uint8_t*>(prefix.data()),
-                     prefix_read, &header),
+      ParseNpyHeader(reinterpret_cast<const uint8_t*>(file->prefix.data()),
+                     file->prefix_read, &file->header),
       "'", path, "'");
-  KILN_RETURN_IF_ERROR(CheckDataSize(header, file_size - header.data_offset),
-                       "'", path, "'");
+  KILN_RETURN_IF_ERROR(
+      CheckDataSize(file->header, file_size - file->header.data_offset), "'",
+      path, "'");
+  return OkStatus();
+}
+
+StatusOr<TensorType> ReadNpyFileType(const std::string& path) {
+  OpenNpyFile file;
+  KILN_RETURN_IF_ERROR(OpenNpy(path, &file));
+  return TensorType{file.header.type, std::move(file.header.shape)};
+}
+
+StatusOr<Tensor> ReadNpyFile(const std::string& path) {
+  OpenNpyFile file;
+  KILN_RETURN_IF_ERROR(OpenNpy(path, &file));
+  // The data goes straight into the tensor.
+  NpyHeader& header = file.header;
+  const std::string& prefix = file.prefix;
+  const size_t prefix_read = file.prefix_read;
+  const FileDescriptor& fd = file.fd;
   KILN_ASSIGN_OR_RETURN(Tensor tensor,
                         Tensor::Allocate(header.type, std::move(header.shape)));
   // Part of the data may already be in `prefix`.

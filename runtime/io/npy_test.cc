@@ -292,5 +292,36 @@ TEST(NpyTest, LargeFileStreamsData) {
   std::remove(path.c_str());
 }
 
+// A value's type is read without its values: the text's own type, a .npy
+// file's header (checked against the file's size, as when reading it).
+TEST(NpyTest, ValueTypesComeWithoutTheirValues) {
+  StatusOr<TensorType> text = ParseTensorValueType(" 200000000000xf32=1 ");
+  ASSERT_TRUE(text.ok()) << text.status().ToString();
+  EXPECT_EQ(text->ToString(), "200000000000xf32");
+  StatusOr<TensorType> zeros = ParseTensorValueType("2xi8");
+  ASSERT_TRUE(zeros.ok());
+  EXPECT_EQ(zeros->ToString(), "2xi8");
+  EXPECT_FALSE(ParseTensorValueType("").ok());
+  EXPECT_FALSE(ParseTensorValueType("2xq9=1").ok());
+
+  StatusOr<Tensor> tensor = ParseTensor("2x3xi16=1,2,3,4,5,6");
+  ASSERT_TRUE(tensor.ok());
+  const std::string path = TempPath("type.npy");
+  ASSERT_TRUE(WriteNpyFile(path, *tensor).ok());
+  StatusOr<TensorType> file = ParseTensorValueType("@" + path);
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  EXPECT_EQ(file->ToString(), "2x3xi16");
+
+  WriteFile(path, MakeNpy("{'descr': '<f8', 'fortran_order': False, "
+                          "'shape': (100000000000,), }",
+                          std::string(8, '\0')));
+  StatusOr<TensorType> short_file = ReadNpyFileType(path);
+  ASSERT_FALSE(short_file.ok());
+  EXPECT_NE(short_file.status().message().find("truncated .npy data"),
+            std::string::npos)
+      << short_file.status().message();
+  std::remove(path.c_str());
+}
+
 }  // namespace
 }  // namespace kiln

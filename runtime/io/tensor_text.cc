@@ -299,6 +299,16 @@ Status ParseTensorType(std::string_view text, TensorType* out_type) {
   return OkStatus();
 }
 
+StatusOr<TensorType> ParseTensorValueType(std::string_view text) {
+  text = Trim(text);
+  if (text.empty()) return InvalidArgumentError("empty tensor value");
+  if (text[0] == '@') return ReadNpyFileType(std::string(text.substr(1)));
+  TensorType type;
+  KILN_RETURN_IF_ERROR(
+      ParseTensorType(Trim(text.substr(0, text.find('='))), &type));
+  return type;
+}
+
 StatusOr<Tensor> ParseTensor(std::string_view text) {
   text = Trim(text);
   if (text.empty()) return InvalidArgumentError("empty tensor value");

@@ -110,25 +110,52 @@ Status CheckLibrariesLoaded(const Module& module) {
 
 }  // namespace
 
-Status CheckInputs(const FunctionSignature& signature,
-                   const std::vector<Tensor>& inputs) {
-  if (inputs.size() != signature.arguments.size()) {
+namespace {
+
+/// What CheckInputs and CheckInputTypes check, of `count` inputs whose
+/// element type and shape `type_of(i)` gives (without copying a shape:
+/// Context::Call checks every call).
+template <typename TypeOf>
+Status CheckTypesAgainst(const FunctionSignature& signature, size_t count,
+                         TypeOf type_of) {
+  if (count != signature.arguments.size()) {
     return InvalidArgumentError(signature.ToString(), " takes ",
                                 signature.arguments.size(), " inputs, got ",
-                                inputs.size());
+                                count);
   }
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    if (inputs[i].empty()) {
-      return InvalidArgumentError("input ", i, ": empty tensor");
-    }
-    if (inputs[i].element_type() != signature.arguments[i].element_type ||
-        inputs[i].shape() != signature.arguments[i].shape) {
+  for (size_t i = 0; i < count; ++i) {
+    const auto [element_type, shape] = type_of(i);
+    if (element_type != signature.arguments[i].element_type ||
+        *shape != signature.arguments[i].shape) {
       return InvalidArgumentError("input ", i, ": expected ",
                                   signature.arguments[i].ToString(), ", got ",
-                                  inputs[i].type().ToString());
+                                  FormatTensorType(element_type, *shape));
     }
   }
   return OkStatus();
+}
+
+}  // namespace
+
+Status CheckInputTypes(const FunctionSignature& signature,
+                       const std::vector<TensorType>& types) {
+  return CheckTypesAgainst(signature, types.size(), [&](size_t i) {
+    return std::make_pair(types[i].element_type, &types[i].shape);
+  });
+}
+
+Status CheckInputs(const FunctionSignature& signature,
+                   const std::vector<Tensor>& inputs) {
+  // A wrong count is reported first, as by CheckInputTypes.
+  for (size_t i = 0;
+       inputs.size() == signature.arguments.size() && i < inputs.size(); ++i) {
+    if (inputs[i].empty()) {
+      return InvalidArgumentError("input ", i, ": empty tensor");
+    }
+  }
+  return CheckTypesAgainst(signature, inputs.size(), [&](size_t i) {
+    return std::make_pair(inputs[i].element_type(), &inputs[i].shape());
+  });
 }
 
 Status Context::Impl::Call(size_t function_index,

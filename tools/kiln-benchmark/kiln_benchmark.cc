@@ -557,12 +557,11 @@ kiln::Status Run(const Options& options, const char* executable,
       kiln::tools::SelectFunction(*module, options.function));
   const kiln::FunctionSignature& signature =
       module->functions()[function_index];
-  std::vector<kiln::Tensor> inputs;
-  KILN_RETURN_IF_ERROR(
-      kiln::tools::ParseTensors(options.inputs, "input", &inputs));
   // Wrong inputs are an error before the benchmark starts, as in
   // iree-benchmark-module, not after its context is printed.
-  KILN_RETURN_IF_ERROR(kiln::CheckInputs(signature, inputs));
+  std::vector<kiln::Tensor> inputs;
+  KILN_RETURN_IF_ERROR(
+      kiln::tools::ParseInputs(options.inputs, signature, &inputs));
 
   kiln::ThreadPool pool(options.threads);
   KILN_RETURN_IF_ERROR(pool.status(), "--threads");

@@ -471,7 +471,7 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
                                         "results", signature.name));
   std::vector<kiln::Tensor> inputs;
   KILN_RETURN_IF_ERROR(
-      kiln::tools::ParseTensors(options.inputs, "input", &inputs));
+      kiln::tools::ParseInputs(options.inputs, signature, &inputs));
 
   kiln::ThreadPool pool(options.threads);
   KILN_RETURN_IF_ERROR(pool.status(), "--threads");

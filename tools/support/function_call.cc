@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "kiln/context.h"
 #include "kiln/printable.h"
 #include "kiln/tensor_io.h"
 
@@ -36,6 +37,20 @@ Status ParseTensors(const std::vector<std::string>& values,
     tensors->push_back(std::move(parsed).value());
   }
   return OkStatus();
+}
+
+Status ParseInputs(const std::vector<std::string>& values,
+                   const FunctionSignature& signature,
+                   std::vector<Tensor>* inputs) {
+  std::vector<TensorType> types;
+  types.reserve(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    StatusOr<TensorType> type = ParseTensorValueType(values[i]);
+    if (!type.ok()) return std::move(type).status().Prepend(StrCat("input ", i));
+    types.push_back(std::move(type).value());
+  }
+  KILN_RETURN_IF_ERROR(CheckInputTypes(signature, types));
+  return ParseTensors(values, "input", inputs);
 }
 
 void PrintCheckFailures(std::string_view tool, const CheckRecorder& checks) {

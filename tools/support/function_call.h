@@ -31,6 +31,13 @@ StatusOr<size_t> SelectFunction(const Module& module,
 Status ParseTensors(const std::vector<std::string>& values,
                     std::string_view what, std::vector<Tensor>* tensors);
 
+/// Parses `values` as the inputs of `signature` (--input): their types,
+/// read first without their values, must be the signature's, so that a
+/// wrong or huge shape is an error before anything is allocated.
+Status ParseInputs(const std::vector<std::string>& values,
+                   const FunctionSignature& signature,
+                   std::vector<Tensor>* inputs);
+
 /// Prints each check failure `checks` recorded to stderr as
 /// "<tool>: check failed at LOCATION: MESSAGE" (escaped: the location comes
 /// from the module), then how many more failed than it kept.

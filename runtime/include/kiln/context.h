@@ -38,6 +38,11 @@ namespace kiln {
 /// 8xf32, got 4xf32"), for a caller that wants to know before it starts.
 Status CheckInputs(const FunctionSignature& signature,
                    const std::vector<Tensor>& inputs);
+/// Same for the types of inputs not yet allocated (kiln/tensor_io.h's
+/// ParseTensorValueType), so that a wrong shape is refused before a tensor
+/// of it is allocated.
+Status CheckInputTypes(const FunctionSignature& signature,
+                       const std::vector<TensorType>& types);
 
 class Context {
  public:

@@ -32,6 +32,11 @@ Status ParseTensorType(std::string_view text, TensorType* out_type);
 /// Parses a tensor value in the syntax above; "@path" reads a .npy file.
 StatusOr<Tensor> ParseTensor(std::string_view text);
 
+/// The type of a tensor value in the syntax above, read without its values
+/// and without allocating them: the text's own type, or a .npy file's
+/// header. What a caller checks before ParseTensor allocates the tensor.
+StatusOr<TensorType> ParseTensorValueType(std::string_view text);
+
 /// Formats a tensor as iree-run-module prints it, e.g. "2x2xf32=[1 2][3 4]"
 /// ("4xf32=1 2 3 4", "f32=3.5"). Floats use the shortest text that parses
 /// back to the same value, so ParseTensor(FormatTensor(t)) reproduces t
@@ -54,6 +59,9 @@ std::string FormatElement(ElementType type, const void* data);
 StatusOr<Tensor> ParseNpy(const void* data, size_t size);
 /// Reads a .npy file; errors name the path.
 StatusOr<Tensor> ReadNpyFile(const std::string& path);
+/// Reads only the header of a .npy file: the type of its tensor, checked
+/// against the file's size.
+StatusOr<TensorType> ReadNpyFileType(const std::string& path);
 struct NpyEncodeOptions {
   /// bf16 has no NumPy dtype: refused, or with this, written as '<u2' (its
   /// bits; numpy reads them back with .view(ml_dtypes.bfloat16)).

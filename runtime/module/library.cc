@@ -1,7 +1,7 @@
 //===- library.cc - Loading native executable libraries from memory -------===//
 //
 // Each Library blob is written to an anonymous memfd and dlopen'ed through
-// /proc/self/fd/N, so nothing touches the file system; for perf
+// /proc/PID/fd/N, so nothing touches the file system; for perf
 // (ModuleLoadOptions::perf_visible_libraries, KILN_PERF=1) it is a file on
 // disk instead, which perf reads after the process exits. Before that the
 // image is checked to run no code at load (no initializers, IFUNC
@@ -75,16 +75,18 @@ namespace {
 
 // The dynamic loader knows a library by its path string first, and an object
 // may outlive its dlclose (RTLD_NODELETE, or a profiler such as Tracy that
-// makes dlclose a no-op): dlopen of a reused /proc/self/fd/N would then
+// makes dlclose a no-op): dlopen of a reused /proc/PID/fd/N would then
 // return the old code. So each load spells the path differently: the load's
 // number in binary as no-op segments, "./" for 1 and "/" for 0, between
-// "fd/" and N (load 6 of fd 5: "/proc/self/fd/././/5"). A new memfd is a new
+// "fd/" and N (load 6 of fd 5: "/proc/PID/fd/././/5"). A new memfd is a new
 // inode, so the loader's second test (device and inode) finds nothing
-// either.
+// either. The directory is /proc/PID, not /proc/self: a debugger reads the
+// library by the name the loader records, and /proc/self there would be
+// the debugger's own descriptor (gdb blocks reading a pipe of its own).
 std::string UniqueLibraryPath(int fd) {
   static std::atomic<uint64_t> next_load{0};
   const uint64_t load = next_load.fetch_add(1, std::memory_order_relaxed);
-  std::string path = "/proc/self/fd/";
+  std::string path = StrCat("/proc/", ::getpid(), "/fd/");
   for (int bit = 63 - (load ? __builtin_clzll(load) : 64); bit >= 0; --bit) {
     path += (load >> bit) & 1 ? "./" : "/";
   }

@@ -54,7 +54,7 @@ struct ResolvedExport {
 
 /// A native library loaded with dlopen. Owns the handle and the file (a
 /// memfd, or a file perf can read) it was loaded from: the fd stays open
-/// while the library is loaded so that its /proc/self/fd/N name cannot be
+/// while the library is loaded so that its /proc/PID/fd/N name cannot be
 /// reused by another library (dlopen would return the already-loaded one for
 /// an equal name).
 class LoadedLibrary {

@@ -344,7 +344,8 @@ StatusOr<std::optional<FileDescriptor>> OpenIfHolds(const std::string& path,
       (info.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
     return FailedPreconditionError(
         "'", path, "' is not a regular file of this user writable only by "
-        "it (check the umask; or remove it)");
+        "it: remove it (files written under a umask that lets others write, "
+        "such as 002, are refused: use umask 022)");
   }
   if (static_cast<uint64_t>(info.st_size) != size) {
     return std::optional<FileDescriptor>();

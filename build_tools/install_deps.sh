@@ -11,6 +11,7 @@ packages=(
   libgtest-dev nlohmann-json3-dev
   libopenblas-dev
   clang-14 libclang-rt-14-dev  # libFuzzer for runtime/fuzz
+  linux-perf gdb  # tests/run/perf_*.mlir profile and debug a loaded module
 )
 
 missing=()

@@ -1,7 +1,9 @@
 //===- library.cc - Loading native executable libraries from memory -------===//
 //
 // Each Library blob is written to an anonymous memfd and dlopen'ed through
-// /proc/self/fd/N, so nothing touches the file system. Before that the
+// /proc/PID/fd/N, so nothing touches the file system; for perf
+// (ModuleLoadOptions::perf_visible_libraries, KILN_PERF=1) it is a file on
+// disk instead, which perf reads after the process exits. Before that the
 // image is checked to run no code at load (no initializers, IFUNC
 // relocations or dependencies) and to map no writable code. The library must
 // answer kiln_executable_library_query for ABI version 1, and describes each
@@ -13,11 +15,14 @@
 
 #include <dlfcn.h>
 #include <elf.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -25,6 +30,9 @@
 #include <utility>
 
 #include "cpu/host_cpu_features.h"
+#include "kiln/file_descriptor.h"
+#include "kiln/output_files.h"
+#include "kiln/sources.h"
 #include "module/module_impl.h"
 
 namespace kiln {
@@ -67,16 +75,18 @@ namespace {
 
 // The dynamic loader knows a library by its path string first, and an object
 // may outlive its dlclose (RTLD_NODELETE, or a profiler such as Tracy that
-// makes dlclose a no-op): dlopen of a reused /proc/self/fd/N would then
+// makes dlclose a no-op): dlopen of a reused /proc/PID/fd/N would then
 // return the old code. So each load spells the path differently: the load's
 // number in binary as no-op segments, "./" for 1 and "/" for 0, between
-// "fd/" and N (load 6 of fd 5: "/proc/self/fd/././/5"). A new memfd is a new
+// "fd/" and N (load 6 of fd 5: "/proc/PID/fd/././/5"). A new memfd is a new
 // inode, so the loader's second test (device and inode) finds nothing
-// either.
+// either. The directory is /proc/PID, not /proc/self: a debugger reads the
+// library by the name the loader records, and /proc/self there would be
+// the debugger's own descriptor (gdb blocks reading a pipe of its own).
 std::string UniqueLibraryPath(int fd) {
   static std::atomic<uint64_t> next_load{0};
   const uint64_t load = next_load.fetch_add(1, std::memory_order_relaxed);
-  std::string path = "/proc/self/fd/";
+  std::string path = StrCat("/proc/", ::getpid(), "/fd/");
   for (int bit = 63 - (load ? __builtin_clzll(load) : 64); bit >= 0; --bit) {
     path += (load >> bit) & 1 ? "./" : "/";
   }
@@ -311,15 +321,91 @@ void LoadedLibrary::Reset() {
   library_ = nullptr;
 }
 
+namespace {
+
+// Opens `path` and returns its descriptor when the file holds exactly
+// `data`, or none when it is missing or holds other bytes. The descriptor,
+// not the name, is what gets loaded, so a file replaced after the
+// comparison changes nothing; the file must be this user's and writable by
+// no one else, who could otherwise rewrite its pages after the comparison.
+StatusOr<std::optional<FileDescriptor>> OpenIfHolds(const std::string& path,
+                                                    const uint8_t* data,
+                                                    size_t size) {
+  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+  if (fd.get() < 0) {
+    if (errno == ENOENT) return std::optional<FileDescriptor>();
+    return ErrnoToStatus(errno, StrCat("cannot open '", path, "'"));
+  }
+  struct stat info;
+  if (::fstat(fd.get(), &info) != 0) {
+    return ErrnoToStatus(errno, StrCat("cannot stat '", path, "'"));
+  }
+  if (!S_ISREG(info.st_mode) || info.st_uid != ::geteuid() ||
+      (info.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+    return FailedPreconditionError(
+        "'", path, "' is not a regular file of this user writable only by "
+        "it: remove it (files written under a umask that lets others write, "
+        "such as 002, are refused: use umask 022)");
+  }
+  if (static_cast<uint64_t>(info.st_size) != size) {
+    return std::optional<FileDescriptor>();
+  }
+  void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd.get(), 0);
+  if (mapped == MAP_FAILED) {
+    return ErrnoToStatus(errno, StrCat("cannot map '", path, "'"));
+  }
+  const bool same = std::memcmp(mapped, data, size) == 0;
+  ::munmap(mapped, size);
+  if (!same) return std::optional<FileDescriptor>();
+  return std::optional<FileDescriptor>(std::move(fd));
+}
+
+// A descriptor of <hash>.so in `directory` holding `data`, written there
+// first when missing (or holding other bytes: a hash collision or a damaged
+// file is replaced).
+StatusOr<FileDescriptor> OpenPerfLibraryFile(const std::string& directory,
+                                             const uint8_t* data,
+                                             size_t size) {
+  KILN_ASSIGN_OR_RETURN(OutputDirectory out,
+                        OutputDirectory::OpenOrCreate(directory));
+  // FormatHash's digits without its "0x".
+  const std::string name = StrCat(FormatHash(HashSource(data, size)).substr(2),
+                                  ".so");
+  const std::string path = out.FilePath(name);
+  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  KILN_ASSIGN_OR_RETURN(std::optional<FileDescriptor> fd,
+                        OpenIfHolds(path, data, size));
+  for (IfFileExists if_exists : {IfFileExists::kFail, IfFileExists::kReplace}) {
+    if (fd) return std::move(*fd);
+    Status written = out.WriteFile(name, bytes, if_exists);
+    // Written meanwhile by another process loading the same library.
+    if (!written.ok() && written.code() != StatusCode::kFailedPrecondition) {
+      return written;
+    }
+    KILN_ASSIGN_OR_RETURN(fd, OpenIfHolds(path, data, size));
+  }
+  if (fd) return std::move(*fd);
+  return DataLossError("'", path, "' does not hold the library just written");
+}
+
+}  // namespace
+
 StatusOr<LoadedLibrary> LoadedLibrary::Load(const uint8_t* data, size_t size,
-                                            std::string_view debug_name) {
+                                            std::string_view debug_name,
+                                            const std::string& perf_directory) {
   KILN_RETURN_IF_ERROR(CheckElfImage(data, size));
   LoadedLibrary loaded;
-  // memfd names are limited to 249 bytes.
-  const std::string memfd_name(debug_name.substr(0, 200));
-  loaded.fd_ = memfd_create(memfd_name.c_str(), MFD_CLOEXEC);
-  if (loaded.fd_ < 0) return ErrnoToStatus(errno, "memfd_create failed");
-  KILN_RETURN_IF_ERROR(WriteAll(loaded.fd_, data, size));
+  if (!perf_directory.empty()) {
+    KILN_ASSIGN_OR_RETURN(FileDescriptor file,
+                          OpenPerfLibraryFile(perf_directory, data, size));
+    loaded.fd_ = file.Release();
+  } else {
+    // memfd names are limited to 249 bytes.
+    const std::string memfd_name(debug_name.substr(0, 200));
+    loaded.fd_ = memfd_create(memfd_name.c_str(), MFD_CLOEXEC);
+    if (loaded.fd_ < 0) return ErrnoToStatus(errno, "memfd_create failed");
+    KILN_RETURN_IF_ERROR(WriteAll(loaded.fd_, data, size));
+  }
 
   const std::string path = UniqueLibraryPath(loaded.fd_);
   loaded.handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -553,7 +639,34 @@ Status CheckDispatches(const Module::Impl& impl) {
 
 }  // namespace
 
-Status LoadLibraries(Module::Impl* impl) {
+namespace {
+
+// Where perf-visible libraries go, "" when perf was not asked for.
+StatusOr<std::string> PerfLibraryDirectory(const ModuleLoadOptions& options) {
+  const char* requested = std::getenv("KILN_PERF");
+  if (!options.perf_visible_libraries &&
+      !(requested && std::string_view(requested) == "1")) {
+    return std::string();
+  }
+  if (const char* dir = std::getenv("KILN_PERF_DIR"); dir && *dir) {
+    return std::string(dir);
+  }
+  if (const char* cache = std::getenv("XDG_CACHE_HOME"); cache && *cache) {
+    return StrCat(cache, "/kiln/libraries");
+  }
+  if (const char* home = std::getenv("HOME"); home && *home) {
+    return StrCat(home, "/.cache/kiln/libraries");
+  }
+  return FailedPreconditionError(
+      "libraries visible to perf need a directory: set KILN_PERF_DIR (or "
+      "XDG_CACHE_HOME or HOME)");
+}
+
+}  // namespace
+
+Status LoadLibraries(Module::Impl* impl, const ModuleLoadOptions& options) {
+  KILN_ASSIGN_OR_RETURN(const std::string perf_directory,
+                        PerfLibraryDirectory(options));
   const fb::Module& module = *impl->root;
   const uint32_t library_count =
       module.libraries() ? module.libraries()->size() : 0;
@@ -571,7 +684,8 @@ Status LoadLibraries(Module::Impl* impl) {
         StrCat("kiln:", module.name() ? module.name()->string_view() : "",
                ":library", i);
     StatusOr<LoadedLibrary> loaded = LoadedLibrary::Load(
-        library->data()->data(), library->data()->size(), debug_name);
+        library->data()->data(), library->data()->size(), debug_name,
+        perf_directory);
     if (!loaded.ok()) {
       return std::move(loaded).status().Prepend(StrCat("library ", i));
     }

@@ -63,7 +63,7 @@ StatusOr<std::shared_ptr<const Module>> Module::Create(
   KILN_RETURN_IF_ERROR(
       VerifyModule(impl.get(), EffectiveMaxBufferBytes(options)));
   if (options.load_libraries) {
-    KILN_RETURN_IF_ERROR(LoadLibraries(impl.get()));
+    KILN_RETURN_IF_ERROR(LoadLibraries(impl.get(), options));
   } else {
     KILN_RETURN_IF_ERROR(CheckLibraryImages(*impl->root));
   }

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -54,10 +55,11 @@ struct ResolvedExport {
   uint32_t binding_count = 0;
 };
 
-/// A native library loaded with dlopen. Owns the handle and the memfd it was
-/// loaded from: the fd stays open while the library is loaded so that its
-/// /proc/self/fd/N name cannot be reused by another library (dlopen would
-/// return the already-loaded one for an equal name).
+/// A native library loaded with dlopen. Owns the handle and the file (a
+/// memfd, or a file perf can read) it was loaded from: the fd stays open
+/// while the library is loaded so that its /proc/PID/fd/N name cannot be
+/// reused by another library (dlopen would return the already-loaded one for
+/// an equal name).
 class LoadedLibrary {
  public:
   LoadedLibrary() = default;
@@ -67,9 +69,12 @@ class LoadedLibrary {
   LoadedLibrary(const LoadedLibrary&) = delete;
   LoadedLibrary& operator=(const LoadedLibrary&) = delete;
 
-  /// Writes `data` to a memfd and dlopens it; checks the ABI version.
+  /// Writes `data` to a memfd, or with a non-empty `perf_directory` to the
+  /// file <hash>.so there (reused when its bytes are `data`), and dlopens
+  /// it; checks the ABI version.
   static StatusOr<LoadedLibrary> Load(const uint8_t* data, size_t size,
-                                      std::string_view debug_name);
+                                      std::string_view debug_name,
+                                      const std::string& perf_directory = {});
 
   const kiln_executable_library_v1_t& library() const { return *library_; }
 
@@ -134,8 +139,9 @@ Status CheckLibraryImages(const fb::Module& module);
 /// Loads every library of the verified module, resolves every export and
 /// checks the module's exports and dispatches against each library's
 /// description of its code; fills impl->libraries and impl->executables and
-/// sets libraries_loaded.
-Status LoadLibraries(Module::Impl* impl);
+/// sets libraries_loaded. With ModuleLoadOptions::perf_visible_libraries
+/// (or KILN_PERF=1) the libraries are loaded from files perf can read.
+Status LoadLibraries(Module::Impl* impl, const ModuleLoadOptions& options);
 
 /// Checks that `data` looks like an x86-64 ELF shared object whose program
 /// headers and segments lie inside it (dlopen would otherwise map past the

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <set>
@@ -336,19 +337,23 @@ TEST(ModuleTest, CallsInTheSteadyStateAllocateNoMoreThanTheFirst) {
   }
 }
 
-// Pins every library loaded from a /proc/self/fd path (an extra dlopen
+// Pins every library loaded from a /proc/PID/fd path (an extra dlopen
 // reference), as a profiler that makes dlclose a no-op (Tracy) does.
 std::vector<void*> PinLoadedKilnLibraries() {
-  std::vector<std::string> names;
+  struct Found {
+    std::string prefix = "/proc/" + std::to_string(getpid()) + "/fd/";
+    std::vector<std::string> names;
+  } found;
   dl_iterate_phdr(
       [](dl_phdr_info* info, size_t, void* out) {
+        Found& found = *static_cast<Found*>(out);
         if (info->dlpi_name &&
-            std::string_view(info->dlpi_name).rfind("/proc/self/fd/", 0) == 0)
-          static_cast<std::vector<std::string>*>(out)->push_back(
-              info->dlpi_name);
+            std::string_view(info->dlpi_name).rfind(found.prefix, 0) == 0)
+          found.names.push_back(info->dlpi_name);
         return 0;
       },
-      &names);
+      &found);
+  const std::vector<std::string>& names = found.names;
   std::vector<void*> handles;
   for (const std::string& name : names)
     if (void* handle = dlopen(name.c_str(), RTLD_LAZY | RTLD_NOLOAD))
@@ -398,7 +403,7 @@ TEST(ModuleTest, LibrariesThatOutliveTheirModuleAreNeverReturnedAgain) {
 
 TEST(ModuleTest, TwoLibrariesLoadedAtOnceStayDistinct) {
   // Library 2 exports sub_f32. If dlopen handed back library 1 for the second
-  // /proc/self/fd/N path, export resolution would fail or compute a + b.
+  // /proc/PID/fd/N path, export resolution would fail or compute a + b.
   StatusOr<std::shared_ptr<const Module>> first = LoadSpec(GoodSpec());
   ASSERT_TRUE(first.ok()) << first.status().ToString();
   std::vector<std::shared_ptr<const Module>> keep;
@@ -427,6 +432,118 @@ TEST(ModuleTest, TwoLibrariesLoadedAtOnceStayDistinct) {
     EXPECT_EQ(FloatValues(outputs[0]), (std::vector<float>{9, 18, 27, 36}));
     if (i % 2) keep.push_back(*second);  // some stay loaded, some unload
   }
+}
+
+// A directory below TEST_TMPDIR, removed with the fixture; KILN_PERF_DIR
+// names it while the test runs.
+class PerfLibraryTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* tmp = std::getenv("TEST_TMPDIR");
+    std::string name = std::string(tmp ? tmp : "/tmp") + "/kiln_perf_XXXXXX";
+    ASSERT_NE(::mkdtemp(name.data()), nullptr);
+    dir_ = name;
+    ::setenv("KILN_PERF_DIR", dir_.c_str(), 1);
+  }
+  void TearDown() override {
+    ::unsetenv("KILN_PERF_DIR");
+    ::unsetenv("KILN_PERF");
+    std::filesystem::remove_all(dir_);
+  }
+  // The file GoodSpec's library is kept in for perf.
+  std::string LibraryFile() const {
+    const std::vector<uint8_t> bytes = LibraryBytes(1);
+    return dir_ + "/" +
+           FormatHash(HashSource(bytes.data(), bytes.size())).substr(2) +
+           ".so";
+  }
+  // Runs GoodSpec's main once; the loaded code must compute it.
+  static void ExpectRuns(const std::shared_ptr<const Module>& module) {
+    ThreadPool pool(1);
+    Context context(module, &pool);
+    std::vector<Tensor> outputs;
+    ASSERT_TRUE(context
+                    .Call("main",
+                          {F32Tensor({8}, {0, 1, 2, 3, 4, 5, 6, 7}),
+                           F32Tensor({8}, {1, 1, 1, 1, 1, 1, 1, 1})},
+                          &outputs)
+                    .ok());
+    EXPECT_EQ(FloatValues(outputs[0]),
+              (std::vector<float>{11, 13, 15, 17, 19, 21, 23, 25}));
+  }
+  std::string dir_;
+};
+
+TEST_F(PerfLibraryTest, OffByDefaultNothingIsWritten) {
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(GoodSpec());
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  EXPECT_TRUE(std::filesystem::is_empty(dir_));
+}
+
+TEST_F(PerfLibraryTest, LibraryIsLoadedFromItsFileWhichIsReused) {
+  ModuleLoadOptions options;
+  options.perf_visible_libraries = true;
+  StatusOr<std::shared_ptr<const Module>> first = LoadSpec(GoodSpec(), options);
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  struct stat before;
+  ASSERT_EQ(::stat(LibraryFile().c_str(), &before), 0);
+  ExpectRuns(*first);
+  // The mapping perf records names the file.
+  std::ifstream maps("/proc/self/maps");
+  std::stringstream text;
+  text << maps.rdbuf();
+  EXPECT_NE(text.str().find(LibraryFile()), std::string::npos);
+
+  ::setenv("KILN_PERF", "1", 1);
+  StatusOr<std::shared_ptr<const Module>> second = LoadSpec(GoodSpec());
+  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  struct stat after;
+  ASSERT_EQ(::stat(LibraryFile().c_str(), &after), 0);
+  EXPECT_EQ(before.st_ino, after.st_ino);
+  ExpectRuns(*second);
+}
+
+TEST_F(PerfLibraryTest, FileWithOtherBytesIsReplaced) {
+  // A truncated copy, as a damaged cache would hold.
+  {
+    std::ofstream(LibraryFile()) << "\x7f" "ELF";
+  }
+  ModuleLoadOptions options;
+  options.perf_visible_libraries = true;
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(GoodSpec(), options);
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  EXPECT_EQ(std::filesystem::file_size(LibraryFile()), LibraryBytes(1).size());
+  ExpectRuns(*module);
+}
+
+TEST_F(PerfLibraryTest, FileOthersMayWriteIsRefused) {
+  const std::vector<uint8_t> bytes = LibraryBytes(1);
+  {
+    std::ofstream out(LibraryFile(), std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  }
+  ASSERT_EQ(::chmod(LibraryFile().c_str(), 0666), 0);
+  ModuleLoadOptions options;
+  options.perf_visible_libraries = true;
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(GoodSpec(), options);
+  ASSERT_FALSE(module.ok());
+  EXPECT_NE(module.status().message().find("writable only by it"),
+            std::string::npos)
+      << module.status().ToString();
+}
+
+TEST_F(PerfLibraryTest, SymlinkIsNotFollowed) {
+  const std::string target = dir_ + "/elsewhere.so";
+  const std::vector<uint8_t> bytes = LibraryBytes(1);
+  {
+    std::ofstream out(target, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  }
+  ASSERT_EQ(::symlink(target.c_str(), LibraryFile().c_str()), 0);
+  ModuleLoadOptions options;
+  options.perf_visible_libraries = true;
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(GoodSpec(), options);
+  EXPECT_FALSE(module.ok());
 }
 
 TEST(ModuleTest, LoadFromFile) {

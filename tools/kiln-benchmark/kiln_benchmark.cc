@@ -1,7 +1,7 @@
 //===- kiln_benchmark.cc - Steady-state time per call of a kiln function ---===//
 //
 //   kiln-benchmark MODULE.kiln [--function=NAME] [--input=VALUE]...
-//                  [--threads=N] [--benchmark_repetitions=N]
+//                  [--threads=N] [--perf] [--benchmark_repetitions=N]
 //                  [--benchmark_min_time=X[s|x]] [--benchmark_warmup_calls=N]
 //                  [--benchmark_format=console|json] [--benchmark_out=FILE]
 //
@@ -73,6 +73,9 @@ constexpr char kUsage[] =
     "                        parsed once: every call gets the same inputs\n"
     "  --threads=N           worker threads including the caller\n"
     "                        (default: hardware concurrency)\n"
+    "  --perf                load the libraries from files perf reads after\n"
+    "                        the run, as kiln-run --perf does (also\n"
+    "                        KILN_PERF=1)\n"
     "  --benchmark_warmup_calls=N\n"
     "                        untimed calls before the first repetition\n"
     "                        (default: 3)\n"
@@ -108,6 +111,7 @@ struct MinTime {
 
 struct Options {
   std::string module_path;
+  kiln::ModuleLoadOptions load_options;
   std::optional<std::string> function;
   std::vector<std::string> inputs;
   int threads = 0;
@@ -170,6 +174,7 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
           {{"function", true},
            {"input", true},
            {"threads", true},
+           {"perf"},
            {"benchmark_warmup_calls", true},
            {"benchmark_repetitions", true},
            {"benchmark_min_time", true},
@@ -180,6 +185,8 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
     const std::string_view name = flag.name, value = flag.value;
     if (name == "help") {
       options->help = true;
+    } else if (name == "perf") {
+      options->load_options.perf_visible_libraries = true;
     } else if (name == "function") {
       options->function = std::string(value);
     } else if (name == "input") {
@@ -551,7 +558,8 @@ kiln::Status Run(const Options& options, const char* executable,
     KILN_RETURN_IF_ERROR(CheckOutputFile(options.out_path));
   }
   KILN_ASSIGN_OR_RETURN(std::shared_ptr<const kiln::Module> module,
-                        kiln::Module::Load(options.module_path));
+                        kiln::Module::Load(options.module_path,
+                                           options.load_options));
   KILN_ASSIGN_OR_RETURN(
       size_t function_index,
       kiln::tools::SelectFunction(*module, options.function));

@@ -130,6 +130,16 @@ TEST_F(KilnBenchmarkTest, ConsoleTableWithFixedIterations) {
       << result.err;
 }
 
+TEST_F(KilnBenchmarkTest, PerfLoadsTheLibraryFromAFileInKilnPerfDir) {
+  RunResult result = RunInShell(
+      "export KILN_PERF_DIR=" + dir_ + "/perf", KILN_BENCHMARK_PATH,
+      {one_function_, kA, kB, "--perf", "--benchmark_min_time=1x"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  const std::vector<std::string> files = Names(dir_ + "/perf");
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files[0].size(), 16 + 3) << files[0];  // <hash>.so
+}
+
 TEST_F(KilnBenchmarkTest, RepetitionsAddAggregates) {
   RunResult result = Run({one_function_, kA, kB, "--benchmark_repetitions=3",
                           "--benchmark_min_time=2x",

@@ -1,6 +1,6 @@
 //===- kiln_check.cc - Runs the test functions of a compiled kiln module --===//
 //
-//   kiln-check MODULE.kiln [--function=NAME] [--threads=N]
+//   kiln-check MODULE.kiln [--function=NAME] [--threads=N] [--perf]
 //
 // The runner for programs in IREE's e2e test format: every function that
 // takes no arguments is a test, and its checks (check.expect_*) decide
@@ -48,6 +48,9 @@ constexpr char kUsage[] =
     "  --function=NAME   run only this function\n"
     "  --threads=N       worker threads including the caller\n"
     "                    (default: hardware concurrency)\n"
+    "  --perf            load the libraries from files perf reads after\n"
+    "                    the run, as kiln-run --perf does (also\n"
+    "                    KILN_PERF=1)\n"
     "  --help            show this help\n"
     "\n"
     "Prints 'NAME: PASS' or 'NAME: FAIL' (then each failed check and any\n"
@@ -57,6 +60,7 @@ constexpr char kUsage[] =
 
 struct Options {
   std::string module_path;
+  kiln::ModuleLoadOptions load_options;
   std::string function;
   bool has_function = false;
   int threads = 0;
@@ -67,11 +71,14 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
   KILN_ASSIGN_OR_RETURN(
       kiln::tools::CommandLine line,
       kiln::tools::ParseCommandLine(argc, argv,
-                                    {{"function", true}, {"threads", true}}));
+                                    {{"function", true}, {"threads", true},
+                                     {"perf"}}));
   options->module_path = line.module_path;
   for (const kiln::tools::Flag& flag : line.flags) {
     if (flag.name == "help") {
       options->help = true;
+    } else if (flag.name == "perf") {
+      options->load_options.perf_visible_libraries = true;
     } else if (flag.name == "function") {
       options->function = std::string(flag.value);
       options->has_function = true;
@@ -117,7 +124,8 @@ kiln::Status Run(const Options& options, bool* all_passed) {
     return kiln::InvalidArgumentError("no module given (see --help)");
   }
   KILN_ASSIGN_OR_RETURN(std::shared_ptr<const kiln::Module> module,
-                        kiln::Module::Load(options.module_path));
+                        kiln::Module::Load(options.module_path,
+                                           options.load_options));
   const std::vector<kiln::FunctionSignature>& functions = module->functions();
   std::vector<size_t> selected;
   if (options.has_function) {

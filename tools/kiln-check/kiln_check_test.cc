@@ -124,6 +124,15 @@ TEST_F(KilnCheckTest, Help) {
   EXPECT_EQ(result.err, "");
 }
 
+TEST_F(KilnCheckTest, PerfLoadsTheLibraryFromAFileInKilnPerfDir) {
+  RunResult result = RunInShell("export KILN_PERF_DIR=" + dir_ + "/perf",
+                                KILN_CHECK_PATH, {passing_, "--perf"});
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+  const std::vector<std::string> files = Names(dir_ + "/perf");
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files[0].size(), 16 + 3) << files[0];  // <hash>.so
+}
+
 TEST_F(KilnCheckTest, AllPass) {
   RunResult result = Run({passing_});
   EXPECT_EQ(result.exit_code, 0) << result.out << result.err;

@@ -2,6 +2,7 @@
 //
 //   kiln-run MODULE.kiln [--function=NAME] [--input=VALUE]...
 //            [--output=@FILE.npy|-]... [--threads=N] [--list-functions]
+//            [--perf]
 //   kiln-run MODULE.kiln --dispatch=EXPORT [--workgroup-count=X[,Y[,Z]]]
 //            [--binding=VALUE]... [--output=@FILE.npy|-]... [--threads=N]
 //
@@ -82,6 +83,12 @@ constexpr char kUsage[] =
     "  --trace-workgroups    also a zone per worker for its workgroups\n"
     "                        (the --trace-* options need --trace or\n"
     "                        KILN_TRACE)\n"
+    "  --perf                load the libraries from files that perf reads\n"
+    "                        after the run (export names, stage-text lines\n"
+    "                        in perf report): <hash>.so in $KILN_PERF_DIR,\n"
+    "                        else $XDG_CACHE_HOME/kiln/libraries, else\n"
+    "                        ~/.cache/kiln/libraries, kept and reused;\n"
+    "                        also KILN_PERF=1\n"
     "  --help                show this help\n"
     "\n"
     "Results are printed one per line, e.g. 2x2xf32=[1 2][3 4], in the\n"
@@ -118,6 +125,7 @@ struct Options {
   // The first --trace-* option given ("" if none): it needs a tracer.
   std::string_view first_trace_option;
   bool list_functions = false;
+  bool perf = false;
   std::string dump_dispatches;
   bool help = false;
   // --dispatch mode.
@@ -166,7 +174,8 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
       kiln::tools::CommandLine line,
       kiln::tools::ParseCommandLine(
           argc, argv,
-          {{"list-functions"}, {"trace-print-source"}, {"trace-workgroups"},
+          {{"list-functions"}, {"perf"}, {"trace-print-source"},
+           {"trace-workgroups"},
            {"function", true}, {"input", true}, {"output", true},
            {"threads", true}, {"dispatch", true}, {"binding", true},
            {"workgroup-count", true}, {"dump-dispatches", true},
@@ -178,6 +187,8 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
       options->help = true;
     } else if (name == "list-functions") {
       options->list_functions = true;
+    } else if (name == "perf") {
+      options->perf = true;
     } else if (name == "trace-print-source") {
       options->trace_options.print_source = true;
       if (options->first_trace_option.empty()) {
@@ -446,6 +457,7 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
   // Listing inspects: the module is verified but its code is not loaded.
   kiln::ModuleLoadOptions load_options;
   load_options.load_libraries = options.has_dispatch || !options.list_functions;
+  load_options.perf_visible_libraries = options.perf;
   KILN_ASSIGN_OR_RETURN(
       std::shared_ptr<const kiln::Module> module,
       kiln::Module::Load(options.module_path, load_options));

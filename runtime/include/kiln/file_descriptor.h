@@ -29,6 +29,8 @@ class FileDescriptor {
   /// Closes the descriptor now and returns what close() returned (0, or -1
   /// with errno set): where a write error may show only at close.
   int Close() { return ::close(std::exchange(fd_, -1)); }
+  /// Gives up ownership: the caller closes the returned descriptor.
+  int Release() { return std::exchange(fd_, -1); }
 
  private:
   int fd_;

@@ -56,6 +56,14 @@ struct ModuleLoadOptions {
   /// a module that needs more is refused at load, before anything is
   /// allocated. 0: this machine's physical memory.
   uint64_t max_buffer_bytes = 0;
+  /// Load each library from a file that Linux perf can still read after the
+  /// process exits (so `perf report` names exports and stage-text lines),
+  /// rather than from an anonymous memfd. Also on when the environment has
+  /// KILN_PERF=1. The file is <hash>.so (XXH3-64 of its bytes) in
+  /// $KILN_PERF_DIR, else $XDG_CACHE_HOME/kiln/libraries, else
+  /// ~/.cache/kiln/libraries; an existing one is reused when its bytes are
+  /// the library's. Nothing removes these files: delete the directory.
+  bool perf_visible_libraries = false;
 };
 
 class Module {

@@ -7,7 +7,8 @@
 // opened relative to its parent without following symlinks, and never over
 // an existing file unless the user asked for that.
 //
-// Part of kiln_io, which the tools link (not the deployed kiln_runtime).
+// Part of kiln_runtime: besides the tools' files, the runtime writes the
+// library files perf reads (ModuleLoadOptions::perf_visible_libraries).
 //
 //===----------------------------------------------------------------------===//
 

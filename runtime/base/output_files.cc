@@ -30,9 +30,10 @@ Status WriteAll(int fd, std::string_view data) {
 
 /// Creates a file for writing in the directory `dir` under a new name:
 /// hidden, after `name` (so a leftover shows what it was for), never one a
-/// normalized relative path can take.
+/// normalized relative path can take. `mode` is less the umask.
 StatusOr<FileDescriptor> CreateTemporaryFile(int dir, std::string_view name,
-                                             std::string* temp_name) {
+                                             std::string* temp_name,
+                                             mode_t mode = 0666) {
   static std::atomic<uint64_t> counter{0};
   constexpr char kDigits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
   for (int attempt = 0; attempt < 100; ++attempt) {
@@ -44,10 +45,9 @@ StatusOr<FileDescriptor> CreateTemporaryFile(int dir, std::string_view name,
     // A name of at most 64 + 16 bytes, far below NAME_MAX.
     std::string temp = StrCat(".", name.substr(0, 64), ".kiln-");
     for (int i = 0; i < 10; ++i, bits /= 36) temp.push_back(kDigits[bits % 36]);
-    // 0666: the mode any new file gets (less the umask).
     FileDescriptor fd(
         ::openat(dir, temp.c_str(),
-                 O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
+                 O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode));
     if (fd.get() >= 0) {
       *temp_name = std::move(temp);
       return fd;
@@ -85,9 +85,11 @@ Status MoveIntoPlace(int dir, const std::string& temp, const std::string& name,
 /// Writes `data` as the file `name` in the directory `dir` through a
 /// temporary file; `shown` names it in errors.
 Status WriteInDirectory(int dir, const std::string& name, std::string_view data,
-                        IfFileExists if_exists, const std::string& shown) {
+                        IfFileExists if_exists, const std::string& shown,
+                        mode_t mode = 0666) {
   std::string temp;
-  StatusOr<FileDescriptor> created = CreateTemporaryFile(dir, name, &temp);
+  StatusOr<FileDescriptor> created =
+      CreateTemporaryFile(dir, name, &temp, mode);
   if (!created.ok()) {
     return std::move(created).status().Prepend(
         StrCat("cannot write '", shown, "'"));
@@ -219,7 +221,7 @@ std::string OutputDirectory::FilePath(std::string_view relative) const {
 
 Status OutputDirectory::WriteFile(std::string_view relative,
                                   std::string_view data,
-                                  IfFileExists if_exists) const {
+                                  IfFileExists if_exists, mode_t mode) const {
   KILN_ASSIGN_OR_RETURN(std::string normal, NormalizeRelativePath(relative));
   // Each directory on the way is opened relative to its parent without
   // following a symlink, so none can lead outside, whenever it was planted.
@@ -250,7 +252,7 @@ Status OutputDirectory::WriteFile(std::string_view relative,
     dir = opened.get();
   }
   return WriteInDirectory(dir, normal.substr(begin), data, if_exists,
-                          FilePath(normal));
+                          FilePath(normal), mode);
 }
 
 }  // namespace kiln

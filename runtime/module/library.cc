@@ -344,8 +344,7 @@ StatusOr<std::optional<FileDescriptor>> OpenIfHolds(const std::string& path,
       (info.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
     return FailedPreconditionError(
         "'", path, "' is not a regular file of this user writable only by "
-        "it: remove it (files written under a umask that lets others write, "
-        "such as 002, are refused: use umask 022)");
+        "it: remove it");
   }
   if (static_cast<uint64_t>(info.st_size) != size) {
     return std::optional<FileDescriptor>();
@@ -377,7 +376,9 @@ StatusOr<FileDescriptor> OpenPerfLibraryFile(const std::string& directory,
                         OpenIfHolds(path, data, size));
   for (IfFileExists if_exists : {IfFileExists::kFail, IfFileExists::kReplace}) {
     if (fd) return std::move(*fd);
-    Status written = out.WriteFile(name, bytes, if_exists);
+    // Writable by this user alone whatever the umask (002 lets the group
+    // write), as OpenIfHolds requires.
+    Status written = out.WriteFile(name, bytes, if_exists, 0644);
     // Written meanwhile by another process loading the same library.
     if (!written.ok() && written.code() != StatusCode::kFailedPrecondition) {
       return written;

@@ -532,6 +532,22 @@ TEST_F(PerfLibraryTest, FileOthersMayWriteIsRefused) {
       << module.status().ToString();
 }
 
+// Under a umask that lets the group write (002, many distributions'
+// default), the file the runtime writes is still writable by this user
+// alone, so it loads.
+TEST_F(PerfLibraryTest, FileWrittenUnderGroupWritableUmaskLoads) {
+  const mode_t previous = ::umask(002);
+  ModuleLoadOptions options;
+  options.perf_visible_libraries = true;
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(GoodSpec(), options);
+  ::umask(previous);
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  struct stat info;
+  ASSERT_EQ(::stat(LibraryFile().c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0644u);
+  ExpectRuns(*module);
+}
+
 TEST_F(PerfLibraryTest, SymlinkIsNotFollowed) {
   const std::string target = dir_ + "/elsewhere.so";
   const std::vector<uint8_t> bytes = LibraryBytes(1);

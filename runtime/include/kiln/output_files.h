@@ -15,6 +15,8 @@
 #ifndef KILN_OUTPUT_FILES_H_
 #define KILN_OUTPUT_FILES_H_
 
+#include <sys/types.h>
+
 #include <string>
 #include <string_view>
 
@@ -56,9 +58,10 @@ class OutputDirectory {
   /// Writes `data` to `relative` (normalized by NormalizeRelativePath)
   /// below the directory, creating the directories on the way. No symlink
   /// is followed, whether planted before or during the write. Errors name
-  /// the file as FilePath does.
+  /// the file as FilePath does. The file gets `mode` less the umask (0666:
+  /// whatever the umask allows; 0644: never writable by others).
   Status WriteFile(std::string_view relative, std::string_view data,
-                   IfFileExists if_exists) const;
+                   IfFileExists if_exists, mode_t mode = 0666) const;
 
   /// `relative` (already normalized) as a path from the current directory.
   std::string FilePath(std::string_view relative) const;

@@ -53,9 +53,30 @@ struct DecomposeUnPack : OpRewritePattern<linalg::UnPackOp> {
 
 }  // namespace
 
+/// tensor.insert of one element: an insert_slice of a one-element tensor,
+/// which dispatches copy like any other.
+struct DecomposeInsert : OpRewritePattern<tensor::InsertOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::InsertOp op,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType destType = op.getDest().getType();
+    int64_t rank = destType.getRank();
+    auto elementType =
+        RankedTensorType::get(SmallVector<int64_t>(rank, 1),
+                              destType.getElementType());
+    Value element = tensor::FromElementsOp::create(
+        rewriter, op.getLoc(), elementType, ValueRange{op.getScalar()});
+    SmallVector<OpFoldResult> offsets = getAsOpFoldResult(op.getIndices());
+    SmallVector<OpFoldResult> ones(rank, rewriter.getIndexAttr(1));
+    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
+        op, element, op.getDest(), offsets, ones, ones);
+    return success();
+  }
+};
+
 void populateDecomposeAggregateOpsPatterns(RewritePatternSet &patterns) {
-  patterns.add<DecomposeAggregatedOp, DecomposePack, DecomposeUnPack>(
-      patterns.getContext());
+  patterns.add<DecomposeAggregatedOp, DecomposeInsert, DecomposePack,
+               DecomposeUnPack>(patterns.getContext());
   linalg::populateDecomposePadPatterns(patterns);
   tensor::populateDecomposeTensorConcatPatterns(patterns);
 }

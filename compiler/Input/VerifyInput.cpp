@@ -47,7 +47,7 @@ bool isSupportedOp(Operation *op) {
   return isa<tensor::EmptyOp, tensor::ExtractSliceOp, tensor::InsertSliceOp,
              tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::PadOp,
              tensor::ConcatOp, tensor::YieldOp, tensor::CastOp,
-             tensor::ExtractOp, tensor::FromElementsOp>(op);
+             tensor::ExtractOp, tensor::FromElementsOp, tensor::InsertOp>(op);
 }
 
 /// Reports `type` at `loc` if it is a shaped type kiln cannot represent.
@@ -157,14 +157,27 @@ struct VerifyInputPass : impl::VerifyInputPassBase<VerifyInputPass> {
                         << "'; kiln compiles func, linalg, arith, math, "
                            "TOSA (what upstream MLIR converts to linalg), "
                            "scf.{if, while, for}, the check and util test "
-                           "ops and tensor.{empty, extract, from_elements, "
-                           "extract_slice, insert_slice, expand_shape, "
+                           "ops and tensor.{empty, extract, insert, "
+                           "from_elements, extract_slice, insert_slice, "
+                           "expand_shape, "
                            "collapse_shape, pad, concat, cast}";
         failed = true;
         return WalkResult::skip();
       }
       if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
         failed |= verifyLoopRanges(linalgOp).failed();
+      // An insert becomes a one-element insert_slice, which has static
+      // offsets.
+      if (auto insertOp = dyn_cast<tensor::InsertOp>(op)) {
+        for (Value index : insertOp.getIndices()) {
+          if (matchPattern(index, m_Constant()))
+            continue;
+          insertOp.emitError("tensor.insert at a computed position is not "
+                             "supported: its indices must be constants");
+          failed = true;
+          break;
+        }
+      }
       // Upstream verifies softmax for any element type, but its
       // decomposition needs floats (exp, and -inf as the max's identity).
       if (auto softmaxOp = dyn_cast<linalg::SoftmaxOp>(op)) {

@@ -69,3 +69,18 @@ func.func @pack_unpack(%x: tensor<5x6xf32>) -> tensor<5x6xf32> {
   %u = linalg.unpack %p inner_dims_pos = [0, 1] inner_tiles = [2, 3] into %init : tensor<3x2x2x3xf32> -> tensor<5x6xf32>
   return %u : tensor<5x6xf32>
 }
+
+// -----
+
+// Tests that tensor.insert becomes an insert_slice of a one-element tensor
+// at its indices (a constant's folds into a dense constant).
+// CHECK-LABEL: func.func @insert
+//       CHECK:   %[[ONE:.+]] = tensor.from_elements %{{.+}} : tensor<1x1xf32>
+//       CHECK:   tensor.insert_slice %[[ONE]] into %{{.+}}[1, 2] [1, 1] [1, 1] : tensor<1x1xf32> into tensor<2x3xf32>
+//   CHECK-NOT:   tensor.insert %
+func.func @insert(%t: tensor<2x3xf32>, %s: f32) -> tensor<2x3xf32> {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %r = tensor.insert %s into %t[%c1, %c2] : tensor<2x3xf32>
+  return %r : tensor<2x3xf32>
+}

@@ -24,11 +24,14 @@ void buildInputConversionPassPipeline(OpPassManager &pm, bool strictTosa) {
   verifyOptions.strict = strictTosa;
   pm.addPass(createVerifyTosaInputPass(verifyOptions));
   pm.addNestedPass<func::FuncOp>(createTosaToSCFPass());
-  tosa::addTosaToLinalgPasses(
-      pm, TosaToLinalgOptions(), TosaToLinalgNamedOptions(),
-      tosa::TosaValidationOptions{
-          /*strictOpSpecAlignment=*/false,
-          /*allowInvalidOpDatatypeCombinations=*/!strictTosa});
+  // Lenient, the verification above has validated already.
+  std::optional<tosa::TosaValidationOptions> validation;
+  if (strictTosa)
+    validation = tosa::TosaValidationOptions{
+        /*strictOpSpecAlignment=*/false,
+        /*allowInvalidOpDatatypeCombinations=*/false};
+  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions(),
+                              TosaToLinalgNamedOptions(), validation);
   // tosa.apply_scale (from tosa.rescale, integer tosa.mul with a shift and
   // integer pooling) is kept by default for backends that have it natively.
   TosaToArithPassOptions arithOptions;

@@ -30,10 +30,11 @@ def VerifyTosaInputPass : Pass<"kiln-verify-tosa-input", "::mlir::ModuleOp"> {
     %0 = tosa.scatter %values, %indices, %input : ...
     ```
 
-    Unless `strict`, ops whose element types no TOSA profile or extension of
-    the target allows (`tosa.clamp` on i32) are a warning naming what the
-    validation found, not an error: upstream lowers them all the same. With
-    `strict` the TOSA validation that follows refuses them.
+    Unless `strict`, the pass runs TOSA validation itself: ops whose element
+    types no TOSA profile or extension of the target allows (`tosa.clamp` on
+    i32) are a warning naming what it found, not an error (upstream lowers
+    them all the same); its other findings are errors. With `strict` it
+    leaves validation to the conversion, which refuses them.
   }];
   let options = [
     Option<"strict", "strict", "bool", /*default=*/"false",

@@ -33,14 +33,18 @@ struct VerifyTosaInputPass
     : impl::VerifyTosaInputPassBase<VerifyTosaInputPass> {
   using Base::Base;
 
-  /// Runs TOSA validation (which only reads the IR) and reports the ops it
+  /// Runs TOSA validation (which only reads the IR), reporting the ops it
   /// finds outside the target's profiles as warnings; its other findings
-  /// stay errors, left to the validation that runs again in the conversion.
-  void warnOutsideProfiles() {
+  /// stay errors. Returns whether there were any: the conversion then runs
+  /// no validation of its own.
+  bool validateWarningOutsideProfiles() {
+    bool otherErrors = false;
     ScopedDiagnosticHandler handler(&getContext(), [&](Diagnostic &diag) {
       if (diag.getSeverity() != DiagnosticSeverity::Error ||
-          !StringRef(diag.str()).contains(kOutsideProfiles))
+          !StringRef(diag.str()).contains(kOutsideProfiles)) {
+        otherErrors |= diag.getSeverity() == DiagnosticSeverity::Error;
         return failure();  // not ours: reported as it is
+      }
       std::string message = diag.str();
       if (size_t at = message.find(" op illegal: "); at != std::string::npos)
         message.replace(at, 13, " leaves the target's TOSA profiles: ");
@@ -56,12 +60,11 @@ struct VerifyTosaInputPass
                                     /*allowInvalidOpDatatypeCombinations=*/
                                     false}));
     (void)runPipeline(validation, getOperation());
+    return !otherErrors;
   }
 
   void runOnOperation() override {
-    if (!strict)
-      warnOutsideProfiles();
-    bool failed = false;
+    bool failed = !strict && !validateWarningOutsideProfiles();
     getOperation()->walk([&](Operation *op) {
       StringRef reason = unsupportedReason(op);
       if (reason.empty())

@@ -18,10 +18,6 @@ namespace {
 
 using namespace kiln::testing;
 
-constexpr fb::ElementType F32 = fb::ElementType::F32;
-constexpr fb::ElementType I32 = fb::ElementType::I32;
-constexpr fb::ElementType I1 = fb::ElementType::I1;
-
 Tensor Parse(std::string_view text) {
   StatusOr<Tensor> tensor = ParseTensor(text);
   EXPECT_TRUE(tensor.ok()) << text << ": " << tensor.status().ToString();

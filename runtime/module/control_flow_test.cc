@@ -21,10 +21,6 @@ namespace {
 
 using namespace kiln::testing;
 
-constexpr fb::ElementType F32 = fb::ElementType::F32;
-constexpr fb::ElementType I32 = fb::ElementType::I32;
-constexpr fb::ElementType I1 = fb::ElementType::I1;
-
 // Executable 0 "ex": export 0 add_f32, 1 inc_i32, 2 less_i32.
 constexpr uint32_t kAdd = 0, kInc = 1, kLess = 2;
 

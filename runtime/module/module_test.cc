@@ -33,9 +33,6 @@ namespace {
 
 using namespace kiln::testing;
 
-constexpr fb::ElementType F32 = fb::ElementType::F32;
-constexpr fb::ElementType I32 = fb::ElementType::I32;
-
 std::vector<uint8_t> FloatBytes(const std::vector<float>& values) {
   std::vector<uint8_t> bytes(values.size() * sizeof(float));
   std::memcpy(bytes.data(), values.data(), bytes.size());

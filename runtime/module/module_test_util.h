@@ -31,6 +31,11 @@
 
 namespace kiln::testing {
 
+/// The element types test modules use most, by their short names.
+inline constexpr fb::ElementType F32 = fb::ElementType::F32;
+inline constexpr fb::ElementType I32 = fb::ElementType::I32;
+inline constexpr fb::ElementType I1 = fb::ElementType::I1;
+
 /// The names in `dir`, sorted (without "." and "..").
 inline std::vector<std::string> Names(const std::string& dir) {
   std::vector<std::string> names;

@@ -29,8 +29,6 @@ namespace {
 
 using namespace kiln::testing;
 
-constexpr fb::ElementType F32 = fb::ElementType::F32;
-
 ModuleSpec DebugSpec() { return DebugModuleSpec(KILN_TEST_LIBRARY_1); }
 
 std::shared_ptr<const Module> MustLoad(const ModuleSpec& spec) {

@@ -19,10 +19,6 @@ namespace {
 
 using namespace kiln::testing;
 
-constexpr fb::ElementType F32 = fb::ElementType::F32;
-constexpr fb::ElementType I32 = fb::ElementType::I32;
-constexpr fb::ElementType I1 = fb::ElementType::I1;
-
 template <typename T>
 ConstantSpec MakeConstant(fb::ElementType type, std::vector<int64_t> shape,
                           const std::vector<T>& values) {

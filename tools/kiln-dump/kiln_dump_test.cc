@@ -34,7 +34,6 @@ namespace {
 using namespace kiln::testing;
 using nlohmann::json;
 
-constexpr fb::ElementType F32 = fb::ElementType::F32;
 
 // Sanitizers reserve terabytes of address space: no limit on it can hold.
 #if defined(KILN_SANITIZER_ADDRESS) || defined(KILN_SANITIZER_THREAD)

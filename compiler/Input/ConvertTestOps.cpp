@@ -21,6 +21,21 @@ struct LowerUnfoldableConstant : OpRewritePattern<util::UnfoldableConstantOp> {
   }
 };
 
+/// An unfoldable constant whose type then forgets its shape.
+struct LowerDynamicConstant : OpRewritePattern<flow::TensorDynamicConstantOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(flow::TensorDynamicConstantOp op,
+                                PatternRewriter &rewriter) const override {
+    Value constant =
+        arith::ConstantOp::create(rewriter, op.getLoc(), op.getValue());
+    Value barrier =
+        util::OptimizationBarrierOp::create(rewriter, op.getLoc(), constant)
+            .getResult(0);
+    rewriter.replaceOpWithNewOp<tensor::CastOp>(op, op.getType(), barrier);
+    return success();
+  }
+};
+
 struct LowerExpectEqConst : OpRewritePattern<check::ExpectEqConstOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(check::ExpectEqConstOp op,
@@ -48,8 +63,9 @@ struct LowerExpectAlmostEqConst
 }  // namespace
 
 void populateConvertTestOpsPatterns(RewritePatternSet &patterns) {
-  patterns.add<LowerUnfoldableConstant, LowerExpectEqConst,
-               LowerExpectAlmostEqConst>(patterns.getContext());
+  patterns.add<LowerUnfoldableConstant, LowerDynamicConstant,
+               LowerExpectEqConst, LowerExpectAlmostEqConst>(
+      patterns.getContext());
 }
 
 namespace {
@@ -61,7 +77,8 @@ struct ConvertTestOpsPass : impl::ConvertTestOpsPassBase<ConvertTestOpsPass> {
     // barrier is there to protect.
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
-      if (isa<util::UnfoldableConstantOp, check::ExpectEqConstOp,
+      if (isa<util::UnfoldableConstantOp, flow::TensorDynamicConstantOp,
+              check::ExpectEqConstOp,
               check::ExpectAlmostEqConstOp>(op))
         ops.push_back(op);
     });

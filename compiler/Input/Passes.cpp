@@ -43,12 +43,14 @@ void buildInputConversionPassPipeline(OpPassManager &pm, bool strictTosa) {
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   // IREE's test-format helpers become plain constants and checks.
   pm.addPass(createConvertTestOpsPass());
-  // Reject what cannot be compiled before kiln rewrites it, so errors
-  // point at the user's own ops.
-  pm.addPass(createVerifyInputPass());
-  // Host functions do not call: calls to private helpers are inlined away.
+  // Host functions do not call: calls to private helpers are inlined away,
+  // after which shapes that only the call sites knew are static.
   pm.addPass(createInlinerPass());
   pm.addPass(createSymbolDCEPass());
+  pm.addNestedPass<func::FuncOp>(createRefineStaticShapesPass());
+  // Reject what cannot be compiled before kiln rewrites it further, so
+  // errors point at the user's own ops.
+  pm.addPass(createVerifyInputPass());
   // Host scalars (loop counters, conditions) become 0-d tensors computed by
   // dispatches; counted loops become while loops first.
   pm.addNestedPass<func::FuncOp>(createForToWhileLoopPass());

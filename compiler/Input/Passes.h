@@ -4,6 +4,7 @@
 #define KILN_INPUT_PASSES_H_
 
 #include "Dialect/Check/IR/CheckDialect.h"
+#include "Dialect/Flow/IR/FlowDialect.h"
 #include "Dialect/Util/IR/UtilDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -22,6 +23,11 @@ namespace mlir::kiln {
 
 /// Patterns rewriting softmax, pad and concat into simpler ops.
 void populateDecomposeAggregateOpsPatterns(RewritePatternSet &patterns);
+
+/// Patterns giving values of compile-time known shape their static types:
+/// IREE's shape ties, casts through barriers and checks, and the shape
+/// canonicalizations of arith, linalg and tensor.
+void populateRefineStaticShapesPatterns(RewritePatternSet &patterns);
 
 /// Adds the passes that bring an input program to the form global
 /// optimization expects: verified, inlined, elementwise tensor math as linalg,

@@ -44,6 +44,34 @@ def VerifyTosaInputPass : Pass<"kiln-verify-tosa-input", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }
 
+def RefineStaticShapesPass
+    : Pass<"kiln-refine-static-shapes", "::mlir::func::FuncOp"> {
+  let summary = "Gives dynamically typed values the static shapes they have.";
+  let description = [{
+    A value typed with dynamic dimensions whose sizes are known at compile
+    time (a `flow.tensor.dynamic_constant`, a `tensor.cast` that erases a
+    static shape, a `tensor.empty` or `flow.tensor.tie_shape` sized by
+    constants, which inlining a helper often makes them) gets its static
+    type: casts fold into the ops that read them, then those ops' results
+    become static in turn. Barriers and checks keep their meaning: only
+    shapes move through them, never values.
+
+    ```mlir
+    %c = tensor.cast %a : tensor<4x4xf32> to tensor<?x?xf32>
+    %d = tensor.dim %c, %c0 : tensor<?x?xf32>
+    %e = tensor.empty(%d) : tensor<?x4xf32>
+    // becomes
+    %e = tensor.empty() : tensor<4x4xf32>
+    ```
+
+    Functions without dynamically shaped values are left untouched. What
+    stays dynamic is reported by `kiln-verify-input`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def VerifyInputPass : Pass<"kiln-verify-input", "::mlir::ModuleOp"> {
   let summary = "Rejects programs kiln cannot compile, at their location.";
   let description = [{
@@ -88,7 +116,8 @@ def ConvertTestOpsPass : Pass<"kiln-convert-test-ops", "::mlir::ModuleOp"> {
   let summary = "Lowers IREE test-format helpers to what kiln runs.";
   let description = [{
     `util.unfoldable_constant` becomes an `arith.constant` behind a
-    `util.optimization_barrier` (so no dispatch folds it), and each
+    `util.optimization_barrier` (so no dispatch folds it),
+    `flow.tensor.dynamic_constant` the same, cast to its dynamic type, and each
     `check.expect_*_const` becomes the non-constant check of a constant:
 
     ```mlir
@@ -99,6 +128,7 @@ def ConvertTestOpsPass : Pass<"kiln-convert-test-ops", "::mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect",
                            "::mlir::kiln::util::UtilDialect",
                            "::mlir::kiln::check::CheckDialect"];
 }

@@ -5,6 +5,7 @@
 #include "Capture/Passes.h"
 #include "Codegen/CPU/Passes.h"
 #include "Dialect/Check/IR/CheckDialect.h"
+#include "Dialect/Flow/IR/FlowDialect.h"
 #include "Dialect/Kiln/IR/KilnDialect.h"
 #include "Dialect/Util/IR/UtilDialect.h"
 #include "Dispatch/Passes.h"
@@ -55,10 +56,11 @@
 namespace mlir::kiln {
 
 void registerAllDialects(DialectRegistry &registry) {
-  registry.insert<KilnDialect, check::CheckDialect, util::UtilDialect,
-                  tosa::TosaDialect, affine::AffineDialect, arith::ArithDialect,
-                  bufferization::BufferizationDialect, cf::ControlFlowDialect,
-                  func::FuncDialect, index::IndexDialect, LLVM::LLVMDialect,
+  registry.insert<KilnDialect, check::CheckDialect, flow::FlowDialect,
+                  util::UtilDialect, tosa::TosaDialect, affine::AffineDialect,
+                  arith::ArithDialect, bufferization::BufferizationDialect,
+                  cf::ControlFlowDialect, func::FuncDialect,
+                  index::IndexDialect, LLVM::LLVMDialect,
                   linalg::LinalgDialect, math::MathDialect,
                   memref::MemRefDialect, scf::SCFDialect,
                   tensor::TensorDialect, ub::UBDialect,

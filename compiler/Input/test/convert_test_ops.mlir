@@ -18,3 +18,17 @@ func.func @constants() {
   check.expect_almost_eq_const(%1, dense<0.5> : tensor<2xf32>, atol 1.0e-2) : tensor<2xf32>
   return
 }
+
+// -----
+
+// Tests that a dynamic constant is a constant behind a barrier, cast to its
+// dynamic type.
+// CHECK-LABEL: func.func @dynamic_constant
+//       CHECK:   %[[C:.+]] = arith.constant dense<[1, 2]> : tensor<2xi32>
+//       CHECK:   %[[B:.+]] = util.optimization_barrier %[[C]] : tensor<2xi32>
+//       CHECK:   %[[D:.+]] = tensor.cast %[[B]] : tensor<2xi32> to tensor<?xi32>
+//       CHECK:   return %[[D]] : tensor<?xi32>
+func.func @dynamic_constant() -> tensor<?xi32> {
+  %0 = flow.tensor.dynamic_constant dense<[1, 2]> : tensor<2xi32> -> tensor<?xi32>
+  return %0 : tensor<?xi32>
+}

@@ -32,8 +32,10 @@ def VerifyTosaInputPass : Pass<"kiln-verify-tosa-input", "::mlir::ModuleOp"> {
 
     Unless `strict`, the pass runs TOSA validation itself: ops whose element
     types no TOSA profile or extension of the target allows (`tosa.clamp` on
-    i32) are a warning naming what it found, not an error (upstream lowers
-    them all the same); its other findings are errors. With `strict` it
+    i32), and operands the specification wants constant that the program
+    computes (the table of `tosa.table`), are a warning naming what it
+    found, not an error (upstream lowers them all the same); its other
+    findings are errors. With `strict` it
     leaves validation to the conversion, which refuses them.
   }];
   let options = [

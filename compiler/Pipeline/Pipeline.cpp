@@ -55,7 +55,7 @@ void addCodegenPasses(OpPassManager &pm, const CompileOptions &options,
   OpPassManager &variantPM =
       pm.nest<ExecutableOp>().nest<ExecutableVariantOp>();
   buildCPUCodegenPassPipeline(
-      variantPM, from, [&](OpPassManager &nested, CodegenStage stage) {
+      variantPM, from, options.reassociateFpReductions, [&](OpPassManager &nested, CodegenStage stage) {
         // Once, where the kernel is first seen at tensor level: what the
         // export declares becomes the library's description of its code
         // (stage texts declare it too, and are checked).

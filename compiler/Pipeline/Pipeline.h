@@ -57,6 +57,9 @@ struct CompileOptions {
   std::vector<std::string> embedInputDirs;
   /// `--accumulate-half-in-f32`: f16 and bf16 reductions accumulate in f32.
   bool accumulateHalfInF32 = true;
+  /// `--reassociate-fp-reductions`: float vector reductions may add their
+  /// lanes in any order (=false: in order).
+  bool reassociateFpReductions = true;
   /// `--tosa-validation=strict`: TOSA ops with element types outside the
   /// target's profiles are errors, not warnings.
   bool strictTosa = false;

@@ -55,6 +55,12 @@ static cl::opt<bool> accumulateHalfInF32(
     cl::desc("f16 and bf16 reductions accumulate in f32 and round once "
              "(default); =false accumulates in their own type"),
     cl::init(true), cl::cat(kilnCategory));
+static cl::opt<bool> reassociateFpReductions(
+    "reassociate-fp-reductions",
+    cl::desc("Floating-point reductions may add in any order, as vector "
+             "lanes find fastest (default); =false adds in the "
+             "program's order, slower"),
+    cl::init(true), cl::cat(kilnCategory));
 static cl::opt<std::string> tosaValidation(
     "tosa-validation",
     cl::desc("lenient (default): TOSA ops with element types outside the "
@@ -116,7 +122,9 @@ static std::string getSourcePrefix(StringRef moduleName, StringRef input,
                                    const kiln::CompileOptions &options) {
   std::string key = (input + "\n" + options.cpu + "\n" +
                      Twine(options.debugLevel) + "\n" +
-                     Twine(static_cast<int>(options.mode)))
+                     Twine(static_cast<int>(options.mode)) + "\n" +
+                     Twine(options.accumulateHalfInF32) + "\n" +
+                     Twine(options.reassociateFpReductions))
                         .str();
   uint64_t hash = llvm::xxh3_64bits(
       ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(key.data()),
@@ -270,6 +278,7 @@ static LogicalResult run(MLIRContext &context) {
   }
   options.strictTosa = tosaValidation == "strict";
   options.accumulateHalfInF32 = accumulateHalfInF32;
+  options.reassociateFpReductions = reassociateFpReductions;
   if (!dumpStage.empty()) {
     options.dumpStage = kiln::parseCodegenStageName(dumpStage);
     if (!options.dumpStage) {

@@ -182,6 +182,7 @@ LogicalResult lowerMath(ModuleOp moduleOp) {
 }
 
 struct ConvertToLLVMPass : impl::ConvertToLLVMPassBase<ConvertToLLVMPass> {
+  using Base::Base;
   void runOnOperation() override {
     ModuleOp moduleOp = getOperation();
     MLIRContext *context = &getContext();
@@ -247,7 +248,7 @@ struct ConvertToLLVMPass : impl::ConvertToLLVMPassBase<ConvertToLLVMPass> {
     vector::populateVectorMaskMaterializationPatterns(
         patterns, /*force32BitVectorIndices=*/true);
     populateVectorToLLVMConversionPatterns(converter, patterns,
-                                           /*reassociateFPReductions=*/true);
+                                           reassociateFpReductions);
     index::populateIndexToLLVMConversionPatterns(converter, patterns);
     ub::populateUBToLLVMConversionPatterns(converter, patterns);
     LLVMConversionTarget target(*context);

@@ -42,6 +42,7 @@ void addCleanupPasses(OpPassManager &pm) {
 }  // namespace
 
 void buildCPUCodegenPassPipeline(OpPassManager &variantPM, CodegenStage from,
+                                 bool reassociateFpReductions,
                                  const StageCheckpointFn &checkpoint) {
   auto reach = [&](CodegenStage stage) {
     if (checkpoint)
@@ -78,7 +79,9 @@ void buildCPUCodegenPassPipeline(OpPassManager &variantPM, CodegenStage from,
       addCleanupPasses(funcPM);
     }
     OpPassManager &modulePM = variantPM.nest<ModuleOp>();
-    modulePM.addPass(createConvertToLLVMPass());
+    ConvertToLLVMPassOptions llvmOptions;
+    llvmOptions.reassociateFpReductions = reassociateFpReductions;
+    modulePM.addPass(createConvertToLLVMPass(llvmOptions));
     modulePM.addPass(createReconcileUnrealizedCastsPass());
     addCleanupPasses(modulePM);
   }

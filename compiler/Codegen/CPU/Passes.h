@@ -52,8 +52,10 @@ using StageCheckpointFn =
 
 /// Adds CPU code generation for variants (`variantPM` is anchored on
 /// kiln.executable.variant) starting from IR at stage `from`; `checkpoint`
-/// runs at every stage from `from` to the end.
+/// runs at every stage from `from` to the end. `reassociateFpReductions`:
+/// float vector reductions may add their lanes in any order.
 void buildCPUCodegenPassPipeline(OpPassManager &variantPM, CodegenStage from,
+                                 bool reassociateFpReductions,
                                  const StageCheckpointFn &checkpoint);
 
 /// Vector lowering to the 1-D ops LLVM conversion handles (contractions as

@@ -178,7 +178,16 @@ def ConvertToLLVMPass : Pass<"kiln-cpu-convert-to-llvm", "::mlir::ModuleOp"> {
     `i32 @name(ptr %dispatch_state, ptr %workgroup_state)` as declared in
     executable_library.h; `kiln.binding` loads its base pointer from the
     dispatch state and `kiln.workgroup.id`/`count` read the states.
+
+    Vector reductions of floats may add their lanes in any order unless
+    `reassociate-fp-reductions=false`, where they add them in order (as a
+    scalar loop would, and slower).
   }];
+  let options = [
+    Option<"reassociateFpReductions", "reassociate-fp-reductions", "bool",
+           /*default=*/"true",
+           "Floating-point vector reductions may reorder their additions">,
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::func::FuncDialect"];
 }

@@ -32,3 +32,13 @@ func.func @clamp_i32(%x: tensor<4xi32>) -> tensor<4xi32> {
   %0 = tosa.clamp %x {min_val = 0 : i32, max_val = 10 : i32} : (tensor<4xi32>) -> tensor<4xi32>
   return %0 : tensor<4xi32>
 }
+
+// -----
+
+// Tests that a table the program computes (the specification wants a
+// constant; upstream lowers it all the same) is a warning.
+func.func @computed_table(%x: tensor<6xi8>, %t: tensor<256xi8>) -> tensor<6xi8> {
+  // expected-warning @+1 {{'tosa.table' op expected compile time resolvable constant, but got variable value for operand #1 (compiled as upstream lowers it; --tosa-validation=strict refuses it)}}
+  %0 = tosa.table %x, %t : (tensor<6xi8>, tensor<256xi8>) -> tensor<6xi8>
+  return %0 : tensor<6xi8>
+}

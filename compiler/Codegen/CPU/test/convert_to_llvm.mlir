@@ -1,4 +1,5 @@
-// RUN: kiln-opt %s --kiln-cpu-convert-to-llvm --reconcile-unrealized-casts | FileCheck %s
+// RUN: kiln-opt %s --split-input-file --kiln-cpu-convert-to-llvm --reconcile-unrealized-casts | FileCheck %s
+// RUN: kiln-opt %s --split-input-file "--kiln-cpu-convert-to-llvm=reassociate-fp-reductions=false" --reconcile-unrealized-casts | FileCheck %s --check-prefix=ORDERED
 
 // Tests that a kernel takes the dispatch and workgroup states of
 // executable_library.h, loads its binding pointers from the dispatch state
@@ -18,5 +19,25 @@ func.func @kernel() {
   %x = kiln.workgroup.id 0
   %c = arith.constant 2.0 : f32
   memref.store %c, %0[%x] : memref<64xf32>
+  return
+}
+
+// -----
+
+// Tests that a float vector reduction may reorder its additions by default
+// and adds in order when reassociation is off.
+// CHECK-LABEL: llvm.func @reduction
+//       CHECK:   "llvm.intr.vector.reduce.fadd"({{.+}}) <{fastmathFlags = #llvm.fastmath<reassoc>}>
+// ORDERED-LABEL: llvm.func @reduction
+//       ORDERED:   "llvm.intr.vector.reduce.fadd"({{.+}}) <{fastmathFlags = #llvm.fastmath<none>}>
+func.func @reduction() {
+  %0 = kiln.binding 0 : memref<8xf32>
+  %1 = kiln.binding 1 : memref<f32>
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %v = vector.transfer_read %0[%c0], %pad {in_bounds = [true]} : memref<8xf32>, vector<8xf32>
+  %acc = memref.load %1[] : memref<f32>
+  %r = vector.reduction <add>, %v, %acc : vector<8xf32> into f32
+  memref.store %r, %1[] : memref<f32>
   return
 }

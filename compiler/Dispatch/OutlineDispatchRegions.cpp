@@ -15,7 +15,8 @@ namespace mlir::kiln {
 
 namespace {
 
-/// Elementwise conversion between the i8 storage and i1 tensors.
+/// Elementwise conversion between the i8 storage and tensors of i1, i2 or
+/// i4 (one element per byte, in its low bits).
 Value convertElements(OpBuilder &builder, Location loc, Value input,
                       Type elementType) {
   auto inputType = cast<RankedTensorType>(input.getType());
@@ -36,6 +37,10 @@ Value convertElements(OpBuilder &builder, Location loc, Value input,
           converted = arith::CmpIOp::create(b, nestedLoc,
                                             arith::CmpIPredicate::ne, args[0],
                                             zero);
+        } else if (elementType.getIntOrFloatBitWidth() <
+                   args[0].getType().getIntOrFloatBitWidth()) {
+          converted =
+              arith::TruncIOp::create(b, nestedLoc, elementType, args[0]);
         } else {
           converted = arith::ExtUIOp::create(b, nestedLoc, elementType, args[0]);
         }

@@ -97,7 +97,8 @@ std::string describeDispatchWork(Region &body) {
 }
 
 MemRefType getBindingStorageType(RankedTensorType type) {
-  if (type.getElementType().isInteger(1))
+  auto intType = dyn_cast<IntegerType>(type.getElementType());
+  if (intType && intType.getWidth() < 8)
     return MemRefType::get(type.getShape(),
                            IntegerType::get(type.getContext(), 8));
   return MemRefType::get(type.getShape(), type.getElementType());

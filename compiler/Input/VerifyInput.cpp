@@ -30,6 +30,15 @@ bool isSupportedElementType(Type type) {
   return false;
 }
 
+/// Element types a program may compute with: the runtime's, and i2 and i4,
+/// which functions hold one per byte but cannot take or return.
+bool isSupportedInternalElementType(Type type) {
+  if (auto intType = dyn_cast<IntegerType>(type))
+    if (intType.isSignless() && llvm::is_contained({2u, 4u}, intType.getWidth()))
+      return true;
+  return isSupportedElementType(type);
+}
+
 bool isSupportedOp(Operation *op) {
   StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
   if (dialect == "linalg" || dialect == "arith" || dialect == "math" ||
@@ -64,11 +73,11 @@ LogicalResult verifyType(Location loc, Type type) {
                           << "; a kiln tensor has at most "
                           << ::kiln::kMaxTensorRank << " dimensions";
   Type elementType = shapedType.getElementType();
-  if (!isSupportedElementType(elementType) && !elementType.isIndex())
+  if (!isSupportedInternalElementType(elementType) && !elementType.isIndex())
     return emitError(loc) << "unsupported element type " << elementType
                           << " in " << type;
   // The runtime refuses such a tensor when it loads the module; say so here,
-  // at the op. Elements take whole bytes (i1 one), index eight.
+  // at the op. Elements take whole bytes (i1, i2 and i4 one), index eight.
   uint64_t bytes = elementType.isIndex()
                        ? 8
                        : std::max(1u, elementType.getIntOrFloatBitWidth() / 8);

@@ -32,7 +32,9 @@ inline FailureOr<::kiln::fb::ElementType> getModuleElementType(Location loc,
     return fb::ElementType::BF16;
   if (type.isInteger(1))
     return fb::ElementType::I1;
-  if (type.isInteger(8))
+  // Sub-byte integers take a byte each, as their bindings store them
+  // (getBindingStorageType).
+  if (type.isInteger(8) || type.isInteger(4) || type.isInteger(2))
     return fb::ElementType::I8;
   if (type.isInteger(16))
     return fb::ElementType::I16;

@@ -14,18 +14,21 @@ namespace mlir::kiln {
 
 namespace {
 
-bool isI1Vector(VectorType type) {
-  return type.getRank() == 1 && type.getElementType().isInteger(1);
+/// A 1-D vector of i1, i2 or i4.
+bool isSubByteVector(VectorType type) {
+  auto intType = dyn_cast<IntegerType>(type.getElementType());
+  return type.getRank() == 1 && intType && intType.getWidth() < 8;
 }
 
-/// Memory holds one byte per i1 element, but a vector load or store of i1
-/// would pack the elements into bits: access them one at a time instead.
-struct ScalarizeI1Load : OpRewritePattern<vector::LoadOp> {
+/// Memory holds one byte per i1, i2 or i4 element, but a vector load or
+/// store of them would pack the elements into bits: access them one at a
+/// time instead.
+struct ScalarizeSubByteLoad : OpRewritePattern<vector::LoadOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(vector::LoadOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!isI1Vector(op.getVectorType()))
-      return rewriter.notifyMatchFailure(op, "not a 1-D i1 load");
+    if (!isSubByteVector(op.getVectorType()))
+      return rewriter.notifyMatchFailure(op, "not a 1-D sub-byte load");
     Location loc = op.getLoc();
     SmallVector<Value> indices(op.getIndices());
     Value first = indices.back();
@@ -42,12 +45,12 @@ struct ScalarizeI1Load : OpRewritePattern<vector::LoadOp> {
   }
 };
 
-struct ScalarizeI1Store : OpRewritePattern<vector::StoreOp> {
+struct ScalarizeSubByteStore : OpRewritePattern<vector::StoreOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(vector::StoreOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!isI1Vector(op.getVectorType()))
-      return rewriter.notifyMatchFailure(op, "not a 1-D i1 store");
+    if (!isSubByteVector(op.getVectorType()))
+      return rewriter.notifyMatchFailure(op, "not a 1-D sub-byte store");
     Location loc = op.getLoc();
     SmallVector<Value> indices(op.getIndices());
     Value first = indices.back();
@@ -74,7 +77,7 @@ struct ScalarizeExtractedLoad : OpRewritePattern<vector::LoadOp> {
                                 PatternRewriter &rewriter) const override {
     VectorType type = op.getVectorType();
     if (type.getRank() != 1 || type.isScalable() || op->use_empty() ||
-        type.getElementType().isInteger(1))
+        isSubByteVector(type))
       return rewriter.notifyMatchFailure(op, "not a 1-D load");
     SmallVector<vector::ExtractOp> extracts;
     for (Operation *user : op->getUsers()) {
@@ -103,7 +106,8 @@ struct ScalarizeExtractedLoad : OpRewritePattern<vector::LoadOp> {
 }  // namespace
 
 void populateLowerVectorsPatterns(RewritePatternSet &patterns) {
-  patterns.add<ScalarizeI1Load, ScalarizeI1Store, ScalarizeExtractedLoad>(
+  patterns.add<ScalarizeSubByteLoad, ScalarizeSubByteStore,
+               ScalarizeExtractedLoad>(
       patterns.getContext());
   vector::populateVectorToVectorCanonicalizationPatterns(patterns);
   vector::populateVectorContractLoweringPatterns(

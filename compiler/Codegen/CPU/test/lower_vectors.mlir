@@ -55,3 +55,29 @@ func.func @mmt4d_tile(%lhs: memref<1x8x6x1xf32>, %rhs: memref<1x8x16x1xf32>, %ou
   vector.transfer_write %r, %out[%c0, %c0, %c0, %c0] {in_bounds = [true, true, true, true]} : vector<1x1x6x16xf32>, memref<1x1x6x16xf32>
   return
 }
+
+// -----
+
+// Tests that vectors of sub-byte integers (one byte per element in memory,
+// packed bits in a vector register) are loaded and stored one element at a
+// time, and that wider types keep their vector accesses.
+// CHECK-LABEL: func.func @sub_byte_access
+//   CHECK-NOT:   vector.load {{.*}} vector<4xi4>
+//       CHECK:   memref.load {{.*}} : memref<4xi4>
+//       CHECK:   memref.load {{.*}} : memref<4xi4>
+//       CHECK:   memref.load {{.*}} : memref<4xi4>
+//       CHECK:   memref.load {{.*}} : memref<4xi4>
+//       CHECK:   memref.store {{.*}} : memref<4xi2>
+//       CHECK:   memref.store {{.*}} : memref<4xi2>
+//       CHECK:   memref.store {{.*}} : memref<4xi2>
+//       CHECK:   memref.store {{.*}} : memref<4xi2>
+//       CHECK:   vector.store {{.*}} : memref<4xi8>, vector<4xi8>
+func.func @sub_byte_access(%a: memref<4xi4>, %b: memref<4xi2>, %c: memref<4xi8>) {
+  %c0 = arith.constant 0 : index
+  %v = vector.load %a[%c0] : memref<4xi4>, vector<4xi4>
+  %t = arith.trunci %v : vector<4xi4> to vector<4xi2>
+  vector.store %t, %b[%c0] : memref<4xi2>, vector<4xi2>
+  %w = arith.extsi %v : vector<4xi4> to vector<4xi8>
+  vector.store %w, %c[%c0] : memref<4xi8>, vector<4xi8>
+  return
+}

@@ -2,7 +2,8 @@
 //
 //   kiln-dump MODULE.kiln [--sources | --print-source=PATH[:LINE]
 //             [--context=N] | --extract-sources=DIR [--force] |
-//             --extract-libraries=DIR [--force]] [--json]
+//             --extract-libraries=DIR [--force] |
+//             --disassemble [--function=NAME]] [--json]
 //
 // Without a view flag: a summary (module, functions, libraries, executables
 // with their exports' debug information, source table). The module is loaded
@@ -29,6 +30,7 @@
 #include "kiln/printable.h"
 #include "kiln/sources.h"
 #include "kiln/status.h"
+#include "disassemble.h"
 #include "nlohmann/json.hpp"
 #include "support/command_line.h"
 #include "support/tool_output.h"
@@ -65,6 +67,11 @@ constexpr char kUsage[] =
     "                          llvm-dwarfdump, gdb); existing files are kept\n"
     "  --force                 with --extract-sources or --extract-libraries,\n"
     "                          replace existing files\n"
+    "  --disassemble           print each function's host program: one\n"
+    "                          instruction per line (constant, dispatch,\n"
+    "                          reshape, release, br, cond_br, check.*, return)\n"
+    "                          over numbered slots, each result with its type\n"
+    "  --function=NAME         with --disassemble, only this function\n"
     "\n"
     "options:\n"
     "  --json                  print the view as one JSON document\n"
@@ -93,6 +100,9 @@ struct Options {
   bool has_extract_libraries = false;
   std::string extract_libraries_dir;
   bool force = false;
+  bool disassemble = false;
+  bool has_function = false;
+  std::string function;
   bool json = false;
   bool help = false;
 };
@@ -735,6 +745,41 @@ kiln::StatusOr<size_t> ExtractLibraries(const kiln::Module& module,
 }
 
 //===----------------------------------------------------------------------===//
+// --disassemble
+//===----------------------------------------------------------------------===//
+
+kiln::Status Disassemble(const kiln::Module& module, const Options& options) {
+  const auto* functions = module.flatbuffer().functions();
+  std::vector<const kiln::fb::Function*> chosen;
+  for (uint32_t i = 0; functions && i < functions->size(); ++i) {
+    const kiln::fb::Function* function = functions->Get(i);
+    if (!options.has_function ||
+        function->name()->string_view() == options.function) {
+      chosen.push_back(function);
+    }
+  }
+  if (options.has_function && chosen.empty()) {
+    return kiln::NotFoundError("no function '", Printable(options.function),
+                               "' in the module (list them with 'kiln-dump ",
+                               options.module_path, "')");
+  }
+  if (options.json) {
+    json list = json::array();
+    for (const kiln::fb::Function* function : chosen) {
+      list.push_back(kiln::dump::DisassembleFunctionJson(module, *function));
+    }
+    return PrintJson(json{{"functions", list}});
+  }
+  std::string out;
+  for (const kiln::fb::Function* function : chosen) {
+    if (!out.empty()) out += "\n";
+    out += kiln::dump::DisassembleFunction(module, *function);
+  }
+  if (!Print(out)) return kiln::InvalidArgumentError("cannot write to stdout");
+  return kiln::OkStatus();
+}
+
+//===----------------------------------------------------------------------===//
 // Flags
 //===----------------------------------------------------------------------===//
 
@@ -748,7 +793,9 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
                                      {"context", true},
                                      {"extract-sources", true},
                                      {"extract-libraries", true},
-                                     {"force"}}));
+                                     {"force"},
+                                     {"disassemble"},
+                                     {"function", true}}));
   options->module_path = line.module_path;
   for (const kiln::tools::Flag& flag : line.flags) {
     const std::string_view name = flag.name, value = flag.value;
@@ -769,6 +816,11 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
       options->extract_libraries_dir = std::string(value);
     } else if (name == "force") {
       options->force = true;
+    } else if (name == "disassemble") {
+      options->disassemble = true;
+    } else if (name == "function") {
+      options->has_function = true;
+      options->function = std::string(value);
     } else if (name == "context") {
       auto result = std::from_chars(value.data(), value.data() + value.size(),
                                     options->context);
@@ -781,11 +833,16 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
     }
   }
   const int views = options->sources + options->has_print_source +
-                    options->has_extract + options->has_extract_libraries;
+                    options->has_extract + options->has_extract_libraries +
+                    options->disassemble;
   if (views > 1) {
     return kiln::InvalidArgumentError(
-        "choose one of --sources, --print-source, --extract-sources and "
-        "--extract-libraries");
+        "choose one of --sources, --print-source, --extract-sources, "
+        "--extract-libraries and --disassemble");
+  }
+  if (options->has_function && !options->disassemble) {
+    return kiln::InvalidArgumentError(
+        "--function only applies to --disassemble");
   }
   if (options->has_context && !options->has_print_source) {
     return kiln::InvalidArgumentError(
@@ -812,6 +869,7 @@ kiln::Status Run(const Options& options, int* exit_code) {
   KILN_ASSIGN_OR_RETURN(std::shared_ptr<const kiln::Module> module,
                         kiln::Module::Load(options.module_path, load_options));
   if (options.sources) return ShowSources(*module, options.json);
+  if (options.disassemble) return Disassemble(*module, options);
   if (options.has_print_source) return PrintSource(*module, options);
   if (options.has_extract) {
     KILN_ASSIGN_OR_RETURN(size_t failures, ExtractSources(*module, options));

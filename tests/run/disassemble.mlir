@@ -1,0 +1,50 @@
+// RUN: kiln-compile %s -o %t.kiln
+// RUN: kiln-dump %t.kiln --disassemble | FileCheck %s
+// RUN: kiln-dump %t.kiln --disassemble --function=count --json | FileCheck %s --check-prefix=JSON
+// RUN: not kiln-dump %t.kiln --disassemble --function=missing 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not kiln-dump %t.kiln --function=count 2>&1 | FileCheck %s --check-prefix=NOVIEW
+// Tests that kiln-dump prints each host function's program: its signature,
+// then one numbered instruction per line, each result with its type,
+// branches naming instruction numbers, checks their input location.
+
+// CHECK-LABEL: func @scale(%0: 4xf32) -> (4xf32)
+//       CHECK:   0  %1 = constant #0 : 4xf32
+//       CHECK:   1  %2 = dispatch scale_dispatch_0::scale_dispatch_0_elementwise_4_f32(%0, %1) : 4xf32
+//       CHECK:   2  release %0, %1
+//       CHECK:   3  return %2
+func.func @scale(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %0 = arith.mulf %x, %c : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// CHECK-LABEL: func @count() -> ()
+//       CHECK:   cond_br %{{[0-9]+}}, ^{{[0-9]+}}, ^{{[0-9]+}}
+//       CHECK:   br ^{{[0-9]+}}
+//       CHECK:   check.expect_eq %{{[0-9]+}}, %{{[0-9]+}}  // {{.*}}disassemble.mlir:[[@LINE+15]]:3
+//       CHECK:   return
+func.func @count() {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c3 = util.unfoldable_constant 3 : i32
+  %r = scf.while (%i = %c0) : (i32) -> i32 {
+    %lt = arith.cmpi slt, %i, %c3 : i32
+    scf.condition(%lt) %i : i32
+  } do {
+  ^bb0(%i: i32):
+    %n = arith.addi %i, %c1 : i32
+    scf.yield %n : i32
+  }
+  %t = tensor.from_elements %r : tensor<i32>
+  check.expect_eq_const(%t, dense<3> : tensor<i32>) : tensor<i32>
+  return
+}
+
+// JSON:      "functions": [
+// JSON:      "op": "cond_br"
+// JSON:      "op": "check.expect_eq"
+// JSON:      "name": "count"
+// JSON-NOT:  "name": "scale"
+
+// MISSING: kiln-dump: error: no function 'missing' in the module
+// NOVIEW: kiln-dump: error: --function only applies to --disassemble

@@ -1,0 +1,275 @@
+//===- disassemble.cc - Host function bodies as text and JSON -------------===//
+
+#include "disassemble.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "kiln/printable.h"
+#include "kiln/tensor.h"
+
+namespace kiln::dump {
+namespace {
+
+using nlohmann::json;
+
+std::string TypeString(const fb::TensorType& type) {
+  Shape shape;
+  if (type.shape()) shape.assign(type.shape()->begin(), type.shape()->end());
+  // A verified module's element types are the runtime's.
+  return FormatTensorType(static_cast<ElementType>(type.element_type()),
+                          shape);
+}
+
+std::string SlotTypeString(const fb::Function& function, uint32_t slot) {
+  return TypeString(*function.slot_types()->Get(slot));
+}
+
+std::string Slot(uint32_t slot) { return StrCat("%", slot); }
+
+std::string SlotList(const flatbuffers::Vector<uint32_t>* slots) {
+  std::string out;
+  if (!slots) return out;
+  for (uint32_t i = 0; i < slots->size(); ++i) {
+    if (i) out += ", ";
+    out += Slot(slots->Get(i));
+  }
+  return out;
+}
+
+json SlotArray(const flatbuffers::Vector<uint32_t>* slots) {
+  json out = json::array();
+  if (slots) {
+    for (uint32_t slot : *slots) out.push_back(slot);
+  }
+  return out;
+}
+
+std::string_view CheckName(fb::CheckKind kind) {
+  switch (kind) {
+    case fb::CheckKind::True:
+      return "check.expect_true";
+    case fb::CheckKind::False:
+      return "check.expect_false";
+    case fb::CheckKind::AllTrue:
+      return "check.expect_all_true";
+    case fb::CheckKind::Equal:
+      return "check.expect_eq";
+    case fb::CheckKind::AlmostEqual:
+      return "check.expect_almost_eq";
+  }
+  return "check.unknown";
+}
+
+bool HasRhs(fb::CheckKind kind) {
+  return kind == fb::CheckKind::Equal || kind == fb::CheckKind::AlmostEqual;
+}
+
+/// "executable::export" of a dispatch.
+std::string DispatchTarget(const Module& module, const fb::DispatchOp& op) {
+  std::string out = Printable(module.executable_name(op.executable()));
+  StatusOr<ExportView> target =
+      module.GetExport(op.executable(), op.export_index());
+  out += "::";
+  out += target.ok() ? Printable(target->name())
+                     : StrCat("export", op.export_index());
+  return out;
+}
+
+/// "%a, %b : T1, T2" for results.
+std::string ResultsWithTypes(const fb::Function& function,
+                             const flatbuffers::Vector<uint32_t>* results) {
+  std::string types;
+  if (results) {
+    for (uint32_t i = 0; i < results->size(); ++i) {
+      if (i) types += ", ";
+      types += SlotTypeString(function, results->Get(i));
+    }
+  }
+  return types;
+}
+
+/// One instruction as text, without its index.
+std::string InstructionText(const Module& module, const fb::Function& function,
+                            uint32_t index) {
+  const auto type = function.body_type()->Get(index);
+  const void* op = function.body()->Get(index);
+  switch (type) {
+    case fb::Op::ConstantOp: {
+      const auto* c = static_cast<const fb::ConstantOp*>(op);
+      return StrCat(Slot(c->result()), " = constant #", c->constant(), " : ",
+                    SlotTypeString(function, c->result()));
+    }
+    case fb::Op::DispatchOp: {
+      const auto* d = static_cast<const fb::DispatchOp*>(op);
+      std::string out = SlotList(d->results());
+      out += " = dispatch " + DispatchTarget(module, *d) + "(" +
+             SlotList(d->operands()) + ")";
+      const std::string types = ResultsWithTypes(function, d->results());
+      if (!types.empty()) out += " : " + types;
+      return out;
+    }
+    case fb::Op::ReshapeOp: {
+      const auto* r = static_cast<const fb::ReshapeOp*>(op);
+      return StrCat(Slot(r->result()), " = reshape ", Slot(r->source()), " : ",
+                    SlotTypeString(function, r->result()));
+    }
+    case fb::Op::ReleaseOp:
+      return "release " +
+             SlotList(static_cast<const fb::ReleaseOp*>(op)->slots());
+    case fb::Op::ReturnOp: {
+      const auto* r = static_cast<const fb::ReturnOp*>(op);
+      return r->operands() && r->operands()->size() > 0
+                 ? "return " + SlotList(r->operands())
+                 : std::string("return");
+    }
+    case fb::Op::BranchOp:
+      return StrCat("br ^", static_cast<const fb::BranchOp*>(op)->target());
+    case fb::Op::CondBranchOp: {
+      const auto* b = static_cast<const fb::CondBranchOp*>(op);
+      return StrCat("cond_br ", Slot(b->condition()), ", ^", b->true_target(),
+                    ", ^", b->false_target());
+    }
+    case fb::Op::CheckOp: {
+      const auto* c = static_cast<const fb::CheckOp*>(op);
+      std::string out = std::string(CheckName(c->kind())) + " " +
+                        Slot(c->lhs());
+      if (HasRhs(c->kind())) out += ", " + Slot(c->rhs());
+      if (c->kind() == fb::CheckKind::AlmostEqual) {
+        out += StrCat(" atol ", c->atol(), " rtol ", c->rtol());
+      }
+      if (c->location() && c->location()->size() > 0) {
+        out += "  // " + Printable(c->location()->string_view());
+      }
+      return out;
+    }
+    case fb::Op::NONE:
+      break;
+  }
+  return "(unknown op)";
+}
+
+json InstructionJson(const Module& module, const fb::Function& function,
+                     uint32_t index) {
+  const auto type = function.body_type()->Get(index);
+  const void* op = function.body()->Get(index);
+  json out = {{"index", index}};
+  switch (type) {
+    case fb::Op::ConstantOp: {
+      const auto* c = static_cast<const fb::ConstantOp*>(op);
+      out["op"] = "constant";
+      out["result"] = c->result();
+      out["constant"] = c->constant();
+      break;
+    }
+    case fb::Op::DispatchOp: {
+      const auto* d = static_cast<const fb::DispatchOp*>(op);
+      out["op"] = "dispatch";
+      out["executable"] = d->executable();
+      out["export"] = d->export_index();
+      out["target"] = DispatchTarget(module, *d);
+      out["operands"] = SlotArray(d->operands());
+      out["results"] = SlotArray(d->results());
+      break;
+    }
+    case fb::Op::ReshapeOp: {
+      const auto* r = static_cast<const fb::ReshapeOp*>(op);
+      out["op"] = "reshape";
+      out["result"] = r->result();
+      out["source"] = r->source();
+      break;
+    }
+    case fb::Op::ReleaseOp:
+      out["op"] = "release";
+      out["slots"] = SlotArray(static_cast<const fb::ReleaseOp*>(op)->slots());
+      break;
+    case fb::Op::ReturnOp:
+      out["op"] = "return";
+      out["operands"] =
+          SlotArray(static_cast<const fb::ReturnOp*>(op)->operands());
+      break;
+    case fb::Op::BranchOp:
+      out["op"] = "br";
+      out["target"] = static_cast<const fb::BranchOp*>(op)->target();
+      break;
+    case fb::Op::CondBranchOp: {
+      const auto* b = static_cast<const fb::CondBranchOp*>(op);
+      out["op"] = "cond_br";
+      out["condition"] = b->condition();
+      out["true_target"] = b->true_target();
+      out["false_target"] = b->false_target();
+      break;
+    }
+    case fb::Op::CheckOp: {
+      const auto* c = static_cast<const fb::CheckOp*>(op);
+      out["op"] = std::string(CheckName(c->kind()));
+      out["lhs"] = c->lhs();
+      if (HasRhs(c->kind())) out["rhs"] = c->rhs();
+      if (c->kind() == fb::CheckKind::AlmostEqual) {
+        out["atol"] = c->atol();
+        out["rtol"] = c->rtol();
+      }
+      out["location"] =
+          c->location() ? c->location()->str() : std::string();
+      break;
+    }
+    case fb::Op::NONE:
+      out["op"] = nullptr;
+      break;
+  }
+  return out;
+}
+
+uint32_t BodySize(const fb::Function& function) {
+  return function.body() ? function.body()->size() : 0;
+}
+
+}  // namespace
+
+std::string DisassembleFunction(const Module& module,
+                                const fb::Function& function) {
+  std::string out = "func @" + Printable(function.name()->string_view()) + "(";
+  const auto* arguments = function.arguments();
+  for (uint32_t i = 0; arguments && i < arguments->size(); ++i) {
+    if (i) out += ", ";
+    out += Slot(arguments->Get(i)) + ": " +
+           SlotTypeString(function, arguments->Get(i));
+  }
+  out += ") -> (";
+  const auto* results = function.result_types();
+  for (uint32_t i = 0; results && i < results->size(); ++i) {
+    if (i) out += ", ";
+    out += TypeString(*results->Get(i));
+  }
+  out += ")\n";
+  // Indices right-aligned: branch targets name them.
+  const uint32_t size = BodySize(function);
+  const size_t width = StrCat(size > 0 ? size - 1 : 0).size();
+  for (uint32_t i = 0; i < size; ++i) {
+    std::string number = StrCat(i);
+    out += std::string(2 + width - number.size(), ' ') + number + "  " +
+           InstructionText(module, function, i) + "\n";
+  }
+  return out;
+}
+
+json DisassembleFunctionJson(const Module& module,
+                             const fb::Function& function) {
+  json slot_types = json::array();
+  const uint32_t slots =
+      function.slot_types() ? function.slot_types()->size() : 0;
+  for (uint32_t s = 0; s < slots; ++s) {
+    slot_types.push_back(SlotTypeString(function, s));
+  }
+  json body = json::array();
+  for (uint32_t i = 0; i < BodySize(function); ++i) {
+    body.push_back(InstructionJson(module, function, i));
+  }
+  return json{{"name", function.name()->str()},
+              {"arguments", SlotArray(function.arguments())},
+              {"slot_types", slot_types},
+              {"body", body}};
+}
+
+}  // namespace kiln::dump

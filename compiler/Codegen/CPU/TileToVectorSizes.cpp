@@ -120,6 +120,58 @@ void peelMarkedLoops(RewriterBase &rewriter, func::FuncOp funcOp) {
   }
 }
 
+/// Elements of a row of a reduction chain computed at once: two AVX2
+/// registers, one AVX-512 register.
+constexpr int64_t kRowChunkElements = 16;
+
+/// Rows up to this many elements stay whole vectors: a softmax row of 128
+/// keeps its values in registers between its ops, which measured faster than
+/// chunks passing through memory, each with its own horizontal reduction.
+/// Longer rows (a layernorm over 256) spill whole.
+constexpr int64_t kMaxWholeRowElements = 128;
+
+/// Whether `storedOp` is tiled by whole rows of a reduction chain (softmax,
+/// layernorm): its vector tile keeps a parallel loop longer than one
+/// element whole, as the strategy does only for loops a reduction it reads
+/// is broadcast along.
+bool isTiledByWholeRows(Operation *storedOp) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(storedOp);
+  if (!linalgOp)
+    return false;
+  ArrayRef<int64_t> vector = getLoweringConfig(storedOp).getVector();
+  SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators =
+      linalgOp.getIteratorTypesArray();
+  for (auto [i, tile] : llvm::enumerate(vector))
+    if (tile == 0 && i < ranges.size() &&
+        iterators[i] == utils::IteratorType::parallel && ranges[i] > 1)
+      return true;
+  return false;
+}
+
+/// Each op of a row longer than kMaxWholeRowElements, on its own, in chunks
+/// along its innermost loop: the row's intermediate values go through memory
+/// (a row is a few KiB, in L1) instead of spilling from registers.
+LogicalResult tileRowsInChunks(RewriterBase &rewriter, func::FuncOp funcOp) {
+  SmallVector<linalg::LinalgOp> ops;
+  funcOp.walk([&](linalg::LinalgOp op) {
+    if (op.hasPureTensorSemantics() && op.getNumLoops() > 0 &&
+        !isa<linalg::FillOp>(op.getOperation()))
+      ops.push_back(op);
+  });
+  for (linalg::LinalgOp op : ops) {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    int64_t inner = ranges.back();
+    if (ShapedType::isDynamic(inner) || inner <= kMaxWholeRowElements)
+      continue;
+    SmallVector<int64_t> sizes(ranges.size(), 0);
+    sizes.back() = kRowChunkElements;
+    if (failed(tileWithFor(rewriter, op, sizes, /*fuseProducers=*/false)))
+      return op.emitError("cannot tile a row in chunks");
+  }
+  return success();
+}
+
 /// Unit tiles everywhere but the innermost loop, which gets up to 16.
 SmallVector<int64_t> getDefaultVectorTiles(linalg::LinalgOp op) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -154,10 +206,13 @@ struct TileToVectorSizesPass
       SmallVector<int64_t> sizes =
           filterLoops(storedOp, getLoweringConfig(storedOp).getVector(),
                       utils::IteratorType::parallel);
+      bool wholeRows = isTiledByWholeRows(storedOp);
       if (failed(tileWithFor(rewriter, storedOp, sizes, /*fuse=*/true))) {
         storedOp->emitError("cannot tile to vector sizes");
         return signalPassFailure();
       }
+      if (wholeRows && failed(tileRowsInChunks(rewriter, funcOp)))
+        return signalPassFailure();
     }
 
     // 2. Reduction loops of each configured op.

@@ -83,3 +83,65 @@ func.func @mmt4d(%lhs: tensor<2x64x6x1xf32>, %rhs: tensor<3x64x16x1xf32>) -> ten
       ins(%lhs, %rhs : tensor<2x64x6x1xf32>, tensor<3x64x16x1xf32>) outs(%f : tensor<2x3x6x16xf32>) -> tensor<2x3x6x16xf32>
   return %m : tensor<2x3x6x16xf32>
 }
+
+// -----
+
+// Tests that a reduction chain tiled by whole rows (its stored op keeps the
+// row loop whole) computes a row longer than 128 elements op by op in chunks
+// of 16: the mean's sum reduces 16 elements per step, and the centring
+// subtracts 16 at a time, instead of 256-wide vectors that spill.
+// CHECK-LABEL: func.func @long_row_in_chunks
+//       CHECK:   scf.for {{.*}} to %{{.+}} step %c1
+//       CHECK:     scf.for {{.*}} step %c16 {{.*}} -> (tensor<1xf32>)
+//       CHECK:       linalg.generic {{.*}} ins(%{{.+}} : tensor<1x16xf32>) outs(%{{.+}} : tensor<1xf32>)
+//       CHECK:     scf.for {{.*}} step %c16 {{.*}} -> (tensor<1x256xf32>)
+//       CHECK:       linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<1x16xf32>, tensor<1xf32>) outs(%{{.+}} : tensor<1x16xf32>)
+func.func @long_row_in_chunks(%x: tensor<4x256xf32>) -> tensor<4x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                         iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x256xf32>) outs(%f : tensor<4xf32>) attrs = {lowering_config = #kiln.lowering_config<vector = [1, 0]>} {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %in, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  %o = tensor.empty() : tensor<4x256xf32>
+  %c = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : tensor<4x256xf32>, tensor<4xf32>) outs(%o : tensor<4x256xf32>) attrs = {lowering_config = #kiln.lowering_config<workgroup = [1, 0], vector = [1, 0]>} {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %d = arith.subf %in, %s : f32
+    linalg.yield %d : f32
+  } -> tensor<4x256xf32>
+  return %c : tensor<4x256xf32>
+}
+
+// -----
+
+// Tests that a row of 128 elements (a softmax's) stays whole.
+// CHECK-LABEL: func.func @short_row_whole
+//   CHECK-NOT:   step %c16
+//       CHECK:   linalg.generic {{.*}} ins(%{{.+}} : tensor<1x128xf32>) outs(%{{.+}} : tensor<1xf32>)
+func.func @short_row_whole(%x: tensor<4x128xf32>) -> tensor<4x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                         iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x128xf32>) outs(%f : tensor<4xf32>) attrs = {lowering_config = #kiln.lowering_config<vector = [1, 0]>} {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %in, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  %o = tensor.empty() : tensor<4x128xf32>
+  %c = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : tensor<4x128xf32>, tensor<4xf32>) outs(%o : tensor<4x128xf32>) attrs = {lowering_config = #kiln.lowering_config<workgroup = [1, 0], vector = [1, 0]>} {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %d = arith.subf %in, %s : f32
+    linalg.yield %d : f32
+  } -> tensor<4x128xf32>
+  return %c : tensor<4x128xf32>
+}

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
@@ -287,6 +288,25 @@ Status CheckElfImage(const uint8_t* data, size_t size) {
     KILN_RETURN_IF_ERROR(CheckDynamicSection(data, size, header, *dynamic));
   }
   return OkStatus();
+}
+
+StatusOr<uint64_t> LibraryImageEnd(const uint8_t* data, size_t size) {
+  KILN_RETURN_IF_ERROR(CheckElfImage(data, size));
+  Elf64_Ehdr header;
+  std::memcpy(&header, data, sizeof(header));
+  uint64_t end = 0;
+  for (uint32_t i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment;
+    std::memcpy(&segment, data + header.e_phoff + i * sizeof(Elf64_Phdr),
+                sizeof(segment));
+    if (segment.p_type != PT_LOAD) continue;
+    if (segment.p_memsz > UINT64_MAX - segment.p_vaddr) {
+      return InvalidArgumentError("ELF segment ", i,
+                                  " wraps around the address space");
+    }
+    end = std::max(end, segment.p_vaddr + segment.p_memsz);
+  }
+  return end;
 }
 
 //===----------------------------------------------------------------------===//

@@ -151,6 +151,11 @@ Status LoadLibraries(Module::Impl* impl, const ModuleLoadOptions& options);
 /// writable+executable segments or executable stack.
 Status CheckElfImage(const uint8_t* data, size_t size);
 
+/// The end of the address range the library in `data` maps (its loadable
+/// segments' highest end; the image is linked at address 0), once it passes
+/// CheckElfImage.
+StatusOr<uint64_t> LibraryImageEnd(const uint8_t* data, size_t size);
+
 /// Fails, naming them, when `has_feature` (HostHasCpuFeature in the
 /// runtime) says a feature a library may use is absent or cannot say.
 Status CheckCpuFeatures(

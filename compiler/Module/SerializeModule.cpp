@@ -380,10 +380,7 @@ private:
 
   flatbuffers::Offset<fb::SourceContent>
   serializeContent(const EmbeddedSources::Content &content) {
-    // Lines end at '\n'; text after the last one is one more line.
-    StringRef text = content.text;
-    const uint32_t lineCount =
-        text.count('\n') + (!text.empty() && !text.ends_with("\n"));
+    const uint32_t lineCount = countLines(content.text);
     if (!content.compressed.empty())
       return fb::CreateSourceContent(builder, fb::Compression::Zstd,
                                      content.text.size(), content.hash,
@@ -397,22 +394,36 @@ private:
         lineCount);
   }
 
+  /// Lines end at '\n'; text after the last one is one more line.
+  static uint32_t countLines(StringRef text) {
+    return text.count('\n') + (!text.empty() && !text.ends_with("\n"));
+  }
+
   /// The library's address -> line rows with each file the line table names
   /// resolved to its index in the source table; a line of a file the module
-  /// does not embed is an unknown line (0) of its export.
+  /// does not embed, or past the end of the text it embeds (an input
+  /// location may name any line), is an unknown line (0) of its export.
   flatbuffers::Offset<flatbuffers::Vector<const fb::LibraryLine *>>
   serializeLibraryLines() {
-    std::vector<std::optional<uint32_t>> pathSources;
+    ArrayRef<EmbeddedSources::Content> contents = sources.getContents();
+    std::vector<std::optional<std::pair<uint32_t, uint32_t>>> pathSources;
     for (const std::string &path : library.lines.paths) {
       auto it = sourceIndices.find(path);
-      pathSources.push_back(it == sourceIndices.end()
-                                ? std::nullopt
-                                : std::optional<uint32_t>(it->second));
+      if (it == sourceIndices.end()) {
+        pathSources.push_back(std::nullopt);
+        continue;
+      }
+      uint32_t content = sources.getFiles()[it->second].content;
+      pathSources.push_back(std::make_pair(
+          it->second, countLines(contents[content].text)));
     }
     std::vector<fb::LibraryLine> rows;
     for (const LibraryLineRow &row : library.lines.rows) {
-      std::optional<uint32_t> source =
+      std::optional<std::pair<uint32_t, uint32_t>> file =
           row.path >= 0 ? pathSources[row.path] : std::nullopt;
+      std::optional<uint32_t> source;
+      if (file && row.line <= file->second)
+        source = file->first;
       fb::LibraryLine entry(row.offset, row.ordinal, source.value_or(0),
                             source ? row.line : 0);
       // Rows that the unknown files made equal merge.

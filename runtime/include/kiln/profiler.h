@@ -89,8 +89,9 @@ Profile ResolveProfile(const Module& module, const std::vector<uintptr_t>& pcs,
 class Profiler {
  public:
   /// Starts sampling the calling thread and every worker of `pool` (may be
-  /// null: the caller only). Fails if another Profiler is sampling, or the
-  /// timers cannot be created.
+  /// null: the caller only), which must outlive the sampling (Stop or
+  /// destruction). Samples of every thread go to one buffer. Fails if
+  /// another Profiler is sampling, or the timers cannot be created.
   static StatusOr<std::unique_ptr<Profiler>> Start(
       ThreadPool* pool, const ProfilerOptions& options = {});
   /// Stops sampling if still running.

@@ -70,6 +70,7 @@ demo: build
 bench: build
 	$(BUILD)/bin/kiln-bench-kernels
 	$(BUILD)/bin/kiln-bench-trace
+	$(BUILD)/bin/kiln-bench-profile
 	python3 bench/capture/capture_benchmark.py --bin-dir=$(BUILD)/bin
 	@if [ -x $(BUILD)/bench-venv/bin/python ]; then \
 	  echo "$(BUILD)/bench-venv/bin/python bench/models/models_benchmark.py --bin-dir=$(BUILD)/bin $(BENCH_MODELS_FLAGS)"; \

@@ -249,12 +249,14 @@ public:
     const uint64_t libraryHash = llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
         reinterpret_cast<const uint8_t *>(library.bytes.data()),
         library.bytes.size()));
+    auto libraryLines = serializeLibraryLines();
     std::vector<flatbuffers::Offset<fb::Library>> libraries = {
         fb::CreateLibrary(builder,
                           builder.CreateString(KILN_LIBRARY_FORMAT_ELF_X86_64),
                           builder.CreateString(library.cpu), libraryData,
                           libraryHash,
-                          builder.CreateVectorOfStrings(library.cpuFeatures))};
+                          builder.CreateVectorOfStrings(library.cpuFeatures),
+                          libraryLines)};
     auto [sourceFiles, sourceContents] = serializeSourceTable();
     std::vector<flatbuffers::Offset<flatbuffers::String>> stageNames;
     for (const std::string &stage : capturedStages())
@@ -378,15 +380,61 @@ private:
 
   flatbuffers::Offset<fb::SourceContent>
   serializeContent(const EmbeddedSources::Content &content) {
+    const uint32_t lineCount = countLines(content.text);
     if (!content.compressed.empty())
       return fb::CreateSourceContent(builder, fb::Compression::Zstd,
                                      content.text.size(), content.hash,
-                                     builder.CreateVector(content.compressed));
+                                     builder.CreateVector(content.compressed),
+                                     lineCount);
     return fb::CreateSourceContent(
         builder, fb::Compression::None, content.text.size(), content.hash,
         builder.CreateVector(
             reinterpret_cast<const uint8_t *>(content.text.data()),
-            content.text.size()));
+            content.text.size()),
+        lineCount);
+  }
+
+  /// Lines end at '\n'; text after the last one is one more line.
+  static uint32_t countLines(StringRef text) {
+    return text.count('\n') + (!text.empty() && !text.ends_with("\n"));
+  }
+
+  /// The library's address -> line rows with each file the line table names
+  /// resolved to its index in the source table; a line of a file the module
+  /// does not embed, or past the end of the text it embeds (an input
+  /// location may name any line), is an unknown line (0) of its export.
+  flatbuffers::Offset<flatbuffers::Vector<const fb::LibraryLine *>>
+  serializeLibraryLines() {
+    ArrayRef<EmbeddedSources::Content> contents = sources.getContents();
+    std::vector<std::optional<std::pair<uint32_t, uint32_t>>> pathSources;
+    for (const std::string &path : library.lines.paths) {
+      auto it = sourceIndices.find(path);
+      if (it == sourceIndices.end()) {
+        pathSources.push_back(std::nullopt);
+        continue;
+      }
+      uint32_t content = sources.getFiles()[it->second].content;
+      pathSources.push_back(std::make_pair(
+          it->second, countLines(contents[content].text)));
+    }
+    std::vector<fb::LibraryLine> rows;
+    for (const LibraryLineRow &row : library.lines.rows) {
+      std::optional<std::pair<uint32_t, uint32_t>> file =
+          row.path >= 0 ? pathSources[row.path] : std::nullopt;
+      std::optional<uint32_t> source;
+      if (file && row.line <= file->second)
+        source = file->first;
+      fb::LibraryLine entry(row.offset, row.ordinal, source.value_or(0),
+                            source ? row.line : 0);
+      // Rows that the unknown files made equal merge.
+      if (!rows.empty() &&
+          rows.back().export_ordinal() == entry.export_ordinal() &&
+          rows.back().source() == entry.source() &&
+          rows.back().line() == entry.line())
+        continue;
+      rows.push_back(entry);
+    }
+    return builder.CreateVectorOfStructs(rows);
   }
 
   /// Assigns module indices to executables and exports.

@@ -2,6 +2,8 @@
 
 #include "kiln/thread_pool.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <system_error>
@@ -31,6 +33,7 @@ ThreadPool::ThreadPool(int thread_count) {
     if (thread_count <= 0) thread_count = 1;
   }
   workers_.reserve(thread_count - 1);
+  worker_tids_.assign(thread_count - 1, 0);
   for (int i = 1; i < thread_count; ++i) {
     try {
       workers_.emplace_back(&ThreadPool::WorkerMain, this,
@@ -40,9 +43,25 @@ ThreadPool::ThreadPool(int thread_count) {
       // it has, and says why it has no more.
       status_ = ResourceExhaustedError("cannot start thread ", i + 1, " of ",
                                        thread_count, ": ", error.what());
+      std::lock_guard<std::mutex> lock(mutex_);
+      worker_tids_.resize(workers_.size());
       break;
     }
   }
+  // Every worker records its thread id first thing; wait for them all.
+  std::unique_lock<std::mutex> lock(mutex_);
+  work_done_.wait(lock, [&] {
+    return std::count(worker_tids_.begin(), worker_tids_.end(), 0) == 0;
+  });
+}
+
+std::vector<ThreadPool::WorkerThread> ThreadPool::worker_threads() {
+  std::vector<WorkerThread> threads;
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (size_t i = 0; i < workers_.size(); ++i) {
+    threads.push_back({worker_tids_[i], workers_[i].native_handle()});
+  }
+  return threads;
 }
 
 ThreadPool::~ThreadPool() {
@@ -109,6 +128,12 @@ void ThreadPool::ParallelForImpl(int64_t count, TaskFn fn, void* context,
 }
 
 void ThreadPool::WorkerMain(uint32_t worker_id) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    worker_tids_[worker_id - 1] = ::gettid();
+  }
+  // No loop runs before the constructor returns: this wakes only it.
+  work_done_.notify_all();
   uint32_t seen_generation = 0;
   for (;;) {
     // Spin for the next loop, then sleep until one is published.

@@ -15,11 +15,13 @@
 
 #include <dlfcn.h>
 #include <elf.h>
+#include <link.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
@@ -289,6 +291,25 @@ Status CheckElfImage(const uint8_t* data, size_t size) {
   return OkStatus();
 }
 
+StatusOr<uint64_t> LibraryImageEnd(const uint8_t* data, size_t size) {
+  KILN_RETURN_IF_ERROR(CheckElfImage(data, size));
+  Elf64_Ehdr header;
+  std::memcpy(&header, data, sizeof(header));
+  uint64_t end = 0;
+  for (uint32_t i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment;
+    std::memcpy(&segment, data + header.e_phoff + i * sizeof(Elf64_Phdr),
+                sizeof(segment));
+    if (segment.p_type != PT_LOAD) continue;
+    if (segment.p_memsz > UINT64_MAX - segment.p_vaddr) {
+      return InvalidArgumentError("ELF segment ", i,
+                                  " wraps around the address space");
+    }
+    end = std::max(end, segment.p_vaddr + segment.p_memsz);
+  }
+  return end;
+}
+
 //===----------------------------------------------------------------------===//
 // LoadedLibrary
 //===----------------------------------------------------------------------===//
@@ -296,8 +317,12 @@ Status CheckElfImage(const uint8_t* data, size_t size) {
 LoadedLibrary::~LoadedLibrary() { Reset(); }
 
 LoadedLibrary::LoadedLibrary(LoadedLibrary&& other) noexcept
-    : fd_(other.fd_), handle_(other.handle_), library_(other.library_) {
+    : fd_(other.fd_),
+      base_(other.base_),
+      handle_(other.handle_),
+      library_(other.library_) {
   other.fd_ = -1;
+  other.base_ = 0;
   other.handle_ = nullptr;
   other.library_ = nullptr;
 }
@@ -306,6 +331,7 @@ LoadedLibrary& LoadedLibrary::operator=(LoadedLibrary&& other) noexcept {
   if (this != &other) {
     Reset();
     std::swap(fd_, other.fd_);
+    std::swap(base_, other.base_);
     std::swap(handle_, other.handle_);
     std::swap(library_, other.library_);
   }
@@ -318,6 +344,7 @@ void LoadedLibrary::Reset() {
   if (fd_ >= 0) ::close(fd_);
   handle_ = nullptr;
   fd_ = -1;
+  base_ = 0;
   library_ = nullptr;
 }
 
@@ -415,6 +442,13 @@ StatusOr<LoadedLibrary> LoadedLibrary::Load(const uint8_t* data, size_t size,
     return FailedPreconditionError("dlopen failed: ",
                                    error ? error : "unknown error");
   }
+  struct link_map* map = nullptr;
+  if (dlinfo(loaded.handle_, RTLD_DI_LINKMAP, &map) != 0 || !map) {
+    const char* error = dlerror();
+    return FailedPreconditionError("dlinfo failed: ",
+                                   error ? error : "unknown error");
+  }
+  loaded.base_ = static_cast<uintptr_t>(map->l_addr);
   auto query = reinterpret_cast<kiln_executable_library_query_fn_t>(
       dlsym(loaded.handle_, KILN_EXECUTABLE_LIBRARY_QUERY_NAME));
   if (!query) {
@@ -697,6 +731,12 @@ Status LoadLibraries(Module::Impl* impl, const ModuleLoadOptions& options) {
   const uint32_t executable_count =
       module.executables() ? module.executables()->size() : 0;
   impl->executables.resize(executable_count);
+  impl->library_exports.resize(library_count);
+  for (uint32_t i = 0; i < library_count; ++i) {
+    impl->library_exports[i].assign(
+        impl->libraries[i].library().exports.count,
+        {Module::Impl::kNoExport, Module::Impl::kNoExport});
+  }
   for (uint32_t i = 0; i < executable_count; ++i) {
     const fb::Executable* executable = module.executables()->Get(i);
     const kiln_export_table_v1_t& table =
@@ -710,6 +750,9 @@ Status LoadLibraries(Module::Impl* impl, const ModuleLoadOptions& options) {
           ResolveExport(*ex, table, executable->library(), &resolved[e]),
           "executable '", StringOf(executable->name()), "' export '",
           StringOf(ex->name()), "'");
+      // In range: ResolveExport checked the ordinal.
+      impl->library_exports[executable->library()][ex->library_ordinal()] = {
+          i, e};
     }
   }
   KILN_RETURN_IF_ERROR(CheckDispatches(*impl));

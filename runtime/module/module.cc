@@ -250,6 +250,43 @@ StatusOr<ExportView> Module::GetExport(uint32_t executable,
   return ExportView(impl_->root, executable, export_index);
 }
 
+const fb::LibraryLine* FindLibraryLine(
+    const flatbuffers::Vector<const fb::LibraryLine*>* lines, uint64_t offset) {
+  // Upper bound: the first row after `offset` (offsets strictly increase).
+  uint32_t low = 0, high = SizeOf(lines);
+  while (low < high) {
+    const uint32_t mid = low + (high - low) / 2;
+    if (lines->Get(mid)->offset() <= offset) {
+      low = mid + 1;
+    } else {
+      high = mid;
+    }
+  }
+  if (low == 0) return nullptr;
+  const fb::LibraryLine* row = lines->Get(low - 1);
+  return row->export_ordinal() == KILN_LIBRARY_LINE_OUTSIDE_EXPORTS ? nullptr
+                                                                    : row;
+}
+
+std::optional<CodeLocation> Module::LocateCode(uintptr_t address) const {
+  const fb::Module& root = *impl_->root;
+  for (uint32_t i = 0; i < impl_->libraries.size(); ++i) {
+    const uintptr_t base = impl_->libraries[i].base();
+    if (address < base) continue;
+    const fb::LibraryLine* row =
+        FindLibraryLine(root.libraries()->Get(i)->lines(), address - base);
+    if (!row) continue;
+    const std::vector<std::pair<uint32_t, uint32_t>>& exports =
+        impl_->library_exports[i];
+    if (row->export_ordinal() >= exports.size()) continue;
+    const auto [executable, export_index] = exports[row->export_ordinal()];
+    if (executable == Impl::kNoExport) continue;
+    return CodeLocation{ExportView(&root, executable, export_index),
+                        row->source(), row->line()};
+  }
+  return std::nullopt;
+}
+
 StatusOr<ExportView> Module::FindExport(std::string_view name) const {
   // Exact export names first, then EXECUTABLE::EXPORT.
   std::optional<ExportView> found;

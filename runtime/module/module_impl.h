@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cpu/host_cpu_features.h"
@@ -77,11 +78,15 @@ class LoadedLibrary {
                                       const std::string& perf_directory = {});
 
   const kiln_executable_library_v1_t& library() const { return *library_; }
+  /// Where the dynamic loader placed the image: address 0 of the library
+  /// (and of its LibraryLine offsets) is this address in the process.
+  uintptr_t base() const { return base_; }
 
  private:
   void Reset();
 
   int fd_ = -1;
+  uintptr_t base_ = 0;
   void* handle_ = nullptr;
   const kiln_executable_library_v1_t* library_ = nullptr;
 };
@@ -110,6 +115,11 @@ struct Module::Impl {
   bool libraries_loaded = false;
   // Unloaded before the bytes above go away (see ~Impl).
   std::vector<LoadedLibrary> libraries;
+  // library_exports[library][ordinal]: the (executable, export) pair of the
+  // module's export at that library ordinal, or kNoExport; for mapping
+  // code addresses (Module::LocateCode).
+  static constexpr uint32_t kNoExport = 0xFFFFFFFF;
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> library_exports;
 };
 
 /// Length of an optional FlatBuffers vector (0 when absent).
@@ -122,6 +132,12 @@ uint32_t SizeOf(const flatbuffers::Vector<T>* v) {
 inline std::string_view StringOf(const flatbuffers::String* s) {
   return s ? s->string_view() : std::string_view();
 }
+
+/// The row of a verified address -> line table (Library.lines) whose range
+/// holds `offset`: the last one at or before it, unless that row is outside
+/// every export; null before the first row, past the last, or outside.
+const fb::LibraryLine* FindLibraryLine(
+    const flatbuffers::Vector<const fb::LibraryLine*>* lines, uint64_t offset);
 
 /// Runs the FlatBuffers verifier and every semantic check over impl->data
 /// (including the debug information and source table); fills impl->root,
@@ -150,6 +166,11 @@ Status LoadLibraries(Module::Impl* impl, const ModuleLoadOptions& options);
 /// relocations, DT_NEEDED (or filter) entries, text relocations,
 /// writable+executable segments or executable stack.
 Status CheckElfImage(const uint8_t* data, size_t size);
+
+/// The end of the address range the library in `data` maps (its loadable
+/// segments' highest end; the image is linked at address 0), once it passes
+/// CheckElfImage.
+StatusOr<uint64_t> LibraryImageEnd(const uint8_t* data, size_t size);
 
 /// Fails, naming them, when `has_feature` (HostHasCpuFeature in the
 /// runtime) says a feature a library may use is absent or cannot say.

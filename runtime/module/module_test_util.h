@@ -179,6 +179,8 @@ struct LibrarySpec {
   std::vector<uint8_t> data;
   /// Stored content hash; by default the right one.
   std::optional<uint64_t> hash;
+  /// Address -> line rows (none: not written).
+  std::vector<fb::LibraryLine> lines;
 };
 
 struct ConstantSpec {
@@ -192,7 +194,16 @@ struct SourceContentSpec {
   uint64_t uncompressed_size = 0;
   uint64_t hash = 0;
   std::vector<uint8_t> data;
+  uint32_t line_count = 0;
 };
+
+/// Lines of `text` as the compiler counts them ('\n'-terminated, plus a
+/// last unterminated one).
+inline uint32_t CountLines(std::string_view text) {
+  uint32_t count = 0;
+  for (char c : text) count += c == '\n';
+  return count + (!text.empty() && text.back() != '\n');
+}
 
 struct SourceFileSpec {
   std::string path;
@@ -222,7 +233,7 @@ inline uint64_t HashText(std::string_view text) {
 /// A content stored as is.
 inline SourceContentSpec NoneContent(std::string_view text) {
   return {fb::Compression::None, text.size(), HashText(text),
-          std::vector<uint8_t>(text.begin(), text.end())};
+          std::vector<uint8_t>(text.begin(), text.end()), CountLines(text)};
 }
 
 /// A content stored as one zstd frame (which declares its content size).
@@ -231,7 +242,8 @@ inline SourceContentSpec ZstdContent(std::string_view text, int level = 3) {
   const size_t size =
       ZSTD_compress(data.data(), data.size(), text.data(), text.size(), level);
   data.resize(ZSTD_isError(size) ? 0 : size);
-  return {fb::Compression::Zstd, text.size(), HashText(text), std::move(data)};
+  return {fb::Compression::Zstd, text.size(), HashText(text), std::move(data),
+          CountLines(text)};
 }
 
 /// Replaces the source table of `spec` with `files` (path -> text), sorted
@@ -366,7 +378,8 @@ inline std::vector<uint8_t> BuildModule(const ModuleSpec& spec) {
     libraries.push_back(fb::CreateLibrary(
         fbb, fbb.CreateString(l.format), fbb.CreateString(l.cpu), data,
         l.hash ? *l.hash : XXH3_64bits(l.data.data(), l.data.size()),
-        l.cpu_features.empty() ? 0 : fbb.CreateVectorOfStrings(l.cpu_features)));
+        l.cpu_features.empty() ? 0 : fbb.CreateVectorOfStrings(l.cpu_features),
+        l.lines.empty() ? 0 : fbb.CreateVectorOfStructs(l.lines)));
   }
   std::vector<flatbuffers::Offset<fb::Constant>> constants;
   for (const ConstantSpec& c : spec.constants) {
@@ -391,7 +404,8 @@ inline std::vector<uint8_t> BuildModule(const ModuleSpec& spec) {
   for (const SourceContentSpec& c : spec.source_contents) {
     contents.push_back(fb::CreateSourceContent(fbb, c.compression,
                                                c.uncompressed_size, c.hash,
-                                               fbb.CreateVector(c.data)));
+                                               fbb.CreateVector(c.data),
+                                               c.line_count));
   }
   auto root = fb::CreateModule(
       fbb, spec.version, fbb.CreateString(spec.name),

@@ -394,6 +394,65 @@ TEST(DebugInfoVerifyTest, StageLocations) {
                      "stages)");
 }
 
+// Rows for add_f32 (ordinal 0) on lines of the 2.translated text (300
+// lines), fail (ordinal 1) without a line, then the end of both.
+ModuleSpec LibraryLinesSpec() {
+  ModuleSpec spec = DebugSpec();
+  spec.libraries[0].lines = {
+      fb::LibraryLine(0x100, 0, kStage2File, 120),
+      fb::LibraryLine(0x110, 0, kStage2File, 300),
+      fb::LibraryLine(0x120, 1, 0, 0),
+      fb::LibraryLine(0x130, KILN_LIBRARY_LINE_OUTSIDE_EXPORTS, 0, 0)};
+  return spec;
+}
+
+TEST(DebugInfoVerifyTest, LibraryLines) {
+  const std::string prefix = "library 0: ";
+  EXPECT_NE(MustLoad(LibraryLinesSpec()), nullptr);
+  ModuleSpec spec = LibraryLinesSpec();
+  spec.libraries[0].lines[1] = fb::LibraryLine(0x100, 0, kStage2File, 121);
+  EXPECT_EQ(LoadError(spec),
+            prefix + "line rows are not sorted: row 1 at offset 256 follows "
+                     "row 0 at offset 256");
+  spec = LibraryLinesSpec();
+  std::swap(spec.libraries[0].lines[0], spec.libraries[0].lines[1]);
+  EXPECT_EQ(LoadError(spec),
+            prefix + "line rows are not sorted: row 1 at offset 256 follows "
+                     "row 0 at offset 272");
+  spec = LibraryLinesSpec();
+  spec.libraries[0].lines[3] =
+      fb::LibraryLine(uint64_t{1} << 40, KILN_LIBRARY_LINE_OUTSIDE_EXPORTS, 0, 0);
+  EXPECT_EQ(LoadError(spec).rfind(prefix + "line row 3: offset 1099511627776 "
+                                           "is outside the library's image (",
+                                  0),
+            0u)
+      << LoadError(spec);
+  spec = LibraryLinesSpec();
+  spec.libraries[0].lines[1] = fb::LibraryLine(0x110, 0, kStage2File, 301);
+  EXPECT_EQ(LoadError(spec),
+            prefix + "line row 1: line 301 of 'dbg_ex_cpu.2.translated.mlir' "
+                     "is past the end of its text (300 lines)");
+  spec = LibraryLinesSpec();
+  spec.libraries[0].lines[1] = fb::LibraryLine(0x110, 0, 5, 1);
+  EXPECT_EQ(LoadError(spec),
+            prefix + "line row 1: source 5 out of range (5 source files)");
+  spec = LibraryLinesSpec();
+  spec.libraries[0].lines[1] = fb::LibraryLine(0x110, 7, kStage2File, 1);
+  EXPECT_EQ(LoadError(spec),
+            prefix + "line row 1: export ordinal 7 is not one of the "
+                     "module's exports in this library");
+  spec = LibraryLinesSpec();
+  spec.libraries[0].lines[2] = fb::LibraryLine(0x120, 1, kStage2File, 0);
+  EXPECT_EQ(LoadError(spec),
+            prefix + "line row 2: source 2 line 0 without a line (expected "
+                     "source 0 line 0)");
+  spec = LibraryLinesSpec();
+  spec.libraries[0].lines.pop_back();
+  EXPECT_EQ(LoadError(spec),
+            prefix + "the last line row (2) lies in an export: the ranges "
+                     "must end with a row outside every export");
+}
+
 TEST(DebugInfoVerifyTest, BindingTypesLocationsAndProvenance) {
   const std::string prefix = "executable 0 'ex' export 'add_f32': ";
   ModuleSpec spec = DebugSpec();

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <unordered_set>
@@ -284,6 +285,79 @@ Status VerifyExportDebugInfo(const fb::Module& module, const fb::Export& ex,
       return InvalidArgumentError("stage location ", i,
                                   ": line 0 (lines are 1-based)");
     }
+  }
+  return OkStatus();
+}
+
+// The address -> line rows of library `index`: strictly increasing offsets
+// inside the image, each naming one of the module's exports in this library
+// (or none) and a line of an embedded text.
+Status VerifyLibraryLines(const fb::Module& module, uint32_t index) {
+  const fb::Library* library = module.libraries()->Get(index);
+  const auto* lines = library->lines();
+  if (SizeOf(lines) == 0) return OkStatus();
+  KILN_ASSIGN_OR_RETURN(
+      const uint64_t image_end,
+      LibraryImageEnd(library->data()->data(), library->data()->size()));
+  // The ordinals the module's exports in this library have, sorted.
+  std::vector<uint32_t> ordinals;
+  for (uint32_t e = 0; e < SizeOf(module.executables()); ++e) {
+    const fb::Executable* executable = module.executables()->Get(e);
+    if (executable->library() != index) continue;
+    for (uint32_t x = 0; x < SizeOf(executable->exports()); ++x) {
+      ordinals.push_back(executable->exports()->Get(x)->library_ordinal());
+    }
+  }
+  std::sort(ordinals.begin(), ordinals.end());
+  const uint32_t source_count = SizeOf(module.source_files());
+  for (uint32_t i = 0; i < lines->size(); ++i) {
+    const fb::LibraryLine* row = lines->Get(i);
+    if (row->offset() >= image_end) {
+      return OutOfRangeError("line row ", i, ": offset ", row->offset(),
+                             " is outside the library's image (", image_end,
+                             " bytes)");
+    }
+    if (i > 0 && row->offset() <= lines->Get(i - 1)->offset()) {
+      return InvalidArgumentError(
+          "line rows are not sorted: row ", i, " at offset ", row->offset(),
+          " follows row ", i - 1, " at offset ", lines->Get(i - 1)->offset());
+    }
+    const uint32_t ordinal = row->export_ordinal();
+    const bool outside = ordinal == KILN_LIBRARY_LINE_OUTSIDE_EXPORTS;
+    if (!outside &&
+        !std::binary_search(ordinals.begin(), ordinals.end(), ordinal)) {
+      return OutOfRangeError("line row ", i, ": export ordinal ", ordinal,
+                             " is not one of the module's exports in this "
+                             "library");
+    }
+    if (row->line() == 0 || outside) {
+      if (row->line() != 0 || row->source() != 0) {
+        return InvalidArgumentError(
+            "line row ", i, ": source ", row->source(), " line ", row->line(),
+            outside ? " outside every export" : " without a line",
+            " (expected source 0 line 0)");
+      }
+      continue;
+    }
+    if (row->source() >= source_count) {
+      return OutOfRangeError("line row ", i, ": source ", row->source(),
+                             " out of range (", source_count,
+                             " source files)");
+    }
+    const fb::SourceFile* file = module.source_files()->Get(row->source());
+    const uint32_t line_count =
+        module.source_contents()->Get(file->content())->line_count();
+    if (row->line() > line_count) {
+      return OutOfRangeError("line row ", i, ": line ", row->line(), " of '",
+                             StringOf(file->path()), "' is past the end of "
+                             "its text (", line_count, " lines)");
+    }
+  }
+  if (lines->Get(lines->size() - 1)->export_ordinal() !=
+      KILN_LIBRARY_LINE_OUTSIDE_EXPORTS) {
+    return InvalidArgumentError("the last line row (", lines->size() - 1,
+                                ") lies in an export: the ranges must end "
+                                "with a row outside every export");
   }
   return OkStatus();
 }
@@ -886,6 +960,9 @@ Status VerifyModule(Module::Impl* impl, uint64_t max_buffer_bytes) {
   KILN_RETURN_IF_ERROR(VerifySourceTable(module));
   WorkBudget budget(size);
   KILN_RETURN_IF_ERROR(VerifyExecutables(module, &budget));
+  for (uint32_t i = 0; i < SizeOf(module.libraries()); ++i) {
+    KILN_RETURN_IF_ERROR(VerifyLibraryLines(module, i), "library ", i);
+  }
   std::vector<SlotInfo> constant_types;
   KILN_RETURN_IF_ERROR(
       VerifyConstants(module, data, &budget, &constant_types));

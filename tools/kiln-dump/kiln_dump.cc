@@ -333,7 +333,8 @@ json SummaryJson(const kiln::Module& module) {
       libraries.push_back(
           {{"format", library->format() ? library->format()->str() : ""},
            {"cpu", library->cpu() ? library->cpu()->str() : ""},
-           {"size", library->data()->size()}});
+           {"size", library->data()->size()},
+           {"line_rows", library->lines() ? library->lines()->size() : 0}});
     }
   }
   json executables = json::array();
@@ -470,7 +471,8 @@ kiln::Status ShowSummary(const kiln::Module& module, bool as_json) {
         Printable(library->format() ? library->format()->string_view() : ""),
         "  cpu ",
         Printable(library->cpu() ? library->cpu()->string_view() : "?"), "  ",
-        library->data()->size(), " bytes\n");
+        library->data()->size(), " bytes  ",
+        library->lines() ? library->lines()->size() : 0, " line rows\n");
   }
 
   out += kiln::StrCat("\nexecutables (", module.executable_count(), ")\n");

@@ -240,6 +240,21 @@ TEST_F(KilnDumpTest, Summary) {
       << out;
 }
 
+TEST_F(KilnDumpTest, SummaryCountsTheLibrarysLineRows) {
+  ModuleSpec spec = DumpSpec();
+  // add_f32's code on line 11 of its 1.translated text, then fail's.
+  spec.libraries[0].lines = {
+      fb::LibraryLine(0x100, 0, 2, 11), fb::LibraryLine(0x110, 1, 0, 0),
+      fb::LibraryLine(0x120, KILN_LIBRARY_LINE_OUTSIDE_EXPORTS, 0, 0)};
+  const std::string path = Write("lines.kiln", BuildModule(spec));
+  RunResult result = Run({path});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_TRUE(Contains(result.out, " bytes  3 line rows\n")) << result.out;
+  EXPECT_TRUE(Contains(Run({module_}).out, " bytes  0 line rows\n"));
+  json doc = RunJson({path});
+  EXPECT_EQ(doc["libraries"][0]["line_rows"], 3);
+}
+
 TEST_F(KilnDumpTest, SummaryJson) {
   json doc = RunJson({module_});
   EXPECT_EQ(doc["name"], "dbg");

@@ -2,7 +2,7 @@
 //
 //   kiln-run MODULE.kiln [--function=NAME] [--input=VALUE]...
 //            [--output=@FILE.npy|-]... [--threads=N] [--list-functions]
-//            [--perf]
+//            [--perf] [--profile[=HZ]] [--profile-output=FILE]
 //   kiln-run MODULE.kiln --dispatch=EXPORT [--workgroup-count=X[,Y[,Z]]]
 //            [--binding=VALUE]... [--output=@FILE.npy|-]... [--threads=N]
 //
@@ -32,6 +32,7 @@
 #include "kiln/module.h"
 #include "kiln/output_files.h"
 #include "kiln/printable.h"
+#include "kiln/profiler.h"
 #include "kiln/status.h"
 #include "kiln/tensor.h"
 #include "kiln/tensor_io.h"
@@ -40,6 +41,7 @@
 #include "support/command_line.h"
 #include "support/function_call.h"
 #include "support/tool_output.h"
+#include "profile_report.h"
 
 namespace {
 
@@ -89,6 +91,22 @@ constexpr char kUsage[] =
     "                        else $XDG_CACHE_HOME/kiln/libraries, else\n"
     "                        ~/.cache/kiln/libraries, kept and reused;\n"
     "                        also KILN_PERF=1\n"
+    "  --profile[=HZ]        sample every thread that runs kernels at HZ\n"
+    "                        samples per second of its CPU time (default\n"
+    "                        1000) while the function runs, and print after\n"
+    "                        the results each export's share of the samples\n"
+    "                        and its hottest lines (PATH:LINE of the stage\n"
+    "                        text the library's line table points into, as\n"
+    "                        --executable-debug-line-stage chose, and the\n"
+    "                        line's text from the module); samples outside\n"
+    "                        kernels are host time. Needs only the module\n"
+    "                        (its address -> line table), no perf\n"
+    "  --profile-output=FILE write the samples as collapsed stacks\n"
+    "                        (FUNCTION;EXPORT;PATH:LINE COUNT per line: for\n"
+    "                        flamegraph.pl, inferno, speedscope); FILE is\n"
+    "                        replaced as a whole. Samples as --profile does\n"
+    "                        (at its HZ when given), printing no table unless\n"
+    "                        --profile is given too\n"
     "  --help                show this help\n"
     "\n"
     "Results are printed one per line, e.g. 2x2xf32=[1 2][3 4], in the\n"
@@ -126,6 +144,10 @@ struct Options {
   std::string_view first_trace_option;
   bool list_functions = false;
   bool perf = false;
+  // --profile, --profile-output.
+  bool profile = false;
+  uint32_t profile_hz = kiln::ProfilerOptions().hz;
+  std::string profile_output;
   std::string dump_dispatches;
   bool help = false;
   // --dispatch mode.
@@ -179,7 +201,9 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
            {"function", true}, {"input", true}, {"output", true},
            {"threads", true}, {"dispatch", true}, {"binding", true},
            {"workgroup-count", true}, {"dump-dispatches", true},
-           {"trace", true}, {"trace-stage", true}}));
+           {"trace", true}, {"trace-stage", true},
+           {"profile", true, /*value_optional=*/true},
+           {"profile-output", true}}));
   options->module_path = line.module_path;
   for (const kiln::tools::Flag& flag : line.flags) {
     const std::string_view name = flag.name, value = flag.value;
@@ -189,6 +213,25 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
       options->list_functions = true;
     } else if (name == "perf") {
       options->perf = true;
+    } else if (name == "profile") {
+      options->profile = true;
+      if (!value.empty()) {
+        auto result = std::from_chars(value.data(), value.data() + value.size(),
+                                      options->profile_hz);
+        if (result.ec != std::errc() ||
+            result.ptr != value.data() + value.size() ||
+            options->profile_hz < 1 || options->profile_hz > 100000) {
+          return kiln::InvalidArgumentError(
+              "--profile expects a rate in [1, 100000] samples per second, "
+              "got '", value, "'");
+        }
+      }
+    } else if (name == "profile-output") {
+      if (value.empty()) {
+        return kiln::InvalidArgumentError(
+            "--profile-output needs a file: --profile-output=FILE");
+      }
+      options->profile_output = std::string(value);
     } else if (name == "trace-print-source") {
       options->trace_options.print_source = true;
       if (options->first_trace_option.empty()) {
@@ -246,6 +289,11 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
       return kiln::InvalidArgumentError(
           "--dispatch runs one export with --binding values; it does not "
           "combine with --function, --input or --list-functions");
+    }
+    if (options->profile || !options->profile_output.empty()) {
+      return kiln::InvalidArgumentError(
+          "--profile and --profile-output profile a function; they do not "
+          "combine with --dispatch");
     }
   } else if (!options->bindings.empty() || options->has_workgroup_count) {
     return kiln::InvalidArgumentError(
@@ -426,6 +474,29 @@ void WarnAboutTraceStage(const kiln::Module& module, const std::string& stage) {
                    : captured.c_str());
 }
 
+// The --profile table on stdout, the --profile-output file.
+kiln::Status WriteProfile(const Options& options, const kiln::Module& module,
+                          const kiln::Profile& profile,
+                          std::string_view function, int threads) {
+  if (!options.profile_output.empty()) {
+    KILN_RETURN_IF_ERROR(
+        kiln::WriteFileAtomically(
+            options.profile_output,
+            kiln::tools::FormatCollapsedStacks(module, profile, function)),
+        "--profile-output");
+  }
+  if (options.profile) {
+    kiln::tools::ProfileReportOptions report;
+    report.hz = options.profile_hz;
+    report.threads = threads;
+    kiln::tools::Print(
+        kiln::tools::FormatProfileTable(module, profile, function, report));
+    KILN_RETURN_IF_ERROR(kiln::tools::FlushStdout(),
+                         "cannot print the profile");
+  }
+  return kiln::OkStatus();
+}
+
 kiln::Status RunModule(const Options& options, bool* checks_failed);
 
 // Installs the tracer (before the module loads: it publishes its sources
@@ -493,13 +564,30 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
   if (!options.dump_dispatches.empty()) {
     KILN_RETURN_IF_ERROR(DumpDispatchesTo(options.dump_dispatches, &context));
   }
+  // Sampling covers the call alone: not loading, parsing or printing.
+  std::unique_ptr<kiln::Profiler> profiler;
+  const bool profiling = options.profile || !options.profile_output.empty();
+  if (profiling) {
+    kiln::ProfilerOptions profiler_options;
+    profiler_options.hz = options.profile_hz;
+    kiln::StatusOr<std::unique_ptr<kiln::Profiler>> started =
+        kiln::Profiler::Start(&pool, profiler_options);
+    if (!started.ok()) return std::move(started).status().Prepend("--profile");
+    profiler = std::move(started).value();
+  }
   std::vector<kiln::Tensor> results;
   kiln::Status status = context.Call(function_index, inputs, &results);
+  std::optional<kiln::Profile> profile;
+  if (profiler) profile = profiler->Resolve(*module);
   if (status.ok()) status = WriteValues(options, results, "result");
   // Failed checks do not stop the function: report them after its results
   // (or before its error) and fail the run.
   kiln::tools::PrintCheckFailures("kiln-run", checks);
   *checks_failed = checks.failure_count() != 0;
+  if (status.ok() && profile) {
+    status = WriteProfile(options, *module, *profile, signature.name,
+                          pool.thread_count());
+  }
   return status;
 }
 

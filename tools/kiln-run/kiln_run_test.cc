@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -234,6 +236,48 @@ TEST_F(KilnRunTest, FlagErrors) {
   EXPECT_EQ(result.err, "kiln-run: error: no module given (see --help)\n");
   result = Run({one_function_, two_functions_});
   EXPECT_EQ(result.exit_code, 1);
+}
+
+TEST_F(KilnRunTest, ProfileFollowsTheResults) {
+  // Too short to be sampled reliably: the table's header and the (possibly
+  // empty) stacks file are what is certain.
+  const std::string folded = dir_ + "/p.folded";
+  RunResult result = Run({one_function_, kA, kB, "--threads=2", "--profile=2000",
+                          "--profile-output=" + folded});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out.rfind("8xf32=100 201 302 403 504 605 706 807\n"
+                             "2x4xf32=[100 201 302 403][504 605 706 807]\n"
+                             "profile of main: ",
+                             0),
+            0u)
+      << result.out;
+  EXPECT_NE(result.out.find(" samples at 2000 Hz of CPU time on 2 threads; "
+                            "host "),
+            std::string::npos)
+      << result.out;
+  EXPECT_EQ(access(folded.c_str(), F_OK), 0);
+  // Stacks alone print no table.
+  result = Run({one_function_, kA, kB, "--profile-output=" + folded});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out.find("profile of"), std::string::npos);
+}
+
+TEST_F(KilnRunTest, ProfileFlagErrors) {
+  RunResult result = Run({one_function_, kA, kB, "--profile=fast"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-run: error: --profile expects a rate in [1, 100000] samples "
+            "per second, got 'fast'\n");
+  result = Run({one_function_, kA, kB, "--profile=100001"});
+  EXPECT_EQ(result.exit_code, 1);
+  result = Run({one_function_, kA, kB, "--profile-output="});
+  EXPECT_EQ(result.err,
+            "kiln-run: error: --profile-output needs a file: "
+            "--profile-output=FILE\n");
+  result = Run({one_function_, "--dispatch=add_f32", "--profile"});
+  EXPECT_EQ(result.err,
+            "kiln-run: error: --profile and --profile-output profile a "
+            "function; they do not combine with --dispatch\n");
 }
 
 TEST_F(KilnRunTest, BadModulesAreErrorsNotCrashes) {

@@ -15,9 +15,11 @@ StatusOr<CommandLine> ParseCommandLine(int argc, char** argv,
   all.insert(all.end(), specs.begin(), specs.end());
   std::vector<option> options;
   for (size_t i = 0; i < all.size(); ++i) {
-    options.push_back({all[i].name,
-                       all[i].takes_value ? required_argument : no_argument,
-                       nullptr, static_cast<int>(i + 1)});
+    const int argument = !all[i].takes_value     ? no_argument
+                         : all[i].value_optional ? optional_argument
+                                                 : required_argument;
+    options.push_back(
+        {all[i].name, argument, nullptr, static_cast<int>(i + 1)});
   }
   options.push_back({nullptr, 0, nullptr, 0});
 

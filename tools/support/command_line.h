@@ -22,6 +22,9 @@ namespace kiln::tools {
 struct FlagSpec {
   const char* name;
   bool takes_value = false;
+  /// With takes_value: the value may be left out (--name), or given only
+  /// as --name=value.
+  bool value_optional = false;
 };
 
 struct Flag {

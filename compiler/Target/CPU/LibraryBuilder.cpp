@@ -6,6 +6,7 @@
 #include "Dialect/Kiln/IR/KilnOps.h"
 #include "Module/ElementType.h"
 #include "Target/CPU/CPUTarget.h"
+#include "Target/CPU/LibraryLines.h"
 #include "kiln/executable_library.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -406,6 +407,10 @@ FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
   // export's code after it.
   for (auto [fn, name] : llvm::zip_equal(functions, exportNames))
     fn->setName(name);
+  // The names LLVM gave them (an equal name gets a suffix).
+  std::vector<std::string> exportSymbols;
+  for (llvm::Function *fn : functions)
+    exportSymbols.push_back(fn->getName().str());
   if (llvm::verifyModule(*linked, &llvm::errs()))
     return emitError(loc) << "generated LLVM IR does not verify";
   if (failed(optimize(*linked, *machine)))
@@ -449,6 +454,11 @@ FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
   if (!buffer)
     return emitError(loc) << "cannot read the linked library";
   library.bytes = (*buffer)->getBuffer().str();
+  FailureOr<LibraryLines> lines =
+      readLibraryLines(loc, library.bytes, exportSymbols);
+  if (failed(lines))
+    return failure();
+  library.lines = std::move(*lines);
   return library;
 }
 

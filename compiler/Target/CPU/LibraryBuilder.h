@@ -3,6 +3,7 @@
 #ifndef KILN_TARGET_CPU_LIBRARYBUILDER_H_
 #define KILN_TARGET_CPU_LIBRARYBUILDER_H_
 
+#include "Target/CPU/LibraryLines.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
@@ -29,6 +30,9 @@ struct CPULibrary {
   std::vector<std::string> cpuFeatures;
   /// Every export, in library ordinal order.
   std::vector<LibraryExport> exports;
+  /// Which export and line each code address of `bytes` belongs to, read
+  /// back from the linked library (its symbols and DWARF line table).
+  LibraryLines lines;
 };
 
 struct CPULibraryOptions {

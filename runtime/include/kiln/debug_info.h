@@ -121,6 +121,14 @@ class ExportView {
   uint32_t export_index_ = 0;
 };
 
+/// Where a code address lies: in which export's code and, when the module's
+/// address -> line table knows, on which line of which embedded text.
+struct CodeLocation {
+  ExportView export_view;
+  uint32_t source = 0;  // index into Module::sources(); valid when line > 0
+  uint32_t line = 0;    // 1-based; 0: no line known
+};
+
 }  // namespace kiln
 
 #endif  // KILN_DEBUG_INFO_H_

@@ -126,6 +126,13 @@ class Module {
   /// pick one of several with that name; the error lists the exports.
   StatusOr<ExportView> FindExport(std::string_view name) const;
 
+  /// The export and line of the code at `address` when it lies in an
+  /// export of one of this module's loaded libraries, through the module's
+  /// address -> line table (a binary search per library; no allocation, so
+  /// a sampler may call it for every sample); none otherwise, and always for
+  /// a module without the table or without its libraries loaded.
+  std::optional<CodeLocation> LocateCode(uintptr_t address) const;
+
   /// The verified FlatBuffer (include kiln/module_generated.h to use it).
   const fb::Module& flatbuffer() const;
   /// The module's bytes (mapped, copied or borrowed).

@@ -18,4 +18,7 @@
 /* Library.format of a native ELF shared object for x86-64. */
 #define KILN_LIBRARY_FORMAT_ELF_X86_64 "elf-x86_64"
 
+/* LibraryLine.export_ordinal of code outside every export. */
+#define KILN_LIBRARY_LINE_OUTSIDE_EXPORTS 0xFFFFFFFFu
+
 #endif /* KILN_MODULE_FORMAT_H_ */

@@ -17,6 +17,9 @@
 #ifndef KILN_THREAD_POOL_H_
 #define KILN_THREAD_POOL_H_
 
+#include <pthread.h>
+#include <sys/types.h>
+
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -42,6 +45,16 @@ class ThreadPool {
   /// Number of threads that run loops, including the caller; worker ids are
   /// in [0, thread_count()).
   int thread_count() const { return static_cast<int>(workers_.size()) + 1; }
+
+  /// A worker thread (not the caller), for a sampler that arms a timer on
+  /// each (kiln/profiler.h).
+  struct WorkerThread {
+    pid_t tid;          // Linux thread id (gettid)
+    pthread_t handle;   // its POSIX handle
+  };
+  /// Every worker, known from construction on (each records its id when it
+  /// starts; the constructor waits for that).
+  std::vector<WorkerThread> worker_threads();
 
   /// OK, or why fewer threads than asked for started: thread_count() says
   /// how many did, and the pool still runs every loop on them. Tools treat
@@ -89,6 +102,9 @@ class ThreadPool {
   void RunIndices(uint32_t worker_id);
 
   std::vector<std::thread> workers_;
+  // Linux thread id of each worker (worker_tids_[i] is worker i + 1's),
+  // written under mutex_ as it starts.
+  std::vector<pid_t> worker_tids_;
   Status status_;
 
   // One loop runs at a time.

@@ -1,0 +1,98 @@
+//===- profile_benchmark.cc - Cost of kiln's sampler ----------------------===//
+//
+// Prints, from one run, the median time per call of matmul_1024 (from
+// bench/kernels/kernels.mlir, compiled at --executable-debug-level=3) on
+// every hardware thread while a Profiler samples them at its default rate,
+// divided by the time without one, and the samples the profiled calls
+// took in the matmul's export. Timing as in bench/timing.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kiln/context.h"
+#include "kiln/module.h"
+#include "kiln/profiler.h"
+#include "kiln/thread_pool.h"
+#include "timing.h"
+
+namespace {
+
+void Check(const kiln::Status& status) {
+  if (!status.ok()) {
+    std::fprintf(stderr, "kiln-bench-profile: error: %s\n",
+                 status.ToString().c_str());
+    std::exit(1);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string module_path = KILN_BENCH_PROFILE_MODULE;
+  int calls = 20;
+  int rounds = 3;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg.rfind("--module=", 0) == 0) {
+      module_path = arg.substr(9);
+    } else if (arg.rfind("--calls=", 0) == 0) {
+      calls = std::max(1, std::atoi(arg.c_str() + 8));
+    } else if (arg.rfind("--rounds=", 0) == 0) {
+      rounds = std::max(1, std::atoi(arg.c_str() + 9));
+    } else {
+      std::fprintf(stderr, "usage: kiln-bench-profile [--module=F] "
+                           "[--calls=N] [--rounds=N]\n");
+      return 1;
+    }
+  }
+  auto module = kiln::Module::Load(module_path);
+  if (!module.ok()) Check(module.status());
+  kiln::ThreadPool pool;
+  Check(pool.status());
+  kiln::Context context(*module, &pool);
+  const int64_t n = 1024;
+  std::vector<kiln::Tensor> inputs;
+  for (int i = 0; i < 2; ++i) {
+    kiln::Tensor t =
+        kiln::Tensor::Allocate(kiln::ElementType::kF32, {n, n}).value();
+    std::fill_n(t.mutable_data_as<float>(), n * n, 1.0f);
+    inputs.push_back(std::move(t));
+  }
+  std::vector<kiln::Tensor> outputs;
+  uint64_t kernel_samples = 0, samples = 0;
+  const std::vector<double> best =
+      kiln::bench::BestOfRounds(rounds, 2, [&](size_t profiled) {
+        std::unique_ptr<kiln::Profiler> profiler;
+        if (profiled) {
+          auto started = kiln::Profiler::Start(&pool);
+          if (!started.ok()) Check(started.status());
+          profiler = std::move(started).value();
+        }
+        const double seconds = kiln::bench::MedianSeconds(calls, [&] {
+          Check(context.Call("matmul_1024", inputs, &outputs));
+        });
+        if (profiler) {
+          const kiln::Profile profile = profiler->Resolve(**module);
+          samples = profile.samples;
+          kernel_samples = profile.samples - profile.host_samples;
+        }
+        return seconds;
+      });
+  std::printf("profiler cost: matmul_1024, %d calls (median), %d threads, "
+              "%u Hz, best of %d rounds\n\n",
+              calls, pool.thread_count(), kiln::ProfilerOptions().hz, rounds);
+  std::printf("%-12s %12s %12s\n", "", "ms/call", "/ unprofiled");
+  std::printf("%-12s %12.3f %12.3f\n", "unprofiled", best[0] * 1e3, 1.0);
+  std::printf("%-12s %12.3f %12.3f\n", "profiled", best[1] * 1e3,
+              best[1] / best[0]);
+  std::printf("\nlast profiled round: %llu samples, %llu in kernels\n",
+              static_cast<unsigned long long>(samples),
+              static_cast<unsigned long long>(kernel_samples));
+  return 0;
+}

@@ -1,0 +1,122 @@
+//===- profiler.h - Sampling where kernels spend their time --------*- C++ -*-===//
+//
+// A Profiler samples the program counter of every thread that runs kernels
+// (the thread that starts it and the workers of a ThreadPool) at a fixed
+// rate of each thread's CPU time, and maps the samples through the module's
+// address -> line table (compiled in from the library's own line tables) to
+// exports and lines of the embedded stage texts. Nothing on the target is
+// needed beyond the module: no perf, no debugger, no DWARF parsing.
+//
+// Each thread gets a POSIX timer on its own CPU-time clock
+// (CLOCK_THREAD_CPUTIME_ID through pthread_getcpuclockid) that sends SIGPROF
+// to that thread (SIGEV_THREAD_ID). Unlike perf_event_open, this needs no
+// perf_event_paranoid setting, capability or seccomp allowance, so it works
+// in containers and on phones that lock perf down; unlike a process-wide
+// setitimer, every thread is sampled in proportion to its own CPU time and
+// the signal lands on the thread that used it. A sleeping thread costs
+// nothing and yields no samples; a worker spinning for the next loop is
+// sampled as host time.
+//
+// The signal handler only reads the interrupted PC from its ucontext and
+// stores it at the next index of a buffer allocated at Start (an atomic
+// counter): it allocates nothing, takes no lock and calls nothing. When
+// no Profiler runs, nothing of this costs anything: no timer exists, and the
+// dispatch path has no profiling code at all.
+//
+// One Profiler samples at a time per process. Its handler stays installed
+// for SIGPROF once a profiler has started (a late signal after Stop must
+// find a handler that ignores it, not the default action, which ends the
+// process).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_PROFILER_H_
+#define KILN_PROFILER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "kiln/debug_info.h"
+#include "kiln/module.h"
+#include "kiln/status.h"
+#include "kiln/thread_pool.h"
+
+namespace kiln {
+
+struct ProfilerOptions {
+  /// Samples per second of each thread's CPU time (1 to 100000).
+  uint32_t hz = 1000;
+  /// Samples kept, over all threads (8 bytes each, allocated at Start);
+  /// later ones are counted as dropped.
+  size_t max_samples = size_t{1} << 20;
+};
+
+/// Samples on one line of an export's code.
+struct ProfileLine {
+  uint32_t source = 0;  // index into Module::sources()
+  uint32_t line = 0;    // 1-based; 0: code the line table names no line for
+  uint64_t samples = 0;
+};
+
+/// The samples in one export's code.
+struct ProfileExport {
+  ExportView export_view;
+  uint64_t samples = 0;
+  /// By samples, most first (then by source and line).
+  std::vector<ProfileLine> lines;
+};
+
+/// Samples resolved against a module.
+struct Profile {
+  /// Every sample kept.
+  uint64_t samples = 0;
+  /// Samples outside the module's kernels (the runtime, the host program,
+  /// a worker waiting for work).
+  uint64_t host_samples = 0;
+  /// Samples lost because the buffer was full.
+  uint64_t dropped_samples = 0;
+  /// Exports with at least one sample, most samples first.
+  std::vector<ProfileExport> exports;
+};
+
+/// Aggregates sampled program counters by export and line of `module`
+/// (Module::LocateCode); what the module's kernels do not hold is host time.
+Profile ResolveProfile(const Module& module, const std::vector<uintptr_t>& pcs,
+                       uint64_t dropped_samples);
+
+class Profiler {
+ public:
+  /// Starts sampling the calling thread and every worker of `pool` (may be
+  /// null: the caller only), which must outlive the sampling (Stop or
+  /// destruction). Samples of every thread go to one buffer. Fails if
+  /// another Profiler is sampling, or the timers cannot be created.
+  static StatusOr<std::unique_ptr<Profiler>> Start(
+      ThreadPool* pool, const ProfilerOptions& options = {});
+  /// Stops sampling if still running.
+  ~Profiler();
+  Profiler(const Profiler&) = delete;
+  Profiler& operator=(const Profiler&) = delete;
+
+  /// Stops every timer; samples taken so far are kept. Idempotent.
+  void Stop();
+
+  /// The program counters sampled (stops first).
+  std::vector<uintptr_t> TakeSamples();
+  /// Samples that found the buffer full.
+  uint64_t dropped_samples() const;
+
+  /// Stops and resolves the samples against `module`.
+  Profile Resolve(const Module& module);
+
+  class Impl;  // profile/sampler.cc
+
+ private:
+  explicit Profiler(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace kiln
+
+#endif  // KILN_PROFILER_H_

@@ -1,0 +1,136 @@
+//===- profiler_test.cc - Sampler, address -> line lookup, aggregation ----===//
+
+#include "kiln/profiler.h"
+
+#include <time.h>
+
+#include <atomic>
+
+#include "gtest/gtest.h"
+#include "module/module_impl.h"
+#include "module/module_test_util.h"
+
+namespace kiln {
+namespace {
+
+using testing::DebugModuleSpec;
+using testing::LoadSpec;
+using testing::ModuleSpec;
+
+// Burns `seconds` of this thread's CPU time.
+void Spin(double seconds) {
+  timespec start, now;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+  std::atomic<uint64_t> sink{0};
+  do {
+    for (int i = 0; i < 10000; ++i) sink.fetch_add(1, std::memory_order_relaxed);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  } while ((now.tv_sec - start.tv_sec) + 1e-9 * (now.tv_nsec - start.tv_nsec) <
+           seconds);
+}
+
+TEST(LibraryLinesTest, FindsTheRowWhoseRangeHoldsAnOffset) {
+  flatbuffers::FlatBufferBuilder fbb;
+  std::vector<fb::LibraryLine> rows = {
+      fb::LibraryLine(0x100, 0, 2, 120), fb::LibraryLine(0x110, 0, 2, 7),
+      fb::LibraryLine(0x120, KILN_LIBRARY_LINE_OUTSIDE_EXPORTS, 0, 0),
+      fb::LibraryLine(0x200, 1, 0, 0),
+      fb::LibraryLine(0x240, KILN_LIBRARY_LINE_OUTSIDE_EXPORTS, 0, 0)};
+  fbb.Finish(fbb.CreateVectorOfStructs(rows));
+  const auto* lines = flatbuffers::GetRoot<
+      flatbuffers::Vector<const fb::LibraryLine*>>(fbb.GetBufferPointer());
+  EXPECT_EQ(FindLibraryLine(lines, 0), nullptr);
+  EXPECT_EQ(FindLibraryLine(lines, 0xff), nullptr);
+  EXPECT_EQ(FindLibraryLine(lines, 0x100)->line(), 120u);
+  EXPECT_EQ(FindLibraryLine(lines, 0x10f)->line(), 120u);
+  EXPECT_EQ(FindLibraryLine(lines, 0x110)->line(), 7u);
+  EXPECT_EQ(FindLibraryLine(lines, 0x11f)->source(), 2u);
+  EXPECT_EQ(FindLibraryLine(lines, 0x120), nullptr);  // between exports
+  EXPECT_EQ(FindLibraryLine(lines, 0x1ff), nullptr);
+  EXPECT_EQ(FindLibraryLine(lines, 0x200)->export_ordinal(), 1u);
+  EXPECT_EQ(FindLibraryLine(lines, 0x23f)->line(), 0u);
+  EXPECT_EQ(FindLibraryLine(lines, 0x240), nullptr);  // past the last export
+  EXPECT_EQ(FindLibraryLine(lines, ~uint64_t{0}), nullptr);
+  EXPECT_EQ(FindLibraryLine(nullptr, 0x100), nullptr);
+}
+
+TEST(ProfilerTest, SamplesTheCallerAndEveryWorkerByCpuTime) {
+  ThreadPool pool(3);
+  ASSERT_TRUE(pool.status().ok());
+  ProfilerOptions options;
+  options.hz = 1000;
+  StatusOr<std::unique_ptr<Profiler>> profiler = Profiler::Start(&pool, options);
+  ASSERT_TRUE(profiler.ok()) << profiler.status().ToString();
+  // Each index waits for the others, so each runs on its own thread, which
+  // then spins 0.1 s of its CPU time: about 100 samples per thread, and
+  // no more than about 100 if only the caller were sampled.
+  std::atomic<int> started{0};
+  std::atomic<uint32_t> workers{0};
+  pool.ParallelFor(3, [&](int64_t, uint32_t worker_id) {
+    workers.fetch_or(1u << worker_id);
+    ++started;
+    while (started.load() < 3) {
+    }
+    Spin(0.1);
+  });
+  std::vector<uintptr_t> samples = (*profiler)->TakeSamples();
+  EXPECT_EQ(workers.load(), 7u);
+  // The kernel may check the timers only at its tick, but overruns count.
+  EXPECT_GE(samples.size(), 150u);
+  EXPECT_LE(samples.size(), 450u);
+  EXPECT_EQ((*profiler)->dropped_samples(), 0u);
+  // Stopped: sampling no more.
+  Spin(0.05);
+  EXPECT_EQ((*profiler)->TakeSamples().size(), samples.size());
+}
+
+TEST(ProfilerTest, OneProfilerAtATime) {
+  StatusOr<std::unique_ptr<Profiler>> first = Profiler::Start(nullptr);
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  StatusOr<std::unique_ptr<Profiler>> second = Profiler::Start(nullptr);
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().message(),
+            "another profiler is sampling this process");
+  first->reset();
+  EXPECT_TRUE(Profiler::Start(nullptr).ok());
+}
+
+TEST(ProfilerTest, FullBufferDropsAndCounts) {
+  ProfilerOptions options;
+  options.hz = 1000;
+  options.max_samples = 10;
+  StatusOr<std::unique_ptr<Profiler>> profiler = Profiler::Start(nullptr, options);
+  ASSERT_TRUE(profiler.ok()) << profiler.status().ToString();
+  Spin(0.05);
+  EXPECT_EQ((*profiler)->TakeSamples().size(), 10u);
+  EXPECT_GT((*profiler)->dropped_samples(), 0u);
+}
+
+TEST(ProfilerTest, RefusesBadOptions) {
+  ProfilerOptions options;
+  options.hz = 0;
+  EXPECT_EQ(Profiler::Start(nullptr, options).status().message(),
+            "sampling rate 0 Hz is outside [1, 100000]");
+  options.hz = 1000;
+  options.max_samples = 0;
+  EXPECT_EQ(Profiler::Start(nullptr, options).status().message(),
+            "a profile needs room for samples");
+}
+
+TEST(ProfileTest, CodeOutsideTheModulesKernelsIsHostTime) {
+  ModuleSpec spec = DebugModuleSpec(KILN_TEST_LIBRARY_1);
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  // This test's own code, and a module without an address -> line table.
+  const std::vector<uintptr_t> pcs = {
+      reinterpret_cast<uintptr_t>(&Spin),
+      reinterpret_cast<uintptr_t>(&ResolveProfile)};
+  const Profile profile = ResolveProfile(**module, pcs, 3);
+  EXPECT_EQ(profile.samples, 2u);
+  EXPECT_EQ(profile.host_samples, 2u);
+  EXPECT_EQ(profile.dropped_samples, 3u);
+  EXPECT_TRUE(profile.exports.empty());
+}
+
+}  // namespace
+}  // namespace kiln

@@ -1,0 +1,44 @@
+// Tests kiln's own sampler (kiln-run --profile, --profile-output) on a
+// matmul of about a fifth of a second of CPU time over two threads, with a
+// cheap elementwise op fused after it: the matmul's samples land in the
+// innermost loop of its 2.translated text, most on the lines that hold its
+// vector FMAs and the loads feeding them; the collapsed stacks parse and
+// name lines of the exports' texts; the table agrees with them and shows
+// each line's text. No perf, no file beside the module. K is long (6144)
+// and the result small: first touches of a fresh result page fault in the
+// store after the loop, which a 1536^3 matmul pays for about 10% of its
+// samples.
+//
+// RUN: kiln-compile %s --executable-debug-level=3 -o %t.kiln
+// RUN: kiln-dump %t.kiln | FileCheck %s --check-prefix=DUMP
+// RUN: %python %S/check_profile.py %t.kiln -o %t --bin-dir=%kiln_bin_dir --stage=2.translated --export=mmt4d --min-samples=100 --min-loop-share=0.8 --min-fma-share=0.6 -- --threads=2 --input=768x6144xf32=1 --input=6144x768xf32=1 --output=@%t.out.npy | FileCheck %s
+// RUN: kiln-run %t.kiln --threads=2 --input=768x6144xf32=1 --input=6144x768xf32=1 --output=@%t.out.npy --profile=500 | FileCheck %s --check-prefix=TABLE
+// RUN: not kiln-run %t.kiln --input=768x6144xf32=1 --input=6144x768xf32=1 --profile=0 2>&1 | FileCheck %s --check-prefix=BADRATE
+
+// DUMP: libraries (1)
+// DUMP-NEXT: 0  elf-x86_64  cpu {{.+}}  {{[0-9]+}} bytes  {{[1-9][0-9]*}} line rows
+
+// CHECK: main_dispatch_{{[0-9]+}}_mmt4d_{{.*}}: {{[1-9][0-9]+}} samples, {{[0-9]+}}% in the loop around its vector FMAs, {{[0-9]+}}% on the lines of the FMAs and the loads feeding them
+// CHECK: host: {{[0-9]+}} samples
+
+// TABLE: profile of main: {{[0-9]+}} samples at 500 Hz of CPU time on 2 threads; host {{[0-9]+}} ({{[0-9.]+}}%)
+// TABLE: {{[0-9.]+}}%  {{[0-9]+}} samples  main_dispatch_{{[0-9]+}}_mmt4d_{{.*}}
+// TABLE-NEXT: {{[0-9.]+}}%  profile-{{[0-9a-f]+}}_main_dispatch_{{[0-9]+}}_cpu.2.translated.mlir:{{[0-9]+}}  {{.+}}
+
+// BADRATE: kiln-run: error: --profile expects a rate in [1, 100000] samples per second, got '0'
+
+func.func @main(%a: tensor<768x6144xf32>, %b: tensor<6144x768xf32>) -> tensor<768x768xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<768x768xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<768x768xf32>) -> tensor<768x768xf32>
+  %product = linalg.matmul ins(%a, %b : tensor<768x6144xf32>, tensor<6144x768xf32>)
+                           outs(%init : tensor<768x768xf32>) -> tensor<768x768xf32>
+  %result = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                            iterator_types = ["parallel", "parallel"]}
+      ins(%product : tensor<768x768xf32>) outs(%empty : tensor<768x768xf32>) {
+  ^bb0(%p: f32, %out: f32):
+    %r = arith.maximumf %p, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<768x768xf32>
+  return %result : tensor<768x768xf32>
+}

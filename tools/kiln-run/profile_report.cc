@@ -1,0 +1,137 @@
+//===- profile_report.cc - kiln-run's views of a sampled profile ----------===//
+
+#include "profile_report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <optional>
+
+#include "kiln/printable.h"
+#include "kiln/sources.h"
+#include "kiln/status.h"
+
+namespace kiln::tools {
+
+namespace {
+
+/// "12.5%", right-aligned in 6 columns when `pad`.
+std::string Percent(uint64_t part, uint64_t whole, bool pad = true) {
+  char text[16];
+  std::snprintf(text, sizeof(text), pad ? "%5.1f%%" : "%.1f%%",
+                whole ? 100.0 * static_cast<double>(part) / whole : 0.0);
+  return text;
+}
+
+/// Lines of the module's texts, each text decompressed once on first use.
+class LineTexts {
+ public:
+  explicit LineTexts(const Module& module) : module_(module) {}
+
+  /// Line `line` (1-based) of source `source`, or why it cannot be shown.
+  std::string Get(uint32_t source, uint32_t line) {
+    auto [it, inserted] = texts_.try_emplace(source);
+    if (inserted) {
+      StatusOr<std::string> text = module_.sources().file(source).Decompress();
+      it->second = text.ok() ? std::move(text).value()
+                             : std::optional<std::string>();
+    }
+    if (!it->second) return "(text unavailable)";
+    const std::string& text = *it->second;
+    size_t begin = 0;
+    for (uint32_t i = 1; i < line; ++i) {
+      begin = text.find('\n', begin);
+      if (begin == std::string::npos) return "(no such line)";
+      ++begin;
+    }
+    if (begin > text.size()) return "(no such line)";
+    size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    std::string_view content(text.data() + begin, end - begin);
+    // Indentation says nothing in a table.
+    content.remove_prefix(std::min(content.find_first_not_of(" \t"),
+                                   content.size()));
+    return PrintableSourceLine(content);
+  }
+
+ private:
+  const Module& module_;
+  std::map<uint32_t, std::optional<std::string>> texts_;
+};
+
+/// A frame of a collapsed stack: ';' separates frames and the last ' '
+/// the count, so neither may appear inside one.
+std::string Frame(std::string_view name) {
+  std::string frame = Printable(name);
+  for (char& c : frame) {
+    if (c == ';' || c == ' ' || c == '\t') c = '_';
+  }
+  return frame;
+}
+
+}  // namespace
+
+std::string FormatProfileTable(const Module& module, const Profile& profile,
+                               std::string_view function,
+                               const ProfileReportOptions& options) {
+  std::string out = StrCat(
+      "profile of ", Printable(function), ": ", profile.samples, " samples at ",
+      options.hz, " Hz of CPU time on ", options.threads, " threads; host ",
+      profile.host_samples, " (",
+      Percent(profile.host_samples, profile.samples, false), ")");
+  if (profile.dropped_samples) {
+    out += StrCat(", ", profile.dropped_samples, " dropped (buffer full)");
+  }
+  out += "\n";
+  LineTexts texts(module);
+  for (const ProfileExport& ex : profile.exports) {
+    out += StrCat("  ", Percent(ex.samples, profile.samples), "  ",
+                  ex.samples, " samples  ", Printable(ex.export_view.name()),
+                  "\n");
+    size_t shown = 0;
+    for (const ProfileLine& line : ex.lines) {
+      if (shown++ == options.top_lines) break;
+      out += StrCat("      ", Percent(line.samples, ex.samples), "  ");
+      if (line.line == 0) {
+        out += "(no line)\n";
+        continue;
+      }
+      out += StrCat(Printable(module.sources().file(line.source).path), ":",
+                    line.line, "  ", texts.Get(line.source, line.line), "\n");
+    }
+    if (ex.lines.size() > options.top_lines) {
+      out += StrCat("      (", ex.lines.size() - options.top_lines,
+                    " more lines)\n");
+    }
+  }
+  if (profile.exports.empty() && profile.samples > 0) {
+    out += "  no samples in kernels (does the module carry its address -> "
+           "line table? recompile it with this kiln)\n";
+  }
+  return out;
+}
+
+std::string FormatCollapsedStacks(const Module& module, const Profile& profile,
+                                  std::string_view function) {
+  const std::string root = Frame(function);
+  std::string out;
+  for (const ProfileExport& ex : profile.exports) {
+    const std::string stack =
+        StrCat(root, ";", Frame(ex.export_view.name()));
+    for (const ProfileLine& line : ex.lines) {
+      if (line.line == 0) {
+        out += StrCat(stack, " ", line.samples, "\n");
+      } else {
+        out += StrCat(stack, ";",
+                      Frame(module.sources().file(line.source).path), ":",
+                      line.line, " ", line.samples, "\n");
+      }
+    }
+  }
+  if (profile.host_samples) {
+    out += StrCat(root, ";[host] ", profile.host_samples, "\n");
+  }
+  return out;
+}
+
+}  // namespace kiln::tools

@@ -218,7 +218,8 @@ class ChromeTracer final : public Tracer {
                       {site.workgroup_count[0], site.workgroup_count[1],
                        site.workgroup_count[2]},
                       {site.name.data(), site.file.data(), site.stage.data(),
-                       site.input_location.file.data()}});
+                       site.input_location.file.data()},
+                      /*formatted=*/{}});
     it->second = &sites_.back();
     // The module is loaded while its zone runs: read the texts events point
     // at now, once each, so that the file is complete whenever it is written.

@@ -930,7 +930,12 @@ TEST_F(KilnDumpTest, FlagErrors) {
   result = Run({module_, "--sources", "--print-source=model.mlir"});
   EXPECT_EQ(result.err,
             "kiln-dump: error: choose one of --sources, --print-source, "
-            "--extract-sources and --extract-libraries\n");
+            "--extract-sources, --extract-libraries and --disassemble\n");
+  result = Run({module_, "--sources", "--disassemble"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-dump: error: choose one of --sources, --print-source, "
+            "--extract-sources, --extract-libraries and --disassemble\n");
   result = Run({module_, "--context=3"});
   EXPECT_EQ(result.err,
             "kiln-dump: error: --context only applies to "

@@ -98,6 +98,7 @@ LogicalResult serialize(ModuleOp moduleOp, const CompileOptions &options,
   CPULibraryOptions libraryOptions;
   libraryOptions.targetCPU = options.cpu;
   libraryOptions.lineTables = options.debugLevel >= 1;
+  libraryOptions.keepFilesDir = options.keepLibraryFilesDir;
   FailureOr<CPULibrary> library =
       buildCPULibrary(moduleOp, options.moduleName, libraryOptions);
   if (failed(library))

@@ -63,6 +63,9 @@ struct CompileOptions {
   /// `--tosa-validation=strict`: TOSA ops with element types outside the
   /// target's profiles are errors, not warnings.
   bool strictTosa = false;
+  /// `--keep-library-files=DIR`: keep the library's object and shared object
+  /// there (DIR/<module name>.o, .so).
+  std::string keepLibraryFilesDir;
   /// `--dump-stage`: print every variant when it reaches this stage.
   std::optional<CodegenStage> dumpStage;
   /// Stop after this phase and leave the IR in the module.

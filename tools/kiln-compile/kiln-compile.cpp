@@ -50,6 +50,12 @@ static cl::opt<std::string> dumpStage(
     cl::desc("Print every executable variant to stderr when it reaches this "
              "stage (0.source, 1.configured, 2.translated)"),
     cl::init(""), cl::cat(kilnCategory));
+static cl::opt<std::string> keepLibraryFiles(
+    "keep-library-files",
+    cl::desc("Keep the native library's object and shared object as "
+             "DIR/<module name>.o and .so (for objdump, llvm-dwarfdump; "
+             "the module carries the same .so)"),
+    cl::value_desc("DIR"), cl::init(""), cl::cat(kilnCategory));
 static cl::opt<bool> accumulateHalfInF32(
     "accumulate-half-in-f32",
     cl::desc("f16 and bf16 reductions accumulate in f32 and round once "
@@ -279,6 +285,7 @@ static LogicalResult run(MLIRContext &context) {
   options.strictTosa = tosaValidation == "strict";
   options.accumulateHalfInF32 = accumulateHalfInF32;
   options.reassociateFpReductions = reassociateFpReductions;
+  options.keepLibraryFilesDir = keepLibraryFiles;
   if (!dumpStage.empty()) {
     options.dumpStage = kiln::parseCodegenStageName(dumpStage);
     if (!options.dumpStage) {

@@ -3,6 +3,7 @@
 #include "Target/CPU/CPUTarget.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
@@ -44,6 +45,27 @@ LogicalResult verifyTargetCPU(StringRef cpu) {
   std::unique_ptr<llvm::MCSubtargetInfo> info(
       target->createMCSubtargetInfo(triple, "", ""));
   return success(info && info->isCPUStringValid(cpu));
+}
+
+std::vector<std::string> getCPUFeatureSet(StringRef cpu, StringRef features) {
+  SmallVector<StringRef> implied;
+  llvm::X86::getFeaturesForCPU(cpu, implied);
+  llvm::StringSet<> set;
+  for (StringRef feature : implied)
+    set.insert(feature);
+  SmallVector<StringRef> extra;
+  features.split(extra, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef feature : extra) {
+    if (feature.consume_front("+"))
+      set.insert(feature);
+    else if (feature.consume_front("-"))
+      set.erase(feature);
+  }
+  std::vector<std::string> result;
+  for (const auto &feature : set)
+    result.push_back(feature.getKey().str());
+  llvm::sort(result);
+  return result;
 }
 
 CPUTargetInfo getCPUTargetInfo(StringRef cpu, StringRef features) {

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace mlir::kiln {
 
@@ -32,6 +33,11 @@ std::pair<std::string, std::string> resolveTargetCPU(StringRef cpu);
 /// Succeeds when `cpu` ("host" or an x86-64 CPU name) names a CPU LLVM
 /// can generate code for.
 LogicalResult verifyTargetCPU(StringRef cpu);
+
+/// The instruction-set features LLVM CPU `cpu` has, with `features`
+/// ("+f,-g") applied, sorted: what code generated for them may use, and the
+/// runtime checks before loading it.
+std::vector<std::string> getCPUFeatureSet(StringRef cpu, StringRef features);
 
 /// What tiling decisions depend on.
 struct CPUTargetInfo {

@@ -43,13 +43,16 @@ struct CPULibraryOptions {
   /// 1 and up): into the stage text an op's location is tagged with (see
   /// Capture/StageLines.h), else into the input program.
   bool lineTables = false;
+  /// `--keep-library-files`: write the object and the shared object as
+  /// DIR/<library name>.o and .so and keep them (empty: temporary files).
+  std::string keepFilesDir;
 };
 
 /// Translates the LLVM-dialect module of every CPU variant in `moduleOp` to
 /// LLVM IR, links them into one module that also holds the export table and
 /// `kiln_executable_library_query` (see executable_library.h), optimizes it,
-/// emits an object for the variants' CPU and links it into a shared object
-/// with ld.lld. `libraryName` names the library in its header. Each export's
+/// emits an object (each variant's functions for its own CPU) and links it
+/// into a shared object with ld.lld. `libraryName` names the library in its header. Each export's
 /// code is a local symbol named after the export. A module without variants
 /// gets an empty library for `options.targetCPU`.
 FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,

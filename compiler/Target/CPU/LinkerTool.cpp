@@ -1,0 +1,45 @@
+//===- LinkerTool.cpp - ld.lld, the object to a shared object ------------===//
+
+#include "Target/CPU/LinkerTool.h"
+
+#include "llvm/Support/Program.h"
+#include "mlir/IR/Diagnostics.h"
+
+#include <string>
+
+namespace mlir::kiln {
+namespace {
+
+FailureOr<std::string> findLinker(Location loc) {
+  for (StringRef name : {"ld.lld-22", "ld.lld"}) {
+    auto path = llvm::sys::findProgramByName(name, {"/usr/lib/llvm-22/bin"});
+    if (path)
+      return *path;
+    path = llvm::sys::findProgramByName(name);
+    if (path)
+      return *path;
+  }
+  return emitError(loc) << "cannot find ld.lld (install lld-22)";
+}
+
+}  // namespace
+
+LogicalResult linkSharedLibrary(Location loc, StringRef objectPath,
+                                StringRef libraryPath) {
+  FailureOr<std::string> linkerPath = findLinker(loc);
+  if (failed(linkerPath))
+    return failure();
+  SmallVector<StringRef> args = {*linkerPath, "-shared", "--build-id=none",
+                                 "-z",        "now",     "-z",
+                                 "noexecstack", "-z",    "text",
+                                 "-O2",       "-o",      libraryPath,
+                                 objectPath};
+  std::string linkError;
+  int status = llvm::sys::ExecuteAndWait(*linkerPath, args, std::nullopt, {},
+                                         /*secondsToWait=*/0, 0, &linkError);
+  if (status != 0)
+    return emitError(loc) << "ld.lld failed (" << status << "): " << linkError;
+  return success();
+}
+
+}  // namespace mlir::kiln

@@ -4,6 +4,7 @@
 //                  [--threads=N] [--perf] [--benchmark_repetitions=N]
 //                  [--benchmark_min_time=X[s|x]] [--benchmark_warmup_calls=N]
 //                  [--benchmark_format=console|json] [--benchmark_out=FILE]
+//                  [--profile[=HZ]] [--profile-output=FILE]
 //
 // In the conventions of IREE's iree-benchmark-module, which is built on
 // Google Benchmark: the same flags, the same console table and the same JSON
@@ -43,12 +44,14 @@
 #include "kiln/module.h"
 #include "kiln/output_files.h"
 #include "kiln/printable.h"
+#include "kiln/profiler.h"
 #include "kiln/status.h"
 #include "kiln/tensor.h"
 #include "kiln/thread_pool.h"
 #include "nlohmann/json.hpp"
 #include "support/command_line.h"
 #include "support/function_call.h"
+#include "support/profile_report.h"
 #include "support/tool_output.h"
 
 namespace {
@@ -92,6 +95,12 @@ constexpr char kUsage[] =
     "                        Google Benchmark's JSON\n"
     "  --benchmark_out=FILE  also write the JSON to FILE (replaced as a\n"
     "                        whole: a failed run leaves it as it was)\n"
+    "  --profile[=HZ]        sample the timed calls (not the warm-up) as\n"
+    "                        kiln-run --profile does (default 1000 Hz per\n"
+    "                        thread) and print, after the table, each\n"
+    "                        export's share and hottest lines (console\n"
+    "                        format only)\n"
+    "  --profile-output=FILE write those samples as collapsed stacks\n"
     "  --help                show this help\n"
     "\n"
     "Each row is BM_<function>/process_time/real_time, as in\n"
@@ -120,6 +129,7 @@ struct Options {
   MinTime min_time;
   bool json = false;
   std::string out_path;  // empty: no --benchmark_out
+  kiln::tools::ProfileFlags profile;
   bool help = false;
 };
 
@@ -179,10 +189,16 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
            {"benchmark_repetitions", true},
            {"benchmark_min_time", true},
            {"benchmark_format", true},
-           {"benchmark_out", true}}));
+           {"benchmark_out", true},
+           {"profile", true, /*value_optional=*/true},
+           {"profile-output", true}}));
   options->module_path = line.module_path;
   for (const kiln::tools::Flag& flag : line.flags) {
     const std::string_view name = flag.name, value = flag.value;
+    KILN_ASSIGN_OR_RETURN(
+        const bool profile_flag,
+        kiln::tools::ParseProfileFlag(name, value, &options->profile));
+    if (profile_flag) continue;
     if (name == "help") {
       options->help = true;
     } else if (name == "perf") {
@@ -215,6 +231,11 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
       }
       options->out_path = std::string(value);
     }
+  }
+  if (options->profile.table && options->json) {
+    return kiln::InvalidArgumentError(
+        "--profile prints a table, which --benchmark_format=json would "
+        "break: write the samples with --profile-output=FILE instead");
   }
   return kiln::OkStatus();
 }
@@ -603,6 +624,10 @@ kiln::Status Run(const Options& options, const char* executable,
   }
   ConsoleTable table(report);
   std::vector<Row> rows;
+  // Sampling covers the timed calls alone.
+  std::unique_ptr<kiln::Profiler> profiler;
+  KILN_RETURN_IF_ERROR(
+      kiln::tools::StartProfile(options.profile, &pool, &profiler));
   for (int64_t r = 0; r < options.repetitions; ++r) {
     KILN_ASSIGN_OR_RETURN(Row row, MeasureRepetition(call, options.min_time));
     row.repetition_index = r;
@@ -614,6 +639,13 @@ kiln::Status Run(const Options& options, const char* executable,
       if (!options.json) table.Print(row);
       rows.push_back(std::move(row));
     }
+  }
+  if (profiler) {
+    const kiln::Profile profile = profiler->Resolve(*module);
+    if (options.profile.table) kiln::tools::Print("\n");
+    KILN_RETURN_IF_ERROR(kiln::tools::WriteProfileReport(
+        options.profile, *module, profile, signature.name,
+        pool.thread_count()));
   }
 
   if (!options.json && options.out_path.empty()) {

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include <dirent.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <sstream>
@@ -128,6 +129,42 @@ TEST_F(KilnBenchmarkTest, ConsoleTableWithFixedIterations) {
   // The machine goes to stderr, as Google Benchmark's context does.
   EXPECT_NE(result.err.find("kiln_threads: 2\n"), std::string::npos)
       << result.err;
+}
+
+TEST_F(KilnBenchmarkTest, ProfileFollowsTheTable) {
+  // The test kernel is too short to be sampled reliably: the table, then the
+  // profile's header, and the (possibly empty) stacks file are certain.
+  const std::string folded = dir_ + "/p.folded";
+  RunResult result = Run({one_function_, kA, kB, "--threads=1",
+                          "--benchmark_min_time=20x", "--profile=5000",
+                          "--profile-output=" + folded});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const size_t profile = result.out.find("\nprofile of main: ");
+  ASSERT_NE(profile, std::string::npos) << result.out;
+  std::vector<TableRow> rows = ParseTable(result.out.substr(0, profile));
+  ASSERT_EQ(rows.size(), 1u) << result.out;
+  EXPECT_EQ(rows[0].iterations, 20);
+  EXPECT_NE(result.out.find(" samples at 5000 Hz of CPU time on 1 thread; "
+                            "host "),
+            std::string::npos)
+      << result.out;
+  EXPECT_EQ(access(folded.c_str(), F_OK), 0);
+  // A JSON report would be broken by the table: only stacks go with it.
+  result = Run({one_function_, kA, kB, "--benchmark_format=json",
+                "--profile-output=" + folded});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out.find("profile of"), std::string::npos);
+  result = Run({one_function_, kA, kB, "--benchmark_format=json",
+                "--profile"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-benchmark: error: --profile prints a table, which "
+            "--benchmark_format=json would break: write the samples with "
+            "--profile-output=FILE instead\n");
+  result = Run({one_function_, kA, kB, "--profile=0"});
+  EXPECT_EQ(result.err,
+            "kiln-benchmark: error: --profile expects a rate in [1, 100000] "
+            "samples per second, got '0'\n");
 }
 
 TEST_F(KilnBenchmarkTest, PerfLoadsTheLibraryFromAFileInKilnPerfDir) {

@@ -39,9 +39,9 @@
 #include "kiln/thread_pool.h"
 #include "kiln/trace.h"
 #include "support/command_line.h"
+#include "support/profile_report.h"
 #include "support/function_call.h"
 #include "support/tool_output.h"
-#include "profile_report.h"
 
 namespace {
 
@@ -144,10 +144,7 @@ struct Options {
   std::string_view first_trace_option;
   bool list_functions = false;
   bool perf = false;
-  // --profile, --profile-output.
-  bool profile = false;
-  uint32_t profile_hz = kiln::ProfilerOptions().hz;
-  std::string profile_output;
+  kiln::tools::ProfileFlags profile;
   std::string dump_dispatches;
   bool help = false;
   // --dispatch mode.
@@ -207,31 +204,16 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
   options->module_path = line.module_path;
   for (const kiln::tools::Flag& flag : line.flags) {
     const std::string_view name = flag.name, value = flag.value;
+    KILN_ASSIGN_OR_RETURN(
+        const bool profile_flag,
+        kiln::tools::ParseProfileFlag(name, value, &options->profile));
+    if (profile_flag) continue;
     if (name == "help") {
       options->help = true;
     } else if (name == "list-functions") {
       options->list_functions = true;
     } else if (name == "perf") {
       options->perf = true;
-    } else if (name == "profile") {
-      options->profile = true;
-      if (!value.empty()) {
-        auto result = std::from_chars(value.data(), value.data() + value.size(),
-                                      options->profile_hz);
-        if (result.ec != std::errc() ||
-            result.ptr != value.data() + value.size() ||
-            options->profile_hz < 1 || options->profile_hz > 100000) {
-          return kiln::InvalidArgumentError(
-              "--profile expects a rate in [1, 100000] samples per second, "
-              "got '", value, "'");
-        }
-      }
-    } else if (name == "profile-output") {
-      if (value.empty()) {
-        return kiln::InvalidArgumentError(
-            "--profile-output needs a file: --profile-output=FILE");
-      }
-      options->profile_output = std::string(value);
     } else if (name == "trace-print-source") {
       options->trace_options.print_source = true;
       if (options->first_trace_option.empty()) {
@@ -290,7 +272,7 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
           "--dispatch runs one export with --binding values; it does not "
           "combine with --function, --input or --list-functions");
     }
-    if (options->profile || !options->profile_output.empty()) {
+    if (options->profile.enabled()) {
       return kiln::InvalidArgumentError(
           "--profile and --profile-output profile a function; they do not "
           "combine with --dispatch");
@@ -474,29 +456,6 @@ void WarnAboutTraceStage(const kiln::Module& module, const std::string& stage) {
                    : captured.c_str());
 }
 
-// The --profile table on stdout, the --profile-output file.
-kiln::Status WriteProfile(const Options& options, const kiln::Module& module,
-                          const kiln::Profile& profile,
-                          std::string_view function, int threads) {
-  if (!options.profile_output.empty()) {
-    KILN_RETURN_IF_ERROR(
-        kiln::WriteFileAtomically(
-            options.profile_output,
-            kiln::tools::FormatCollapsedStacks(module, profile, function)),
-        "--profile-output");
-  }
-  if (options.profile) {
-    kiln::tools::ProfileReportOptions report;
-    report.hz = options.profile_hz;
-    report.threads = threads;
-    kiln::tools::Print(
-        kiln::tools::FormatProfileTable(module, profile, function, report));
-    KILN_RETURN_IF_ERROR(kiln::tools::FlushStdout(),
-                         "cannot print the profile");
-  }
-  return kiln::OkStatus();
-}
-
 kiln::Status RunModule(const Options& options, bool* checks_failed);
 
 // Installs the tracer (before the module loads: it publishes its sources
@@ -566,15 +525,8 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
   }
   // Sampling covers the call alone: not loading, parsing or printing.
   std::unique_ptr<kiln::Profiler> profiler;
-  const bool profiling = options.profile || !options.profile_output.empty();
-  if (profiling) {
-    kiln::ProfilerOptions profiler_options;
-    profiler_options.hz = options.profile_hz;
-    kiln::StatusOr<std::unique_ptr<kiln::Profiler>> started =
-        kiln::Profiler::Start(&pool, profiler_options);
-    if (!started.ok()) return std::move(started).status().Prepend("--profile");
-    profiler = std::move(started).value();
-  }
+  KILN_RETURN_IF_ERROR(
+      kiln::tools::StartProfile(options.profile, &pool, &profiler));
   std::vector<kiln::Tensor> results;
   kiln::Status status = context.Call(function_index, inputs, &results);
   std::optional<kiln::Profile> profile;
@@ -585,8 +537,9 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
   kiln::tools::PrintCheckFailures("kiln-run", checks);
   *checks_failed = checks.failure_count() != 0;
   if (status.ok() && profile) {
-    status = WriteProfile(options, *module, *profile, signature.name,
-                          pool.thread_count());
+    status = kiln::tools::WriteProfileReport(options.profile, *module,
+                                             *profile, signature.name,
+                                             pool.thread_count());
   }
   return status;
 }

@@ -1,15 +1,18 @@
-//===- profile_report.cc - kiln-run's views of a sampled profile ----------===//
+//===- profile_report.cc - The tools' views of a sampled profile ----------===//
 
-#include "profile_report.h"
+#include "support/profile_report.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <map>
 #include <optional>
 
+#include "kiln/output_files.h"
 #include "kiln/printable.h"
 #include "kiln/sources.h"
 #include "kiln/status.h"
+#include "support/tool_output.h"
 
 namespace kiln::tools {
 
@@ -76,7 +79,8 @@ std::string FormatProfileTable(const Module& module, const Profile& profile,
                                const ProfileReportOptions& options) {
   std::string out = StrCat(
       "profile of ", Printable(function), ": ", profile.samples, " samples at ",
-      options.hz, " Hz of CPU time on ", options.threads, " threads; host ",
+      options.hz, " Hz of CPU time on ", options.threads,
+      options.threads == 1 ? " thread; host " : " threads; host ",
       profile.host_samples, " (",
       Percent(profile.host_samples, profile.samples, false), ")");
   if (profile.dropped_samples) {
@@ -132,6 +136,64 @@ std::string FormatCollapsedStacks(const Module& module, const Profile& profile,
     out += StrCat(root, ";[host] ", profile.host_samples, "\n");
   }
   return out;
+}
+
+StatusOr<bool> ParseProfileFlag(std::string_view name, std::string_view value,
+                                ProfileFlags* flags) {
+  if (name == "profile") {
+    flags->table = true;
+    if (!value.empty()) {
+      auto result =
+          std::from_chars(value.data(), value.data() + value.size(), flags->hz);
+      if (result.ec != std::errc() ||
+          result.ptr != value.data() + value.size() || flags->hz < 1 ||
+          flags->hz > 100000) {
+        return InvalidArgumentError(
+            "--profile expects a rate in [1, 100000] samples per second, "
+            "got '", value, "'");
+      }
+    }
+    return true;
+  }
+  if (name == "profile-output") {
+    if (value.empty()) {
+      return InvalidArgumentError(
+          "--profile-output needs a file: --profile-output=FILE");
+    }
+    flags->output = std::string(value);
+    return true;
+  }
+  return false;
+}
+
+Status StartProfile(const ProfileFlags& flags, ThreadPool* pool,
+                    std::unique_ptr<Profiler>* profiler) {
+  if (!flags.enabled()) return OkStatus();
+  ProfilerOptions options;
+  options.hz = flags.hz;
+  StatusOr<std::unique_ptr<Profiler>> started = Profiler::Start(pool, options);
+  if (!started.ok()) return std::move(started).status().Prepend("--profile");
+  *profiler = std::move(started).value();
+  return OkStatus();
+}
+
+Status WriteProfileReport(const ProfileFlags& flags, const Module& module,
+                          const Profile& profile, std::string_view function,
+                          int threads) {
+  if (!flags.output.empty()) {
+    KILN_RETURN_IF_ERROR(
+        WriteFileAtomically(flags.output,
+                            FormatCollapsedStacks(module, profile, function)),
+        "--profile-output");
+  }
+  if (flags.table) {
+    ProfileReportOptions report;
+    report.hz = flags.hz;
+    report.threads = threads;
+    Print(FormatProfileTable(module, profile, function, report));
+    KILN_RETURN_IF_ERROR(FlushStdout(), "cannot print the profile");
+  }
+  return OkStatus();
 }
 
 }  // namespace kiln::tools

@@ -32,6 +32,7 @@
 #include "kiln/module.h"
 #include "kiln/module_generated.h"
 #include "kiln/thread_pool.h"
+#include "bench_tool.h"
 #include "timing.h"
 
 extern "C" void openblas_set_num_threads(int);
@@ -48,11 +49,7 @@ kiln::Tensor Filled(kiln::Shape shape, float seed) {
 }
 
 void Check(const kiln::Status& status) {
-  if (!status.ok()) {
-    std::fprintf(stderr, "kiln-bench-kernels: error: %s\n",
-                 status.ToString().c_str());
-    std::exit(1);
-  }
+  kiln::bench::CheckOrExit("kiln-bench-kernels", status);
 }
 
 /// Exits unless kiln's result agrees with the reference at a sample of

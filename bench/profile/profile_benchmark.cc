@@ -19,39 +19,22 @@
 #include "kiln/module.h"
 #include "kiln/profiler.h"
 #include "kiln/thread_pool.h"
+#include "bench_tool.h"
 #include "timing.h"
 
 namespace {
 
 void Check(const kiln::Status& status) {
-  if (!status.ok()) {
-    std::fprintf(stderr, "kiln-bench-profile: error: %s\n",
-                 status.ToString().c_str());
-    std::exit(1);
-  }
+  kiln::bench::CheckOrExit("kiln-bench-profile", status);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string module_path = KILN_BENCH_PROFILE_MODULE;
-  int calls = 20;
-  int rounds = 3;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg.rfind("--module=", 0) == 0) {
-      module_path = arg.substr(9);
-    } else if (arg.rfind("--calls=", 0) == 0) {
-      calls = std::max(1, std::atoi(arg.c_str() + 8));
-    } else if (arg.rfind("--rounds=", 0) == 0) {
-      rounds = std::max(1, std::atoi(arg.c_str() + 9));
-    } else {
-      std::fprintf(stderr, "usage: kiln-bench-profile [--module=F] "
-                           "[--calls=N] [--rounds=N]\n");
-      return 1;
-    }
-  }
-  auto module = kiln::Module::Load(module_path);
+  const kiln::bench::ModuleBenchArgs args = kiln::bench::ParseModuleBenchArgs(
+      argc, argv, "kiln-bench-profile", {KILN_BENCH_PROFILE_MODULE, 20, 3});
+  const int calls = args.calls, rounds = args.rounds;
+  auto module = kiln::Module::Load(args.module_path);
   if (!module.ok()) Check(module.status());
   kiln::ThreadPool pool;
   Check(pool.status());

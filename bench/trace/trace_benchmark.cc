@@ -20,6 +20,7 @@
 #include "kiln/module.h"
 #include "kiln/thread_pool.h"
 #include "kiln/trace.h"
+#include "bench_tool.h"
 #include "timing.h"
 
 namespace {
@@ -27,11 +28,7 @@ namespace {
 constexpr int kDispatchesPerCall = 100;
 
 void Check(const kiln::Status& status) {
-  if (!status.ok()) {
-    std::fprintf(stderr, "kiln-bench-trace: error: %s\n",
-                 status.ToString().c_str());
-    std::exit(1);
-  }
+  kiln::bench::CheckOrExit("kiln-bench-trace", status);
 }
 
 /// Median microseconds per dispatch over `calls` calls of tiny_chain with
@@ -55,22 +52,10 @@ double MicrosecondsPerDispatch(const std::string& module_path, int calls) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string module_path = KILN_BENCH_TRACE_MODULE;
-  int calls = 2000;
-  int rounds = 3;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg.rfind("--module=", 0) == 0) {
-      module_path = arg.substr(9);
-    } else if (arg.rfind("--calls=", 0) == 0) {
-      calls = std::max(1, std::atoi(arg.c_str() + 8));
-    } else if (arg.rfind("--rounds=", 0) == 0) {
-      rounds = std::max(1, std::atoi(arg.c_str() + 9));
-    } else {
-      std::fprintf(stderr, "usage: kiln-bench-trace [--module=F] [--calls=N] [--rounds=N]\n");
-      return 1;
-    }
-  }
+  const kiln::bench::ModuleBenchArgs args = kiln::bench::ParseModuleBenchArgs(
+      argc, argv, "kiln-bench-trace", {KILN_BENCH_TRACE_MODULE, 2000, 3});
+  const std::string& module_path = args.module_path;
+  const int calls = args.calls, rounds = args.rounds;
   char chrome_path[] = "/tmp/kiln_bench_trace_XXXXXX";
   const int fd = ::mkstemp(chrome_path);
   if (fd >= 0) ::close(fd);

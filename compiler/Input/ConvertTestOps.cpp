@@ -10,13 +10,20 @@ namespace mlir::kiln {
 
 namespace {
 
+/// `value` as an arith.constant behind a barrier: no dispatch folds it.
+Value createUnfoldableConstant(PatternRewriter &rewriter, Location loc,
+                               TypedAttr value) {
+  Value constant = arith::ConstantOp::create(rewriter, loc, value);
+  return util::OptimizationBarrierOp::create(rewriter, loc, constant)
+      .getResult(0);
+}
+
 struct LowerUnfoldableConstant : OpRewritePattern<util::UnfoldableConstantOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(util::UnfoldableConstantOp op,
                                 PatternRewriter &rewriter) const override {
-    Value constant =
-        arith::ConstantOp::create(rewriter, op.getLoc(), op.getValue());
-    rewriter.replaceOpWithNewOp<util::OptimizationBarrierOp>(op, constant);
+    rewriter.replaceOp(
+        op, createUnfoldableConstant(rewriter, op.getLoc(), op.getValue()));
     return success();
   }
 };
@@ -27,11 +34,8 @@ struct LowerDynamicConstant : OpRewritePattern<flow::TensorDynamicConstantOp> {
   LogicalResult matchAndRewrite(flow::TensorDynamicConstantOp op,
                                 PatternRewriter &rewriter) const override {
     Value constant =
-        arith::ConstantOp::create(rewriter, op.getLoc(), op.getValue());
-    Value barrier =
-        util::OptimizationBarrierOp::create(rewriter, op.getLoc(), constant)
-            .getResult(0);
-    rewriter.replaceOpWithNewOp<tensor::CastOp>(op, op.getType(), barrier);
+        createUnfoldableConstant(rewriter, op.getLoc(), op.getValue());
+    rewriter.replaceOpWithNewOp<tensor::CastOp>(op, op.getType(), constant);
     return success();
   }
 };

@@ -2,32 +2,22 @@
 
 #include "Dialect/Flow/IR/FlowDialect.h"
 
+#include "Dialect/AlwaysLegalToInline.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
-#include "mlir/Transforms/InliningUtils.h"
 
 using namespace mlir;
 using namespace mlir::kiln::flow;
 
 #include "Dialect/Flow/IR/FlowDialect.cpp.inc"
 
-namespace {
-/// The ops are values of their operands: helpers holding them inline.
-struct FlowInlinerInterface : DialectInlinerInterface {
-  using DialectInlinerInterface::DialectInlinerInterface;
-  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
-    return true;
-  }
-};
-}  // namespace
-
 void FlowDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "Dialect/Flow/IR/FlowOps.cpp.inc"
       >();
-  addInterfaces<FlowInlinerInterface>();
+  addInterfaces<kiln::AlwaysLegalToInline>();
 }
 
 LogicalResult TensorDynamicConstantOp::verify() {
@@ -41,8 +31,7 @@ LogicalResult TensorDynamicConstantOp::verify() {
 }
 
 LogicalResult TensorTieShapeOp::verify() {
-  if (static_cast<int64_t>(getDynamicDims().size()) !=
-      getType().getNumDynamicDims())
+  if (getDynamicDims().size() != getType().getNumDynamicDims())
     return emitOpError("expects ")
            << getType().getNumDynamicDims() << " dynamic dimensions for "
            << getType() << ", got " << getDynamicDims().size();

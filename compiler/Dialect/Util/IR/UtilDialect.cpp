@@ -2,31 +2,21 @@
 
 #include "Dialect/Util/IR/UtilDialect.h"
 
+#include "Dialect/AlwaysLegalToInline.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
-#include "mlir/Transforms/InliningUtils.h"
 
 using namespace mlir;
 using namespace mlir::kiln::util;
 
 #include "Dialect/Util/IR/UtilDialect.cpp.inc"
 
-namespace {
-/// Constants and barriers in a helper behave the same at its call site.
-struct UtilInlinerInterface : DialectInlinerInterface {
-  using DialectInlinerInterface::DialectInlinerInterface;
-  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
-    return true;
-  }
-};
-}  // namespace
-
 void UtilDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "Dialect/Util/IR/UtilOps.cpp.inc"
       >();
-  addInterfaces<UtilInlinerInterface>();
+  addInterfaces<kiln::AlwaysLegalToInline>();
 }
 
 //===----------------------------------------------------------------------===//

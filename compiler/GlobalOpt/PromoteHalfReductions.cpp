@@ -28,6 +28,9 @@ bool isRetypable(Operation *op) {
     return false;
   if (isa<arith::ExtFOp, arith::TruncFOp, arith::ConstantOp>(op))
     return true;
+  // A bitcast's result width is its operand's: an f32 operand breaks it.
+  if (isa<arith::BitcastOp>(op))
+    return false;
   return isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
          llvm::all_of(op->getOperandTypes(),
                       [](Type t) { return t.isIntOrIndexOrFloat(); });
@@ -101,11 +104,12 @@ struct PromoteHalfReduction : OpRewritePattern<linalg::GenericOp> {
                             arith::ExtFOp::create(b, l, f32, operand));
             Value result = inner.getResult(0);
             Type type = result.getType();
+            // An f32 value from outside the body is not mapped: itself.
+            Value source = mapping.lookupOrDefault(inner.getOperand(0));
             if (isa<arith::ExtFOp, arith::TruncFOp>(inner) &&
-                mapping.lookup(inner.getOperand(0)).getType() == f32 &&
-                (isHalf(type) || type.isF32())) {
+                source.getType() == f32 && (isHalf(type) || type.isF32())) {
               // Conversions between f16 and f32 vanish at f32.
-              mapping.map(result, mapping.lookup(inner.getOperand(0)));
+              mapping.map(result, source);
               continue;
             }
             if (auto constant = dyn_cast<arith::ConstantOp>(inner);

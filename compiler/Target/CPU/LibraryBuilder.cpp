@@ -130,11 +130,12 @@ FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
           innerModule, llvmContext, executableOp.getSymName());
       if (!llvmModule)
         return variantOp.emitError("cannot translate to LLVM IR");
+      // Both always: a function without them would take the target
+      // machine's, which are the first variant's.
       for (llvm::Function &fn : *llvmModule)
         if (!fn.isDeclaration()) {
           fn.addFnAttr("target-cpu", variantOp.getCpu());
-          if (!variantOp.getFeatures().empty())
-            fn.addFnAttr("target-features", variantOp.getFeatures());
+          fn.addFnAttr("target-features", variantOp.getFeatures());
         }
       for (auto exportOp : variantOp.getExportOps()) {
         library.exports.push_back(

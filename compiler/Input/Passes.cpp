@@ -24,7 +24,8 @@ void buildInputConversionPassPipeline(OpPassManager &pm, bool strictTosa) {
   verifyOptions.strict = strictTosa;
   pm.addPass(createVerifyTosaInputPass(verifyOptions));
   pm.addNestedPass<func::FuncOp>(createTosaToSCFPass());
-  // Lenient, the verification above has validated already.
+  // Validation in the conversion only when strict: when lenient, the
+  // verification above has validated already.
   std::optional<tosa::TosaValidationOptions> validation;
   if (strictTosa)
     validation = tosa::TosaValidationOptions{

@@ -42,8 +42,8 @@ struct VerifyTosaInputPass
   /// Runs TOSA validation (which only reads the IR), reporting the ops it
   /// finds outside the target's profiles or with computed operands the
   /// specification wants constant as warnings; its other findings stay
-  /// errors. Returns whether there were any: the conversion then runs
-  /// no validation of its own.
+  /// errors. Returns whether there were none of those (the conversion runs
+  /// no validation of its own when lenient).
   bool validateWarningOutsideProfiles() {
     bool otherErrors = false;
     ScopedDiagnosticHandler handler(&getContext(), [&](Diagnostic &diag) {

@@ -389,8 +389,7 @@ Status Context::Impl::Execute(size_t function_index,
       case fb::Op::CheckOp: {
         const auto* op = static_cast<const fb::CheckOp*>(body->Get(pc));
         const auto kind = static_cast<CheckKind>(op->kind());
-        const bool has_rhs =
-            kind == CheckKind::kEqual || kind == CheckKind::kAlmostEqual;
+        const bool has_rhs = CheckKindHasRhs(kind);
         KILN_RETURN_IF_ERROR(read(op->lhs()));
         if (has_rhs) KILN_RETURN_IF_ERROR(read(op->rhs()));
         CheckCall call;

@@ -3,7 +3,6 @@
 // RUN: kiln-dump %t.dir/m.kiln --extract-libraries=%t.dir/extracted
 // RUN: cmp %t.dir/lib/keep_library_files.so %t.dir/extracted/library0.so
 // RUN: %llvm_tools_dir/llvm-objdump -t %t.dir/lib/keep_library_files.o | FileCheck %s --check-prefix=OBJECT
-// RUN: kiln-compile %s -o %t.dir/m2.kiln
 // RUN: not kiln-compile %s --keep-library-files=%t.dir/m.kiln/sub -o %t.dir/m3.kiln 2>&1 | FileCheck %s --check-prefix=BAD
 // Tests that --keep-library-files keeps the object and the shared object
 // the module was built from, named after the module, the .so byte-identical

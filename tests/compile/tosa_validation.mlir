@@ -7,9 +7,10 @@
 // Tests that a TOSA op upstream lowers but no TOSA profile allows (clamp on
 // i32) compiles with a warning at its line by default, runs, and is an error
 // with --tosa-validation=strict.
-// LENIENT: tosa_validation.mlir:17:8: warning: 'tosa.clamp' leaves the target's TOSA profiles: {{.*}} got (i32,i32){{.*}}--tosa-validation=strict refuses it)
+// LENIENT: tosa_validation.mlir:18:8: warning: 'tosa.clamp' leaves the target's TOSA profiles: {{.*}} got (i32,i32){{.*}}--tosa-validation=strict refuses it)
 // RESULT: 4xi32=0 3 10 10
-// STRICT: tosa_validation.mlir:17:8: error: 'tosa.clamp' op illegal: operation operand/result data types did not align with any profile or extension
+// STRICT-NOT: warning
+// STRICT: tosa_validation.mlir:18:8: error: 'tosa.clamp' op illegal: operation operand/result data types did not align with any profile or extension
 // STRICT-NOT: warning
 // BAD: error: --tosa-validation is lenient or strict, not 'loose'
 

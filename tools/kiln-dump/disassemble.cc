@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "kiln/check_handler.h"
 #include "kiln/printable.h"
 #include "kiln/tensor.h"
 
@@ -46,24 +47,13 @@ json SlotArray(const flatbuffers::Vector<uint32_t>* slots) {
   return out;
 }
 
-std::string_view CheckName(fb::CheckKind kind) {
-  switch (kind) {
-    case fb::CheckKind::True:
-      return "check.expect_true";
-    case fb::CheckKind::False:
-      return "check.expect_false";
-    case fb::CheckKind::AllTrue:
-      return "check.expect_all_true";
-    case fb::CheckKind::Equal:
-      return "check.expect_eq";
-    case fb::CheckKind::AlmostEqual:
-      return "check.expect_almost_eq";
-  }
-  return "check.unknown";
+/// "check.expect_eq", as the input program spells the op.
+std::string CheckName(fb::CheckKind kind) {
+  return "check." + std::string(CheckKindName(static_cast<CheckKind>(kind)));
 }
 
 bool HasRhs(fb::CheckKind kind) {
-  return kind == fb::CheckKind::Equal || kind == fb::CheckKind::AlmostEqual;
+  return CheckKindHasRhs(static_cast<CheckKind>(kind));
 }
 
 /// "executable::export" of a dispatch.
@@ -133,7 +123,7 @@ std::string InstructionText(const Module& module, const fb::Function& function,
     }
     case fb::Op::CheckOp: {
       const auto* c = static_cast<const fb::CheckOp*>(op);
-      std::string out = std::string(CheckName(c->kind())) + " " +
+      std::string out = CheckName(c->kind()) + " " +
                         Slot(c->lhs());
       if (HasRhs(c->kind())) out += ", " + Slot(c->rhs());
       if (c->kind() == fb::CheckKind::AlmostEqual) {
@@ -203,7 +193,7 @@ json InstructionJson(const Module& module, const fb::Function& function,
     }
     case fb::Op::CheckOp: {
       const auto* c = static_cast<const fb::CheckOp*>(op);
-      out["op"] = std::string(CheckName(c->kind()));
+      out["op"] = CheckName(c->kind());
       out["lhs"] = c->lhs();
       if (HasRhs(c->kind())) out["rhs"] = c->rhs();
       if (c->kind() == fb::CheckKind::AlmostEqual) {

@@ -172,7 +172,10 @@ Status StartProfile(const ProfileFlags& flags, ThreadPool* pool,
   ProfilerOptions options;
   options.hz = flags.hz;
   StatusOr<std::unique_ptr<Profiler>> started = Profiler::Start(pool, options);
-  if (!started.ok()) return std::move(started).status().Prepend("--profile");
+  if (!started.ok()) {
+    return std::move(started).status().Prepend(flags.table ? "--profile"
+                                                           : "--profile-output");
+  }
   *profiler = std::move(started).value();
   return OkStatus();
 }

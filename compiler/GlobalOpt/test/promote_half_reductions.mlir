@@ -56,6 +56,8 @@ func.func @sum_of_squares_bf16(%x: tensor<8x64xbf16>, %init: tensor<8xbf16>) -> 
 //   CHECK-NOT:   arith.extf
 //   CHECK-NOT:   arith.truncf
 //       CHECK:   linalg.matmul
+//   CHECK-NOT:   arith.extf
+//   CHECK-NOT:   arith.truncf
 //       CHECK:   return
 func.func @left_alone(%a: tensor<4x8xf16>, %b: tensor<8x4xf16>, %c: tensor<4x4xf16>, %x: tensor<64xf32>, %y: tensor<f32>) -> (tensor<4x4xf16>, tensor<f32>, tensor<4x4xf16>) {
   %m = linalg.matmul ins(%a, %b : tensor<4x8xf16>, tensor<8x4xf16>) outs(%c : tensor<4x4xf16>) -> tensor<4x4xf16>

@@ -52,6 +52,30 @@ func.func @tie_shape_through_barrier() -> tensor<2x8xi32> {
 
 // -----
 
+// Tests that a tie with constant dimensions gives a tensor of unknown shape
+// (an argument, behind a barrier) the tie's sizes.
+// CHECK-LABEL: func.func @tie_shape_of_argument
+//       CHECK:   %[[B:.+]] = util.optimization_barrier %arg0 : tensor<?x?xi32>
+//       CHECK:   %[[S:.+]] = tensor.cast %[[B]] : tensor<?x?xi32> to tensor<2x8xi32>
+//       CHECK:   linalg.generic {{.+}} ins(%[[S]] : tensor<2x8xi32>)
+func.func @tie_shape_of_argument(%a: tensor<?x?xi32>) -> tensor<2x8xi32> {
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %b = util.optimization_barrier %a : tensor<?x?xi32>
+  %t = flow.tensor.tie_shape %b : tensor<?x?xi32>{%c2, %c8}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%t : tensor<?x?xi32>) outs(%t : tensor<?x?xi32>) {
+  ^bb0(%x: i32, %y: i32):
+    %s = arith.addi %x, %x : i32
+    linalg.yield %s : i32
+  } -> tensor<?x?xi32>
+  %s = tensor.cast %r : tensor<?x?xi32> to tensor<2x8xi32>
+  return %s : tensor<2x8xi32>
+}
+
+// -----
+
 // Tests that elementwise ops on whole tensors and checks compare at the
 // static type their operands had.
 // CHECK-LABEL: func.func @elementwise_and_checks
@@ -73,8 +97,8 @@ func.func @elementwise_and_checks(%a: tensor<3x4xi8>, %b: tensor<3x4xi32>) {
 // Tests that a size only known at run time stays dynamic (the verifier
 // reports it) and that a tie without constant sizes is dropped.
 // CHECK-LABEL: func.func @unknown_size
-//   CHECK-NOT:   flow.tensor.tie_shape
-//       CHECK:   tensor.empty(%{{.+}}) : tensor<?xf32>
+//       CHECK:   %[[E:.+]] = tensor.empty(%{{.+}}) : tensor<?xf32>
+//  CHECK-NEXT:   return %[[E]] : tensor<?xf32>
 func.func @unknown_size(%n: index) -> tensor<?xf32> {
   %e = tensor.empty(%n) : tensor<?xf32>
   %t = flow.tensor.tie_shape %e : tensor<?xf32>{%n}

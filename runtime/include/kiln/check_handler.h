@@ -34,6 +34,11 @@ enum class CheckKind : uint8_t {
 /// "expect_all_true", "expect_eq", "expect_almost_eq".
 std::string_view CheckKindName(CheckKind kind);
 
+/// Whether a check of `kind` compares two operands (lhs and rhs).
+inline bool CheckKindHasRhs(CheckKind kind) {
+  return kind == CheckKind::kEqual || kind == CheckKind::kAlmostEqual;
+}
+
 /// One check instruction as a function reaches it. The operands have the
 /// types the verifier demands of `kind`: a 0-d integer for kTrue and
 /// kFalse, an integer tensor for kAllTrue, two tensors of one type (floats

@@ -124,6 +124,8 @@ func.func @long_row_in_chunks(%x: tensor<4x256xf32>) -> tensor<4x256xf32> {
 // CHECK-LABEL: func.func @short_row_whole
 //   CHECK-NOT:   step %c16
 //       CHECK:   linalg.generic {{.*}} ins(%{{.+}} : tensor<1x128xf32>) outs(%{{.+}} : tensor<1xf32>)
+//   CHECK-NOT:   step %c16
+//       CHECK:   linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<1x128xf32>, tensor<1xf32>) outs(%{{.+}} : tensor<1x128xf32>)
 func.func @short_row_whole(%x: tensor<4x128xf32>) -> tensor<4x128xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<4xf32>

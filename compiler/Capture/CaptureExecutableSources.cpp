@@ -8,6 +8,7 @@
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::kiln {
 #define GEN_PASS_DEF_CAPTUREEXECUTABLESOURCESPASS
@@ -23,6 +24,32 @@ std::string getCapturedSourcePath(StringRef moduleName,
 }
 
 namespace {
+
+/// `{previous = "...", input_files = [...], rows = array<i32: ...>}` with
+/// `rows` sorted by (line, previous line, input file, input line) and
+/// unique; `previous` is left out for the first stage.
+DictionaryAttr buildLineOrigins(Builder &builder, StringRef previousPath,
+                                ArrayRef<std::pair<StringAttr, int32_t>> inputFiles,
+                                SmallVector<int32_t> rows) {
+  using Row = std::array<int32_t, 4>;
+  MutableArrayRef<Row> quads(reinterpret_cast<Row *>(rows.data()),
+                             rows.size() / 4);
+  llvm::sort(quads);
+  size_t unique = std::unique(quads.begin(), quads.end()) - quads.begin();
+  rows.resize(unique * 4);
+  SmallVector<Attribute> files;
+  for (auto [file, index] : inputFiles)
+    files.push_back(file);
+  SmallVector<NamedAttribute> entries;
+  if (!previousPath.empty())
+    entries.push_back(builder.getNamedAttr(
+        kLineOriginsPreviousName, builder.getStringAttr(previousPath)));
+  entries.push_back(builder.getNamedAttr(kLineOriginsInputFilesName,
+                                         builder.getArrayAttr(files)));
+  entries.push_back(builder.getNamedAttr(kLineOriginsRowsName,
+                                         builder.getDenseI32ArrayAttr(rows)));
+  return builder.getDictionaryAttr(entries);
+}
 
 /// Adds `entry` to the dictionary attribute `name` of `op`.
 void addToDictionary(Operation *op, StringRef name, NamedAttribute entry) {
@@ -60,6 +87,7 @@ struct CaptureExecutableSourcesPass
         cast<ExecutableVariantOp>(builder.clone(*variantOp, cloned));
     // Earlier captures are not part of the program text.
     clone->removeAttr(kSourcesAttrName);
+    clone->removeAttr(kLineOriginsAttrName);
     for (ExecutableExportOp exportOp : clone.getExportOps()) {
       exportOp->removeAttr(kSourceLocsAttrName);
       exportOp->removeAttr(kProvenanceAttrName);
@@ -78,8 +106,8 @@ struct CaptureExecutableSourcesPass
         .printNameLocAsPrefix(false)
         .assumeVerified();
     // Printed once; the printer records where each op starts. The clone is
-    // dropped afterwards, so nothing is relocated: only the entry lines (and,
-    // with `record-op-lines`, the tags) are read from that record.
+    // dropped afterwards, so nothing is relocated: only the entry lines and
+    // the tags are read from that record.
     std::string text;
     AsmState::LocationMap positions;
     {
@@ -111,19 +139,48 @@ struct CaptureExecutableSourcesPass
                                                      position->second.second)));
     }
 
-    // The line tables of the library point into this text: each op of the
-    // compiled IR keeps its location, tagged with its copy's line.
-    if (recordOpLines)
-      if (ModuleOp compiled = variantOp.getInnerModule())
-        compiled->walk([&](Operation *op) {
-          auto position = positions.find(cloned.lookupOrNull(op));
-          if (position == positions.end())
-            return;
-          op->setLoc(tagWithStageLine(
-              op->getLoc(),
-              FileLineColLoc::get(context, path, position->second.first,
-                                  position->second.second)));
-        });
+    // Each op of the compiled IR keeps its location, tagged with its copy's
+    // line: the next capture reads the tag back to say where its lines came
+    // from, and the library's line tables point into the line stage's text.
+    // Where this text's lines came from: the previous text's lines tagged
+    // in each op's location, and its input location.
+    std::string previousPath =
+        previousStage.empty()
+            ? std::string()
+            : getCapturedSourcePath(moduleName, variantOp, previousStage);
+    SmallVector<int32_t> rows;
+    llvm::MapVector<StringAttr, int32_t> inputFiles;
+    if (ModuleOp compiled = variantOp.getInnerModule())
+      compiled->walk([&](Operation *op) {
+        auto position = positions.find(cloned.lookupOrNull(op));
+        if (position == positions.end())
+          return;
+        auto line = static_cast<int32_t>(position->second.first);
+        StageLineOrigin origin =
+            getStageLineOrigin(op->getLoc(), previousPath);
+        int32_t inputFile = 0, inputLine = 0;
+        if (origin.input) {
+          inputFile = inputFiles
+                          .try_emplace(origin.input.getFilename(),
+                                       inputFiles.size())
+                          .first->second;
+          inputLine = origin.input.getLine();
+        }
+        if (origin.previousLines.empty())
+          origin.previousLines.push_back(0);
+        for (unsigned previousLine : origin.previousLines)
+          rows.append({line, static_cast<int32_t>(previousLine), inputFile,
+                       inputLine});
+        op->setLoc(tagWithStageLine(
+            op->getLoc(),
+            FileLineColLoc::get(context, path, position->second.first,
+                                position->second.second)));
+      });
+    addToDictionary(variantOp, kLineOriginsAttrName,
+                    builder.getNamedAttr(
+                        path, buildLineOrigins(builder, previousPath,
+                                               inputFiles.getArrayRef(),
+                                               std::move(rows))));
 
     auto type = RankedTensorType::get({static_cast<int64_t>(text.size())},
                                       builder.getIntegerType(8));

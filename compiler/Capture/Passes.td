@@ -25,13 +25,22 @@ def CaptureExecutableSourcesPass
     stages are not captured again. The pass adds only these attributes, so
     it preserves all analyses.
 
-    With `record-op-lines` (the stage the library's line tables point into,
-    `--executable-debug-line-stage`), each op of the variant's module also
-    gets its line in the text as a tag around its own location,
+    Each op of the variant's module also gets its line in the text as a
+    tag around its own location,
     `loc(fused<loc("<path>":LINE:COL)>[<its location>])`: passes after the
-    capture carry the tag along with the location, and the library builder
-    emits DWARF lines from it. This is the only location the pass changes;
-    the original stays inside the tag.
+    capture carry the tag along with the location. The next capture reads
+    the tags back to record where each of its lines came from, and the
+    library builder emits DWARF lines from the tags of the line stage
+    (`--executable-debug-line-stage`). This is the only location the pass
+    changes; the original stays inside the tag.
+
+    Where the text's op lines came from goes on the variant, in the
+    `kiln.line_origins` dictionary under the text's path: `previous`, the
+    path of the `previous-stage` text (absent for the first stage);
+    `input_files`; and `rows`, four integers per op line (line, the line of
+    the previous text tagged in the op's location or 0, an index into
+    `input_files`, the op's input line or 0), one row per previous line,
+    sorted and unique.
 
     ```mlir
     kiln.executable.variant @cpu ... attributes {
@@ -45,9 +54,10 @@ def CaptureExecutableSourcesPass
            "Name of the stage being captured">,
     Option<"moduleName", "module-name", "std::string", /*default=*/"\"module\"",
            "Module part of the captured paths">,
-    Option<"recordOpLines", "record-op-lines", "bool", /*default=*/"false",
-           "Tag each op's location with its line in the captured text (for "
-           "the library's line tables)">,
+    Option<"previousStage", "previous-stage", "std::string",
+           /*default=*/"\"\"",
+           "Stage captured before this one, whose lines the new text's op "
+           "lines are traced back to (empty: this is the first)">,
   ];
 }
 

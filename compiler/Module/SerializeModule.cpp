@@ -257,6 +257,7 @@ public:
                           libraryHash,
                           builder.CreateVectorOfStrings(library.cpuFeatures),
                           libraryLines)};
+    collectInputFiles();
     auto [sourceFiles, sourceContents] = serializeSourceTable();
     std::vector<flatbuffers::Offset<flatbuffers::String>> stageNames;
     for (const std::string &stage : capturedStages())
@@ -266,7 +267,7 @@ public:
         builder.CreateVector(functions), builder.CreateVector(executables),
         builder.CreateVector(libraries), builder.CreateVector(constants),
         options.debugLevel, builder.CreateVector(stageNames), sourceFiles,
-        sourceContents);
+        sourceContents, builder.CreateVectorOfStrings(inputFiles));
     builder.Finish(root, KILN_MODULE_IDENTIFIER);
     if (failed(checkRoomFor(moduleOp.getLoc(), 0, "its tables")))
       return failure();
@@ -372,10 +373,87 @@ private:
       // Contents are numbered in order of their first file.
       if (file.content == contents.size())
         contents.push_back(serializeContent(distinct[file.content]));
-      files.push_back(fb::CreateSourceFile(
-          builder, builder.CreateString(file.path), file.content));
+      auto [previous, origins] = serializeLineOrigins(file);
+      files.push_back(fb::CreateSourceFile(builder,
+                                           builder.CreateString(file.path),
+                                           file.content, previous, origins));
     }
     return {builder.CreateVector(files), builder.CreateVector(contents)};
+  }
+
+  /// Every input file that the texts' line origins name, by its stored
+  /// path, sorted; numbers them for serializeLineOrigins.
+  void collectInputFiles() {
+    std::set<std::string> paths;
+    for (const EmbeddedSources::File &file : sources.getFiles())
+      if (file.lineOrigins)
+        if (auto names = file.lineOrigins.getAs<ArrayAttr>(
+                kLineOriginsInputFilesName))
+          for (auto name : names.getAsValueRange<StringAttr>())
+            paths.insert(getStoredPath(name));
+    for (const std::string &path : paths) {
+      inputFileIndices[path] = inputFiles.size();
+      inputFiles.push_back(path);
+    }
+  }
+
+  /// The text `file`'s stage came after (KILN_NO_SOURCE if none) and its
+  /// line origin rows, numbered as the module numbers sources and input
+  /// files. Rows a text cannot hold (a line past its end, from a pass that
+  /// tagged what the printer did not print) are left out.
+  std::pair<uint32_t,
+            flatbuffers::Offset<flatbuffers::Vector<const fb::LineOrigin *>>>
+  serializeLineOrigins(const EmbeddedSources::File &file) {
+    if (!file.lineOrigins)
+      return {KILN_NO_SOURCE, 0};
+    ArrayRef<EmbeddedSources::Content> contents = sources.getContents();
+    auto lineCount = [&](uint32_t source) {
+      return countLines(contents[sources.getFiles()[source].content].text);
+    };
+    uint32_t previous = KILN_NO_SOURCE, previousLines = 0;
+    if (auto path =
+            file.lineOrigins.getAs<StringAttr>(kLineOriginsPreviousName)) {
+      auto it = sourceIndices.find(path.getValue());
+      if (it != sourceIndices.end()) {
+        previous = it->second;
+        previousLines = lineCount(previous);
+      }
+    }
+    SmallVector<uint32_t> inputIndices;
+    if (auto names =
+            file.lineOrigins.getAs<ArrayAttr>(kLineOriginsInputFilesName))
+      for (auto name : names.getAsValueRange<StringAttr>())
+        inputIndices.push_back(inputFileIndices.lookup(getStoredPath(name)));
+    auto rows = file.lineOrigins.getAs<DenseI32ArrayAttr>(kLineOriginsRowsName);
+    const uint32_t lines = lineCount(sourceIndices.lookup(file.path));
+    std::vector<fb::LineOrigin> origins;
+    for (size_t i = 0; rows && i + 4 <= rows.size(); i += 4) {
+      auto line = static_cast<uint32_t>(rows[i]);
+      auto previousLine = static_cast<uint32_t>(rows[i + 1]);
+      auto inputFile = static_cast<uint32_t>(rows[i + 2]);
+      auto inputLine = static_cast<uint32_t>(rows[i + 3]);
+      if (line == 0 || line > lines || previousLine > previousLines)
+        continue;
+      if (inputLine == 0 || inputFile >= inputIndices.size())
+        inputFile = inputLine = 0;
+      else
+        inputFile = inputIndices[inputFile];
+      origins.emplace_back(line, previousLine, inputFile, inputLine);
+    }
+    auto key = [](const fb::LineOrigin &row) {
+      return std::make_tuple(row.line(), row.previous_line(),
+                             row.input_file(), row.input_line());
+    };
+    llvm::sort(origins, [&](const fb::LineOrigin &a, const fb::LineOrigin &b) {
+      return key(a) < key(b);
+    });
+    origins.erase(std::unique(origins.begin(), origins.end(),
+                              [&](const fb::LineOrigin &a,
+                                  const fb::LineOrigin &b) {
+                                return key(a) == key(b);
+                              }),
+                  origins.end());
+    return {previous, builder.CreateVectorOfStructs(origins)};
   }
 
   flatbuffers::Offset<fb::SourceContent>
@@ -985,6 +1063,9 @@ private:
   std::set<std::string> stagesSeen;
   /// Path -> index in the source table.
   llvm::StringMap<uint32_t> sourceIndices;
+  /// Module.input_files, and the index of each.
+  std::vector<std::string> inputFiles;
+  llvm::StringMap<uint32_t> inputFileIndices;
   std::vector<flatbuffers::Offset<fb::Executable>> executables;
   std::vector<flatbuffers::Offset<fb::Constant>> constants;
   DenseMap<Attribute, uint32_t> constantIndices;
@@ -1003,12 +1084,18 @@ EmbeddedSources::collect(ModuleOp moduleOp, const SerializeOptions &options) {
   std::unique_ptr<EmbeddedSources> sources(new EmbeddedSources());
   // Path -> text (ordered: the table is sorted by path).
   std::map<std::string, StringRef> texts;
+  llvm::StringMap<DictionaryAttr> lineOrigins;
   if (options.debugLevel >= 3) {
     WalkResult walk = moduleOp.walk([&](ExecutableVariantOp variantOp) {
       auto captured =
           variantOp->getAttrOfType<DictionaryAttr>(kSourcesAttrName);
       if (!captured)
         return WalkResult::advance();
+      if (auto origins =
+              variantOp->getAttrOfType<DictionaryAttr>(kLineOriginsAttrName))
+        for (NamedAttribute entry : origins)
+          if (auto dict = dyn_cast<DictionaryAttr>(entry.getValue()))
+            lineOrigins[entry.getName().getValue()] = dict;
       for (NamedAttribute entry : captured) {
         auto resource = dyn_cast<DenseResourceElementsAttr>(entry.getValue());
         AsmResourceBlob *blob =
@@ -1074,7 +1161,7 @@ EmbeddedSources::collect(ModuleOp moduleOp, const SerializeOptions &options) {
         contentIndices.try_emplace({hash, text}, sources->contents.size());
     if (inserted)
       sources->contents.push_back({text, hash, {}});
-    sources->files.push_back({path, it->second});
+    sources->files.push_back({path, it->second, lineOrigins.lookup(path)});
   }
 
   // The thread that collected the texts goes on to build the library, so

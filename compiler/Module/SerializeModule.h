@@ -50,6 +50,9 @@ public:
     std::string path;
     /// Index into getContents().
     uint32_t content;
+    /// For a captured stage text, where its op lines came from (the
+    /// variant's `kiln.line_origins` entry); null otherwise.
+    DictionaryAttr lineOrigins;
   };
   /// A distinct text.
   struct Content {

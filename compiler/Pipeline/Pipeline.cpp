@@ -51,7 +51,7 @@ namespace {
 void addCodegenPasses(OpPassManager &pm, const CompileOptions &options,
                       CodegenStage from) {
   std::vector<std::string> captureStages = getCaptureStages(options);
-  std::string lineStage = getLineStage(options);
+  std::string previousStage;
   OpPassManager &variantPM =
       pm.nest<ExecutableOp>().nest<ExecutableVariantOp>();
   buildCPUCodegenPassPipeline(
@@ -65,7 +65,8 @@ void addCodegenPasses(OpPassManager &pm, const CompileOptions &options,
           CaptureExecutableSourcesPassOptions captureOptions;
           captureOptions.stage = getCodegenStageName(stage).str();
           captureOptions.moduleName = options.sourcePrefix;
-          captureOptions.recordOpLines = captureOptions.stage == lineStage;
+          captureOptions.previousStage = previousStage;
+          previousStage = captureOptions.stage;
           nested.addPass(createCaptureExecutableSourcesPass(captureOptions));
         }
         if (options.dumpStage == stage) {
@@ -98,6 +99,8 @@ LogicalResult serialize(ModuleOp moduleOp, const CompileOptions &options,
   CPULibraryOptions libraryOptions;
   libraryOptions.targetCPU = options.cpu;
   libraryOptions.lineTables = options.debugLevel >= 1;
+  libraryOptions.lineStage = getLineStage(options);
+  libraryOptions.sourcePrefix = options.sourcePrefix;
   libraryOptions.keepFilesDir = options.keepLibraryFilesDir;
   FailureOr<CPULibrary> library =
       buildCPULibrary(moduleOp, options.moduleName, libraryOptions);

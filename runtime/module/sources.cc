@@ -135,7 +135,66 @@ SourceFileView SourceTable::file(uint32_t index) const {
     view.stored_size = data->size();
   }
   view.content = file->content();
+  view.line_count = content->line_count();
+  view.previous = file->previous();
+  view.origin_count = file->origins() ? file->origins()->size() : 0;
   return view;
+}
+
+LineOriginView SourceTable::origin(uint32_t source, uint32_t row) const {
+  const fb::LineOrigin* origin =
+      module_->source_files()->Get(source)->origins()->Get(row);
+  return {origin->line(), origin->previous_line(), origin->input_file(),
+          origin->input_line()};
+}
+
+std::pair<uint32_t, uint32_t> SourceTable::FindOrigins(uint32_t source,
+                                                       uint32_t line) const {
+  const auto* origins = module_->source_files()->Get(source)->origins();
+  if (!origins) return {0, 0};
+  // First row at or after `line`, then first row after it.
+  auto bound = [&](uint32_t low, uint32_t line_past) {
+    uint32_t high = origins->size();
+    while (low < high) {
+      const uint32_t mid = low + (high - low) / 2;
+      if (origins->Get(mid)->line() < line_past) {
+        low = mid + 1;
+      } else {
+        high = mid;
+      }
+    }
+    return low;
+  };
+  const uint32_t first = bound(0, line);
+  return {first, line == UINT32_MAX ? origins->size() : bound(first, line + 1)};
+}
+
+uint32_t SourceTable::input_file_count() const {
+  const auto* files = module_ ? module_->input_files() : nullptr;
+  return files ? files->size() : 0;
+}
+
+std::string_view SourceTable::input_file(uint32_t index) const {
+  return module_->input_files()->Get(index)->string_view();
+}
+
+std::optional<uint32_t> SourceTable::FindInputFile(
+    std::string_view path) const {
+  const auto* files = module_ ? module_->input_files() : nullptr;
+  if (!files) return std::nullopt;
+  uint32_t low = 0, high = files->size();
+  while (low < high) {
+    const uint32_t mid = low + (high - low) / 2;
+    if (files->Get(mid)->string_view() < path) {
+      low = mid + 1;
+    } else {
+      high = mid;
+    }
+  }
+  if (low < files->size() && files->Get(low)->string_view() == path) {
+    return low;
+  }
+  return std::nullopt;
 }
 
 std::optional<uint32_t> SourceTable::FindIndex(std::string_view path) const {

@@ -16,7 +16,9 @@
 #include <cmath>
 #include <cstring>
 #include <unordered_set>
+#include <tuple>
 #include <utility>
+#include <vector>
 
 #include "flatbuffers/flatbuffers.h"
 #include "kiln/check_handler.h"
@@ -202,6 +204,98 @@ Status VerifySourceContent(const fb::SourceContent& content) {
   return OkStatus();
 }
 
+uint32_t LineCountOf(const fb::Module& module, uint32_t source) {
+  const fb::SourceFile* file = module.source_files()->Get(source);
+  return module.source_contents()->Get(file->content())->line_count();
+}
+
+// The cross-stage line maps: input files sorted and unique; each text's
+// previous text in range and no text its own ancestor; rows strictly
+// increasing, every line inside its text. Runs after the files themselves
+// are checked.
+Status VerifyLineOrigins(const fb::Module& module) {
+  const uint32_t input_count = SizeOf(module.input_files());
+  for (uint32_t i = 0; i < input_count; ++i) {
+    if (!module.input_files()->Get(i)) {
+      return InvalidArgumentError("input file ", i, ": missing path");
+    }
+    if (i > 0 && StringOf(module.input_files()->Get(i - 1)).compare(
+                     StringOf(module.input_files()->Get(i))) >= 0) {
+      return InvalidArgumentError("input files are not sorted and unique: "
+                                  "file ", i - 1, " '",
+                                  StringOf(module.input_files()->Get(i - 1)),
+                                  "', then '",
+                                  StringOf(module.input_files()->Get(i)), "'");
+    }
+  }
+  const uint32_t file_count = SizeOf(module.source_files());
+  // 0: not seen, 1: on the chain being followed, 2: leads to a first stage.
+  std::vector<uint8_t> state(file_count, 0);
+  for (uint32_t i = 0; i < file_count; ++i) {
+    const fb::SourceFile* file = module.source_files()->Get(i);
+    const uint32_t previous = file->previous();
+    const std::string_view path = StringOf(file->path());
+    if (previous != KILN_NO_SOURCE && previous >= file_count) {
+      return OutOfRangeError("source file '", path, "': previous text ",
+                             previous, " out of range (", file_count,
+                             " files)");
+    }
+    uint32_t at = i;
+    while (at != KILN_NO_SOURCE && state[at] == 0) {
+      state[at] = 1;
+      at = module.source_files()->Get(at)->previous();
+    }
+    if (at != KILN_NO_SOURCE && state[at] == 1) {
+      return InvalidArgumentError("source file '", path,
+                                  "': its previous texts lead back to "
+                                  "themselves");
+    }
+    for (at = i; at != KILN_NO_SOURCE && state[at] == 1;
+         at = module.source_files()->Get(at)->previous()) {
+      state[at] = 2;
+    }
+    const auto* origins = file->origins();
+    const uint32_t lines = LineCountOf(module, i);
+    const uint32_t previous_lines =
+        previous == KILN_NO_SOURCE ? 0 : LineCountOf(module, previous);
+    for (uint32_t r = 0; r < SizeOf(origins); ++r) {
+      const fb::LineOrigin* row = origins->Get(r);
+      if (row->line() == 0 || row->line() > lines) {
+        return OutOfRangeError("source file '", path, "': line origin ", r,
+                               " is for line ", row->line(), ", outside its ",
+                               lines, " lines");
+      }
+      if (row->previous_line() > previous_lines) {
+        return OutOfRangeError(
+            "source file '", path, "': line origin ", r, " names line ",
+            row->previous_line(), " of ",
+            previous == KILN_NO_SOURCE ? "no previous text" : "its previous text",
+            " (", previous_lines, " lines)");
+      }
+      if (row->input_line() == 0 ? row->input_file() != 0
+                                 : row->input_file() >= input_count) {
+        return OutOfRangeError("source file '", path, "': line origin ", r,
+                               " names input file ", row->input_file(),
+                               " line ", row->input_line(), " (",
+                               input_count, " input files)");
+      }
+      if (r > 0) {
+        const fb::LineOrigin* before = origins->Get(r - 1);
+        auto key = [](const fb::LineOrigin* o) {
+          return std::make_tuple(o->line(), o->previous_line(),
+                                 o->input_file(), o->input_line());
+        };
+        if (key(before) >= key(row)) {
+          return InvalidArgumentError("source file '", path,
+                                      "': line origins are not sorted and "
+                                      "unique at row ", r);
+        }
+      }
+    }
+  }
+  return OkStatus();
+}
+
 // Paths are compared byte-wise (as std::string and the compiler's std::map
 // order them); the table must be strictly increasing.
 Status VerifySourceTable(const fb::Module& module) {
@@ -235,7 +329,7 @@ Status VerifySourceTable(const fb::Module& module) {
     }
     previous = path;
   }
-  return OkStatus();
+  return VerifyLineOrigins(module);
 }
 
 Status VerifyExportDebugInfo(const fb::Module& module, const fb::Export& ex,

@@ -2,12 +2,136 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 
 #include "kiln/profiler.h"
 
 namespace kiln {
+
+namespace {
+
+/// Most samples first, then by text and line.
+void SortLines(std::vector<ProfileLine>* lines) {
+  std::sort(lines->begin(), lines->end(),
+            [](const ProfileLine& a, const ProfileLine& b) {
+              return std::tie(b.samples, a.path, a.line) <
+                     std::tie(a.samples, b.path, b.line);
+            });
+}
+
+/// Samples of one export, by (text path, line), rolled up to one stage.
+class RollUp {
+ public:
+  /// To the text of source `target`, or the input program if kNoSource.
+  RollUp(const Module& module, uint32_t target)
+      : sources_(module.sources()),
+        target_(target),
+        to_input_(target == kNoSource) {}
+
+  /// Adds `samples` on `line` of source `source` (0: no line), traced back
+  /// to the stage.
+  void Add(uint32_t source, uint32_t line, uint64_t samples) {
+    if (line == 0 || source == kNoSource) return Count({}, kNoSource, 0, samples);
+    const SourceFileView file = sources_.file(source);
+    if (source == target_) {
+      return Count(file.path, source, line, samples);
+    }
+    const auto [first, last] = sources_.FindOrigins(source, line);
+    // Distinct counterparts, in row order (sorted, so duplicates adjoin
+    // for previous lines; input lines are deduplicated here).
+    std::vector<std::pair<uint32_t, uint32_t>> targets;
+    for (uint32_t row = first; row < last; ++row) {
+      const LineOriginView origin = sources_.origin(source, row);
+      const auto target =
+          to_input_ ? std::make_pair(origin.input_file, origin.input_line)
+                    : std::make_pair(file.previous, origin.previous_line);
+      if (target.second == 0 || (!to_input_ && target.first == kNoSource)) {
+        continue;
+      }
+      if (std::find(targets.begin(), targets.end(), target) == targets.end()) {
+        targets.push_back(target);
+      }
+    }
+    if (targets.empty()) return Count({}, kNoSource, 0, samples);
+    const uint64_t share = samples / targets.size();
+    uint64_t remainder = samples % targets.size();
+    for (const auto& [file_index, target_line] : targets) {
+      const uint64_t part = share + (remainder ? 1 : 0);
+      if (remainder) --remainder;
+      if (part == 0) continue;
+      if (to_input_) {
+        const std::string_view path = sources_.input_file(file_index);
+        Count(path, sources_.FindIndex(path).value_or(kNoSource), target_line,
+              part);
+      } else {
+        Add(file_index, target_line, part);
+      }
+    }
+  }
+
+  std::vector<ProfileLine> TakeLines() {
+    std::vector<ProfileLine> lines;
+    for (const auto& [key, row] : counts_) lines.push_back(row);
+    SortLines(&lines);
+    return lines;
+  }
+
+ private:
+  void Count(std::string_view path, uint32_t source, uint32_t line,
+             uint64_t samples) {
+    ProfileLine& row = counts_[{path, line}];
+    row.source = source;
+    row.line = line;
+    row.path = path;
+    row.samples += samples;
+  }
+
+  const SourceTable& sources_;
+  const uint32_t target_;
+  const bool to_input_;
+  std::map<std::pair<std::string_view, uint32_t>, ProfileLine> counts_;
+};
+
+}  // namespace
+
+StatusOr<Profile> RollUpProfile(const Module& module, const Profile& profile,
+                                std::string_view stage) {
+  std::optional<uint32_t> stage_index;
+  std::string stages;
+  for (uint32_t i = 0; i < module.capture_stage_count(); ++i) {
+    if (module.capture_stage(i) == stage) stage_index = i;
+    stages += StrCat(module.capture_stage(i), ", ");
+  }
+  if (!stage_index && stage != kInputStage) {
+    return InvalidArgumentError("the module has no stage '", stage,
+                                "'; it has ", stages, kInputStage);
+  }
+  Profile rolled = profile;
+  for (ProfileExport& ex : rolled.exports) {
+    // The export's own text of that stage; an export without one (its
+    // stage was not captured) has no line there.
+    uint32_t target = kNoSource;
+    if (stage_index) {
+      const std::optional<StageLocationView> location =
+          ex.export_view.FindStageLocation(*stage_index);
+      if (!location) {
+        ex.lines = {ProfileLine{kNoSource, 0, ex.samples, {}}};
+        continue;
+      }
+      target = location->source;
+    }
+    RollUp roll_up(module, target);
+    for (const ProfileLine& line : ex.lines) {
+      roll_up.Add(line.source, line.line, line.samples);
+    }
+    ex.lines = roll_up.TakeLines();
+  }
+  return rolled;
+}
 
 Profile ResolveProfile(const Module& module, const std::vector<uintptr_t>& pcs,
                        uint64_t dropped_samples) {
@@ -35,14 +159,16 @@ Profile ResolveProfile(const Module& module, const std::vector<uintptr_t>& pcs,
     ProfileExport& out = profile.exports.emplace_back();
     out.export_view = entry.first;
     for (const auto& [line, samples] : entry.second) {
-      out.lines.push_back({line.first, line.second, samples});
+      ProfileLine& row = out.lines.emplace_back();
+      row.samples = samples;
+      if (line.second) {
+        row.source = line.first;
+        row.line = line.second;
+        row.path = module.sources().file(line.first).path;
+      }
       out.samples += samples;
     }
-    std::sort(out.lines.begin(), out.lines.end(),
-              [](const ProfileLine& a, const ProfileLine& b) {
-                return std::tie(b.samples, a.source, a.line) <
-                       std::tie(a.samples, b.source, b.line);
-              });
+    SortLines(&out.lines);
   }
   std::stable_sort(profile.exports.begin(), profile.exports.end(),
                    [](const ProfileExport& a, const ProfileExport& b) {

@@ -5,6 +5,7 @@
 //                  [--benchmark_min_time=X[s|x]] [--benchmark_warmup_calls=N]
 //                  [--benchmark_format=console|json] [--benchmark_out=FILE]
 //                  [--profile[=HZ]] [--profile-output=FILE]
+//                  [--profile-stage=STAGE]
 //
 // In the conventions of IREE's iree-benchmark-module, which is built on
 // Google Benchmark: the same flags, the same console table and the same JSON
@@ -101,6 +102,9 @@ constexpr char kUsage[] =
     "                        export's share and hottest lines (console\n"
     "                        format only)\n"
     "  --profile-output=FILE write those samples as collapsed stacks\n"
+    "  --profile-stage=STAGE show those samples at the lines of STAGE's\n"
+    "                        text (a captured stage, e.g. 0.source) or of\n"
+    "                        the input program (input), as kiln-run does\n"
     "  --help                show this help\n"
     "\n"
     "Each row is BM_<function>/process_time/real_time, as in\n"
@@ -191,7 +195,8 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
            {"benchmark_format", true},
            {"benchmark_out", true},
            {"profile", true, /*value_optional=*/true},
-           {"profile-output", true}}));
+           {"profile-output", true},
+           {"profile-stage", true}}));
   options->module_path = line.module_path;
   for (const kiln::tools::Flag& flag : line.flags) {
     const std::string_view name = flag.name, value = flag.value;
@@ -627,7 +632,8 @@ kiln::Status Run(const Options& options, const char* executable,
   // Sampling covers the timed calls alone.
   std::unique_ptr<kiln::Profiler> profiler;
   KILN_RETURN_IF_ERROR(
-      kiln::tools::StartProfile(options.profile, &pool, &profiler));
+      kiln::tools::StartProfile(options.profile, *module, &pool,
+                                       &profiler));
   for (int64_t r = 0; r < options.repetitions; ++r) {
     KILN_ASSIGN_OR_RETURN(Row row, MeasureRepetition(call, options.min_time));
     row.repetition_index = r;

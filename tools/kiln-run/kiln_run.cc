@@ -3,6 +3,7 @@
 //   kiln-run MODULE.kiln [--function=NAME] [--input=VALUE]...
 //            [--output=@FILE.npy|-]... [--threads=N] [--list-functions]
 //            [--perf] [--profile[=HZ]] [--profile-output=FILE]
+//            [--profile-stage=STAGE]
 //   kiln-run MODULE.kiln --dispatch=EXPORT [--workgroup-count=X[,Y[,Z]]]
 //            [--binding=VALUE]... [--output=@FILE.npy|-]... [--threads=N]
 //
@@ -107,6 +108,13 @@ constexpr char kUsage[] =
     "                        replaced as a whole. Samples as --profile does\n"
     "                        (at its HZ when given), printing no table unless\n"
     "                        --profile is given too\n"
+    "  --profile-stage=STAGE show the samples of --profile and\n"
+    "                        --profile-output at the lines of another text:\n"
+    "                        a captured stage (e.g. 0.source, the kernel as\n"
+    "                        formed) or input (the input program), followed\n"
+    "                        back through the module's cross-stage line\n"
+    "                        maps; a line that came from several splits its\n"
+    "                        samples evenly among them\n"
     "  --help                show this help\n"
     "\n"
     "Results are printed one per line, e.g. 2x2xf32=[1 2][3 4], in the\n"
@@ -200,7 +208,8 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
            {"workgroup-count", true}, {"dump-dispatches", true},
            {"trace", true}, {"trace-stage", true},
            {"profile", true, /*value_optional=*/true},
-           {"profile-output", true}}));
+           {"profile-output", true},
+           {"profile-stage", true}}));
   options->module_path = line.module_path;
   for (const kiln::tools::Flag& flag : line.flags) {
     const std::string_view name = flag.name, value = flag.value;
@@ -526,7 +535,8 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
   // Sampling covers the call alone: not loading, parsing or printing.
   std::unique_ptr<kiln::Profiler> profiler;
   KILN_RETURN_IF_ERROR(
-      kiln::tools::StartProfile(options.profile, &pool, &profiler));
+      kiln::tools::StartProfile(options.profile, *module, &pool,
+                                       &profiler));
   std::vector<kiln::Tensor> results;
   kiln::Status status = context.Call(function_index, inputs, &results);
   std::optional<kiln::Profile> profile;

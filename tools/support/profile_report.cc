@@ -100,8 +100,11 @@ std::string FormatProfileTable(const Module& module, const Profile& profile,
         out += "(no line)\n";
         continue;
       }
-      out += StrCat(Printable(module.sources().file(line.source).path), ":",
-                    line.line, "  ", texts.Get(line.source, line.line), "\n");
+      out += StrCat(Printable(line.path), ":", line.line, "  ",
+                    line.source == kNoSource
+                        ? std::string("(text not embedded)")
+                        : texts.Get(line.source, line.line),
+                    "\n");
     }
     if (ex.lines.size() > options.top_lines) {
       out += StrCat("      (", ex.lines.size() - options.top_lines,
@@ -126,9 +129,8 @@ std::string FormatCollapsedStacks(const Module& module, const Profile& profile,
       if (line.line == 0) {
         out += StrCat(stack, " ", line.samples, "\n");
       } else {
-        out += StrCat(stack, ";",
-                      Frame(module.sources().file(line.source).path), ":",
-                      line.line, " ", line.samples, "\n");
+        out += StrCat(stack, ";", Frame(line.path), ":", line.line, " ",
+                      line.samples, "\n");
       }
     }
   }
@@ -155,6 +157,15 @@ StatusOr<bool> ParseProfileFlag(std::string_view name, std::string_view value,
     }
     return true;
   }
+  if (name == "profile-stage") {
+    if (value.empty()) {
+      return InvalidArgumentError(
+          "--profile-stage needs a stage: --profile-stage=NAME (a captured "
+          "stage such as 0.source, or ", kInputStage, ")");
+    }
+    flags->stage = std::string(value);
+    return true;
+  }
   if (name == "profile-output") {
     if (value.empty()) {
       return InvalidArgumentError(
@@ -166,9 +177,19 @@ StatusOr<bool> ParseProfileFlag(std::string_view name, std::string_view value,
   return false;
 }
 
-Status StartProfile(const ProfileFlags& flags, ThreadPool* pool,
-                    std::unique_ptr<Profiler>* profiler) {
-  if (!flags.enabled()) return OkStatus();
+Status StartProfile(const ProfileFlags& flags, const Module& module,
+                    ThreadPool* pool, std::unique_ptr<Profiler>* profiler) {
+  if (!flags.enabled()) {
+    if (!flags.stage.empty()) {
+      return InvalidArgumentError(
+          "--profile-stage applies to --profile or --profile-output");
+    }
+    return OkStatus();
+  }
+  if (!flags.stage.empty()) {
+    KILN_RETURN_IF_ERROR(RollUpProfile(module, Profile(), flags.stage).status(),
+                         "--profile-stage");
+  }
   ProfilerOptions options;
   options.hz = flags.hz;
   StatusOr<std::unique_ptr<Profiler>> started = Profiler::Start(pool, options);
@@ -181,8 +202,17 @@ Status StartProfile(const ProfileFlags& flags, ThreadPool* pool,
 }
 
 Status WriteProfileReport(const ProfileFlags& flags, const Module& module,
-                          const Profile& profile, std::string_view function,
+                          const Profile& sampled, std::string_view function,
                           int threads) {
+  Profile rolled_up;
+  if (!flags.stage.empty()) {
+    StatusOr<Profile> rolled = RollUpProfile(module, sampled, flags.stage);
+    if (!rolled.ok()) {
+      return std::move(rolled).status().Prepend("--profile-stage");
+    }
+    rolled_up = std::move(rolled).value();
+  }
+  const Profile& profile = flags.stage.empty() ? sampled : rolled_up;
   if (!flags.output.empty()) {
     KILN_RETURN_IF_ERROR(
         WriteFileAtomically(flags.output,

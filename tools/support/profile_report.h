@@ -1,6 +1,7 @@
 //===- profile_report.h - The tools' views of a sampled profile ---*- C++ -*-===//
 //
-// kiln-run's and kiln-benchmark's --profile and --profile-output flags, the
+// kiln-run's and kiln-benchmark's --profile, --profile-output and
+// --profile-stage flags, the
 // table --profile prints after the results (per export: samples, share,
 // hottest lines with PATH:LINE, share and the line's text from the module's
 // own source table) and the collapsed stacks --profile-output writes
@@ -24,26 +25,31 @@
 
 namespace kiln::tools {
 
-/// --profile[=HZ] and --profile-output=FILE as given.
+/// --profile[=HZ], --profile-output=FILE and --profile-stage=STAGE as given.
 struct ProfileFlags {
   bool table = false;  // --profile
   uint32_t hz = ProfilerOptions().hz;
   std::string output;  // --profile-output
+  /// --profile-stage: the stage whose lines the samples are rolled up to
+  /// (a captured stage or kInputStage); empty: the line table's own.
+  std::string stage;
   bool enabled() const { return table || !output.empty(); }
 };
 
-/// Reads flag `name` into `flags` if it is one of the two (declare them as
-/// {"profile", true, /*value_optional=*/true} and {"profile-output", true});
-/// false for any other flag.
+/// Reads flag `name` into `flags` if it is one of the three (declare them
+/// as {"profile", true, /*value_optional=*/true}, {"profile-output", true}
+/// and {"profile-stage", true}); false for any other flag.
 StatusOr<bool> ParseProfileFlag(std::string_view name, std::string_view value,
                                 ProfileFlags* flags);
 
-/// When `flags` ask for a profile, starts sampling the caller and `pool`'s
-/// workers into `*profiler`; otherwise leaves it null.
-Status StartProfile(const ProfileFlags& flags, ThreadPool* pool,
-                    std::unique_ptr<Profiler>* profiler);
+/// When `flags` ask for a profile, checks that `module` has the stage they
+/// roll up to and starts sampling the caller and `pool`'s workers into
+/// `*profiler`; otherwise leaves it null.
+Status StartProfile(const ProfileFlags& flags, const Module& module,
+                    ThreadPool* pool, std::unique_ptr<Profiler>* profiler);
 
-/// Writes --profile-output's file and prints --profile's table on stdout.
+/// Writes --profile-output's file and prints --profile's table on stdout,
+/// both at the lines of --profile-stage.
 Status WriteProfileReport(const ProfileFlags& flags, const Module& module,
                           const Profile& profile, std::string_view function,
                           int threads);

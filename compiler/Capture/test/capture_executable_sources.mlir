@@ -1,11 +1,14 @@
 // RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(kiln.executable(kiln.executable.variant(kiln-capture-executable-sources{stage=0.source module-name=m-0123abcd})))" --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s
 // RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(kiln.executable(kiln.executable.variant(kiln-capture-executable-sources{stage=0.source module-name=m-0123abcd})))" | FileCheck %s --check-prefix=RESOURCE
 // RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(kiln.executable(kiln.executable.variant(kiln-capture-executable-sources{stage=0.source module-name=m-0123abcd}, kiln-capture-executable-sources{stage=1.configured module-name=m-0123abcd})))" --mlir-print-local-scope | FileCheck %s --check-prefix=TWICE
-// RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(kiln.executable(kiln.executable.variant(kiln-capture-executable-sources{stage=0.source module-name=m-0123abcd record-op-lines=true})))" --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s --check-prefix=LINES
+// RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(kiln.executable(kiln.executable.variant(kiln-capture-executable-sources{stage=0.source module-name=m-0123abcd})))" --mlir-print-local-scope | FileCheck %s --check-prefix=ORIGINS
+// RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(kiln.executable(kiln.executable.variant(kiln-capture-executable-sources{stage=0.source module-name=m}, builtin.module(func.func(linalg-fuse-elementwise-ops)), kiln-capture-executable-sources{stage=1.configured module-name=m previous-stage=0.source})))" --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s --check-prefix=FUSED
 
 // Tests that the variant's text is stored as a resource under its path, that
 // the export records the line of its entry function in that text, and that
-// the compiler's own IR keeps the locations of the input.
+// the compiler's own IR keeps the locations of the input, inside a tag
+// holding each op's line in the text (the entry function's is the
+// export's); the export and the variant, outside the module, are not tagged.
 
 // CHECK-LABEL: kiln.executable @ex
 //       CHECK:   kiln.executable.variant @cpu target("llvm-cpu") attributes {
@@ -14,21 +17,19 @@
 //  CHECK-SAME:       kiln.source_locs = {"0.source" = loc("m-0123abcd_ex_cpu.0.source.mlir":6:{{[0-9]+}})}
 //  CHECK-SAME:       loc("input.mlir":3:5)
 //       CHECK:     func.func @entry()
-//       CHECK:       math.exp {{.*}} loc("input.mlir":11:7)
+//       CHECK:       math.exp {{.*}} loc(fused<loc("m-0123abcd_ex_cpu.0.source.mlir":12:10)>["input.mlir":11:7])
+//       CHECK:     } loc(fused<loc("m-0123abcd_ex_cpu.0.source.mlir":6:6)>[{{.*}}])
+//       CHECK:   } loc(fused<loc("m-0123abcd_ex_cpu.0.source.mlir":5:4)>[{{.*}}])
+//       CHECK:   } loc("{{.*}}capture_executable_sources.mlir":{{[0-9]+}}:3)
 // The text itself, as a builtin resource: "#map = affine_map<" in hex.
 //       RESOURCE: dialect_resources: {
 //       RESOURCE:   builtin: {
 //       RESOURCE:     "m-0123abcd_ex_cpu.0.source.mlir": "0x01000000236D6170203D20616666696E655F6D61703C
 
-// With record-op-lines, each op of the module keeps its location inside a
-// tag holding its line in the text (the entry function's is the export's);
-// the export and the variant, outside the module, are not tagged.
-// LINES-LABEL: kiln.executable @ex
-//       LINES:     kiln.executable.export @entry {{.*}} loc("input.mlir":3:5)
-//       LINES:       math.exp {{.*}} loc(fused<loc("m-0123abcd_ex_cpu.0.source.mlir":12:10)>["input.mlir":11:7])
-//       LINES:     } loc(fused<loc("m-0123abcd_ex_cpu.0.source.mlir":6:6)>[{{.*}}])
-//       LINES:   } loc(fused<loc("m-0123abcd_ex_cpu.0.source.mlir":5:4)>[{{.*}}])
-//       LINES:   } loc("{{.*}}capture_executable_sources.mlir":{{[0-9]+}}:3)
+// Where each op line of the text came from: a first stage names no previous
+// text; the exp on line 12 came from input.mlir line 11 (input file 1).
+// ORIGINS-LABEL: kiln.executable @ex
+//       ORIGINS:   kiln.line_origins = {"m-0123abcd_ex_cpu.0.source.mlir" = {input_files = ["{{.*}}capture_executable_sources.mlir", "input.mlir"], rows = array<i32: 5, 0, 0, {{[0-9]+}}, 6, 0, 0, {{.*}}, 12, 0, 1, 11, 13, 0, 0, {{.*}}>}}
 kiln.executable @ex {
   kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
     kiln.executable.export @entry ordinal(0) bindings(2) loc("input.mlir":3:5)
@@ -113,3 +114,43 @@ kiln.executable @stages {
     }
   }
 }
+
+// -----
+
+// Tests that a later stage traces its op lines to the lines of the stage
+// before, through a pass that rewrites ops in between: the two elementwise
+// ops fuse into one generic at the consumer's location, so the lines move.
+
+// FUSED-LABEL: kiln.executable @fused
+//       FUSED:   m_fused_cpu.1.configured.mlir = {input_files = ["input.mlir"], previous = "m_fused_cpu.0.source.mlir", rows = array<i32:
+// The fused generic (line 10) came from the second generic (line 15), the
+// negf (13) from 17, its yield (14) from the generic's line, as upstream
+// fusion places it; the binding after it from 20.
+//  FUSED-SAME:     10, 15, 0, 7, 12, 12, 0, 6, 13, 17, 0, 7, 14, 15, 0, 7, 16, 20, 0, 8,
+//       FUSED:   math.exp {{.*}} loc(fused<loc("m_fused_cpu.1.configured.mlir":12:10)>[fused<loc("m_fused_cpu.0.source.mlir":12:10)>["input.mlir":6:9]])
+//       FUSED:   arith.negf {{.*}} loc(fused<loc("m_fused_cpu.1.configured.mlir":13:10)>[fused<loc("m_fused_cpu.0.source.mlir":17:10)>["input.mlir":7:9]])
+kiln.executable @fused {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @entry ordinal(0) bindings(2) loc("input.mlir":3:5)
+    builtin.module {
+      func.func @entry() {
+        %0 = kiln.binding 0 : memref<4xf32> loc("input.mlir":4:7)
+        %1 = bufferization.to_tensor %0 restrict : memref<4xf32> to tensor<4xf32> loc("input.mlir":4:7)
+        %e = tensor.empty() : tensor<4xf32> loc("input.mlir":5:7)
+        %2 = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%1 : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+        ^bb0(%x: f32, %o: f32):
+          %y = math.exp %x : f32 loc("input.mlir":6:9)
+          linalg.yield %y : f32 loc("input.mlir":6:9)
+        } -> tensor<4xf32> loc("input.mlir":6:7)
+        %3 = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%2 : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+        ^bb0(%x: f32, %o: f32):
+          %y = arith.negf %x : f32 loc("input.mlir":7:9)
+          linalg.yield %y : f32 loc("input.mlir":7:9)
+        } -> tensor<4xf32> loc("input.mlir":7:7)
+        %4 = kiln.binding 1 : memref<4xf32> loc("input.mlir":8:7)
+        bufferization.materialize_in_destination %3 in restrict writable %4 : (tensor<4xf32>, memref<4xf32>) -> () loc("input.mlir":8:7)
+        return loc("input.mlir":9:7)
+      } loc("input.mlir":3:5)
+    } loc("input.mlir":3:5)
+  } loc("input.mlir":2:3)
+} loc("input.mlir":1:1)

@@ -2,6 +2,7 @@
 
 #include "Target/CPU/LibraryBuilder.h"
 
+#include "Capture/Passes.h"
 #include "Capture/StageLines.h"
 #include "Dialect/Kiln/IR/KilnOps.h"
 #include "Target/CPU/CPUTarget.h"
@@ -55,14 +56,14 @@ LogicalResult createBuildFile(Location loc, StringRef keepDir,
   return success();
 }
 
-/// The one line an op's code maps to: the stage line the capture tagged it
-/// with, else the first file location in its own (an inlined op's own line,
-/// the first of fused ops' lines, never LLVM's line 0 for merged ones), else
-/// null.
-FileLineColLoc getLineTableLoc(Location loc) {
-  if (FileLineColLoc stageLine = findStageLine(loc))
+/// The one line an op's code maps to: its line in the text at `stagePath`
+/// that the capture tagged it with, else the first file location in its own
+/// outside the tags (an inlined op's own line, the first of fused ops' lines, never LLVM's
+/// line 0 for merged ones), else null.
+FileLineColLoc getLineTableLoc(Location loc, StringRef stagePath) {
+  if (FileLineColLoc stageLine = findStageLine(loc, stagePath))
     return stageLine;
-  return loc->findInstanceOf<FileLineColLoc>();
+  return getStageLineOrigin(loc, /*previousPath=*/"").input;
 }
 
 /// A copy of `module` holding what LLVM's debug-info translation needs to
@@ -70,10 +71,11 @@ FileLineColLoc getLineTableLoc(Location loc) {
 /// without one at its parent's), each function with a subprogram scope
 /// (upstream `ensure-debug-info-scope-on-llvm-func`, line tables only). The
 /// compiled IR keeps its locations. Null if the scopes cannot be added.
-OwningOpRef<ModuleOp> cloneWithLineScopes(ModuleOp module) {
+OwningOpRef<ModuleOp> cloneWithLineScopes(ModuleOp module,
+                                          StringRef stagePath) {
   OwningOpRef<ModuleOp> copy = module.clone();
-  copy->walk<WalkOrder::PreOrder>([](Operation *op) {
-    FileLineColLoc line = getLineTableLoc(op->getLoc());
+  copy->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    FileLineColLoc line = getLineTableLoc(op->getLoc(), stagePath);
     Operation *parent = op->getParentOp();
     op->setLoc(line ? Location(line)
                     : parent ? parent->getLoc()
@@ -121,7 +123,12 @@ FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
         return variantOp.emitError("variant has no module");
       OwningOpRef<ModuleOp> withLineScopes;
       if (options.lineTables) {
-        withLineScopes = cloneWithLineScopes(innerModule);
+        std::string stagePath =
+            options.lineStage.empty()
+                ? std::string()
+                : getCapturedSourcePath(options.sourcePrefix, variantOp,
+                                        options.lineStage);
+        withLineScopes = cloneWithLineScopes(innerModule, stagePath);
         if (!withLineScopes)
           return variantOp.emitError("cannot add line-table scopes");
         innerModule = *withLineScopes;

@@ -40,9 +40,14 @@ struct CPULibraryOptions {
   /// its own CPU).
   std::string targetCPU = "host";
   /// DWARF line tables from the ops' locations (`--executable-debug-level`
-  /// 1 and up): into the stage text an op's location is tagged with (see
-  /// Capture/StageLines.h), else into the input program.
+  /// 1 and up): into the text of `lineStage` where an op's location is
+  /// tagged with its line there (see Capture/StageLines.h), else into the
+  /// input program.
   bool lineTables = false;
+  /// The stage whose texts the line tables point into (empty: none) and
+  /// the module part of their paths (`getCapturedSourcePath`).
+  std::string lineStage;
+  std::string sourcePrefix;
   /// `--keep-library-files`: write the object and the shared object as
   /// DIR/<library name>.o and .so and keep them (empty: temporary files).
   std::string keepFilesDir;

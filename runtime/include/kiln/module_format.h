@@ -21,4 +21,7 @@
 /* LibraryLine.export_ordinal of code outside every export. */
 #define KILN_LIBRARY_LINE_OUTSIDE_EXPORTS 0xFFFFFFFFu
 
+/* SourceFile.previous of a text no other text came before. */
+#define KILN_NO_SOURCE 0xFFFFFFFFu
+
 #endif /* KILN_MODULE_FORMAT_H_ */

@@ -36,10 +36,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "kiln/debug_info.h"
 #include "kiln/module.h"
+#include "kiln/sources.h"
 #include "kiln/status.h"
 #include "kiln/thread_pool.h"
 
@@ -55,9 +57,13 @@ struct ProfilerOptions {
 
 /// Samples on one line of an export's code.
 struct ProfileLine {
-  uint32_t source = 0;  // index into Module::sources()
+  /// Index into Module::sources() of the line's text; kNoSource for a line
+  /// of an input file the module does not embed (or no line).
+  uint32_t source = kNoSource;
   uint32_t line = 0;    // 1-based; 0: code the line table names no line for
   uint64_t samples = 0;
+  /// The text's path (a view into the module); empty when line is 0.
+  std::string_view path;
 };
 
 /// The samples in one export's code.
@@ -85,6 +91,19 @@ struct Profile {
 /// (Module::LocateCode); what the module's kernels do not hold is host time.
 Profile ResolveProfile(const Module& module, const std::vector<uintptr_t>& pcs,
                        uint64_t dropped_samples);
+
+/// The stage name that RollUpProfile takes for the input program.
+inline constexpr std::string_view kInputStage = "input";
+
+/// `profile` with each export's lines followed back through the module's
+/// cross-stage line maps (SourceTable::origin) to lines of the text of
+/// `stage` (one of Module::capture_stage), or of the input program for
+/// kInputStage. A line that came from several lines splits its samples
+/// evenly among them (the first get the remainder); samples on lines with
+/// no counterpart there count as line 0. Fails if the module has no such
+/// stage.
+StatusOr<Profile> RollUpProfile(const Module& module, const Profile& profile,
+                                std::string_view stage);
 
 class Profiler {
  public:

@@ -20,7 +20,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
+#include "kiln/module_format.h"
 #include "kiln/status.h"
 
 namespace kiln {
@@ -50,6 +52,20 @@ uint64_t HashSource(const void* data, size_t size);
 /// A hash as kiln shows it: "0x" and 16 hex digits.
 std::string FormatHash(uint64_t hash);
 
+/// Index of no source: SourceFileView::previous of a first stage text or
+/// an input file.
+inline constexpr uint32_t kNoSource = KILN_NO_SOURCE;
+
+/// Where one op line of a captured stage text came from (level 3): a line
+/// of the text of the stage before (SourceFileView::previous) and a line of
+/// the input program.
+struct LineOriginView {
+  uint32_t line = 0;           // 1-based line of this text
+  uint32_t previous_line = 0;  // 1-based line of the previous text, 0: none
+  uint32_t input_file = 0;     // index into SourceTable::input_file()
+  uint32_t input_line = 0;     // 1-based, 0: none
+};
+
 /// One file of a source table. Every field points into (or was read from)
 /// the module's bytes; files with equal texts share a content.
 struct SourceFileView {
@@ -64,6 +80,13 @@ struct SourceFileView {
   size_t stored_size = 0;
   /// Index of the shared content in the module's content table.
   uint32_t content = 0;
+  /// Number of lines the text has (0 in modules that do not record it).
+  uint32_t line_count = 0;
+  /// For a captured stage text: the text of the stage captured before it
+  /// (an index into the table), or kNoSource.
+  uint32_t previous = kNoSource;
+  /// Number of line origin rows (SourceTable::origin).
+  uint32_t origin_count = 0;
 
   /// Writes exactly `uncompressed_size` bytes of text to `buffer`, which
   /// must hold `capacity >= uncompressed_size` bytes, and checks the hash.
@@ -100,6 +123,18 @@ class SourceTable {
   std::optional<uint32_t> FindIndex(std::string_view path) const;
   /// The file called exactly `path` (no heap allocation).
   std::optional<SourceFileView> Find(std::string_view path) const;
+
+  /// Row `row` (< file(source).origin_count) of the line origins of file
+  /// `source`, sorted by line, then previous line, input file, input line.
+  LineOriginView origin(uint32_t source, uint32_t row) const;
+  /// The rows of file `source` for `line`: [first, last) (binary search).
+  std::pair<uint32_t, uint32_t> FindOrigins(uint32_t source,
+                                            uint32_t line) const;
+  /// The input program's files that line origins name, sorted by path.
+  uint32_t input_file_count() const;
+  std::string_view input_file(uint32_t index) const;
+  /// Index of the input file called exactly `path` (binary search).
+  std::optional<uint32_t> FindInputFile(std::string_view path) const;
 
  private:
   const fb::Module* module_ = nullptr;

@@ -16,6 +16,13 @@ namespace mlir::kiln {
 /// Debug information the pipeline attaches to executables, by name.
 /// On variants: the captured stage texts, {path = dense_resource<...>}.
 inline constexpr StringLiteral kSourcesAttrName = "kiln.sources";
+/// On variants: where each op line of each stage text came from,
+/// {path = {previous = "<previous stage's path>", input_files = [...],
+/// rows = array<i32: line, previous line, input file, input line, ...>}}.
+inline constexpr StringLiteral kLineOriginsAttrName = "kiln.line_origins";
+inline constexpr StringLiteral kLineOriginsPreviousName = "previous";
+inline constexpr StringLiteral kLineOriginsInputFilesName = "input_files";
+inline constexpr StringLiteral kLineOriginsRowsName = "rows";
 /// On exports: the entry's location in each stage text, {stage = loc(...)}.
 inline constexpr StringLiteral kSourceLocsAttrName = "kiln.source_locs";
 /// On exports: the input ops fused into the dispatch, [loc("op"(...))].

@@ -208,6 +208,8 @@ inline uint32_t CountLines(std::string_view text) {
 struct SourceFileSpec {
   std::string path;
   uint32_t content = 0;
+  uint32_t previous = KILN_NO_SOURCE;
+  std::vector<fb::LineOrigin> origins;
 };
 
 struct ModuleSpec {
@@ -223,6 +225,7 @@ struct ModuleSpec {
   // Written in this order (not sorted), so tests can break the order.
   std::vector<SourceFileSpec> source_files;
   std::vector<SourceContentSpec> source_contents;
+  std::vector<std::string> input_files;
 };
 
 /// XXH3-64, the source table's content hash.
@@ -262,7 +265,7 @@ inline void SetSources(ModuleSpec* spec,
                                           ? ZstdContent(text)
                                           : NoneContent(text));
     }
-    spec->source_files.push_back({path, it->second});
+    spec->source_files.push_back({path, it->second, KILN_NO_SOURCE, {}});
   }
 }
 
@@ -397,8 +400,9 @@ inline std::vector<uint8_t> BuildModule(const ModuleSpec& spec) {
   // Built by hand: CreateModuleDirect would sort the files.
   std::vector<flatbuffers::Offset<fb::SourceFile>> files;
   for (const SourceFileSpec& f : spec.source_files) {
-    files.push_back(fb::CreateSourceFile(fbb, fbb.CreateString(f.path),
-                                         f.content));
+    files.push_back(fb::CreateSourceFile(
+        fbb, fbb.CreateString(f.path), f.content, f.previous,
+        f.origins.empty() ? 0 : fbb.CreateVectorOfStructs(f.origins)));
   }
   std::vector<flatbuffers::Offset<fb::SourceContent>> contents;
   for (const SourceContentSpec& c : spec.source_contents) {
@@ -413,7 +417,8 @@ inline std::vector<uint8_t> BuildModule(const ModuleSpec& spec) {
       fbb.CreateVector(libraries), fbb.CreateVector(constants),
       spec.debug_level, stages.empty() ? 0 : fbb.CreateVector(stages),
       files.empty() ? 0 : fbb.CreateVector(files),
-      contents.empty() ? 0 : fbb.CreateVector(contents));
+      contents.empty() ? 0 : fbb.CreateVector(contents),
+      spec.input_files.empty() ? 0 : fbb.CreateVectorOfStrings(spec.input_files));
   fbb.Finish(root, spec.identifier.c_str());
   return std::vector<uint8_t>(fbb.GetBufferPointer(),
                               fbb.GetBufferPointer() + fbb.GetSize());
@@ -464,6 +469,12 @@ inline constexpr uint32_t kStage0File = 0, kStage1File = 1, kStage2File = 2,
 
 // add_f32 has a location, provenance and a line in every stage; fail has a
 // location and a line in stage 0 only; workgroup_ids has no debug info.
+//
+// Cross-stage line maps (each stage text's previous is the stage before):
+//   2.translated 121 <- 1.configured 14 and 15; 122 <- 15; 130 <- nothing
+//   1.configured 14 <- 0.source 9; 15 <- 0.source 9 and 10
+//   0.source 9 and 10 <- model.mlir 2; 0.source 10 also names input.mlir 7
+//   input files: 0 input.mlir (not embedded), 1 model.mlir (embedded)
 inline ModuleSpec DebugModuleSpec(const std::string& library_path) {
   ModuleSpec spec;
   spec.name = "dbg";
@@ -496,6 +507,15 @@ inline ModuleSpec DebugModuleSpec(const std::string& library_path) {
                      {"model.mlir", Model()},
                      {"model.mlir.orig", Model()}});
   spec.source_contents[kStage1File] = NoneContent(Stage1());
+  spec.input_files = {"input.mlir", "model.mlir"};
+  spec.source_files[kStage0File].origins = {{9, 0, 1, 2}, {10, 0, 0, 7},
+                                            {10, 0, 1, 2}};
+  spec.source_files[kStage1File].previous = kStage0File;
+  spec.source_files[kStage1File].origins = {{14, 9, 1, 2}, {15, 9, 1, 2},
+                                            {15, 10, 1, 2}};
+  spec.source_files[kStage2File].previous = kStage1File;
+  spec.source_files[kStage2File].origins = {
+      {121, 14, 1, 2}, {121, 15, 1, 2}, {122, 15, 1, 2}, {130, 0, 0, 0}};
   return spec;
 }
 

@@ -147,10 +147,15 @@ TEST(SourceTableTest, LookupsAllocateNothing) {
         found += ex->location().known();
       }
       found += module->FindCaptureStage("2.translated").has_value();
+      // What following a line back through the stages needs.
+      const auto [first, last] = table.FindOrigins(kStage2File, 121);
+      found += last - first == 2;
+      found += table.origin(kStage2File, first).previous_line == 14;
+      found += table.FindInputFile("model.mlir").has_value();
     }
     EXPECT_EQ(counter.count(), 0u);
   }
-  EXPECT_EQ(found, 100u * 8);
+  EXPECT_EQ(found, 100u * 11);
   {
     // The counter does see allocations (so the check above can fail).
     AllocationCounter counter;
@@ -353,6 +358,111 @@ TEST(SourceVerifyTest, FilesSortedUniqueAndInRange) {
   EXPECT_EQ(LoadError(spec),
             "source file 0 'dbg_ex_cpu.0.source.mlir': content 0 out of range "
             "(0 contents)");
+}
+
+TEST(SourceTableTest, LineOriginsAndInputFiles) {
+  std::shared_ptr<const Module> module = MustLoad(DebugSpec());
+  ASSERT_TRUE(module);
+  const SourceTable& table = module->sources();
+  EXPECT_EQ(table.file(kStage2File).previous, kStage1File);
+  EXPECT_EQ(table.file(kStage1File).previous, kStage0File);
+  EXPECT_EQ(table.file(kStage0File).previous, kNoSource);
+  EXPECT_EQ(table.file(kModelFile).previous, kNoSource);
+  EXPECT_EQ(table.file(kStage2File).origin_count, 4u);
+  EXPECT_EQ(table.file(kModelFile).origin_count, 0u);
+  EXPECT_EQ(table.file(kStage2File).line_count, 300u);
+
+  auto rows = [&](uint32_t source, uint32_t line) {
+    std::vector<std::pair<uint32_t, uint32_t>> out;
+    const auto [first, last] = table.FindOrigins(source, line);
+    for (uint32_t row = first; row < last; ++row) {
+      const LineOriginView origin = table.origin(source, row);
+      EXPECT_EQ(origin.line, line);
+      out.emplace_back(origin.previous_line, origin.input_line);
+    }
+    return out;
+  };
+  using Rows = std::vector<std::pair<uint32_t, uint32_t>>;
+  EXPECT_EQ(rows(kStage2File, 121), (Rows{{14, 2}, {15, 2}}));
+  EXPECT_EQ(rows(kStage2File, 122), (Rows{{15, 2}}));
+  EXPECT_EQ(rows(kStage2File, 130), (Rows{{0, 0}}));
+  EXPECT_EQ(rows(kStage2File, 1), Rows{});
+  EXPECT_EQ(rows(kStage2File, 125), Rows{});
+  EXPECT_EQ(rows(kStage2File, 300), Rows{});
+  EXPECT_EQ(rows(kStage0File, 10), (Rows{{0, 7}, {0, 2}}));
+  EXPECT_EQ(rows(kModelFile, 2), Rows{});
+
+  EXPECT_EQ(table.input_file_count(), 2u);
+  EXPECT_EQ(table.input_file(1), "model.mlir");
+  EXPECT_EQ(table.FindInputFile("input.mlir"), 0u);
+  EXPECT_EQ(table.FindInputFile("model.mlir"), 1u);
+  EXPECT_EQ(table.FindInputFile("other.mlir"), std::nullopt);
+  EXPECT_EQ(SourceTable().input_file_count(), 0u);
+}
+
+TEST(SourceVerifyTest, LineOrigins) {
+  ModuleSpec spec = DebugSpec();
+  spec.source_files[kStage2File].origins[3] = {301, 0, 0, 0};
+  EXPECT_EQ(LoadError(spec),
+            "source file 'dbg_ex_cpu.2.translated.mlir': line origin 3 is for "
+            "line 301, outside its 300 lines");
+  spec = DebugSpec();
+  spec.source_files[kStage2File].origins[0] = {0, 14, 1, 2};
+  EXPECT_EQ(LoadError(spec),
+            "source file 'dbg_ex_cpu.2.translated.mlir': line origin 0 is for "
+            "line 0, outside its 300 lines");
+  spec = DebugSpec();
+  std::swap(spec.source_files[kStage2File].origins[0],
+            spec.source_files[kStage2File].origins[1]);
+  EXPECT_EQ(LoadError(spec),
+            "source file 'dbg_ex_cpu.2.translated.mlir': line origins are not "
+            "sorted and unique at row 1");
+  spec = DebugSpec();
+  spec.source_files[kStage2File].origins[1] =
+      spec.source_files[kStage2File].origins[0];
+  EXPECT_EQ(LoadError(spec),
+            "source file 'dbg_ex_cpu.2.translated.mlir': line origins are not "
+            "sorted and unique at row 1");
+  spec = DebugSpec();
+  spec.source_files[kStage2File].origins[2] = {122, 51, 1, 2};
+  EXPECT_EQ(LoadError(spec),
+            "source file 'dbg_ex_cpu.2.translated.mlir': line origin 2 names "
+            "line 51 of its previous text (50 lines)");
+  spec = DebugSpec();
+  spec.source_files[kStage0File].origins[0] = {9, 3, 1, 2};
+  EXPECT_EQ(LoadError(spec),
+            "source file 'dbg_ex_cpu.0.source.mlir': line origin 0 names line "
+            "3 of no previous text (0 lines)");
+  spec = DebugSpec();
+  spec.source_files[kStage0File].origins[0] = {9, 0, 2, 2};
+  EXPECT_EQ(LoadError(spec),
+            "source file 'dbg_ex_cpu.0.source.mlir': line origin 0 names input "
+            "file 2 line 2 (2 input files)");
+  spec = DebugSpec();
+  spec.source_files[kStage0File].origins[0] = {9, 0, 1, 0};
+  EXPECT_EQ(LoadError(spec),
+            "source file 'dbg_ex_cpu.0.source.mlir': line origin 0 names input "
+            "file 1 line 0 (2 input files)");
+  spec = DebugSpec();
+  spec.source_files[kStage1File].previous = 5;
+  EXPECT_EQ(LoadError(spec),
+            "source file 'dbg_ex_cpu.1.configured.mlir': previous text 5 out "
+            "of range (5 files)");
+  spec = DebugSpec();
+  spec.source_files[kStage0File].previous = kStage2File;
+  EXPECT_EQ(LoadError(spec),
+            "source file 'dbg_ex_cpu.0.source.mlir': its previous texts lead "
+            "back to themselves");
+  spec = DebugSpec();
+  spec.source_files[kModelFile].previous = kModelFile;
+  EXPECT_EQ(LoadError(spec),
+            "source file 'model.mlir': its previous texts lead back to "
+            "themselves");
+  spec = DebugSpec();
+  spec.input_files = {"model.mlir", "input.mlir"};
+  EXPECT_EQ(LoadError(spec),
+            "input files are not sorted and unique: file 0 'model.mlir', then "
+            "'input.mlir'");
 }
 
 //===----------------------------------------------------------------------===//

@@ -5,6 +5,9 @@
 #include <time.h>
 
 #include <atomic>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "module/module_impl.h"
@@ -130,6 +133,81 @@ TEST(ProfileTest, CodeOutsideTheModulesKernelsIsHostTime) {
   EXPECT_EQ(profile.host_samples, 2u);
   EXPECT_EQ(profile.dropped_samples, 3u);
   EXPECT_TRUE(profile.exports.empty());
+}
+
+// What the roll-up leaves of an export's lines: (path, line, samples).
+using RolledLines = std::vector<std::tuple<std::string, uint32_t, uint64_t>>;
+RolledLines LinesOf(const ProfileExport& ex) {
+  RolledLines out;
+  for (const ProfileLine& line : ex.lines) {
+    out.emplace_back(std::string(line.path), line.line, line.samples);
+  }
+  return out;
+}
+
+TEST(RollUpProfileTest, FollowsLinesBackThroughEveryStage) {
+  // See DebugModuleSpec for the line maps.
+  StatusOr<std::shared_ptr<const Module>> module =
+      LoadSpec(DebugModuleSpec(KILN_TEST_LIBRARY_1), {.load_libraries = false});
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  const uint32_t stage2 = testing::kStage2File;
+  Profile profile;
+  profile.samples = 20;
+  profile.host_samples = 4;
+  ProfileExport& add = profile.exports.emplace_back();
+  add.export_view = (*module)->GetExport(0, 0).value();
+  add.samples = 16;
+  const std::string_view path = (*module)->sources().file(stage2).path;
+  add.lines = {{stage2, 121, 10, path},
+               {stage2, 122, 3, path},
+               {stage2, 130, 2, path},
+               {kNoSource, 0, 1, {}}};
+  ProfileExport& fail = profile.exports.emplace_back();
+  fail.export_view = (*module)->GetExport(0, 1).value();
+  fail.samples = 4;
+  fail.lines = {{stage2, 121, 4, path}};
+
+  StatusOr<Profile> configured =
+      RollUpProfile(**module, profile, "1.configured");
+  ASSERT_TRUE(configured.ok()) << configured.status().ToString();
+  EXPECT_EQ(configured->samples, 20u);
+  EXPECT_EQ(configured->host_samples, 4u);
+  // 121 splits 5 / 5 between 14 and 15; 130 and line 0 have no line there.
+  EXPECT_EQ(LinesOf(configured->exports[0]),
+            (RolledLines{{"dbg_ex_cpu.1.configured.mlir", 15, 8},
+                         {"dbg_ex_cpu.1.configured.mlir", 14, 5},
+                         {"", 0, 3}}));
+  EXPECT_EQ(configured->exports[0].samples, 16u);
+  // `fail` has no 1.configured text of its own.
+  EXPECT_EQ(LinesOf(configured->exports[1]), (RolledLines{{"", 0, 4}}));
+
+  // 15 splits again (9 and 10, the first taking the remainder); equal
+  // counts are in path order.
+  StatusOr<Profile> source = RollUpProfile(**module, profile, "0.source");
+  ASSERT_TRUE(source.ok()) << source.status().ToString();
+  EXPECT_EQ(LinesOf(source->exports[0]),
+            (RolledLines{{"dbg_ex_cpu.0.source.mlir", 9, 10},
+                         {"", 0, 3},
+                         {"dbg_ex_cpu.0.source.mlir", 10, 3}}));
+  EXPECT_EQ(source->exports[0].lines[0].source, testing::kStage0File);
+
+  // Straight to the input program; model.mlir is embedded, so its lines
+  // have their text.
+  StatusOr<Profile> input = RollUpProfile(**module, profile, kInputStage);
+  ASSERT_TRUE(input.ok()) << input.status().ToString();
+  EXPECT_EQ(LinesOf(input->exports[0]),
+            (RolledLines{{"model.mlir", 2, 13}, {"", 0, 3}}));
+  EXPECT_EQ(input->exports[0].lines[0].source, testing::kModelFile);
+  EXPECT_EQ(LinesOf(input->exports[1]), (RolledLines{{"model.mlir", 2, 4}}));
+
+  // The line table's own stage leaves the lines as they are.
+  StatusOr<Profile> same = RollUpProfile(**module, profile, "2.translated");
+  ASSERT_TRUE(same.ok());
+  EXPECT_EQ(LinesOf(same->exports[0]).size(), 4u);
+
+  EXPECT_EQ(RollUpProfile(**module, profile, "3.bogus").status().message(),
+            "the module has no stage '3.bogus'; it has 0.source, "
+            "1.configured, 2.translated, input");
 }
 
 }  // namespace

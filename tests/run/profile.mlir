@@ -9,11 +9,15 @@
 // store after the loop, which a 1536^3 matmul pays for about 10% of its
 // samples.
 //
-// RUN: kiln-compile %s --executable-debug-level=3 -o %t.kiln
+// RUN: kiln-compile %s --executable-debug-level=3 --executable-embed-input-files -o %t.kiln
 // RUN: kiln-dump %t.kiln | FileCheck %s --check-prefix=DUMP
 // RUN: %python %S/check_profile.py %t.kiln -o %t --bin-dir=%kiln_bin_dir --stage=2.translated --export=mmt4d --min-samples=100 --min-loop-share=0.8 --min-fma-share=0.6 -- --threads=2 --input=768x6144xf32=1 --input=6144x768xf32=1 --output=@%t.out.npy | FileCheck %s
 // RUN: kiln-run %t.kiln --threads=2 --input=768x6144xf32=1 --input=6144x768xf32=1 --output=@%t.out.npy --profile=500 | FileCheck %s --check-prefix=TABLE
+// RUN: kiln-run %t.kiln --threads=2 --input=768x6144xf32=1 --input=6144x768xf32=1 --output=@%t.out.npy --profile --profile-stage=0.source | FileCheck %s --check-prefix=SOURCE
+// RUN: kiln-run %t.kiln --threads=2 --input=768x6144xf32=1 --input=6144x768xf32=1 --output=@%t.out.npy --profile --profile-stage=input | FileCheck %s --check-prefix=INPUT
 // RUN: not kiln-run %t.kiln --input=768x6144xf32=1 --input=6144x768xf32=1 --profile=0 2>&1 | FileCheck %s --check-prefix=BADRATE
+// RUN: not kiln-run %t.kiln --input=768x6144xf32=1 --input=6144x768xf32=1 --profile --profile-stage=3.linked 2>&1 | FileCheck %s --check-prefix=BADSTAGE
+// RUN: not kiln-run %t.kiln --input=768x6144xf32=1 --input=6144x768xf32=1 --profile-stage=input 2>&1 | FileCheck %s --check-prefix=NOPROFILE
 
 // DUMP: libraries (1)
 // DUMP-NEXT: 0  elf-x86_64  cpu {{.+}}  {{[0-9]+}} bytes  {{[1-9][0-9]*}} line rows
@@ -25,7 +29,20 @@
 // TABLE: {{[0-9.]+}}%  {{[0-9]+}} samples  main_dispatch_{{[0-9]+}}_mmt4d_{{.*}}
 // TABLE-NEXT: {{[0-9.]+}}%  profile-{{[0-9a-f]+}}_main_dispatch_{{[0-9]+}}_cpu.2.translated.mlir:{{[0-9]+}}  {{.+}}
 
+// Rolled up through the line maps, the matmul export's top line in its
+// 0.source text is its contraction (the matmul, data-tiled into an mmt4d
+// before the kernel is formed) and in the input program the linalg.matmul
+// below, each with at least 80% of the export's samples.
+// SOURCE: profile of main:
+// SOURCE: {{[0-9.]+}}%  {{[0-9]+}} samples  main_dispatch_{{[0-9]+}}_mmt4d_{{.*}}
+// SOURCE-NEXT: {{([89][0-9]|100)\.[0-9]}}%  profile-{{[0-9a-f]+}}_main_dispatch_{{[0-9]+}}_cpu.0.source.mlir:{{[0-9]+}}  %{{[0-9]+}} = linalg.mmt4d ins(
+// INPUT: profile of main:
+// INPUT: {{[0-9.]+}}%  {{[0-9]+}} samples  main_dispatch_{{[0-9]+}}_mmt4d_{{.*}}
+// INPUT-NEXT: {{([89][0-9]|100)\.[0-9]}}%  {{.*}}profile.mlir:{{[0-9]+}}  %product = linalg.matmul ins(
+
 // BADRATE: kiln-run: error: --profile expects a rate in [1, 100000] samples per second, got '0'
+// BADSTAGE: kiln-run: error: --profile-stage: the module has no stage '3.linked'; it has 0.source, 1.configured, 2.translated, input
+// NOPROFILE: kiln-run: error: --profile-stage applies to --profile or --profile-output
 
 func.func @main(%a: tensor<768x6144xf32>, %b: tensor<6144x768xf32>) -> tensor<768x768xf32> {
   %zero = arith.constant 0.0 : f32

@@ -3,7 +3,8 @@
 //   kiln-dump MODULE.kiln [--sources | --print-source=PATH[:LINE]
 //             [--context=N] | --extract-sources=DIR [--force] |
 //             --extract-libraries=DIR [--force] |
-//             --disassemble [--function=NAME]] [--json]
+//             --disassemble [--function=NAME] |
+//             --correlate=PATH:LINE] [--json]
 //
 // Without a view flag: a summary (module, functions, libraries, executables
 // with their exports' debug information, source table). The module is loaded
@@ -30,9 +31,11 @@
 #include "kiln/printable.h"
 #include "kiln/sources.h"
 #include "kiln/status.h"
+#include "correlate.h"
 #include "disassemble.h"
 #include "nlohmann/json.hpp"
 #include "support/command_line.h"
+#include "support/source_lines.h"
 #include "support/tool_output.h"
 
 namespace {
@@ -72,6 +75,13 @@ constexpr char kUsage[] =
     "                          reshape, release, br, cond_br, check.*, return)\n"
     "                          over numbered slots, each result with its type\n"
     "  --function=NAME         with --disassemble, only this function\n"
+    "  --correlate=PATH:LINE   that line's counterparts through the module's\n"
+    "                          cross-stage line maps: for a line of a stage\n"
+    "                          text, the lines of the stages before it that\n"
+    "                          it came from, the lines of later stages that\n"
+    "                          came from it, and its input program line; for\n"
+    "                          a line of the input program, the lines of\n"
+    "                          every stage text that came from it\n"
     "\n"
     "options:\n"
     "  --json                  print the view as one JSON document\n"
@@ -103,6 +113,8 @@ struct Options {
   bool disassemble = false;
   bool has_function = false;
   std::string function;
+  bool has_correlate = false;
+  std::string correlate;
   bool json = false;
   bool help = false;
 };
@@ -515,28 +527,42 @@ kiln::Status NoSuchSource(const kiln::Module& module, std::string_view path,
                              module_path, " --sources')");
 }
 
+/// `argument` as PATH, or as PATH:LINE when it names no file as a whole
+/// (`is_path` false) and the part after its last ':' is all digits (*line
+/// is 0 otherwise).
+kiln::Status SplitPathLine(std::string_view flag, std::string_view argument,
+                           bool is_path, std::string_view* path,
+                           uint32_t* line) {
+  *path = argument;
+  *line = 0;
+  if (is_path) return kiln::OkStatus();
+  const size_t colon = argument.rfind(':');
+  if (colon == std::string_view::npos || colon + 1 == argument.size()) {
+    return kiln::OkStatus();
+  }
+  const std::string_view digits = argument.substr(colon + 1);
+  if (!std::all_of(digits.begin(), digits.end(),
+                   [](char c) { return c >= '0' && c <= '9'; })) {
+    return kiln::OkStatus();
+  }
+  auto result =
+      std::from_chars(digits.data(), digits.data() + digits.size(), *line);
+  if (result.ec != std::errc() || *line == 0) {
+    return kiln::InvalidArgumentError("--", flag, ": line '", digits,
+                                      "' must be in [1, 4294967295]");
+  }
+  *path = argument.substr(0, colon);
+  return kiln::OkStatus();
+}
+
 kiln::Status PrintSource(const kiln::Module& module, const Options& options) {
   const kiln::SourceTable& table = module.sources();
-  // PATH, or PATH:LINE when the whole argument names no file and the part
-  // after the last ':' is all digits.
-  std::string_view path = options.print_source;
+  std::string_view path;
   uint32_t line = 0;
-  if (!table.Find(path)) {
-    const size_t colon = path.rfind(':');
-    if (colon != std::string_view::npos && colon + 1 < path.size()) {
-      const std::string_view digits = path.substr(colon + 1);
-      if (std::all_of(digits.begin(), digits.end(),
-                      [](char c) { return c >= '0' && c <= '9'; })) {
-        auto result = std::from_chars(digits.data(),
-                                      digits.data() + digits.size(), line);
-        if (result.ec != std::errc() || line == 0) {
-          return kiln::InvalidArgumentError("--print-source: line '", digits,
-                                            "' must be in [1, 4294967295]");
-        }
-        path = path.substr(0, colon);
-      }
-    }
-  }
+  KILN_RETURN_IF_ERROR(SplitPathLine("print-source", options.print_source,
+                                     table.Find(options.print_source)
+                                         .has_value(),
+                                     &path, &line));
   std::optional<kiln::SourceFileView> file = table.Find(path);
   if (!file) return NoSuchSource(module, path, options.module_path);
   if (options.has_context && line == 0) {
@@ -782,6 +808,72 @@ kiln::Status Disassemble(const kiln::Module& module, const Options& options) {
 }
 
 //===----------------------------------------------------------------------===//
+// --correlate
+//===----------------------------------------------------------------------===//
+
+json CounterpartJson(const kiln::dump::Counterpart& line,
+                     kiln::tools::SourceLines& texts) {
+  return json{{"stage", line.stage},
+              {"path", std::string(line.path)},
+              {"line", line.line},
+              {"text", line.source == kiln::kNoSource
+                           ? json(nullptr)
+                           : json(texts.Get(line.source, line.line))}};
+}
+
+std::string CounterpartText(const kiln::dump::Counterpart& line,
+                            kiln::tools::SourceLines& texts) {
+  return kiln::StrCat(Printable(line.path), ":", line.line, "  ",
+                      line.source == kiln::kNoSource
+                          ? std::string("(text not embedded)")
+                          : texts.Get(line.source, line.line));
+}
+
+kiln::Status ShowCorrelation(const kiln::Module& module,
+                             const Options& options) {
+  const kiln::SourceTable& table = module.sources();
+  std::string_view path;
+  uint32_t line = 0;
+  KILN_RETURN_IF_ERROR(SplitPathLine(
+      "correlate", options.correlate,
+      table.Find(options.correlate) ||
+          table.FindInputFile(options.correlate),
+      &path, &line));
+  if (line == 0) {
+    return kiln::InvalidArgumentError(
+        "--correlate needs a line: --correlate=PATH:LINE");
+  }
+  KILN_ASSIGN_OR_RETURN(kiln::dump::Correlation correlation,
+                        kiln::dump::Correlate(module, path, line));
+  kiln::tools::SourceLines texts(module);
+  if (options.json) {
+    json counterparts = json::array();
+    for (const kiln::dump::Counterpart& c : correlation.counterparts) {
+      counterparts.push_back(CounterpartJson(c, texts));
+    }
+    json document = CounterpartJson(correlation.line, texts);
+    document["counterparts"] = std::move(counterparts);
+    return PrintJson(document);
+  }
+  size_t width = correlation.line.stage.size();
+  for (const kiln::dump::Counterpart& c : correlation.counterparts) {
+    width = std::max(width, c.stage.size());
+  }
+  std::string out = kiln::StrCat(Pad(correlation.line.stage, width), "  ",
+                                 CounterpartText(correlation.line, texts),
+                                 "\n");
+  if (correlation.counterparts.empty()) {
+    out += "  no counterparts: no op of another text stands for this line\n";
+  }
+  for (const kiln::dump::Counterpart& c : correlation.counterparts) {
+    out += kiln::StrCat("  ", Pad(c.stage, width), "  ",
+                        CounterpartText(c, texts), "\n");
+  }
+  if (!Print(out)) return kiln::InvalidArgumentError("cannot write to stdout");
+  return kiln::OkStatus();
+}
+
+//===----------------------------------------------------------------------===//
 // Flags
 //===----------------------------------------------------------------------===//
 
@@ -797,7 +889,8 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
                                      {"extract-libraries", true},
                                      {"force"},
                                      {"disassemble"},
-                                     {"function", true}}));
+                                     {"function", true},
+                                     {"correlate", true}}));
   options->module_path = line.module_path;
   for (const kiln::tools::Flag& flag : line.flags) {
     const std::string_view name = flag.name, value = flag.value;
@@ -820,6 +913,9 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
       options->force = true;
     } else if (name == "disassemble") {
       options->disassemble = true;
+    } else if (name == "correlate") {
+      options->has_correlate = true;
+      options->correlate = std::string(value);
     } else if (name == "function") {
       options->has_function = true;
       options->function = std::string(value);
@@ -836,11 +932,11 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
   }
   const int views = options->sources + options->has_print_source +
                     options->has_extract + options->has_extract_libraries +
-                    options->disassemble;
+                    options->disassemble + options->has_correlate;
   if (views > 1) {
     return kiln::InvalidArgumentError(
         "choose one of --sources, --print-source, --extract-sources, "
-        "--extract-libraries and --disassemble");
+        "--extract-libraries, --disassemble and --correlate");
   }
   if (options->has_function && !options->disassemble) {
     return kiln::InvalidArgumentError(
@@ -873,6 +969,7 @@ kiln::Status Run(const Options& options, int* exit_code) {
   if (options.sources) return ShowSources(*module, options.json);
   if (options.disassemble) return Disassemble(*module, options);
   if (options.has_print_source) return PrintSource(*module, options);
+  if (options.has_correlate) return ShowCorrelation(*module, options);
   if (options.has_extract) {
     KILN_ASSIGN_OR_RETURN(size_t failures, ExtractSources(*module, options));
     if (failures > 0) {

@@ -922,6 +922,77 @@ TEST_F(KilnDumpTest, BadModulesAreErrorsNotCrashes) {
   }
 }
 
+// DumpSpec with line maps: translated 11 came from source 7 and 8, 12 from
+// 8; source 7 from model.mlir 2, source 8 from model.mlir 2 and other.mlir 5
+// (an input file the module does not embed).
+ModuleSpec LineMapSpec() {
+  ModuleSpec spec = DumpSpec();
+  spec.input_files = {"model.mlir", "other.mlir"};
+  spec.source_files[1].origins = {{7, 0, 0, 2}, {8, 0, 0, 2}, {8, 0, 1, 5}};
+  spec.source_files[2].previous = 1;
+  spec.source_files[2].origins = {{11, 7, 0, 2}, {11, 8, 0, 2}, {12, 8, 0, 2}};
+  return spec;
+}
+
+TEST_F(KilnDumpTest, CorrelateFollowsLinesBothWays) {
+  const std::string module = Write("lines.kiln", BuildModule(LineMapSpec()));
+  RunResult result = Run({module, "--correlate=dbg_ex_cpu.1.translated.mlir:11"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out,
+            "1.translated  dbg_ex_cpu.1.translated.mlir:11  translated line 11\n"
+            "  0.source      dbg_ex_cpu.0.source.mlir:7  source line 7\n"
+            "  0.source      dbg_ex_cpu.0.source.mlir:8  source line 8\n"
+            "  input         model.mlir:2  linalg.add\n");
+  // Forward, and to an input file that is not embedded.
+  result = Run({module, "--correlate=dbg_ex_cpu.0.source.mlir:8"});
+  EXPECT_EQ(result.out,
+            "0.source      dbg_ex_cpu.0.source.mlir:8  source line 8\n"
+            "  1.translated  dbg_ex_cpu.1.translated.mlir:11  translated line 11\n"
+            "  1.translated  dbg_ex_cpu.1.translated.mlir:12  translated line 12\n"
+            "  input         model.mlir:2  linalg.add\n"
+            "  input         other.mlir:5  (text not embedded)\n");
+  // From the input program to every stage.
+  result = Run({module, "--correlate=model.mlir:2", "--json"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  json document = json::parse(result.out);
+  EXPECT_EQ(document["stage"], "input");
+  EXPECT_EQ(document["text"], "linalg.add");
+  std::vector<std::pair<std::string, int>> counterparts;
+  for (const json& c : document["counterparts"]) {
+    counterparts.emplace_back(c["stage"], c["line"]);
+  }
+  EXPECT_EQ(counterparts, (std::vector<std::pair<std::string, int>>{
+                              {"0.source", 7},
+                              {"0.source", 8},
+                              {"1.translated", 11},
+                              {"1.translated", 12}}));
+  result = Run({module, "--correlate=other.mlir:5", "--json"});
+  document = json::parse(result.out);
+  EXPECT_EQ(document["text"], nullptr);
+  EXPECT_EQ(document["counterparts"].size(), 1u);
+  // A line with no op.
+  result = Run({module, "--correlate=dbg_ex_cpu.1.translated.mlir:3"});
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_EQ(result.out,
+            "1.translated  dbg_ex_cpu.1.translated.mlir:3  translated line 3\n"
+            "  no counterparts: no op of another text stands for this line\n");
+  result = Run({module, "--correlate=dbg_ex_cpu.1.translated.mlir:21"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-dump: error: line 21 is past the end of "
+            "'dbg_ex_cpu.1.translated.mlir' (20 lines)\n");
+  result = Run({module, "--correlate=dbg_ex_cpu.1.translated.mlir:0"});
+  EXPECT_EQ(result.err,
+            "kiln-dump: error: --correlate: line '0' must be in [1, "
+            "4294967295]\n");
+  // A module without line maps.
+  result = Run({module_, "--correlate=model.mlir:2"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-dump: error: the module carries no cross-stage line maps "
+            "(compile it with --executable-debug-level=3)\n");
+}
+
 TEST_F(KilnDumpTest, FlagErrors) {
   RunResult result = Run({module_, "--bogus"});
   EXPECT_EQ(result.exit_code, 1);
@@ -930,12 +1001,17 @@ TEST_F(KilnDumpTest, FlagErrors) {
   result = Run({module_, "--sources", "--print-source=model.mlir"});
   EXPECT_EQ(result.err,
             "kiln-dump: error: choose one of --sources, --print-source, "
-            "--extract-sources, --extract-libraries and --disassemble\n");
+            "--extract-sources, --extract-libraries, --disassemble and "
+            "--correlate\n");
   result = Run({module_, "--sources", "--disassemble"});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.err,
             "kiln-dump: error: choose one of --sources, --print-source, "
-            "--extract-sources, --extract-libraries and --disassemble\n");
+            "--extract-sources, --extract-libraries, --disassemble and "
+            "--correlate\n");
+  result = Run({module_, "--disassemble", "--correlate=model.mlir:2"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("choose one of"), std::string::npos);
   result = Run({module_, "--context=3"});
   EXPECT_EQ(result.err,
             "kiln-dump: error: --context only applies to "

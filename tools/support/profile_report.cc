@@ -5,13 +5,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
-#include <map>
-#include <optional>
 
 #include "kiln/output_files.h"
 #include "kiln/printable.h"
 #include "kiln/sources.h"
 #include "kiln/status.h"
+#include "support/source_lines.h"
 #include "support/tool_output.h"
 
 namespace kiln::tools {
@@ -25,42 +24,6 @@ std::string Percent(uint64_t part, uint64_t whole, bool pad = true) {
                 whole ? 100.0 * static_cast<double>(part) / whole : 0.0);
   return text;
 }
-
-/// Lines of the module's texts, each text decompressed once on first use.
-class LineTexts {
- public:
-  explicit LineTexts(const Module& module) : module_(module) {}
-
-  /// Line `line` (1-based) of source `source`, or why it cannot be shown.
-  std::string Get(uint32_t source, uint32_t line) {
-    auto [it, inserted] = texts_.try_emplace(source);
-    if (inserted) {
-      StatusOr<std::string> text = module_.sources().file(source).Decompress();
-      it->second = text.ok() ? std::move(text).value()
-                             : std::optional<std::string>();
-    }
-    if (!it->second) return "(text unavailable)";
-    const std::string& text = *it->second;
-    size_t begin = 0;
-    for (uint32_t i = 1; i < line; ++i) {
-      begin = text.find('\n', begin);
-      if (begin == std::string::npos) return "(no such line)";
-      ++begin;
-    }
-    if (begin > text.size()) return "(no such line)";
-    size_t end = text.find('\n', begin);
-    if (end == std::string::npos) end = text.size();
-    std::string_view content(text.data() + begin, end - begin);
-    // Indentation says nothing in a table.
-    content.remove_prefix(std::min(content.find_first_not_of(" \t"),
-                                   content.size()));
-    return PrintableSourceLine(content);
-  }
-
- private:
-  const Module& module_;
-  std::map<uint32_t, std::optional<std::string>> texts_;
-};
 
 /// A frame of a collapsed stack: ';' separates frames and the last ' '
 /// the count, so neither may appear inside one.
@@ -87,7 +50,7 @@ std::string FormatProfileTable(const Module& module, const Profile& profile,
     out += StrCat(", ", profile.dropped_samples, " dropped (buffer full)");
   }
   out += "\n";
-  LineTexts texts(module);
+  SourceLines texts(module);
   for (const ProfileExport& ex : profile.exports) {
     out += StrCat("  ", Percent(ex.samples, profile.samples), "  ",
                   ex.samples, " samples  ", Printable(ex.export_view.name()),

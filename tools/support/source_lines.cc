@@ -1,0 +1,39 @@
+//===- source_lines.cc - Lines of a module's embedded texts ---------------===//
+
+#include "support/source_lines.h"
+
+#include <algorithm>
+#include <string_view>
+
+#include "kiln/printable.h"
+#include "kiln/sources.h"
+#include "kiln/status.h"
+
+namespace kiln::tools {
+
+std::string SourceLines::Get(uint32_t source, uint32_t line) {
+  auto [it, inserted] = texts_.try_emplace(source);
+  if (inserted) {
+    StatusOr<std::string> text = module_.sources().file(source).Decompress();
+    it->second =
+        text.ok() ? std::move(text).value() : std::optional<std::string>();
+  }
+  if (!it->second) return "(text unavailable)";
+  const std::string& text = *it->second;
+  size_t begin = 0;
+  for (uint32_t i = 1; i < line; ++i) {
+    begin = text.find('\n', begin);
+    if (begin == std::string::npos) return "(no such line)";
+    ++begin;
+  }
+  if (line == 0 || begin > text.size()) return "(no such line)";
+  size_t end = text.find('\n', begin);
+  if (end == std::string::npos) end = text.size();
+  std::string_view content(text.data() + begin, end - begin);
+  // Indentation says nothing beside a location.
+  content.remove_prefix(
+      std::min(content.find_first_not_of(" \t"), content.size()));
+  return PrintableSourceLine(content);
+}
+
+}  // namespace kiln::tools

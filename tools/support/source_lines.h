@@ -1,0 +1,37 @@
+//===- source_lines.h - Lines of a module's embedded texts ---------*- C++ -*-===//
+//
+// The tools show single lines of the module's texts beside what they report
+// (a profile's hot lines, a line's counterparts in other stages). Each text
+// is decompressed once, on the first line asked of it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_TOOLS_SUPPORT_SOURCE_LINES_H_
+#define KILN_TOOLS_SUPPORT_SOURCE_LINES_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "kiln/module.h"
+
+namespace kiln::tools {
+
+class SourceLines {
+ public:
+  explicit SourceLines(const Module& module) : module_(module) {}
+
+  /// Line `line` (1-based) of source `source` without its indentation and
+  /// with control characters escaped, or why it cannot be shown
+  /// ("(text unavailable)", "(no such line)").
+  std::string Get(uint32_t source, uint32_t line);
+
+ private:
+  const Module& module_;
+  std::map<uint32_t, std::optional<std::string>> texts_;
+};
+
+}  // namespace kiln::tools
+
+#endif  // KILN_TOOLS_SUPPORT_SOURCE_LINES_H_

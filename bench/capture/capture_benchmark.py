@@ -8,7 +8,8 @@ both levels in turn (the order alternating), and prints: compile time
 level 3 / level 2, wall-clock and CPU (user + system), each the best of the
 rounds, so that load elsewhere on the machine slows a round rather than one
 level; module size level 3 / level 2; and the stored / raw bytes of the
-embedded sources by stage, with what the level-3 module adds.
+embedded sources by stage, and what the level-3 module adds: texts, line
+maps, address -> line rows, DWARF, the rest.
 
 Beside kiln's figures, the same for IREE on the same program:
 iree-compile (llvm-cpu, --iree-llvmcpu-target-cpu=host, as kiln's default
@@ -178,9 +179,10 @@ def main(argv):
             {level: kiln_command(compiler, model, level, modules[level])
              for level in (2, 3)}, args.repeats)
         sizes = {level: os.path.getsize(modules[level]) for level in (2, 3)}
-        summary = json.loads(subprocess.run(
-            [dump, modules[3], "--json"], check=True,
-            capture_output=True, text=True).stdout)
+        summaries = {level: json.loads(subprocess.run(
+            [dump, modules[level], "--json"], check=True,
+            capture_output=True, text=True).stdout) for level in (2, 3)}
+        summary = summaries[3]
         dispatches = sum(len(e["exports"]) for e in summary["executables"])
         table = json.loads(subprocess.run(
             [dump, modules[3], "--sources", "--json"], check=True,
@@ -230,10 +232,20 @@ def main(argv):
         "all", totals["files"], totals["raw_bytes"], totals["stored_bytes"],
         totals["stored_bytes"] / totals["raw_bytes"]))
     added = sizes[3] - sizes[2]
-    print("\nlevel 3 adds %d bytes to the module: %d (%.0f%%) stored texts, "
-          "%d paths, tables and stage locations"
-          % (added, totals["stored_bytes"], 100.0 * totals["stored_bytes"] / added,
-             added - totals["stored_bytes"]))
+    # Row sizes of schema/module.fbs: LineOrigin 16 bytes, LibraryLine 24.
+    parts = [("stored texts", totals["stored_bytes"]),
+             ("cross-stage line maps", 16 * totals["line_origins"])]
+    libraries = {level: summaries[level]["libraries"] for level in (2, 3)}
+    parts.append(("address -> line rows", 24 * (
+        sum(l["line_rows"] for l in libraries[3]) -
+        sum(l["line_rows"] for l in libraries[2]))))
+    parts.append(("libraries (DWARF)", sum(l["size"] for l in libraries[3]) -
+                  sum(l["size"] for l in libraries[2])))
+    parts.append(("paths, stage locations, other",
+                  added - sum(size for _, size in parts)))
+    print("\nlevel 3 adds %d bytes to the module:" % added)
+    for name, size in parts:
+        print("  %-30s %10d  %5.1f%%" % (name, size, 100.0 * size / added))
     return 0
 
 

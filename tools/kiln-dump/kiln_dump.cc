@@ -168,6 +168,7 @@ struct SourceTotals {
   uint64_t distinct_raw_bytes = 0;  // over distinct contents
   uint64_t stored_bytes = 0;        // over distinct contents: module bytes
   uint64_t too_large = 0;
+  uint64_t line_origins = 0;        // cross-stage line map rows
 };
 
 SourceTotals ComputeTotals(const kiln::SourceTable& table) {
@@ -178,6 +179,7 @@ SourceTotals ComputeTotals(const kiln::SourceTable& table) {
     const kiln::SourceFileView file = table[i];
     totals.raw_bytes += file.uncompressed_size;
     totals.too_large += file.uncompressed_size > kTracySourceLimit;
+    totals.line_origins += file.origin_count;
     if (!seen[file.content]) {
       seen[file.content] = true;
       ++totals.contents;
@@ -199,7 +201,11 @@ json SourcesJson(const kiln::SourceTable& table) {
          {"compression", std::string(SourceCompressionName(file.compression))},
          {"hash", kiln::FormatHash(file.hash)},
          {"content", file.content},
-         {"too_large_for_tracy", file.uncompressed_size > kTracySourceLimit}});
+         {"too_large_for_tracy", file.uncompressed_size > kTracySourceLimit},
+         {"previous", file.previous == kiln::kNoSource
+                          ? json(nullptr)
+                          : json(std::string(table[file.previous].path))},
+         {"line_origins", file.origin_count}});
   }
   const SourceTotals totals = ComputeTotals(table);
   return json{{"files", files},
@@ -210,7 +216,8 @@ json SourcesJson(const kiln::SourceTable& table) {
                 {"raw_bytes", totals.raw_bytes},
                 {"distinct_raw_bytes", totals.distinct_raw_bytes},
                 {"stored_bytes", totals.stored_bytes},
-                {"too_large_for_tracy", totals.too_large}}}};
+                {"too_large_for_tracy", totals.too_large},
+                {"line_origins", totals.line_origins}}}};
 }
 
 std::string TotalsLine(const SourceTotals& totals) {
@@ -220,6 +227,9 @@ std::string TotalsLine(const SourceTotals& totals) {
       " distinct), ", totals.stored_bytes, " stored bytes");
   if (totals.too_large) {
     line += kiln::StrCat("; ", totals.too_large, " too large for Tracy");
+  }
+  if (totals.line_origins) {
+    line += kiln::StrCat("; ", totals.line_origins, " line map rows");
   }
   return line;
 }

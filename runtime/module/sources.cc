@@ -12,6 +12,7 @@
 #include <xxhash.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "kiln/module_generated.h"
@@ -93,6 +94,18 @@ Status SourceFileView::DecompressInto(void* buffer, size_t capacity) const {
   if (actual != hash) {
     return DataLossError(context(), ": content hash mismatch (text hashes to ",
                          FormatHash(actual), ", the table records ", FormatHash(hash), ")");
+  }
+  // The verifier checks line tables against the recorded count; here the
+  // count meets the text (0: a module from before it was recorded).
+  if (line_count != 0) {
+    const char* text = static_cast<const char*>(buffer);
+    const uint64_t lines =
+        std::count(text, text + size, '\n') +
+        (size != 0 && text[size - 1] != '\n');
+    if (lines != line_count) {
+      return DataLossError(context(), ": the text has ", lines,
+                           " lines, the table records ", line_count);
+    }
   }
   return OkStatus();
 }

@@ -196,6 +196,24 @@ TEST(SourceTableTest, DecompressIntoBufferWritesExactlyTheText) {
   }
 }
 
+TEST(SourceTableTest, LineCountMismatchIsAnError) {
+  ModuleSpec spec = DebugSpec();
+  spec.source_contents[kStage2File].line_count = 299;
+  std::shared_ptr<const Module> module = MustLoad(spec);
+  ASSERT_TRUE(module);
+  StatusOr<std::string> text = module->sources()[kStage2File].Decompress();
+  EXPECT_EQ(text.status().code(), StatusCode::kDataLoss);
+  EXPECT_EQ(text.status().message(),
+            "source 'dbg_ex_cpu.2.translated.mlir': the text has 300 lines, "
+            "the table records 299");
+  // 0: not recorded, not checked.
+  spec.source_contents[kStage2File].line_count = 0;
+  spec.source_files[kStage2File].origins.clear();
+  module = MustLoad(spec);
+  ASSERT_TRUE(module);
+  EXPECT_TRUE(module->sources()[kStage2File].Decompress().ok());
+}
+
 TEST(SourceTableTest, HashMismatchIsAnError) {
   for (fb::Compression compression :
        {fb::Compression::None, fb::Compression::Zstd}) {

@@ -89,8 +89,10 @@ struct SourceFileView {
   uint32_t origin_count = 0;
 
   /// Writes exactly `uncompressed_size` bytes of text to `buffer`, which
-  /// must hold `capacity >= uncompressed_size` bytes, and checks the hash.
-  /// Fails (kDataLoss) on corrupt or truncated data or a hash mismatch; the
+  /// must hold `capacity >= uncompressed_size` bytes, and checks the hash
+  /// and the line count.
+  /// Fails (kDataLoss) on corrupt or truncated data or a hash or line
+  /// count mismatch; the
   /// buffer's contents are then unspecified, but nothing is written past
   /// `uncompressed_size`. Allocates nothing itself on success (zstd
   /// allocates its decompression context internally).

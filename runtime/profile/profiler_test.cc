@@ -2,7 +2,9 @@
 
 #include "kiln/profiler.h"
 
+#include <signal.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <string>
@@ -107,6 +109,28 @@ TEST(ProfilerTest, FullBufferDropsAndCounts) {
   Spin(0.05);
   EXPECT_EQ((*profiler)->TakeSamples().size(), 10u);
   EXPECT_GT((*profiler)->dropped_samples(), 0u);
+}
+
+TEST(ProfilerTest, IgnoresTimerSignalsOfAnotherProfiler) {
+  std::unique_ptr<Profiler> profiler = Profiler::Start(nullptr).value();
+  // A timer signal such as a stopped profiler's, queued before its timer
+  // was deleted: SI_TIMER to this thread, with another generation.
+  struct sigevent event = {};
+  event.sigev_notify = SIGEV_THREAD_ID;
+  event.sigev_signo = SIGPROF;
+  event._sigev_un._tid = ::gettid();
+  event.sigev_value.sival_int = -1;
+  timer_t timer;
+  ASSERT_EQ(timer_create(CLOCK_MONOTONIC, &event, &timer), 0);
+  struct itimerspec once = {};
+  once.it_value.tv_nsec = 1000000;
+  ASSERT_EQ(timer_settime(timer, 0, &once, nullptr), 0);
+  // Sleeping takes no CPU time, so the profiler's own timers stay quiet.
+  timespec pause = {0, 50000000};
+  while (nanosleep(&pause, &pause) != 0) {
+  }
+  timer_delete(timer);
+  EXPECT_EQ(profiler->TakeSamples().size(), 0u);
 }
 
 TEST(ProfilerTest, RefusesBadOptions) {

@@ -31,15 +31,21 @@ namespace {
 
 /// Where the handler writes; allocated at Start, never resized.
 struct SampleBuffer {
-  explicit SampleBuffer(size_t capacity)
-      : pcs(new uintptr_t[capacity]), capacity(capacity) {}
+  SampleBuffer(size_t capacity, int generation)
+      : pcs(new uintptr_t[capacity]), capacity(capacity),
+        generation(generation) {}
   std::unique_ptr<uintptr_t[]> pcs;
   const size_t capacity;
+  /// What this profiler's timers carry in sigev_value: a signal a stopped
+  /// profiler's timer queued before it was deleted carries another.
+  const int generation;
   /// Samples taken, kept or not (those at capacity and beyond are dropped).
   std::atomic<size_t> taken{0};
 };
 
 std::atomic<SampleBuffer*> g_active{nullptr};
+/// The generation of the last profiler started.
+std::atomic<int> g_generation{0};
 /// Handlers between reading g_active and their last write to it.
 std::atomic<int> g_in_handler{0};
 
@@ -53,7 +59,7 @@ void OnSample(int, siginfo_t* info, void* context) {
   if (info->si_code != SI_TIMER) return;
   g_in_handler.fetch_add(1, std::memory_order_seq_cst);
   SampleBuffer* buffer = g_active.load(std::memory_order_seq_cst);
-  if (buffer) {
+  if (buffer && info->si_value.sival_int == buffer->generation) {
     const auto* ucontext = static_cast<const ucontext_t*>(context);
 #if defined(__x86_64__)
     const uintptr_t pc =
@@ -99,7 +105,7 @@ Status InstallHandler() {
 
 class Profiler::Impl {
  public:
-  explicit Impl(size_t capacity) : buffer(capacity) {}
+  Impl(size_t capacity, int generation) : buffer(capacity, generation) {}
 
   /// Arms a timer on the CPU-time clock of `thread` that signals `tid`.
   Status AddThread(pid_t tid, pthread_t thread, uint32_t hz) {
@@ -111,6 +117,7 @@ class Profiler::Impl {
     event.sigev_notify = SIGEV_THREAD_ID;
     event.sigev_signo = SIGPROF;
     event._sigev_un._tid = tid;
+    event.sigev_value.sival_int = buffer.generation;
     timer_t timer;
     if (timer_create(clock, &event, &timer) != 0) {
       return ErrnoToStatus(errno,
@@ -157,7 +164,9 @@ StatusOr<std::unique_ptr<Profiler>> Profiler::Start(
     return InvalidArgumentError("a profile needs room for samples");
   }
   KILN_RETURN_IF_ERROR(InstallHandler());
-  auto impl = std::make_unique<Impl>(options.max_samples);
+  auto impl = std::make_unique<Impl>(
+      options.max_samples,
+      g_generation.fetch_add(1, std::memory_order_relaxed) + 1);
   SampleBuffer* expected = nullptr;
   if (!g_active.compare_exchange_strong(expected, &impl->buffer)) {
     return FailedPreconditionError(

@@ -154,6 +154,20 @@ SourceFileView SourceTable::file(uint32_t index) const {
   return view;
 }
 
+namespace {
+
+/// Orders line origin rows against a line, both ways (equal_range).
+struct LineOrder {
+  bool operator()(const fb::LineOrigin* row, uint32_t line) const {
+    return row->line() < line;
+  }
+  bool operator()(uint32_t line, const fb::LineOrigin* row) const {
+    return line < row->line();
+  }
+};
+
+}  // namespace
+
 LineOriginView SourceTable::origin(uint32_t source, uint32_t row) const {
   const fb::LineOrigin* origin =
       module_->source_files()->Get(source)->origins()->Get(row);
@@ -165,21 +179,10 @@ std::pair<uint32_t, uint32_t> SourceTable::FindOrigins(uint32_t source,
                                                        uint32_t line) const {
   const auto* origins = module_->source_files()->Get(source)->origins();
   if (!origins) return {0, 0};
-  // First row at or after `line`, then first row after it.
-  auto bound = [&](uint32_t low, uint32_t line_past) {
-    uint32_t high = origins->size();
-    while (low < high) {
-      const uint32_t mid = low + (high - low) / 2;
-      if (origins->Get(mid)->line() < line_past) {
-        low = mid + 1;
-      } else {
-        high = mid;
-      }
-    }
-    return low;
-  };
-  const uint32_t first = bound(0, line);
-  return {first, line == UINT32_MAX ? origins->size() : bound(first, line + 1)};
+  const auto [first, last] = std::equal_range(
+      origins->begin(), origins->end(), line, LineOrder());
+  return {static_cast<uint32_t>(first - origins->begin()),
+          static_cast<uint32_t>(last - origins->begin())};
 }
 
 uint32_t SourceTable::input_file_count() const {
@@ -195,39 +198,29 @@ std::optional<uint32_t> SourceTable::FindInputFile(
     std::string_view path) const {
   const auto* files = module_ ? module_->input_files() : nullptr;
   if (!files) return std::nullopt;
-  uint32_t low = 0, high = files->size();
-  while (low < high) {
-    const uint32_t mid = low + (high - low) / 2;
-    if (files->Get(mid)->string_view() < path) {
-      low = mid + 1;
-    } else {
-      high = mid;
-    }
-  }
-  if (low < files->size() && files->Get(low)->string_view() == path) {
-    return low;
-  }
-  return std::nullopt;
+  // Sorted byte-wise (verified), as string_view compares.
+  const auto it = std::lower_bound(
+      files->begin(), files->end(), path,
+      [](const flatbuffers::String* file, std::string_view p) {
+        return file->string_view() < p;
+      });
+  if (it == files->end() || it->string_view() != path) return std::nullopt;
+  return static_cast<uint32_t>(it - files->begin());
 }
 
 std::optional<uint32_t> SourceTable::FindIndex(std::string_view path) const {
   const auto* files = module_ ? module_->source_files() : nullptr;
   if (!files) return std::nullopt;
-  // Lower bound over paths sorted byte-wise (string_view compares as
-  // unsigned bytes, like memcmp).
-  uint32_t low = 0, high = files->size();
-  while (low < high) {
-    const uint32_t mid = low + (high - low) / 2;
-    if (files->Get(mid)->path()->string_view() < path) {
-      low = mid + 1;
-    } else {
-      high = mid;
-    }
+  // Paths are sorted byte-wise (verified), as string_view compares.
+  const auto it = std::lower_bound(
+      files->begin(), files->end(), path,
+      [](const fb::SourceFile* file, std::string_view p) {
+        return file->path()->string_view() < p;
+      });
+  if (it == files->end() || it->path()->string_view() != path) {
+    return std::nullopt;
   }
-  if (low < files->size() && files->Get(low)->path()->string_view() == path) {
-    return low;
-  }
-  return std::nullopt;
+  return static_cast<uint32_t>(it - files->begin());
 }
 
 std::optional<SourceFileView> SourceTable::Find(std::string_view path) const {

@@ -245,7 +245,7 @@ class ChromeTracer final : public Tracer {
 
   /// First zone of the calling thread (or first since it recorded for
   /// another tracer).
-  ThreadEvents& AttachThread() {
+  [[gnu::noinline]] ThreadEvents& AttachThread() {
     const uint32_t tid = CurrentThreadId();
     std::lock_guard<std::mutex> lock(mutex_);
     std::unique_ptr<ThreadEvents>& thread = threads_[tid];
@@ -259,29 +259,48 @@ class ChromeTracer final : public Tracer {
     return *thread;
   }
 
+  /// Every field compared, folded into one test: a dozen predictable
+  /// branches cost more than the loads.
   static bool SameViews(const TraceSite& a, const TraceSite& b) {
-    return a.kind == b.kind && a.line == b.line &&
-           a.name.data() == b.name.data() && a.name.size() == b.name.size() &&
-           a.file.data() == b.file.data() && a.file.size() == b.file.size() &&
-           a.stage.data() == b.stage.data() &&
-           a.stage.size() == b.stage.size() &&
-           a.input_location.file.data() == b.input_location.file.data() &&
-           a.input_location.file.size() == b.input_location.file.size() &&
-           a.input_location.line == b.input_location.line &&
-           a.input_location.column == b.input_location.column &&
-           a.workgroup_count[0] == b.workgroup_count[0] &&
-           a.workgroup_count[1] == b.workgroup_count[1] &&
-           a.workgroup_count[2] == b.workgroup_count[2];
+    auto word = [](const void* p) { return reinterpret_cast<uintptr_t>(p); };
+    const uintptr_t differ =
+        (word(a.name.data()) ^ word(b.name.data())) |
+        (a.name.size() ^ b.name.size()) |
+        (word(a.file.data()) ^ word(b.file.data())) |
+        (a.file.size() ^ b.file.size()) |
+        (word(a.stage.data()) ^ word(b.stage.data())) |
+        (a.stage.size() ^ b.stage.size()) |
+        (word(a.input_location.file.data()) ^
+         word(b.input_location.file.data())) |
+        (a.input_location.file.size() ^ b.input_location.file.size()) |
+        (a.input_location.line ^ b.input_location.line) |
+        (a.input_location.column ^ b.input_location.column) |
+        (a.workgroup_count[0] ^ b.workgroup_count[0]) |
+        (a.workgroup_count[1] ^ b.workgroup_count[1]) |
+        (a.workgroup_count[2] ^ b.workgroup_count[2]) | (a.line ^ b.line) |
+        (static_cast<uintptr_t>(a.kind) ^ static_cast<uintptr_t>(b.kind));
+    return differ == 0;
   }
 
   /// The copy of `site` from the thread's cache, else from InternSite.
   Site* CachedSite(ThreadEvents& thread, const TraceSite& site) {
     const uint64_t epoch = sites_epoch_.load(std::memory_order_relaxed);
-    ThreadEvents::CachedSite& entry =
-        thread.cache[(reinterpret_cast<uintptr_t>(&site) >> 4) % kCachedSites];
+    ThreadEvents::CachedSite& entry = thread.cache[CacheSlot(site)];
     if (entry.key == &site && thread.epoch == epoch &&
         SameViews(entry.views, site))
       return entry.copy;
+    return CacheSite(thread, site, epoch);
+  }
+
+  static size_t CacheSlot(const TraceSite& site) {
+    return (reinterpret_cast<uintptr_t>(&site) >> 4) % kCachedSites;
+  }
+
+  /// Out of line, as are the other slow paths, so that EndZone's own code
+  /// stays short.
+  [[gnu::noinline]] Site* CacheSite(ThreadEvents& thread,
+                                    const TraceSite& site, uint64_t epoch) {
+    ThreadEvents::CachedSite& entry = thread.cache[CacheSlot(site)];
     if (thread.epoch != epoch) {
       for (ThreadEvents::CachedSite& stale : thread.cache) stale.key = nullptr;
       thread.epoch = epoch;
@@ -379,7 +398,7 @@ class ChromeTracer final : public Tracer {
 
   /// Queues the thread's full buffer for the writer, once there is room,
   /// and gives the thread an empty one.
-  void HandOff(ThreadEvents& thread) {
+  [[gnu::noinline]] void HandOff(ThreadEvents& thread) {
     std::unique_lock<std::mutex> lock(mutex_);
     changed_.wait(lock, [&] { return queue_.size() < kQueuedChunks; });
     queue_.push_back(thread.chunk);

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <fstream>
@@ -489,6 +490,36 @@ TEST(ChromeTracerTest, EventsStreamAndEachFlushLeavesACompleteFile) {
   for (int i = 0; i < 5; ++i) tracer->EndZone(site, tracer->BeginZone(site));
   ASSERT_TRUE(tracer->Flush().ok());
   EXPECT_EQ(count_events(), kFirst + 5);
+}
+
+// Each thread records into a buffer of its own: events a thread left in a
+// buffer that was never full arrive at Flush even after the thread exited,
+// each thread's under its own id and in the order they ended.
+TEST(ChromeTracerTest, EventsOfExitedThreadsArriveInOrder) {
+  TempFile trace;
+  std::unique_ptr<Tracer> tracer = CreateChromeTracer(trace.path, {});
+  TraceSite site;
+  site.kind = ZoneKind::kDispatch;
+  site.name = "per_thread";
+  // Not a multiple of any buffer size: every thread leaves a partial one.
+  constexpr int kPerThread = 10007;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 3; ++t)
+    threads.emplace_back([&] {
+      for (int i = 0; i < kPerThread; ++i)
+        tracer->EndZone(site, tracer->BeginZone(site));
+    });
+  for (std::thread& thread : threads) thread.join();
+  ASSERT_TRUE(tracer->Flush().ok());
+  json doc = json::parse(ReadFile(trace.path));
+  std::map<int, std::vector<double>> begins;  // by tid
+  for (const json& event : doc["traceEvents"])
+    if (event["ph"] == "X") begins[event["tid"]].push_back(event["ts"]);
+  ASSERT_EQ(begins.size(), 3u);
+  for (const auto& [tid, ts] : begins) {
+    EXPECT_EQ(ts.size(), size_t{kPerThread}) << "tid " << tid;
+    EXPECT_TRUE(std::is_sorted(ts.begin(), ts.end())) << "tid " << tid;
+  }
 }
 
 // A trace that cannot be written is an error at Flush, not a crash.

@@ -448,8 +448,11 @@ class ChromeTracer final : public Tracer {
         chunk.tid, chunk.events[from].site->kind == ZoneKind::kWorkgroups
                        ? "kiln worker"
                        : "kiln");
+    const std::string prefix =
+        ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":" + std::to_string(chunk.tid) +
+        ",\"ts\":";
     for (uint32_t i = from; i < to; ++i)
-      AppendEvent(out, *chunk.events[i].site, chunk.tid, chunk.events[i]);
+      AppendEvent(out, *chunk.events[i].site, prefix, chunk.events[i]);
   }
 
   void AppendHeader(std::string* out) {
@@ -505,13 +508,12 @@ class ChromeTracer final : public Tracer {
     out->append(digits, end);
   }
 
-  /// The event's own numbers, then its site's part, formatted once.
-  void AppendEvent(std::string* out, Site& site, uint32_t tid,
+  /// The event's own numbers, then its site's part, formatted once;
+  /// `prefix`, its thread's, opens the event up to the "ts" value.
+  void AppendEvent(std::string* out, Site& site, std::string_view prefix,
                    const Event& event) {
     if (site.formatted.empty()) FormatSite(site);
-    out->append(",\n{\"ph\":\"X\",\"pid\":1,\"tid\":");
-    out->append(std::to_string(tid));
-    out->append(",\"ts\":");
+    out->append(prefix);
     AppendMicroseconds(out, clock_.SinceOrigin(event.begin));
     out->append(",\"dur\":");
     AppendMicroseconds(out, clock_.Duration(event.duration));

@@ -259,8 +259,8 @@ class ChromeTracer final : public Tracer {
     return *thread;
   }
 
-  /// Every field compared, folded into one test: a dozen predictable
-  /// branches cost more than the loads.
+  /// Whether `a` and `b` view the same strings and hold the same numbers:
+  /// every field compared, folded into one branch on the hot path.
   static bool SameViews(const TraceSite& a, const TraceSite& b) {
     auto word = [](const void* p) { return reinterpret_cast<uintptr_t>(p); };
     const uintptr_t differ =

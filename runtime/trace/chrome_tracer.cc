@@ -93,6 +93,20 @@ constexpr size_t kCachedSites = 16;
 /// also one created where a destroyed one lived.
 std::atomic<uint64_t> g_next_tracer_serial{1};
 
+class ChromeTracer;
+
+/// Live chrome tracers by serial, so that an exiting thread can hand its
+/// buffers back to those still alive (ThreadExit). Never destroyed: threads
+/// may exit during static destruction.
+std::mutex& LiveTracersMutex() {
+  static std::mutex* mutex = new std::mutex();
+  return *mutex;
+}
+std::map<uint64_t, ChromeTracer*>& LiveTracers() {
+  static auto* tracers = new std::map<uint64_t, ChromeTracer*>();
+  return *tracers;
+}
+
 class ChromeTracer final : public Tracer {
  public:
   ChromeTracer(std::string path, TraceOptions options)
@@ -101,9 +115,16 @@ class ChromeTracer final : public Tracer {
         serial_(g_next_tracer_serial.fetch_add(1, std::memory_order_relaxed)),
         clock_() {
     writer_ = std::thread([this] { WriteChunks(); });
+    std::lock_guard<std::mutex> lock(LiveTracersMutex());
+    LiveTracers()[serial_] = this;
   }
 
   ~ChromeTracer() override {
+    {
+      // First: an exiting thread may be handing its buffer back meanwhile.
+      std::lock_guard<std::mutex> lock(LiveTracersMutex());
+      LiveTracers().erase(serial_);
+    }
     {
       std::lock_guard<std::mutex> lock(mutex_);
       stopping_ = true;
@@ -245,18 +266,37 @@ class ChromeTracer final : public Tracer {
 
   /// First zone of the calling thread (or first since it recorded for
   /// another tracer).
-  [[gnu::noinline]] ThreadEvents& AttachThread() {
-    const uint32_t tid = CurrentThreadId();
-    std::lock_guard<std::mutex> lock(mutex_);
-    std::unique_ptr<ThreadEvents>& thread = threads_[tid];
-    if (!thread) {
-      thread = std::make_unique<ThreadEvents>();
-      thread->tid = tid;
-      thread->chunk = TakeChunk(tid);
-      thread->epoch = sites_epoch_.load(std::memory_order_relaxed);
+  [[gnu::noinline]] ThreadEvents& AttachThread();
+
+ public:
+  /// The calling thread exits (ThreadExit): each tracer in `serials` still
+  /// alive gets its buffer back, and queues what it holds for the writer.
+  static void ThreadExited(uint32_t tid, const std::vector<uint64_t>& serials) {
+    current_ = {};
+    std::lock_guard<std::mutex> lock(LiveTracersMutex());
+    for (uint64_t serial : serials) {
+      auto it = LiveTracers().find(serial);
+      if (it != LiveTracers().end()) it->second->Retire(tid);
     }
-    current_ = {serial_, thread.get()};
-    return *thread;
+  }
+
+ private:
+  /// Drops thread `tid`'s state, its buffer queued if it holds events not
+  /// yet written, freed otherwise: memory stays bounded by the threads alive
+  /// at once, not by all that ever recorded.
+  void Retire(uint32_t tid) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    auto it = threads_.find(tid);
+    if (it == threads_.end()) return;
+    Chunk* chunk = it->second->chunk;
+    if (chunk->consumed < chunk->count.load(std::memory_order_relaxed)) {
+      changed_.wait(lock, [&] { return queue_.size() < kQueuedChunks; });
+      queue_.push_back(chunk);
+      changed_.notify_all();
+    } else {
+      free_.push_back(chunk);
+    }
+    threads_.erase(it);
   }
 
   /// Whether `a` and `b` view the same strings and hold the same numbers:
@@ -415,6 +455,8 @@ class ChromeTracer final : public Tracer {
       Chunk* chunk = queue_.front();
       queue_.pop_front();
       const uint32_t from = chunk->consumed;
+      // Full, unless its thread exited (Retire).
+      const uint32_t to = chunk->count.load(std::memory_order_acquire);
       writing_ = true;
       changed_.notify_all();
       // Formatted outside the lock: sites and sources are only appended to,
@@ -424,7 +466,7 @@ class ChromeTracer final : public Tracer {
       std::string& out = writer_out_;
       out.clear();
       if (events_end_ == 0) AppendHeader(&out);
-      AppendEvents(&out, *chunk, from, kEventsPerChunk);
+      AppendEvents(&out, *chunk, from, to);
       Status written = OpenFile();
       if (written.ok()) written = WriteAt(out, events_end_);
       lock.lock();
@@ -589,6 +631,48 @@ class ChromeTracer final : public Tracer {
 };
 
 thread_local ChromeTracer::ThreadSlot ChromeTracer::current_;
+
+/// Tells the tracers a thread recorded for that it exits. Touched only when
+/// a thread first records for a tracer, so the hot path's thread_local
+/// (ChromeTracer::current_) stays trivial.
+struct ThreadExit {
+  uint32_t tid = 0;
+  std::vector<uint64_t> serials;
+  ~ThreadExit() { ChromeTracer::ThreadExited(tid, serials); }
+};
+thread_local ThreadExit t_thread_exit;
+
+ChromeTracer::ThreadEvents& ChromeTracer::AttachThread() {
+  const uint32_t tid = CurrentThreadId();
+  ThreadEvents* events;
+  bool created = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::unique_ptr<ThreadEvents>& thread = threads_[tid];
+    if (!thread) {
+      thread = std::make_unique<ThreadEvents>();
+      thread->tid = tid;
+      thread->chunk = TakeChunk(tid);
+      thread->epoch = sites_epoch_.load(std::memory_order_relaxed);
+      created = true;
+    }
+    events = thread.get();
+  }
+  if (created) {
+    // Not under mutex_: ThreadExited takes the two locks in this order.
+    std::lock_guard<std::mutex> lock(LiveTracersMutex());
+    std::vector<uint64_t>& serials = t_thread_exit.serials;
+    serials.erase(std::remove_if(serials.begin(), serials.end(),
+                                 [](uint64_t serial) {
+                                   return LiveTracers().count(serial) == 0;
+                                 }),
+                  serials.end());
+    serials.push_back(serial_);
+    t_thread_exit.tid = tid;
+  }
+  current_ = {serial_, events};
+  return *events;
+}
 
 }  // namespace
 

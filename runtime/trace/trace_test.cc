@@ -522,6 +522,34 @@ TEST(ChromeTracerTest, EventsOfExitedThreadsArriveInOrder) {
   }
 }
 
+// A thread that exits hands its buffer back: threads that come and go one
+// after another (a pool per request, say) keep memory bounded by those
+// alive at once, and their events still arrive.
+TEST(ChromeTracerTest, ExitedThreadsGiveTheirBuffersBack) {
+  TempFile trace;
+  std::unique_ptr<Tracer> tracer = CreateChromeTracer(trace.path, {});
+  TraceSite site;
+  site.kind = ZoneKind::kDispatch;
+  site.name = "short_lived";
+  constexpr int kThreads = 200;
+  const int64_t heap_before = HeapBytesInUse();
+  for (int t = 0; t < kThreads; ++t) {
+    std::thread([&] {
+      for (int i = 0; i < 3; ++i) tracer->EndZone(site, tracer->BeginZone(site));
+    }).join();
+  }
+  // A buffer kept per thread would be kThreads of them (about 40 MB).
+  if (kHeapStatsAreReliable) {
+    EXPECT_LT(HeapBytesInUse() - heap_before, int64_t{4} << 20);
+  }
+  ASSERT_TRUE(tracer->Flush().ok());
+  json doc = json::parse(ReadFile(trace.path));
+  int events = 0;
+  for (const json& event : doc["traceEvents"])
+    if (event["ph"] == "X") ++events;
+  EXPECT_EQ(events, 3 * kThreads);
+}
+
 // A trace that cannot be written is an error at Flush, not a crash.
 TEST(ChromeTracerTest, UnwritableFileIsAnError) {
   std::unique_ptr<Tracer> tracer =

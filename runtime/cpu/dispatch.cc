@@ -58,6 +58,7 @@ Status RunDispatch(ThreadPool& pool, const DispatchParams& params) {
     worker_zones.tracer = &tracer;
     worker_zones.site = *site;
     worker_zones.site.kind = ZoneKind::kWorkgroups;
+    worker_zones.site.id = 0;  // changed: no longer the dispatch site's
     worker_zones.tokens.resize(pool.thread_count());
     scope.begin = &WorkerZones::Begin;
     scope.end = &WorkerZones::End;

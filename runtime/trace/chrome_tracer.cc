@@ -326,8 +326,10 @@ class ChromeTracer final : public Tracer {
   Site* CachedSite(ThreadEvents& thread, const TraceSite& site) {
     const uint64_t epoch = sites_epoch_.load(std::memory_order_relaxed);
     ThreadEvents::CachedSite& entry = thread.cache[CacheSlot(site)];
+    // A site with an id is known by it; others are compared field by field.
     if (entry.key == &site && thread.epoch == epoch &&
-        SameViews(entry.views, site))
+        (site.id != 0 ? entry.views.id == site.id
+                      : SameViews(entry.views, site)))
       return entry.copy;
     return CacheSite(thread, site, epoch);
   }

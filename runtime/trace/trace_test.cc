@@ -106,9 +106,13 @@ TEST(DispatchSiteTest, StageSelectionAndFallbacks) {
   EXPECT_EQ(site.workgroup_count[0], 4u);
   EXPECT_EQ(site.input_location.ToString(), "model.mlir:2:8");
 
-  // A chosen stage.
+  // A chosen stage; every site built has an id of its own.
   options.stage = "2.translated";
+  const uint64_t first_id = site.id;
   site = MakeDispatchSite(*module, *add, options);
+  EXPECT_NE(first_id, 0u);
+  EXPECT_NE(site.id, 0u);
+  EXPECT_NE(site.id, first_id);
   EXPECT_EQ(site.file, "dbg_ex_cpu.2.translated.mlir");
   EXPECT_EQ(site.line, 120u);
   EXPECT_EQ(site.stage, "2.translated");
@@ -445,6 +449,35 @@ TEST(ChromeTracerTest, EventsKeepTheirSiteWhenItsAddressIsReused) {
     seen.emplace_back(event["name"], event["args"]["line"]);
     EXPECT_EQ(event["args"]["workgroup_count"], json::parse("[4,1,1]"));
   }
+  EXPECT_EQ(seen, (std::vector<std::pair<std::string, int>>{
+                      {"first_export", 3},
+                      {"first_export", 3},
+                      {"other_export", 9}}));
+}
+
+// A site with an id is known by its address and id: another id at the same
+// address (a context's sites rebuilt where the last ones lived) is another
+// site, copied anew.
+TEST(ChromeTracerTest, SitesWithIdsAreKnownByAddressAndId) {
+  TempFile trace;
+  std::unique_ptr<Tracer> tracer = CreateChromeTracer(trace.path, {});
+  TraceSite site;
+  site.kind = ZoneKind::kDispatch;
+  site.id = 11;
+  std::string name = "first_export";
+  site.name = name;
+  site.line = 3;
+  for (int i = 0; i < 2; ++i) tracer->EndZone(site, tracer->BeginZone(site));
+  name = "other_export";  // same address, other contents, other id
+  site.line = 9;
+  site.id = 12;
+  tracer->EndZone(site, tracer->BeginZone(site));
+  ASSERT_TRUE(tracer->Flush().ok());
+
+  json doc = json::parse(ReadFile(trace.path));
+  std::vector<std::pair<std::string, int>> seen;
+  for (const json& event : doc["traceEvents"])
+    if (event["ph"] == "X") seen.emplace_back(event["name"], event["args"]["line"]);
   EXPECT_EQ(seen, (std::vector<std::pair<std::string, int>>{
                       {"first_export", 3},
                       {"first_export", 3},

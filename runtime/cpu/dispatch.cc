@@ -3,7 +3,6 @@
 #include "cpu/dispatch.h"
 
 #include <atomic>
-#include <optional>
 #include <vector>
 
 namespace kiln {
@@ -48,10 +47,10 @@ Status RunDispatch(ThreadPool& pool, const DispatchParams& params) {
 
   // The dispatch zone, and optionally one per worker for its share of the
   // workgroups (named like the dispatch, on the worker's own thread).
+  // Called directly, not through ScopedZone: one tracer lookup per dispatch.
   Tracer& tracer = GetTracer();
   const TraceSite* site = tracer.enabled() ? params.trace_site : nullptr;
-  std::optional<ScopedZone> zone;
-  if (site) zone.emplace(*site);
+  const uint64_t token = site ? tracer.BeginZone(*site) : 0;
   WorkerZones worker_zones;
   ThreadPool::WorkerScope scope;
   const bool per_worker = site && tracer.options().workgroup_zones;
@@ -59,6 +58,7 @@ Status RunDispatch(ThreadPool& pool, const DispatchParams& params) {
     worker_zones.tracer = &tracer;
     worker_zones.site = *site;
     worker_zones.site.kind = ZoneKind::kWorkgroups;
+    worker_zones.site.id = 0;  // changed: no longer the dispatch site's
     worker_zones.tokens.resize(pool.thread_count());
     scope.begin = &WorkerZones::Begin;
     scope.end = &WorkerZones::End;
@@ -84,7 +84,7 @@ Status RunDispatch(ThreadPool& pool, const DispatchParams& params) {
         }
       },
       per_worker ? &scope : nullptr);
-  zone.reset();
+  if (site) tracer.EndZone(*site, token);
 
   if (failed.load(std::memory_order_relaxed)) {
     const uint64_t i = static_cast<uint64_t>(failed_index.load());

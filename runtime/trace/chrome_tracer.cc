@@ -6,10 +6,12 @@
 // under the top-level "kilnSources" key, so the trace file alone shows each
 // dispatch's code. Perfetto and chrome://tracing ignore that key.
 //
-// Events stream to the file: a writer thread formats and appends each full
-// buffer of events while the next fills, so memory stays bounded however
-// long the run. Flush writes the thread names and the texts after the last
-// event, leaving a complete file; later events overwrite that trailer.
+// Events stream to the file: each thread records its events into a buffer
+// of its own, without a lock, and hands each full buffer to a writer thread
+// that formats and appends it, so memory stays bounded (a buffer per thread
+// and a few queued) however long the run. Flush writes what the threads'
+// buffers hold, then the thread names and the texts after the last event,
+// leaving a complete file; later events overwrite that trailer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,27 +80,56 @@ const char* CategoryName(ZoneKind kind) {
   return "zone";
 }
 
-/// Events a buffer holds before the writer thread formats and writes them:
-/// memory stays bounded (two buffers) however long the run.
-constexpr size_t kEventsPerChunk = size_t(1) << 14;
+/// Events a thread's buffer holds before the writer thread formats and
+/// writes them.
+constexpr uint32_t kEventsPerChunk = uint32_t(1) << 13;
+/// Full buffers waiting for the writer before a thread that fills another
+/// one waits for it.
+constexpr size_t kQueuedChunks = 2;
+/// Sites each thread recognizes without the lock (direct-mapped by address).
+constexpr size_t kCachedSites = 16;
+
+/// Tells tracers apart in each thread's cached state (thread_local below),
+/// also one created where a destroyed one lived.
+std::atomic<uint64_t> g_next_tracer_serial{1};
+
+class ChromeTracer;
+
+/// Live chrome tracers by serial, so that an exiting thread can hand its
+/// buffers back to those still alive (ThreadExit). Never destroyed: threads
+/// may exit during static destruction.
+std::mutex& LiveTracersMutex() {
+  static std::mutex* mutex = new std::mutex();
+  return *mutex;
+}
+std::map<uint64_t, ChromeTracer*>& LiveTracers() {
+  static auto* tracers = new std::map<uint64_t, ChromeTracer*>();
+  return *tracers;
+}
 
 class ChromeTracer final : public Tracer {
  public:
   ChromeTracer(std::string path, TraceOptions options)
       : Tracer(/*enabled=*/true, std::move(options)),
         path_(std::move(path)),
+        serial_(g_next_tracer_serial.fetch_add(1, std::memory_order_relaxed)),
         clock_() {
-    filling_.reserve(kEventsPerChunk);
-    writing_.reserve(kEventsPerChunk);
     writer_ = std::thread([this] { WriteChunks(); });
+    std::lock_guard<std::mutex> lock(LiveTracersMutex());
+    LiveTracers()[serial_] = this;
   }
 
   ~ChromeTracer() override {
     {
+      // First: an exiting thread may be handing its buffer back meanwhile.
+      std::lock_guard<std::mutex> lock(LiveTracersMutex());
+      LiveTracers().erase(serial_);
+    }
+    {
       std::lock_guard<std::mutex> lock(mutex_);
       stopping_ = true;
     }
-    writer_wake_.notify_one();
+    changed_.notify_all();
     writer_.join();
     if (fd_ >= 0) ::close(fd_);
   }
@@ -110,28 +141,40 @@ class ChromeTracer final : public Tracer {
   void UnpublishSources(const PublishedSources&) override {
     std::lock_guard<std::mutex> lock(mutex_);
     site_index_.clear();
+    sites_epoch_.fetch_add(1, std::memory_order_relaxed);
   }
 
   uint64_t BeginZone(const TraceSite&) override { return clock_.Ticks(); }
 
+  /// The hot path: no lock, no allocation, no lookup beyond the thread's
+  /// own cache of sites.
   void EndZone(const TraceSite& site, uint64_t token) override {
     const uint64_t end = clock_.Ticks();
-    const uint32_t tid = CurrentThreadId();
-    std::unique_lock<std::mutex> lock(mutex_);
-    filling_.push_back({InternSite(site), tid, token, end - token});
-    if (filling_.size() == kEventsPerChunk) HandOff(lock);
+    ThreadEvents& thread = CurrentThread();
+    Site* copy = CachedSite(thread, site);
+    Chunk& chunk = *thread.chunk;
+    const uint32_t n = chunk.count.load(std::memory_order_relaxed);
+    chunk.events[n] = {copy, token, end - token};
+    chunk.count.store(n + 1, std::memory_order_release);
+    if (n + 1 == kEventsPerChunk) HandOff(thread);
   }
 
   Status Flush() override {
     std::unique_lock<std::mutex> lock(mutex_);
-    HandOff(lock);
-    chunk_written_.wait(lock, [&] { return !chunk_ready_; });
-    // Zones ending meanwhile wait on the lock: the trailer goes right after
-    // the last event, and the next chunk overwrites it.
+    changed_.wait(lock, [&] { return queue_.empty() && !writing_; });
+    // Zones ending meanwhile record on; a full buffer waits on the lock, so
+    // the trailer goes right after the last event written, and the next
+    // buffer overwrites it.
     if (!status_.ok()) return status_;
     if (Status opened = OpenFile(); !opened.ok()) return opened;
     std::string out;
     if (events_end_ == 0) AppendHeader(&out);
+    for (const auto& [tid, thread] : threads_) {
+      Chunk& chunk = *thread->chunk;
+      const uint32_t count = chunk.count.load(std::memory_order_acquire);
+      AppendEvents(&out, chunk, chunk.consumed, count);
+      chunk.consumed = count;
+    }
     AppendThreadNames(&out);
     const size_t events_size = out.size();
     out += "\n],\n\"kilnSources\":{";
@@ -175,10 +218,142 @@ class ChromeTracer final : public Tracer {
 
   struct Event {
     Site* site;         // stable: sites_ is a deque that only grows
-    uint32_t tid;
     uint64_t begin;     // clock_ ticks
     uint64_t duration;  // clock_ ticks
   };
+
+  /// One thread's events. The thread writes events[count] and then
+  /// publishes count (release), so that Flush can read the events before
+  /// count (acquire) while the thread records on.
+  struct Chunk {
+    uint32_t tid = 0;
+    std::atomic<uint32_t> count{0};
+    /// Events before it were written by Flush. Guarded by mutex_.
+    uint32_t consumed = 0;
+    Event events[kEventsPerChunk];
+  };
+
+  /// What a thread keeps for this tracer; owned by the tracer, so a thread
+  /// may exit before Flush reads its last events.
+  struct ThreadEvents {
+    uint32_t tid = 0;
+    /// The buffer the thread fills: replaced by the thread alone, under
+    /// mutex_, and read by Flush under mutex_.
+    Chunk* chunk = nullptr;
+    // The thread's alone: sites seen lately, valid while sites_epoch_ is
+    // `epoch`. A cached site is the copy of `views` while `*key` still
+    // views the same strings and numbers.
+    uint64_t epoch = 0;
+    struct CachedSite {
+      const TraceSite* key = nullptr;
+      TraceSite views;
+      Site* copy = nullptr;
+    } cache[kCachedSites];
+  };
+
+  /// Per thread: the tracer it last recorded for and its state there.
+  struct ThreadSlot {
+    uint64_t tracer_serial = 0;
+    ThreadEvents* events = nullptr;
+  };
+  static thread_local ThreadSlot current_;
+
+  ThreadEvents& CurrentThread() {
+    ThreadSlot& slot = current_;
+    if (slot.tracer_serial == serial_) return *slot.events;
+    return AttachThread();
+  }
+
+  /// First zone of the calling thread (or first since it recorded for
+  /// another tracer).
+  [[gnu::noinline]] ThreadEvents& AttachThread();
+
+ public:
+  /// The calling thread exits (ThreadExit): each tracer in `serials` still
+  /// alive gets its buffer back, and queues what it holds for the writer.
+  static void ThreadExited(uint32_t tid, const std::vector<uint64_t>& serials) {
+    current_ = {};
+    std::lock_guard<std::mutex> lock(LiveTracersMutex());
+    for (uint64_t serial : serials) {
+      auto it = LiveTracers().find(serial);
+      if (it != LiveTracers().end()) it->second->Retire(tid);
+    }
+  }
+
+ private:
+  /// Drops thread `tid`'s state, its buffer queued if it holds events not
+  /// yet written, freed otherwise: memory stays bounded by the threads alive
+  /// at once, not by all that ever recorded.
+  void Retire(uint32_t tid) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    auto it = threads_.find(tid);
+    if (it == threads_.end()) return;
+    Chunk* chunk = it->second->chunk;
+    if (chunk->consumed < chunk->count.load(std::memory_order_relaxed)) {
+      changed_.wait(lock, [&] { return queue_.size() < kQueuedChunks; });
+      queue_.push_back(chunk);
+      changed_.notify_all();
+    } else {
+      free_.push_back(chunk);
+    }
+    threads_.erase(it);
+  }
+
+  /// Whether `a` and `b` view the same strings and hold the same numbers:
+  /// every field compared, folded into one branch on the hot path.
+  static bool SameViews(const TraceSite& a, const TraceSite& b) {
+    auto word = [](const void* p) { return reinterpret_cast<uintptr_t>(p); };
+    const uintptr_t differ =
+        (word(a.name.data()) ^ word(b.name.data())) |
+        (a.name.size() ^ b.name.size()) |
+        (word(a.file.data()) ^ word(b.file.data())) |
+        (a.file.size() ^ b.file.size()) |
+        (word(a.stage.data()) ^ word(b.stage.data())) |
+        (a.stage.size() ^ b.stage.size()) |
+        (word(a.input_location.file.data()) ^
+         word(b.input_location.file.data())) |
+        (a.input_location.file.size() ^ b.input_location.file.size()) |
+        (a.input_location.line ^ b.input_location.line) |
+        (a.input_location.column ^ b.input_location.column) |
+        (a.workgroup_count[0] ^ b.workgroup_count[0]) |
+        (a.workgroup_count[1] ^ b.workgroup_count[1]) |
+        (a.workgroup_count[2] ^ b.workgroup_count[2]) | (a.line ^ b.line) |
+        (static_cast<uintptr_t>(a.kind) ^ static_cast<uintptr_t>(b.kind));
+    return differ == 0;
+  }
+
+  /// The copy of `site` from the thread's cache, else from InternSite.
+  Site* CachedSite(ThreadEvents& thread, const TraceSite& site) {
+    const uint64_t epoch = sites_epoch_.load(std::memory_order_relaxed);
+    ThreadEvents::CachedSite& entry = thread.cache[CacheSlot(site)];
+    // A site with an id is known by it; others are compared field by field.
+    if (entry.key == &site && thread.epoch == epoch &&
+        (site.id != 0 ? entry.views.id == site.id
+                      : SameViews(entry.views, site)))
+      return entry.copy;
+    return CacheSite(thread, site, epoch);
+  }
+
+  static size_t CacheSlot(const TraceSite& site) {
+    return (reinterpret_cast<uintptr_t>(&site) >> 4) % kCachedSites;
+  }
+
+  /// Out of line, as are the other slow paths, so that EndZone's own code
+  /// stays short.
+  [[gnu::noinline]] Site* CacheSite(ThreadEvents& thread,
+                                    const TraceSite& site, uint64_t epoch) {
+    ThreadEvents::CachedSite& entry = thread.cache[CacheSlot(site)];
+    if (thread.epoch != epoch) {
+      for (ThreadEvents::CachedSite& stale : thread.cache) stale.key = nullptr;
+      thread.epoch = epoch;
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    Site* copy = InternSite(site);
+    // Load zones view the caller's path, whose memory may be reused for
+    // another path: those few are never cached.
+    if (site.kind != ZoneKind::kModuleLoad) entry = {&site, site, copy};
+    return copy;
+  }
 
   static bool ViewsSame(const Site& copy, const TraceSite& site) {
     return copy.kind == site.kind && copy.line == site.line &&
@@ -245,31 +420,55 @@ class ChromeTracer final : public Tracer {
     }
   }
 
-  /// Gives the filled buffer to the writer, after it is done with the last
-  /// one. Called with mutex_ held through `lock`.
-  void HandOff(std::unique_lock<std::mutex>& lock) {
-    chunk_written_.wait(lock, [&] { return !chunk_ready_; });
-    if (filling_.empty()) return;
-    filling_.swap(writing_);
-    chunk_ready_ = true;
-    writer_wake_.notify_one();
+  /// An empty buffer for thread `tid`: a written one, else a new one. At
+  /// most a buffer per thread, kQueuedChunks queued and one being written
+  /// exist. Called with mutex_ held.
+  Chunk* TakeChunk(uint32_t tid) {
+    Chunk* chunk;
+    if (free_.empty()) {
+      chunks_.push_back(std::make_unique<Chunk>());
+      chunk = chunks_.back().get();
+    } else {
+      chunk = free_.back();
+      free_.pop_back();
+    }
+    chunk->tid = tid;
+    chunk->count.store(0, std::memory_order_relaxed);
+    chunk->consumed = 0;
+    return chunk;
   }
 
-  /// The writer thread: formats and appends each handed-off buffer.
+  /// Queues the thread's full buffer for the writer, once there is room,
+  /// and gives the thread an empty one.
+  [[gnu::noinline]] void HandOff(ThreadEvents& thread) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return queue_.size() < kQueuedChunks; });
+    queue_.push_back(thread.chunk);
+    thread.chunk = TakeChunk(thread.tid);
+    changed_.notify_all();
+  }
+
+  /// The writer thread: formats and appends each queued buffer.
   void WriteChunks() {
     std::unique_lock<std::mutex> lock(mutex_);
     while (true) {
-      writer_wake_.wait(lock, [&] { return chunk_ready_ || stopping_; });
-      if (!chunk_ready_) return;
+      changed_.wait(lock, [&] { return !queue_.empty() || stopping_; });
+      if (queue_.empty()) return;
+      Chunk* chunk = queue_.front();
+      queue_.pop_front();
+      const uint32_t from = chunk->consumed;
+      // Full, unless its thread exited (Retire).
+      const uint32_t to = chunk->count.load(std::memory_order_acquire);
+      writing_ = true;
+      changed_.notify_all();
       // Formatted outside the lock: sites and sources are only appended to,
-      // and writing_ is the writer's until chunk_ready_ clears.
+      // the chunk is the writer's until it is freed, and Flush waits while
+      // writing_ is set.
       lock.unlock();
-      std::string out;
+      std::string& out = writer_out_;
+      out.clear();
       if (events_end_ == 0) AppendHeader(&out);
-      for (const Event& event : writing_) {
-        NoteThread(event);
-        AppendEvent(&out, *event.site, event);
-      }
+      AppendEvents(&out, *chunk, from, to);
       Status written = OpenFile();
       if (written.ok()) written = WriteAt(out, events_end_);
       lock.lock();
@@ -278,17 +477,26 @@ class ChromeTracer final : public Tracer {
       } else if (status_.ok()) {
         status_ = written;
       }
-      writing_.clear();
-      chunk_ready_ = false;
-      chunk_written_.notify_all();
+      free_.push_back(chunk);
+      writing_ = false;
+      changed_.notify_all();
     }
   }
 
-  /// Threads get their names from their first zone's kind.
-  void NoteThread(const Event& event) {
-    thread_names_.emplace(event.tid, event.site->kind == ZoneKind::kWorkgroups
-                                         ? "kiln worker"
-                                         : "kiln");
+  /// Events [from, to) of `chunk`. Threads get their names from their first
+  /// zone's kind. Called by the writer, or by Flush while the writer waits.
+  void AppendEvents(std::string* out, const Chunk& chunk, uint32_t from,
+                    uint32_t to) {
+    if (from == to) return;
+    thread_names_.emplace(
+        chunk.tid, chunk.events[from].site->kind == ZoneKind::kWorkgroups
+                       ? "kiln worker"
+                       : "kiln");
+    const std::string prefix =
+        ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":" + std::to_string(chunk.tid) +
+        ",\"ts\":";
+    for (uint32_t i = from; i < to; ++i)
+      AppendEvent(out, *chunk.events[i].site, prefix, chunk.events[i]);
   }
 
   void AppendHeader(std::string* out) {
@@ -344,12 +552,12 @@ class ChromeTracer final : public Tracer {
     out->append(digits, end);
   }
 
-  /// The event's own numbers, then its site's part, formatted once.
-  void AppendEvent(std::string* out, Site& site, const Event& event) {
+  /// The event's own numbers, then its site's part, formatted once;
+  /// `prefix`, its thread's, opens the event up to the "ts" value.
+  void AppendEvent(std::string* out, Site& site, std::string_view prefix,
+                   const Event& event) {
     if (site.formatted.empty()) FormatSite(site);
-    out->append(",\n{\"ph\":\"X\",\"pid\":1,\"tid\":");
-    out->append(std::to_string(event.tid));
-    out->append(",\"ts\":");
+    out->append(prefix);
     AppendMicroseconds(out, clock_.SinceOrigin(event.begin));
     out->append(",\"dur\":");
     AppendMicroseconds(out, clock_.Duration(event.duration));
@@ -393,14 +601,19 @@ class ChromeTracer final : public Tracer {
   }
 
   const std::string path_;
-  ZoneClock clock_;  // converted by the writer thread alone
+  const uint64_t serial_;
+  ZoneClock clock_;  // converted by the writer thread (or Flush) alone
+  /// Advanced by UnpublishSources: threads then drop their cached sites.
+  std::atomic<uint64_t> sites_epoch_{0};
 
   std::mutex mutex_;
-  std::condition_variable writer_wake_;
-  std::condition_variable chunk_written_;
+  std::condition_variable changed_;  // queue_, writing_ or stopping_
   // Guarded by mutex_.
-  std::vector<Event> filling_;
-  bool chunk_ready_ = false;  // writing_ holds events for the writer
+  std::map<uint32_t, std::unique_ptr<ThreadEvents>> threads_;
+  std::vector<std::unique_ptr<Chunk>> chunks_;
+  std::vector<Chunk*> free_;
+  std::deque<Chunk*> queue_;  // full, for the writer
+  bool writing_ = false;      // the writer formats a chunk outside the lock
   bool stopping_ = false;
   Status status_;             // the first write error
   std::deque<Site> sites_;
@@ -408,15 +621,60 @@ class ChromeTracer final : public Tracer {
   std::map<std::string, std::string> sources_;
   std::set<std::string, std::less<>> missing_;
 
-  // The writer's while chunk_ready_ is set; Flush's once it has cleared.
-  std::vector<Event> writing_;
+  // The writer's while writing_ is set; Flush's otherwise.
   int fd_ = -1;
+  /// Kept from chunk to chunk: no growth, copies or fresh pages per chunk.
+  std::string writer_out_;
   uint64_t events_end_ = 0;   // file offset after the last event
   std::map<uint32_t, const char*> thread_names_;
   std::set<uint32_t> named_threads_;
 
   std::thread writer_;
 };
+
+thread_local ChromeTracer::ThreadSlot ChromeTracer::current_;
+
+/// Tells the tracers a thread recorded for that it exits. Touched only when
+/// a thread first records for a tracer, so the hot path's thread_local
+/// (ChromeTracer::current_) stays trivial.
+struct ThreadExit {
+  uint32_t tid = 0;
+  std::vector<uint64_t> serials;
+  ~ThreadExit() { ChromeTracer::ThreadExited(tid, serials); }
+};
+thread_local ThreadExit t_thread_exit;
+
+ChromeTracer::ThreadEvents& ChromeTracer::AttachThread() {
+  const uint32_t tid = CurrentThreadId();
+  ThreadEvents* events;
+  bool created = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::unique_ptr<ThreadEvents>& thread = threads_[tid];
+    if (!thread) {
+      thread = std::make_unique<ThreadEvents>();
+      thread->tid = tid;
+      thread->chunk = TakeChunk(tid);
+      thread->epoch = sites_epoch_.load(std::memory_order_relaxed);
+      created = true;
+    }
+    events = thread.get();
+  }
+  if (created) {
+    // Not under mutex_: ThreadExited takes the two locks in this order.
+    std::lock_guard<std::mutex> lock(LiveTracersMutex());
+    std::vector<uint64_t>& serials = t_thread_exit.serials;
+    serials.erase(std::remove_if(serials.begin(), serials.end(),
+                                 [](uint64_t serial) {
+                                   return LiveTracers().count(serial) == 0;
+                                 }),
+                  serials.end());
+    serials.push_back(serial_);
+    t_thread_exit.tid = tid;
+  }
+  current_ = {serial_, events};
+  return *events;
+}
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <fstream>
@@ -105,9 +106,13 @@ TEST(DispatchSiteTest, StageSelectionAndFallbacks) {
   EXPECT_EQ(site.workgroup_count[0], 4u);
   EXPECT_EQ(site.input_location.ToString(), "model.mlir:2:8");
 
-  // A chosen stage.
+  // A chosen stage; every site built has an id of its own.
   options.stage = "2.translated";
+  const uint64_t first_id = site.id;
   site = MakeDispatchSite(*module, *add, options);
+  EXPECT_NE(first_id, 0u);
+  EXPECT_NE(site.id, 0u);
+  EXPECT_NE(site.id, first_id);
   EXPECT_EQ(site.file, "dbg_ex_cpu.2.translated.mlir");
   EXPECT_EQ(site.line, 120u);
   EXPECT_EQ(site.stage, "2.translated");
@@ -450,6 +455,35 @@ TEST(ChromeTracerTest, EventsKeepTheirSiteWhenItsAddressIsReused) {
                       {"other_export", 9}}));
 }
 
+// A site with an id is known by its address and id: another id at the same
+// address (a context's sites rebuilt where the last ones lived) is another
+// site, copied anew.
+TEST(ChromeTracerTest, SitesWithIdsAreKnownByAddressAndId) {
+  TempFile trace;
+  std::unique_ptr<Tracer> tracer = CreateChromeTracer(trace.path, {});
+  TraceSite site;
+  site.kind = ZoneKind::kDispatch;
+  site.id = 11;
+  std::string name = "first_export";
+  site.name = name;
+  site.line = 3;
+  for (int i = 0; i < 2; ++i) tracer->EndZone(site, tracer->BeginZone(site));
+  name = "other_export";  // same address, other contents, other id
+  site.line = 9;
+  site.id = 12;
+  tracer->EndZone(site, tracer->BeginZone(site));
+  ASSERT_TRUE(tracer->Flush().ok());
+
+  json doc = json::parse(ReadFile(trace.path));
+  std::vector<std::pair<std::string, int>> seen;
+  for (const json& event : doc["traceEvents"])
+    if (event["ph"] == "X") seen.emplace_back(event["name"], event["args"]["line"]);
+  EXPECT_EQ(seen, (std::vector<std::pair<std::string, int>>{
+                      {"first_export", 3},
+                      {"first_export", 3},
+                      {"other_export", 9}}));
+}
+
 // Events stream to the file while the run goes on (memory stays bounded),
 // every one arrives, and each Flush leaves a complete file that later
 // events extend.
@@ -489,6 +523,64 @@ TEST(ChromeTracerTest, EventsStreamAndEachFlushLeavesACompleteFile) {
   for (int i = 0; i < 5; ++i) tracer->EndZone(site, tracer->BeginZone(site));
   ASSERT_TRUE(tracer->Flush().ok());
   EXPECT_EQ(count_events(), kFirst + 5);
+}
+
+// Each thread records into a buffer of its own: events a thread left in a
+// buffer that was never full arrive at Flush even after the thread exited,
+// each thread's under its own id and in the order they ended.
+TEST(ChromeTracerTest, EventsOfExitedThreadsArriveInOrder) {
+  TempFile trace;
+  std::unique_ptr<Tracer> tracer = CreateChromeTracer(trace.path, {});
+  TraceSite site;
+  site.kind = ZoneKind::kDispatch;
+  site.name = "per_thread";
+  // Not a multiple of any buffer size: every thread leaves a partial one.
+  constexpr int kPerThread = 10007;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 3; ++t)
+    threads.emplace_back([&] {
+      for (int i = 0; i < kPerThread; ++i)
+        tracer->EndZone(site, tracer->BeginZone(site));
+    });
+  for (std::thread& thread : threads) thread.join();
+  ASSERT_TRUE(tracer->Flush().ok());
+  json doc = json::parse(ReadFile(trace.path));
+  std::map<int, std::vector<double>> begins;  // by tid
+  for (const json& event : doc["traceEvents"])
+    if (event["ph"] == "X") begins[event["tid"]].push_back(event["ts"]);
+  ASSERT_EQ(begins.size(), 3u);
+  for (const auto& [tid, ts] : begins) {
+    EXPECT_EQ(ts.size(), size_t{kPerThread}) << "tid " << tid;
+    EXPECT_TRUE(std::is_sorted(ts.begin(), ts.end())) << "tid " << tid;
+  }
+}
+
+// A thread that exits hands its buffer back: threads that come and go one
+// after another (a pool per request, say) keep memory bounded by those
+// alive at once, and their events still arrive.
+TEST(ChromeTracerTest, ExitedThreadsGiveTheirBuffersBack) {
+  TempFile trace;
+  std::unique_ptr<Tracer> tracer = CreateChromeTracer(trace.path, {});
+  TraceSite site;
+  site.kind = ZoneKind::kDispatch;
+  site.name = "short_lived";
+  constexpr int kThreads = 200;
+  const int64_t heap_before = HeapBytesInUse();
+  for (int t = 0; t < kThreads; ++t) {
+    std::thread([&] {
+      for (int i = 0; i < 3; ++i) tracer->EndZone(site, tracer->BeginZone(site));
+    }).join();
+  }
+  // A buffer kept per thread would be kThreads of them (about 40 MB).
+  if (kHeapStatsAreReliable) {
+    EXPECT_LT(HeapBytesInUse() - heap_before, int64_t{4} << 20);
+  }
+  ASSERT_TRUE(tracer->Flush().ok());
+  json doc = json::parse(ReadFile(trace.path));
+  int events = 0;
+  for (const json& event : doc["traceEvents"])
+    if (event["ph"] == "X") ++events;
+  EXPECT_EQ(events, 3 * kThreads);
 }
 
 // A trace that cannot be written is an error at Flush, not a crash.

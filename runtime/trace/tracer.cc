@@ -68,8 +68,10 @@ char* ReadPublishedSourceInto(std::string_view path,
 
 TraceSite MakeDispatchSite(const Module& module, const ExportView& view,
                            const TraceOptions& options) {
+  static std::atomic<uint64_t> next_id{1};
   TraceSite site;
   site.kind = ZoneKind::kDispatch;
+  site.id = next_id.fetch_add(1, std::memory_order_relaxed);
   site.name = view.name();
   site.module = &module;
   site.input_location = view.location();

@@ -7,10 +7,6 @@
 
 #include "trace/providers.h"
 
-#if defined(__x86_64__)
-#include <x86intrin.h>
-#endif
-
 namespace kiln {
 namespace {
 
@@ -40,12 +36,7 @@ ZoneClock::ZoneClock()
   if (!counts_tsc_) ns_per_tick_ = 1;
 }
 
-uint64_t ZoneClock::Ticks() const {
-#if defined(__x86_64__)
-  if (counts_tsc_) return __rdtsc();
-#endif
-  return NowNanoseconds();
-}
+uint64_t ZoneClock::SteadyNanoseconds() { return NowNanoseconds(); }
 
 void ZoneClock::Calibrate() {
   uint64_t ns = NowNanoseconds();

@@ -42,6 +42,21 @@ uint64_t HashSource(const void* data, size_t size) {
   return XXH3_64bits(data, size);
 }
 
+std::optional<std::string_view> FindLine(std::string_view text,
+                                         uint32_t line) {
+  if (line == 0) return std::nullopt;
+  size_t begin = 0;
+  for (uint32_t i = 1; i < line; ++i) {
+    begin = text.find('\n', begin);
+    if (begin == std::string_view::npos) return std::nullopt;
+    ++begin;
+  }
+  if (begin == text.size()) return std::nullopt;  // after a final '\n'
+  const size_t end = text.find('\n', begin);
+  return text.substr(begin, end == std::string_view::npos ? std::string_view::npos
+                                                           : end - begin);
+}
+
 //===----------------------------------------------------------------------===//
 // SourceFileView
 //===----------------------------------------------------------------------===//

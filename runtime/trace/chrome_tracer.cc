@@ -4,7 +4,9 @@
 // arguments naming each dispatch's export, stage, file, line, workgroup
 // count and input location. The texts the events point at are embedded
 // under the top-level "kilnSources" key, so the trace file alone shows each
-// dispatch's code. Perfetto and chrome://tracing ignore that key.
+// dispatch's code; with a profile, each export's hottest lines are an
+// instant event and, as data, under "kilnProfile". Perfetto and
+// chrome://tracing ignore those keys.
 //
 // Events stream to the file: each thread records its events into a buffer
 // of its own, without a lock, and hands each full buffer to a writer thread
@@ -34,6 +36,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "kiln/profiler.h"
 #include "trace/providers.h"
 #include "trace/zone_clock.h"
 
@@ -159,6 +162,57 @@ class ChromeTracer final : public Tracer {
     if (n + 1 == kEventsPerChunk) HandOff(thread);
   }
 
+  /// Each export's hottest lines: an instant event per export among the
+  /// events (its args name the lines, their shares and texts; Perfetto
+  /// shows them on selection) and the same as data under "kilnProfile". The
+  /// events of a run already streamed to the file, so the lines go once
+  /// per export rather than into every dispatch event's args.
+  void AddProfile(const Module&, const Profile& profile) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const uint64_t now = clock_.SinceOrigin(clock_.Ticks());
+    for (const ProfileExport& ex : profile.exports) {
+      std::string lines = "[";
+      for (size_t i = 0; i < ex.lines.size() && i < kProfileTopLines;
+           ++i) {
+        const ProfileLine& line = ex.lines[i];
+        if (i) lines += ",";
+        lines += "{\"path\":";
+        AppendJsonString(&lines, line.path);
+        lines += StrCat(",\"line\":", line.line, ",\"samples\":",
+                        line.samples, ",\"text\":");
+        std::optional<std::string_view> text;
+        if (line.line != 0) {
+          EmbedSource(line.path);
+          auto embedded = sources_.find(std::string(line.path));
+          if (embedded != sources_.end()) {
+            text = FindLine(embedded->second, line.line);
+          }
+        }
+        if (text) {
+          AppendJsonString(&lines, text->substr(std::min(
+                                       text->find_first_not_of(" \t"),
+                                       text->size())));
+        } else {
+          lines += "null";
+        }
+        lines += "}";
+      }
+      lines += "]";
+      std::string entry = "{\"samples\":" + std::to_string(ex.samples) +
+                          ",\"of\":" + std::to_string(profile.samples) +
+                          ",\"lines\":" + lines + "}";
+      std::string event = ",\n{\"name\":";
+      AppendJsonString(&event, ex.export_view.name());
+      event += ",\"cat\":\"kiln.profile\",\"ph\":\"i\",\"s\":\"g\",\"ts\":";
+      AppendMicroseconds(&event, now);
+      event += ",\"pid\":1,\"tid\":0,\"args\":" + entry + "}";
+      profile_events_ += event;
+      std::string key;
+      AppendJsonString(&key, ex.export_view.name());
+      profile_entries_.push_back(key + ":" + entry);
+    }
+  }
+
   Status Flush() override {
     std::unique_lock<std::mutex> lock(mutex_);
     changed_.wait(lock, [&] { return queue_.empty() && !writing_; });
@@ -176,8 +230,16 @@ class ChromeTracer final : public Tracer {
       chunk.consumed = count;
     }
     AppendThreadNames(&out);
+    // Written once, among the events.
+    out += profile_events_;
+    profile_events_.clear();
     const size_t events_size = out.size();
-    out += "\n],\n\"kilnSources\":{";
+    out += "\n],\n\"kilnProfile\":{";
+    for (size_t i = 0; i < profile_entries_.size(); ++i) {
+      out += i ? ",\n" : "\n";
+      out += profile_entries_[i];
+    }
+    out += "},\n\"kilnSources\":{";
     bool first = true;
     for (const auto& [path, text] : sources_) {
       if (!first) out += ",";
@@ -619,6 +681,10 @@ class ChromeTracer final : public Tracer {
   std::deque<Site> sites_;
   std::unordered_map<const TraceSite*, Site*> site_index_;
   std::map<std::string, std::string> sources_;
+  /// AddProfile's instant events, until Flush writes them, and its
+  /// "kilnProfile" entries ("export":{...}).
+  std::string profile_events_;
+  std::vector<std::string> profile_entries_;
   std::set<std::string, std::less<>> missing_;
 
   // The writer's while writing_ is set; Flush's otherwise.

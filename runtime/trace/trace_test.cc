@@ -21,6 +21,7 @@
 #include "kiln/module.h"
 #include "kiln/thread_pool.h"
 #include "module/module_test_util.h"
+#include "kiln/profiler.h"
 #include "nlohmann/json.hpp"
 #include "trace/providers.h"
 #include "trace/source_registry.h"
@@ -380,6 +381,62 @@ TEST(ChromeTracerTest, FileParsesAndPointsIntoEmbeddedTexts) {
   // input file of the input location (model.mlir.orig is not).
   EXPECT_EQ(doc["kilnSources"].size(), 2u);
   EXPECT_EQ(doc["kilnSources"]["model.mlir"], Model());
+}
+
+TEST(ChromeTracerTest, ProfileShowsEachExportsHottestLinesWithTheirTexts) {
+  TempFile trace;
+  TraceOptions options;
+  options.stage = "1.configured";
+  std::unique_ptr<Tracer> tracer = CreateChromeTracer(trace.path, options);
+  {
+    TracerScope scope(tracer.get());
+    std::shared_ptr<const Module> module = MustLoad(DebugSpec());
+    ASSERT_TRUE(module);
+    ThreadPool pool(1);
+    RunMain(module, &pool);
+    // As the tools hand it over: lines of 2.translated, which no event
+    // points at, and of the input; 12 lines, of which 10 are shown.
+    Profile profile;
+    profile.samples = 40;
+    ProfileExport& ex = profile.exports.emplace_back();
+    ex.export_view = module->GetExport(0, 0).value();
+    ex.samples = 30;
+    const std::string_view translated = module->sources()[kStage2File].path;
+    for (uint32_t line = 121; line < 131; ++line) {
+      ex.lines.push_back({kStage2File, line, 2, translated});
+    }
+    ex.lines.insert(ex.lines.begin(), {kModelFile, 2, 9, "model.mlir"});
+    ex.lines.push_back({kNoSource, 0, 1, {}});
+    tracer->AddProfile(*module, profile);
+  }
+  ASSERT_TRUE(tracer->Flush().ok());
+  json doc = json::parse(ReadFile(trace.path));
+  std::vector<json> instants;
+  for (const json& event : doc["traceEvents"]) {
+    if (event["cat"] == "kiln.profile") instants.push_back(event);
+  }
+  ASSERT_EQ(instants.size(), 1u);
+  EXPECT_EQ(instants[0]["name"], "add_f32");
+  EXPECT_EQ(instants[0]["ph"], "i");
+  const json& args = instants[0]["args"];
+  EXPECT_EQ(args, doc["kilnProfile"]["add_f32"]);
+  EXPECT_EQ(args["samples"], 30);
+  EXPECT_EQ(args["of"], 40);
+  ASSERT_EQ(args["lines"].size(), kProfileTopLines);
+  EXPECT_EQ(args["lines"][0],
+            json({{"path", "model.mlir"},
+                  {"line", 2},
+                  {"samples", 9},
+                  {"text", "%0 = linalg.add ins(%a, %b) outs(%e)"}}));
+  EXPECT_EQ(args["lines"][1]["path"], "dbg_ex_cpu.2.translated.mlir");
+  EXPECT_EQ(args["lines"][1]["line"], 121);
+  EXPECT_EQ(args["lines"][1]["text"],
+            "translated line 121: %121 = arith.addf %a, %b : f32");
+  // The texts the profile names are embedded beside those the events name.
+  EXPECT_TRUE(doc["kilnSources"].contains(std::string(
+      "dbg_ex_cpu.2.translated.mlir")));
+  EXPECT_TRUE(doc["kilnSources"].contains("dbg_ex_cpu.1.configured.mlir"));
+  EXPECT_EQ(doc["kilnSources"].size(), 3u);
 }
 
 // Load and function zones point at no file: their events carry no "file"

@@ -16,6 +16,8 @@ namespace kiln {
 
 Tracer::~Tracer() = default;
 
+void Tracer::AddProfile(const Module&, const Profile&) {}
+
 //===----------------------------------------------------------------------===//
 // Source registry
 //===----------------------------------------------------------------------===//

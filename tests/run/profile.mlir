@@ -15,6 +15,8 @@
 // RUN: kiln-run %t.kiln --threads=2 --input=768x6144xf32=1 --input=6144x768xf32=1 --output=@%t.out.npy --profile=500 | FileCheck %s --check-prefix=TABLE
 // RUN: kiln-run %t.kiln --threads=2 --input=768x6144xf32=1 --input=6144x768xf32=1 --output=@%t.out.npy --profile --profile-stage=0.source | FileCheck %s --check-prefix=SOURCE
 // RUN: kiln-run %t.kiln --threads=2 --input=768x6144xf32=1 --input=6144x768xf32=1 --output=@%t.out.npy --profile --profile-stage=input | FileCheck %s --check-prefix=INPUT
+// RUN: kiln-run %t.kiln --threads=2 --input=768x6144xf32=1 --input=6144x768xf32=1 --output=@%t.out.npy --profile-output=%t.folded --profile-stage=0.source --trace=chrome=%t.trace.json
+// RUN: FileCheck %s --check-prefix=CHROME < %t.trace.json
 // RUN: not kiln-run %t.kiln --input=768x6144xf32=1 --input=6144x768xf32=1 --profile=0 2>&1 | FileCheck %s --check-prefix=BADRATE
 // RUN: not kiln-run %t.kiln --input=768x6144xf32=1 --input=6144x768xf32=1 --profile --profile-stage=3.linked 2>&1 | FileCheck %s --check-prefix=BADSTAGE
 // RUN: not kiln-run %t.kiln --input=768x6144xf32=1 --input=6144x768xf32=1 --profile-stage=input 2>&1 | FileCheck %s --check-prefix=NOPROFILE
@@ -39,6 +41,13 @@
 // INPUT: profile of main:
 // INPUT: {{[0-9.]+}}%  {{[0-9]+}} samples  main_dispatch_{{[0-9]+}}_mmt4d_{{.*}}
 // INPUT-NEXT: {{([89][0-9]|100)\.[0-9]}}%  {{.*}}profile.mlir:{{[0-9]+}}  %product = linalg.matmul ins(
+
+// The chrome trace holds an instant event per profiled export with its
+// hottest lines and their texts, and embeds the texts they name.
+// CHROME: {"name":"main_dispatch_{{[0-9]+}}_mmt4d_{{[^"]*}}","cat":"kiln.profile","ph":"i",{{.*}}"lines":[{"path":"[[PATH:profile-[0-9a-f]+_main_dispatch_[0-9]+_cpu.0.source.mlir]]","line":{{[0-9]+}},"samples":{{[0-9]+}},"text":"%{{[0-9]+}} = linalg.mmt4d ins(
+// CHROME: "kilnProfile":{
+// CHROME: "kilnSources":{
+// CHROME: "[[PATH]]":
 
 // BADRATE: kiln-run: error: --profile expects a rate in [1, 100000] samples per second, got '0'
 // BADSTAGE: kiln-run: error: --profile-stage: the module has no stage '3.linked'; it has 0.source, 1.configured, 2.translated, input

@@ -10,6 +10,7 @@
 #include "kiln/printable.h"
 #include "kiln/sources.h"
 #include "kiln/status.h"
+#include "kiln/trace.h"
 #include "support/source_lines.h"
 #include "support/tool_output.h"
 
@@ -176,6 +177,7 @@ Status WriteProfileReport(const ProfileFlags& flags, const Module& module,
     rolled_up = std::move(rolled).value();
   }
   const Profile& profile = flags.stage.empty() ? sampled : rolled_up;
+  if (GetTracer().enabled()) GetTracer().AddProfile(module, profile);
   if (!flags.output.empty()) {
     KILN_RETURN_IF_ERROR(
         WriteFileAtomically(flags.output,

@@ -49,7 +49,8 @@ Status StartProfile(const ProfileFlags& flags, const Module& module,
                     ThreadPool* pool, std::unique_ptr<Profiler>* profiler);
 
 /// Writes --profile-output's file and prints --profile's table on stdout,
-/// both at the lines of --profile-stage.
+/// both at the lines of --profile-stage, and hands the same profile to the
+/// process's tracer (the chrome trace shows it).
 Status WriteProfileReport(const ProfileFlags& flags, const Module& module,
                           const Profile& profile, std::string_view function,
                           int threads);
@@ -59,7 +60,7 @@ struct ProfileReportOptions {
   uint32_t hz = 0;
   int threads = 0;
   /// Lines shown per export.
-  size_t top_lines = 10;
+  size_t top_lines = kProfileTopLines;
 };
 
 /// The --profile table of `profile`, taken while `function` ran.

@@ -19,17 +19,9 @@ std::string SourceLines::Get(uint32_t source, uint32_t line) {
         text.ok() ? std::move(text).value() : std::optional<std::string>();
   }
   if (!it->second) return "(text unavailable)";
-  const std::string& text = *it->second;
-  size_t begin = 0;
-  for (uint32_t i = 1; i < line; ++i) {
-    begin = text.find('\n', begin);
-    if (begin == std::string::npos) return "(no such line)";
-    ++begin;
-  }
-  if (line == 0 || begin > text.size()) return "(no such line)";
-  size_t end = text.find('\n', begin);
-  if (end == std::string::npos) end = text.size();
-  std::string_view content(text.data() + begin, end - begin);
+  std::optional<std::string_view> found = FindLine(*it->second, line);
+  if (!found) return "(no such line)";
+  std::string_view content = *found;
   // Indentation says nothing beside a location.
   content.remove_prefix(
       std::min(content.find_first_not_of(" \t"), content.size()));

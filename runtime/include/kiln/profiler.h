@@ -92,6 +92,9 @@ struct Profile {
 Profile ResolveProfile(const Module& module, const std::vector<uintptr_t>& pcs,
                        uint64_t dropped_samples);
 
+/// How many of an export's hottest lines the reports show.
+inline constexpr size_t kProfileTopLines = 10;
+
 /// The stage name that RollUpProfile takes for the input program.
 inline constexpr std::string_view kInputStage = "input";
 

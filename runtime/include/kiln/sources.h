@@ -52,6 +52,11 @@ uint64_t HashSource(const void* data, size_t size);
 /// A hash as kiln shows it: "0x" and 16 hex digits.
 std::string FormatHash(uint64_t hash);
 
+/// Line `line` (1-based) of `text` without its '\n', or nullopt when the
+/// text has fewer lines (lines end at '\n'; text after the last is one more
+/// line, as SourceFileView::line_count counts them).
+std::optional<std::string_view> FindLine(std::string_view text, uint32_t line);
+
 /// Index of no source: SourceFileView::previous of a first stage text or
 /// an input file.
 inline constexpr uint32_t kNoSource = KILN_NO_SOURCE;

@@ -29,6 +29,7 @@
 namespace kiln {
 
 class Module;
+struct Profile;
 
 /// A module's source table as published to tracers: owned by the module
 /// (no copy, no allocation) and valid while the module is loaded.
@@ -102,6 +103,11 @@ class Tracer {
   virtual uint64_t BeginZone(const TraceSite& site) = 0;
   virtual void EndZone(const TraceSite& site, uint64_t token) = 0;
 
+  /// A sampled profile of `module` (kiln/profiler.h; its lines those of
+  /// the stage the tools chose), before Flush: providers that keep a file
+  /// add each export's hottest lines beside its dispatch zones, with the
+  /// texts they name. The default ignores it.
+  virtual void AddProfile(const Module& module, const Profile& profile);
   /// Writes what the provider buffered (the chrome file, the console
   /// summary). Called once at the end; zones may not follow it.
   virtual Status Flush() = 0;

@@ -137,6 +137,7 @@ Status CheckDynamicSection(const uint8_t* data, size_t size,
                            const Elf64_Ehdr& header,
                            const Elf64_Phdr& dynamic) {
   uint64_t rela = 0, rela_size = 0, jmprel = 0, jmprel_size = 0;
+  uint64_t symtab = 0, symbol_size = sizeof(Elf64_Sym);
   const uint64_t count = dynamic.p_filesz / sizeof(Elf64_Dyn);
   for (uint64_t i = 0; i < count; ++i) {
     Elf64_Dyn entry;
@@ -182,6 +183,12 @@ Status CheckDynamicSection(const uint8_t* data, size_t size,
       case DT_PLTRELSZ:
         jmprel_size = entry.d_un.d_val;
         break;
+      case DT_SYMTAB:
+        symtab = entry.d_un.d_ptr;
+        break;
+      case DT_SYMENT:
+        symbol_size = entry.d_un.d_val;
+        break;
       case DT_PLTREL:
         if (entry.d_un.d_val != DT_RELA) {
           return InvalidArgumentError("library uses REL relocations (x86-64 "
@@ -192,7 +199,12 @@ Status CheckDynamicSection(const uint8_t* data, size_t size,
         break;
     }
   }
-  // An IRELATIVE relocation calls a resolver in the library while it loads.
+  if (symbol_size < sizeof(Elf64_Sym)) {
+    return InvalidArgumentError("library's symbols are ", symbol_size,
+                                " bytes each, fewer than an Elf64_Sym");
+  }
+  // An IRELATIVE relocation calls a resolver in the library while it loads,
+  // and so does one bound to an IFUNC symbol the library defines.
   for (auto [address, bytes] : {std::pair{rela, rela_size},
                                 std::pair{jmprel, jmprel_size}}) {
     if (bytes == 0) continue;
@@ -210,6 +222,26 @@ Status CheckDynamicSection(const uint8_t* data, size_t size,
         return InvalidArgumentError(
             "library has IFUNC relocations: the loader would run its "
             "resolvers at load");
+      }
+      const uint64_t symbol = ELF64_R_SYM(relocation.r_info);
+      if (symbol == 0) continue;
+      const std::optional<uint64_t> symbol_offset =
+          symtab == 0 || symbol > UINT64_MAX / symbol_size
+              ? std::nullopt
+              : OffsetOfAddress(data, header, symtab + symbol * symbol_size,
+                                sizeof(Elf64_Sym));
+      if (!symbol_offset || !RangeInside(*symbol_offset, sizeof(Elf64_Sym),
+                                         size)) {
+        return DataLossError("relocation names symbol ", symbol,
+                             ", which lies outside the image");
+      }
+      Elf64_Sym entry;
+      std::memcpy(&entry, data + *symbol_offset, sizeof(entry));
+      if (ELF64_ST_TYPE(entry.st_info) == STT_GNU_IFUNC &&
+          entry.st_shndx != SHN_UNDEF) {
+        return InvalidArgumentError(
+            "library binds a relocation to its IFUNC symbol ", symbol,
+            ": the loader would run its resolver at load");
       }
     }
   }

@@ -1392,6 +1392,59 @@ TEST(LibraryImageTest, IfuncRelocationsAreRefused) {
             "resolvers at load");
 }
 
+// A relocation bound to an IFUNC symbol of the library would call its
+// resolver at load just the same.
+TEST(LibraryImageTest, RelocationsToIfuncSymbolsAreRefused) {
+  std::vector<uint8_t> image = LibraryBytes(1);
+  Elf64_Ehdr header;
+  std::memcpy(&header, image.data(), sizeof(header));
+  std::vector<Elf64_Phdr> segments(header.e_phnum);
+  std::memcpy(segments.data(), image.data() + header.e_phoff,
+              header.e_phnum * sizeof(Elf64_Phdr));
+  uint64_t rela = 0, symtab = 0;
+  for (const Elf64_Phdr& segment : segments) {
+    if (segment.p_type != PT_DYNAMIC) continue;
+    for (uint64_t at = 0; at < segment.p_filesz; at += sizeof(Elf64_Dyn)) {
+      Elf64_Dyn entry;
+      std::memcpy(&entry, image.data() + segment.p_offset + at, sizeof(entry));
+      if (entry.d_tag == DT_RELA) rela = entry.d_un.d_ptr;
+      if (entry.d_tag == DT_SYMTAB) symtab = entry.d_un.d_ptr;
+    }
+  }
+  ASSERT_NE(rela, 0u) << "the test library has no relocations";
+  ASSERT_NE(symtab, 0u) << "the test library has no symbols";
+  // The image's bytes at a virtual address.
+  auto at = [&](uint64_t address) -> uint8_t* {
+    for (const Elf64_Phdr& segment : segments) {
+      if (segment.p_type == PT_LOAD && address >= segment.p_vaddr &&
+          address < segment.p_vaddr + segment.p_filesz) {
+        return image.data() + segment.p_offset + (address - segment.p_vaddr);
+      }
+    }
+    return nullptr;
+  };
+  ASSERT_TRUE(at(rela) && at(symtab + sizeof(Elf64_Sym)));
+  // Relocation 0 becomes a GOT entry of symbol 1 (the query function).
+  Elf64_Rela relocation;
+  std::memcpy(&relocation, at(rela), sizeof(relocation));
+  relocation.r_info = ELF64_R_INFO(1, R_X86_64_GLOB_DAT);
+  std::memcpy(at(rela), &relocation, sizeof(relocation));
+  // Still a plain function: accepted as before.
+  EXPECT_TRUE(CheckElfImage(image.data(), image.size()).ok());
+  Elf64_Sym symbol;
+  std::memcpy(&symbol, at(symtab + sizeof(Elf64_Sym)), sizeof(symbol));
+  symbol.st_info = ELF64_ST_INFO(ELF64_ST_BIND(symbol.st_info), STT_GNU_IFUNC);
+  std::memcpy(at(symtab + sizeof(Elf64_Sym)), &symbol, sizeof(symbol));
+  EXPECT_EQ(ImageError(image),
+            "library binds a relocation to its IFUNC symbol 1: the loader "
+            "would run its resolver at load");
+  // A symbol index past the image.
+  relocation.r_info = ELF64_R_INFO(1u << 28, R_X86_64_GLOB_DAT);
+  std::memcpy(at(rela), &relocation, sizeof(relocation));
+  EXPECT_EQ(ImageError(image),
+            "relocation names symbol 268435456, which lies outside the image");
+}
+
 TEST(LibraryImageTest, WritableCodeAndExecutableStacksAreRefused) {
   std::vector<uint8_t> image = LibraryBytes(1);
   ASSERT_TRUE(SetSegmentFlags(&image, PT_LOAD, PF_R | PF_W | PF_X, PF_X));

@@ -351,7 +351,7 @@ kiln::Status DispatchOne(const std::shared_ptr<const kiln::Module>& module,
   // Parsed tensors are allocated, so the kernel may write any of them.
   std::vector<kiln::Tensor> bindings;
   KILN_RETURN_IF_ERROR(
-      kiln::tools::ParseTensors(options.bindings, "binding", &bindings));
+      kiln::tools::ParseBindings(options.bindings, ex, &bindings));
   kiln::ThreadPool pool(options.threads);
   KILN_RETURN_IF_ERROR(pool.status(), "--threads");
   kiln::Context context(module, &pool);

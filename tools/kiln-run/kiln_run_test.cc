@@ -389,10 +389,19 @@ TEST_F(KilnRunTest, DispatchErrors) {
   EXPECT_EQ(result.err,
             "kiln-run: error: dispatch 'add_f32': binding 2: expected 8xf32, "
             "got 8xi32\n");
-  result = Run({one_function_, "--dispatch=add_f32", "--binding=8xf32=1,2"});
+  result = Run({one_function_, "--dispatch=add_f32", "--binding=8xf32=1,2",
+                "--binding=8xf32=1", "--binding=8xf32=1"});
   EXPECT_EQ(result.err,
             "kiln-run: error: binding 0: expected 8 values for 8xf32, got "
             "2\n");
+  // Types are checked before anything is allocated: a huge shape fails at
+  // once instead of filling gigabytes first.
+  result = Run({one_function_, "--dispatch=add_f32",
+                "--binding=1000000000xf32=1", "--binding=8xf32=1",
+                "--binding=8xf32=1"});
+  EXPECT_EQ(result.err,
+            "kiln-run: error: dispatch 'add_f32': binding 0: expected 8xf32, "
+            "got 1000000000xf32\n");
   result = Run({one_function_, "--dispatch=add_f32", "--workgroup-count=3",
                 "--binding=8xf32=1", "--binding=8xf32=1", "--binding=8xf32=1"});
   EXPECT_EQ(result.err,

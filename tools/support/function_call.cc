@@ -53,6 +53,31 @@ Status ParseInputs(const std::vector<std::string>& values,
   return ParseTensors(values, "input", inputs);
 }
 
+Status ParseBindings(const std::vector<std::string>& values,
+                     const ExportView& ex, std::vector<Tensor>* bindings) {
+  const std::string context = StrCat("dispatch '", Printable(ex.name()), "'");
+  if (values.size() != ex.binding_count()) {
+    return InvalidArgumentError(context, ": expected ", ex.binding_count(),
+                                " bindings, got ", values.size());
+  }
+  if (ex.has_binding_types()) {
+    for (size_t i = 0; i < values.size(); ++i) {
+      StatusOr<TensorType> type = ParseTensorValueType(values[i]);
+      if (!type.ok()) {
+        return std::move(type).status().Prepend(StrCat("binding ", i));
+      }
+      const TensorTypeView expected =
+          ex.binding_type(static_cast<uint32_t>(i));
+      if (expected != *type) {
+        return InvalidArgumentError(context, ": binding ", i, ": expected ",
+                                    expected.ToString(), ", got ",
+                                    type->ToString());
+      }
+    }
+  }
+  return ParseTensors(values, "binding", bindings);
+}
+
 void PrintCheckFailures(std::string_view tool, const CheckRecorder& checks) {
   const std::string prefix(tool);
   for (const CheckFailure& failure : checks.failures()) {

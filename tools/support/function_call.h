@@ -1,8 +1,8 @@
 //===- function_call.h - Calling a module's function from a tool --*- C++ -*-===//
 //
 // What kiln-run and kiln-benchmark share around Context::Call: choosing the
-// function (--function), parsing its inputs (--input), and reporting the
-// checks that failed.
+// function (--function), parsing its inputs (--input) or an export's
+// bindings (--binding), and reporting the checks that failed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +37,13 @@ Status ParseTensors(const std::vector<std::string>& values,
 Status ParseInputs(const std::vector<std::string>& values,
                    const FunctionSignature& signature,
                    std::vector<Tensor>* inputs);
+
+/// Parses `values` as the bindings of export `ex` (kiln-run --dispatch
+/// --binding): their count and types, read first without their values,
+/// must be the export's, as Context::Dispatch checks them, so that a wrong
+/// or huge shape is an error before anything is allocated.
+Status ParseBindings(const std::vector<std::string>& values,
+                     const ExportView& ex, std::vector<Tensor>* bindings);
 
 /// Prints each check failure `checks` recorded to stderr as
 /// "<tool>: check failed at LOCATION: MESSAGE" (escaped: the location comes

@@ -5,7 +5,9 @@ Extracts the module's library and sources (kiln-dump --extract-libraries,
 --extract-sources), reads the library with llvm-dwarfdump and llvm-objdump,
 and checks for every export that
 
-  - the library has a function symbol named after it;
+  - the library has a function symbol named after it, and its DWARF a
+    subprogram of that name starting where the symbol does (what
+    backtraces by DWARF alone, such as Tracy's, name frames by);
   - its code has line-table rows, and every row inside the symbol's range names one file, which is
     --expect-file (a path as the line table spells it) or, with
     --stage=NAME, the export's text of that stage in the module's source
@@ -61,6 +63,22 @@ def function_symbols(objdump, library):
             start = int(match.group(1), 16)
             symbols[match.group(3)] = (start, start + int(match.group(2), 16))
     return symbols
+
+
+def subprograms(dwarfdump, library):
+    """{name: low_pc} of the DW_TAG_subprogram entries."""
+    found = {}
+    low = None
+    for line in run([dwarfdump, "--debug-info", library]).splitlines():
+        if "DW_TAG_" in line:
+            low = None
+        match = re.search(r"DW_AT_low_pc\s+\((0x[0-9a-f]+)\)", line)
+        if match:
+            low = int(match.group(1), 16)
+        match = re.search(r'DW_AT_name\s+\("([^"]+)"\)', line)
+        if match and low is not None:
+            found[match.group(1)] = low
+    return found
 
 
 def line_rows(dwarfdump, library):
@@ -137,6 +155,7 @@ def check(args):
 
     symbols = function_symbols(objdump, library)
     rows = line_rows(dwarfdump, library)
+    functions = subprograms(dwarfdump, library)
     total_rows = zero_rows = 0
     fma_checked = False
     for executable in summary["executables"]:
@@ -145,6 +164,9 @@ def check(args):
             if name not in symbols:
                 raise Failure("%s: no function symbol in the library" % name)
             low, high = symbols[name]
+            if functions.get(name) != low:
+                raise Failure("%s: no DWARF subprogram of that name at 0x%x" %
+                              (name, low))
             if args.stage:
                 stage = [s for s in export["stage_locations"]
                          if s["stage_name"] == args.stage]

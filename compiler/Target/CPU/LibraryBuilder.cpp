@@ -69,7 +69,9 @@ FileLineColLoc getLineTableLoc(Location loc, StringRef stagePath) {
 /// A copy of `module` holding what LLVM's debug-info translation needs to
 /// emit line tables: each op at its one line (see getLineTableLoc; an op
 /// without one at its parent's), each function with a subprogram scope
-/// (upstream `ensure-debug-info-scope-on-llvm-func`, line tables only). The
+/// (upstream `ensure-debug-info-scope-on-llvm-func`; full emission, so that
+/// each is a named subprogram: backtraces by DWARF alone, such as Tracy's,
+/// name kernel frames after their export). The
 /// compiled IR keeps its locations. Null if the scopes cannot be added.
 OwningOpRef<ModuleOp> cloneWithLineScopes(ModuleOp module,
                                           StringRef stagePath) {
@@ -82,7 +84,9 @@ OwningOpRef<ModuleOp> cloneWithLineScopes(ModuleOp module,
                              : Location(UnknownLoc::get(op->getContext())));
   });
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
-  pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass());
+  LLVM::DIScopeForLLVMFuncOpPassOptions scopeOptions;
+  scopeOptions.emissionKind = LLVM::DIEmissionKind::Full;
+  pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(scopeOptions));
   if (failed(pm.run(*copy)))
     return nullptr;
   return copy;

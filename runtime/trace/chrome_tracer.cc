@@ -169,7 +169,9 @@ class ChromeTracer final : public Tracer {
   /// per export rather than into every dispatch event's args.
   void AddProfile(const Module&, const Profile& profile) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    const uint64_t now = clock_.SinceOrigin(clock_.Ticks());
+    // Ticks now, nanoseconds at Flush: only the writer, or Flush while it
+    // waits, converts (the first conversion fixes the clock's rate).
+    const uint64_t now = clock_.Ticks();
     for (const ProfileExport& ex : profile.exports) {
       std::string lines = "[";
       for (size_t i = 0; i < ex.lines.size() && i < kProfileTopLines;
@@ -203,10 +205,9 @@ class ChromeTracer final : public Tracer {
                           ",\"lines\":" + lines + "}";
       std::string event = ",\n{\"name\":";
       AppendJsonString(&event, ex.export_view.name());
-      event += ",\"cat\":\"kiln.profile\",\"ph\":\"i\",\"s\":\"g\",\"ts\":";
-      AppendMicroseconds(&event, now);
-      event += ",\"pid\":1,\"tid\":0,\"args\":" + entry + "}";
-      profile_events_ += event;
+      event += ",\"cat\":\"kiln.profile\",\"ph\":\"i\",\"s\":\"g\",\"pid\":1,"
+               "\"tid\":0,\"args\":" + entry + ",\"ts\":";
+      profile_events_.push_back({now, std::move(event)});
       std::string key;
       AppendJsonString(&key, ex.export_view.name());
       profile_entries_.push_back(key + ":" + entry);
@@ -231,7 +232,11 @@ class ChromeTracer final : public Tracer {
     }
     AppendThreadNames(&out);
     // Written once, among the events.
-    out += profile_events_;
+    for (const auto& [ticks, event] : profile_events_) {
+      out += event;
+      AppendMicroseconds(&out, clock_.SinceOrigin(ticks));
+      out += "}";
+    }
     profile_events_.clear();
     const size_t events_size = out.size();
     out += "\n],\n\"kilnProfile\":{";
@@ -683,7 +688,8 @@ class ChromeTracer final : public Tracer {
   std::map<std::string, std::string> sources_;
   /// AddProfile's instant events, until Flush writes them, and its
   /// "kilnProfile" entries ("export":{...}).
-  std::string profile_events_;
+  /// (ticks, the event up to its "ts" value) of each instant event.
+  std::vector<std::pair<uint64_t, std::string>> profile_events_;
   std::vector<std::string> profile_entries_;
   std::set<std::string, std::less<>> missing_;
 

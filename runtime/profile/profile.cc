@@ -27,17 +27,23 @@ void SortLines(std::vector<ProfileLine>* lines) {
 class RollUp {
  public:
   /// To the text of source `target`, or the input program if kNoSource.
-  RollUp(const Module& module, uint32_t target)
+  /// `stage_texts` are the module's captured texts, sorted: any other text
+  /// a line names is the input program's (line tables at levels 1 and 2).
+  RollUp(const Module& module, uint32_t target,
+         const std::vector<uint32_t>& stage_texts)
       : sources_(module.sources()),
         target_(target),
-        to_input_(target == kNoSource) {}
+        to_input_(target == kNoSource),
+        stage_texts_(stage_texts) {}
 
   /// Adds `samples` on `line` of source `source` (0: no line), traced back
   /// to the stage.
   void Add(uint32_t source, uint32_t line, uint64_t samples) {
     if (line == 0 || source == kNoSource) return Count({}, kNoSource, 0, samples);
     const SourceFileView file = sources_.file(source);
-    if (source == target_) {
+    const bool input_text = !std::binary_search(
+        stage_texts_.begin(), stage_texts_.end(), source);
+    if (source == target_ || (to_input_ && input_text)) {
       return Count(file.path, source, line, samples);
     }
     const auto [first, last] = sources_.FindOrigins(source, line);
@@ -93,6 +99,7 @@ class RollUp {
   const SourceTable& sources_;
   const uint32_t target_;
   const bool to_input_;
+  const std::vector<uint32_t>& stage_texts_;
   std::map<std::pair<std::string_view, uint32_t>, ProfileLine> counts_;
 };
 
@@ -110,6 +117,16 @@ StatusOr<Profile> RollUpProfile(const Module& module, const Profile& profile,
     return InvalidArgumentError("the module has no stage '", stage,
                                 "'; it has ", stages, kInputStage);
   }
+  std::vector<uint32_t> stage_texts;
+  for (uint32_t e = 0; e < module.executable_count(); ++e) {
+    for (uint32_t x = 0; x < module.export_count(e); ++x) {
+      const StatusOr<ExportView> view = module.GetExport(e, x);
+      for (uint32_t i = 0; view.ok() && i < view->stage_location_count(); ++i) {
+        stage_texts.push_back(view->stage_location(i).source);
+      }
+    }
+  }
+  std::sort(stage_texts.begin(), stage_texts.end());
   Profile rolled = profile;
   for (ProfileExport& ex : rolled.exports) {
     // The export's own text of that stage; an export without one (its
@@ -124,7 +141,7 @@ StatusOr<Profile> RollUpProfile(const Module& module, const Profile& profile,
       }
       target = location->source;
     }
-    RollUp roll_up(module, target);
+    RollUp roll_up(module, target, stage_texts);
     for (const ProfileLine& line : ex.lines) {
       roll_up.Add(line.source, line.line, line.samples);
     }

@@ -180,12 +180,14 @@ TEST(RollUpProfileTest, FollowsLinesBackThroughEveryStage) {
   profile.host_samples = 4;
   ProfileExport& add = profile.exports.emplace_back();
   add.export_view = (*module)->GetExport(0, 0).value();
-  add.samples = 16;
+  add.samples = 21;
   const std::string_view path = (*module)->sources().file(stage2).path;
   add.lines = {{stage2, 121, 10, path},
                {stage2, 122, 3, path},
                {stage2, 130, 2, path},
-               {kNoSource, 0, 1, {}}};
+               {kNoSource, 0, 1, {}},
+               // As a line table of level 1 or 2 points: into the input.
+               {testing::kModelFile, 2, 5, "model.mlir"}};
   ProfileExport& fail = profile.exports.emplace_back();
   fail.export_view = (*module)->GetExport(0, 1).value();
   fail.samples = 4;
@@ -196,12 +198,13 @@ TEST(RollUpProfileTest, FollowsLinesBackThroughEveryStage) {
   ASSERT_TRUE(configured.ok()) << configured.status().ToString();
   EXPECT_EQ(configured->samples, 20u);
   EXPECT_EQ(configured->host_samples, 4u);
-  // 121 splits 5 / 5 between 14 and 15; 130 and line 0 have no line there.
+  // 121 splits 5 / 5 between 14 and 15; 130, line 0 and the input line
+  // have no line there.
   EXPECT_EQ(LinesOf(configured->exports[0]),
-            (RolledLines{{"dbg_ex_cpu.1.configured.mlir", 15, 8},
-                         {"dbg_ex_cpu.1.configured.mlir", 14, 5},
-                         {"", 0, 3}}));
-  EXPECT_EQ(configured->exports[0].samples, 16u);
+            (RolledLines{{"", 0, 8},
+                         {"dbg_ex_cpu.1.configured.mlir", 15, 8},
+                         {"dbg_ex_cpu.1.configured.mlir", 14, 5}}));
+  EXPECT_EQ(configured->exports[0].samples, 21u);
   // `fail` has no 1.configured text of its own.
   EXPECT_EQ(LinesOf(configured->exports[1]), (RolledLines{{"", 0, 4}}));
 
@@ -211,23 +214,23 @@ TEST(RollUpProfileTest, FollowsLinesBackThroughEveryStage) {
   ASSERT_TRUE(source.ok()) << source.status().ToString();
   EXPECT_EQ(LinesOf(source->exports[0]),
             (RolledLines{{"dbg_ex_cpu.0.source.mlir", 9, 10},
-                         {"", 0, 3},
+                         {"", 0, 8},
                          {"dbg_ex_cpu.0.source.mlir", 10, 3}}));
   EXPECT_EQ(source->exports[0].lines[0].source, testing::kStage0File);
 
   // Straight to the input program; model.mlir is embedded, so its lines
-  // have their text.
+  // have their text. A line already in the input stays as it is.
   StatusOr<Profile> input = RollUpProfile(**module, profile, kInputStage);
   ASSERT_TRUE(input.ok()) << input.status().ToString();
   EXPECT_EQ(LinesOf(input->exports[0]),
-            (RolledLines{{"model.mlir", 2, 13}, {"", 0, 3}}));
+            (RolledLines{{"model.mlir", 2, 18}, {"", 0, 3}}));
   EXPECT_EQ(input->exports[0].lines[0].source, testing::kModelFile);
   EXPECT_EQ(LinesOf(input->exports[1]), (RolledLines{{"model.mlir", 2, 4}}));
 
   // The line table's own stage leaves the lines as they are.
   StatusOr<Profile> same = RollUpProfile(**module, profile, "2.translated");
   ASSERT_TRUE(same.ok());
-  EXPECT_EQ(LinesOf(same->exports[0]).size(), 4u);
+  EXPECT_EQ(LinesOf(same->exports[0]).size(), 4u);  // the input line: "(no line)"
 
   EXPECT_EQ(RollUpProfile(**module, profile, "3.bogus").status().message(),
             "the module has no stage '3.bogus'; it has 0.source, "

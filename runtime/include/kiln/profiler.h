@@ -103,8 +103,9 @@ inline constexpr std::string_view kInputStage = "input";
 /// `stage` (one of Module::capture_stage), or of the input program for
 /// kInputStage. A line that came from several lines splits its samples
 /// evenly among them (the first get the remainder); samples on lines with
-/// no counterpart there count as line 0. Fails if the module has no such
-/// stage.
+/// no counterpart there count as line 0. Lines already in the input
+/// program (what line tables at levels 1 and 2 name) stay as they are for
+/// kInputStage. Fails if the module has no such stage.
 StatusOr<Profile> RollUpProfile(const Module& module, const Profile& profile,
                                 std::string_view stage);
 

@@ -408,7 +408,7 @@ private:
       return {KILN_NO_SOURCE, 0};
     ArrayRef<EmbeddedSources::Content> contents = sources.getContents();
     auto lineCount = [&](uint32_t source) {
-      return countLines(contents[sources.getFiles()[source].content].text);
+      return contents[sources.getFiles()[source].content].lineCount;
     };
     uint32_t previous = KILN_NO_SOURCE, previousLines = 0;
     if (auto path =
@@ -458,7 +458,7 @@ private:
 
   flatbuffers::Offset<fb::SourceContent>
   serializeContent(const EmbeddedSources::Content &content) {
-    const uint32_t lineCount = countLines(content.text);
+    const uint32_t lineCount = content.lineCount;
     if (!content.compressed.empty())
       return fb::CreateSourceContent(builder, fb::Compression::Zstd,
                                      content.text.size(), content.hash,
@@ -472,10 +472,7 @@ private:
         lineCount);
   }
 
-  /// Lines end at '\n'; text after the last one is one more line.
-  static uint32_t countLines(StringRef text) {
-    return text.count('\n') + (!text.empty() && !text.ends_with("\n"));
-  }
+
 
   /// The library's address -> line rows with each file the line table names
   /// resolved to its index in the source table; a line of a file the module
@@ -493,7 +490,7 @@ private:
       }
       uint32_t content = sources.getFiles()[it->second].content;
       pathSources.push_back(std::make_pair(
-          it->second, countLines(contents[content].text)));
+          it->second, contents[content].lineCount));
     }
     std::vector<fb::LibraryLine> rows;
     for (const LibraryLineRow &row : library.lines.rows) {
@@ -1160,7 +1157,11 @@ EmbeddedSources::collect(ModuleOp moduleOp, const SerializeOptions &options) {
     auto [it, inserted] =
         contentIndices.try_emplace({hash, text}, sources->contents.size());
     if (inserted)
-      sources->contents.push_back({text, hash, {}});
+      sources->contents.push_back(
+          {text, hash,
+           static_cast<uint32_t>(text.count('\n') +
+                                 (!text.empty() && !text.ends_with("\n"))),
+           {}});
     sources->files.push_back({path, it->second, lineOrigins.lookup(path)});
   }
 

@@ -60,6 +60,9 @@ public:
     StringRef text;
     /// XXH3-64 of `text`.
     uint64_t hash;
+    /// Lines of `text` ('\n'-terminated, plus a last unterminated one): what
+    /// the module's tables naming its lines are checked against.
+    uint32_t lineCount;
     /// One zstd frame of `text`; empty when it would not be smaller.
     std::vector<uint8_t> compressed;
   };

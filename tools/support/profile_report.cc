@@ -82,7 +82,7 @@ std::string FormatProfileTable(const Module& module, const Profile& profile,
   return out;
 }
 
-std::string FormatCollapsedStacks(const Module& module, const Profile& profile,
+std::string FormatCollapsedStacks(const Profile& profile,
                                   std::string_view function) {
   const std::string root = Frame(function);
   std::string out;
@@ -181,7 +181,7 @@ Status WriteProfileReport(const ProfileFlags& flags, const Module& module,
   if (!flags.output.empty()) {
     KILN_RETURN_IF_ERROR(
         WriteFileAtomically(flags.output,
-                            FormatCollapsedStacks(module, profile, function)),
+                            FormatCollapsedStacks(profile, function)),
         "--profile-output");
   }
   if (flags.table) {

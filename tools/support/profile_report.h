@@ -70,7 +70,7 @@ std::string FormatProfileTable(const Module& module, const Profile& profile,
 
 /// The collapsed stacks of `profile`: one line per (export, line) and one
 /// for host time, `function` first in each stack.
-std::string FormatCollapsedStacks(const Module& module, const Profile& profile,
+std::string FormatCollapsedStacks(const Profile& profile,
                                   std::string_view function);
 
 }  // namespace kiln::tools

@@ -27,6 +27,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -368,6 +369,17 @@ LoadedLibrary& LoadedLibrary::operator=(LoadedLibrary&& other) noexcept {
     std::swap(library_, other.library_);
   }
   return *this;
+}
+
+void RetainUntilExit(std::vector<LoadedLibrary> libraries) {
+  static std::mutex* mutex = new std::mutex();
+  // Never destroyed: a profiler's thread may read them during exit.
+  static std::vector<LoadedLibrary>* retained =
+      new std::vector<LoadedLibrary>();
+  std::lock_guard<std::mutex> lock(*mutex);
+  for (LoadedLibrary& library : libraries) {
+    retained->push_back(std::move(library));
+  }
 }
 
 void LoadedLibrary::Reset() {

@@ -33,7 +33,11 @@ std::string FunctionSignature::ToString() const {
 }
 
 Module::Impl::~Impl() {
-  // Tear down in reverse order of loading: libraries, then the bytes.
+  // Tear down in reverse order of loading: libraries, then the bytes. A
+  // library does not point into the bytes, so it may stay.
+  if (GetTracer().ResolvesCodeLate()) {
+    RetainUntilExit(std::move(libraries));
+  }
   libraries.clear();
   if (mapping) ::munmap(mapping, mapping_size);
   std::free(owned_copy);

@@ -91,6 +91,10 @@ class LoadedLibrary {
   const kiln_executable_library_v1_t* library_ = nullptr;
 };
 
+/// Keeps `libraries` loaded, their files open, until the process exits (for
+/// a tracer that ResolvesCodeLate).
+void RetainUntilExit(std::vector<LoadedLibrary> libraries);
+
 struct Module::Impl {
   ~Impl();
 

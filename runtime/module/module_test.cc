@@ -334,9 +334,9 @@ TEST(ModuleTest, CallsInTheSteadyStateAllocateNoMoreThanTheFirst) {
   }
 }
 
-// Pins every library loaded from a /proc/PID/fd path (an extra dlopen
-// reference), as a profiler that makes dlclose a no-op (Tracy) does.
-std::vector<void*> PinLoadedKilnLibraries() {
+// The names the dynamic loader records for kiln's loaded libraries (their
+// /proc/PID/fd paths).
+std::vector<std::string> LoadedKilnLibraryNames() {
   struct Found {
     std::string prefix = "/proc/" + std::to_string(getpid()) + "/fd/";
     std::vector<std::string> names;
@@ -350,12 +350,46 @@ std::vector<void*> PinLoadedKilnLibraries() {
         return 0;
       },
       &found);
-  const std::vector<std::string>& names = found.names;
+  return found.names;
+}
+
+// Pins every library loaded from a /proc/PID/fd path (an extra dlopen
+// reference), as a profiler that makes dlclose a no-op (Tracy) does.
+std::vector<void*> PinLoadedKilnLibraries() {
   std::vector<void*> handles;
-  for (const std::string& name : names)
+  for (const std::string& name : LoadedKilnLibraryNames())
     if (void* handle = dlopen(name.c_str(), RTLD_LAZY | RTLD_NOLOAD))
       handles.push_back(handle);
   return handles;
+}
+
+// The spec of a module whose one function subtracts with library code 2,
+// where GoodSpec's adds with library code 1.
+ModuleSpec SubtractingSpec() {
+  ModuleSpec spec;
+  spec.libraries.push_back({});
+  spec.libraries[0].data = LibraryBytes(2);
+  spec.executables.push_back({"ex", 0, {{"sub_f32", 0, 3, {2, 1, 1}}}});
+  TypeSpec v4{F32, {4}};
+  spec.functions.push_back({"sub",
+                            {v4, v4, v4},
+                            {0, 1},
+                            {v4},
+                            {Dispatch(0, 0, {0, 1}, {2}), Return({2})}});
+  return spec;
+}
+
+void ExpectSubtracts(const std::shared_ptr<const Module>& module) {
+  ThreadPool pool(1);
+  Context context(module, &pool);
+  std::vector<Tensor> outputs;
+  ASSERT_TRUE(context
+                  .Call("sub",
+                        {F32Tensor({4}, {10, 20, 30, 40}),
+                         F32Tensor({4}, {1, 2, 3, 4})},
+                        &outputs)
+                  .ok());
+  EXPECT_EQ(FloatValues(outputs[0]), (std::vector<float>{9, 18, 27, 36}));
 }
 
 // A library that outlives its module's unload keeps its path in the dynamic
@@ -371,31 +405,55 @@ TEST(ModuleTest, LibrariesThatOutliveTheirModuleAreNeverReturnedAgain) {
       ASSERT_FALSE(handles.empty());
       pinned.insert(pinned.end(), handles.begin(), handles.end());
     }  // unloaded: dlclose leaves the pinned library mapped
-    ModuleSpec spec;
-    spec.libraries.push_back({});
-    spec.libraries[0].data = LibraryBytes(2);
-    spec.executables.push_back({"ex", 0, {{"sub_f32", 0, 3, {2, 1, 1}}}});
-    TypeSpec v4{F32, {4}};
-    spec.functions.push_back({"sub",
-                              {v4, v4, v4},
-                              {0, 1},
-                              {v4},
-                              {Dispatch(0, 0, {0, 1}, {2}), Return({2})}});
-    StatusOr<std::shared_ptr<const Module>> second = LoadSpec(spec);
+    StatusOr<std::shared_ptr<const Module>> second =
+        LoadSpec(SubtractingSpec());
     ASSERT_TRUE(second.ok()) << "round " << round << ": "
                              << second.status().ToString();
-    ThreadPool pool(1);
-    Context context(*second, &pool);
-    std::vector<Tensor> outputs;
-    ASSERT_TRUE(context
-                    .Call("sub",
-                          {F32Tensor({4}, {10, 20, 30, 40}),
-                           F32Tensor({4}, {1, 2, 3, 4})},
-                          &outputs)
-                    .ok());
-    EXPECT_EQ(FloatValues(outputs[0]), (std::vector<float>{9, 18, 27, 36}));
+    ExpectSubtracts(*second);
   }
   for (void* handle : pinned) dlclose(handle);
+}
+
+// A sampling profiler that symbolizes frames when its viewer asks, after
+// the module may be gone.
+class LateResolvingTracer final : public Tracer {
+ public:
+  LateResolvingTracer() : Tracer(/*enabled=*/false, TraceOptions()) {}
+  void PublishSources(const PublishedSources&) override {}
+  void UnpublishSources(const PublishedSources&) override {}
+  uint64_t BeginZone(const TraceSite&) override { return 0; }
+  void EndZone(const TraceSite&, uint64_t) override {}
+  Status Flush() override { return OkStatus(); }
+  bool ResolvesCodeLate() const override { return true; }
+};
+
+// Under such a tracer an unloaded module's libraries stay mapped and their
+// files readable at the names the loader records, so frames in them can
+// still be symbolized; later modules still run their own code.
+TEST(ModuleTest, LibrariesStayMappedForATracerThatResolvesCodeLate) {
+  LateResolvingTracer tracer;
+  SetTracer(&tracer);
+  std::vector<std::string> names;
+  {
+    StatusOr<std::shared_ptr<const Module>> module = LoadSpec(GoodSpec());
+    ASSERT_TRUE(module.ok()) << module.status().ToString();
+    names = LoadedKilnLibraryNames();
+  }
+  SetTracer(nullptr);
+  ASSERT_FALSE(names.empty());
+  const std::vector<std::string> after = LoadedKilnLibraryNames();
+  for (const std::string& name : names) {
+    EXPECT_NE(std::find(after.begin(), after.end(), name), after.end())
+        << name << " was unmapped";
+    std::ifstream file(name, std::ios::binary);
+    char magic[SELFMAG] = {};
+    file.read(magic, SELFMAG);
+    EXPECT_TRUE(file && std::memcmp(magic, ELFMAG, SELFMAG) == 0)
+        << name << " cannot be read";
+  }
+  StatusOr<std::shared_ptr<const Module>> next = LoadSpec(SubtractingSpec());
+  ASSERT_TRUE(next.ok()) << next.status().ToString();
+  ExpectSubtracts(*next);
 }
 
 TEST(ModuleTest, TwoLibrariesLoadedAtOnceStayDistinct) {
@@ -405,28 +463,10 @@ TEST(ModuleTest, TwoLibrariesLoadedAtOnceStayDistinct) {
   ASSERT_TRUE(first.ok()) << first.status().ToString();
   std::vector<std::shared_ptr<const Module>> keep;
   for (int i = 0; i < 5; ++i) {
-    ModuleSpec spec;
-    spec.libraries.push_back({});
-    spec.libraries[0].data = LibraryBytes(2);
-    spec.executables.push_back({"ex", 0, {{"sub_f32", 0, 3, {2, 1, 1}}}});
-    TypeSpec v4{F32, {4}};
-    spec.functions.push_back({"sub",
-                              {v4, v4, v4},
-                              {0, 1},
-                              {v4},
-                              {Dispatch(0, 0, {0, 1}, {2}), Return({2})}});
-    StatusOr<std::shared_ptr<const Module>> second = LoadSpec(spec);
+    StatusOr<std::shared_ptr<const Module>> second =
+        LoadSpec(SubtractingSpec());
     ASSERT_TRUE(second.ok()) << second.status().ToString();
-    ThreadPool pool(1);
-    Context context(*second, &pool);
-    std::vector<Tensor> outputs;
-    ASSERT_TRUE(context
-                    .Call("sub",
-                          {F32Tensor({4}, {10, 20, 30, 40}),
-                           F32Tensor({4}, {1, 2, 3, 4})},
-                          &outputs)
-                    .ok());
-    EXPECT_EQ(FloatValues(outputs[0]), (std::vector<float>{9, 18, 27, 36}));
+    ExpectSubtracts(*second);
     if (i % 2) keep.push_back(*second);  // some stay loaded, some unload
   }
 }

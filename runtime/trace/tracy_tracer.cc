@@ -14,7 +14,9 @@
 // source location: after a short run has unloaded its module (kiln-run
 // unloads before main returns; TRACY_NO_EXIT then keeps the process for
 // Tracy). So a module's stored (compressed) texts are copied when it
-// unloads, and decompressed (hash checked) only if Tracy asks.
+// unloads, and decompressed (hash checked) only if Tracy asks. Sampled
+// frames are symbolized as late, from the library's file and DWARF, so the
+// runtime keeps libraries mapped until exit (ResolvesCodeLate).
 //
 //===----------------------------------------------------------------------===//
 
@@ -123,6 +125,10 @@ class TracyTracer final : public Tracer {
     // Tracy may ask for these texts after the module is gone.
     if (sources.table) RetainedSources::Global().Retain(*sources.table);
   }
+
+  // Tracy symbolizes sampled frames when the capture asks, which can be
+  // after a short run has unloaded its module.
+  bool ResolvesCodeLate() const override { return true; }
 
   uint64_t BeginZone(const TraceSite& site) override {
     const uint64_t source_location = ___tracy_alloc_srcloc_name(

@@ -108,6 +108,11 @@ class Tracer {
   /// add each export's hottest lines beside its dispatch zones, with the
   /// texts they name. The default ignores it.
   virtual void AddProfile(const Module& module, const Profile& profile);
+  /// True for a sampling profiler that resolves code addresses after the
+  /// fact, when it is asked (Tracy): the runtime then keeps every loaded
+  /// library mapped, and readable at its path, until the process exits,
+  /// instead of unloading it with its module.
+  virtual bool ResolvesCodeLate() const { return false; }
   /// Writes what the provider buffered (the chrome file, the console
   /// summary). Called once at the end; zones may not follow it.
   virtual Status Flush() = 0;

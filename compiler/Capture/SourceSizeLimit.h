@@ -8,6 +8,7 @@
 #ifndef KILN_CAPTURE_SOURCESIZELIMIT_H_
 #define KILN_CAPTURE_SOURCESIZELIMIT_H_
 
+#include "kiln/module_format.h"
 #include "mlir/IR/Diagnostics.h"
 
 #include <cstdint>
@@ -15,7 +16,8 @@
 namespace mlir::kiln {
 
 /// Texts above this size are beyond what Tracy transfers to its viewer.
-inline constexpr uint64_t kProfilerSourceSizeLimit = 256 * 1024;
+inline constexpr uint64_t kProfilerSourceSizeLimit =
+    KILN_TRACY_MAX_SOURCE_BYTES;
 
 /// Warns at `loc` when the embedded text at `path` (a `kind` such as
 /// "captured source" or "input file") of `size` bytes is too large for a
@@ -26,8 +28,8 @@ inline void warnIfAboveProfilerSourceSizeLimit(Location loc, StringRef kind,
   if (size <= kProfilerSourceSizeLimit)
     return;
   emitWarning(loc) << kind << " '" << path << "' is " << size
-                   << " bytes, above the " << kProfilerSourceSizeLimit / 1024
-                   << " KiB a profiler such as Tracy transfers; it is "
+                   << " bytes, above the " << kProfilerSourceSizeLimit
+                   << " bytes a profiler such as Tracy transfers; it is "
                       "embedded but Tracy will not show it";
 }
 

@@ -427,7 +427,7 @@ private:
     auto rows = file.lineOrigins.getAs<DenseI32ArrayAttr>(kLineOriginsRowsName);
     const uint32_t lines = lineCount(sourceIndices.lookup(file.path));
     std::vector<fb::LineOrigin> origins;
-    for (size_t i = 0; rows && i + 4 <= rows.size(); i += 4) {
+    for (int64_t i = 0; rows && i + 4 <= rows.size(); i += 4) {
       auto line = static_cast<uint32_t>(rows[i]);
       auto previousLine = static_cast<uint32_t>(rows[i + 1]);
       auto inputFile = static_cast<uint32_t>(rows[i + 2]);

@@ -136,6 +136,31 @@ TEST(DispatchSiteTest, StageSelectionAndFallbacks) {
   EXPECT_EQ(site.line, 2u);
 }
 
+// The texts a size-limited viewer (Tracy) would not show: each text zones
+// point at once, whatever number of exports point at it.
+TEST(DispatchSiteTest, ZoneTextsLargerThanALimit) {
+  std::shared_ptr<const Module> module = MustLoad(DebugSpec());
+  ASSERT_TRUE(module);
+  TraceOptions options;
+  std::vector<SourceFileView> found =
+      FindZoneTextsLargerThan(*module, options, 0);
+  ASSERT_EQ(found.size(), 1u);  // add_f32 and fail; workgroup_ids has none
+  EXPECT_EQ(found[0].path, "dbg_ex_cpu.0.source.mlir");
+  const uint64_t size = found[0].uncompressed_size;
+  EXPECT_EQ(FindZoneTextsLargerThan(*module, options, size - 1).size(), 1u);
+  EXPECT_TRUE(FindZoneTextsLargerThan(*module, options, size).empty());
+
+  options.stage = "2.translated";
+  found = FindZoneTextsLargerThan(*module, options, 0);
+  std::vector<std::string_view> paths;
+  for (const SourceFileView& file : found) paths.push_back(file.path);
+  EXPECT_NE(std::find(paths.begin(), paths.end(),
+                      "dbg_ex_cpu.2.translated.mlir"),
+            paths.end());
+  EXPECT_EQ(std::find(paths.begin(), paths.end(), "dbg_ex_cpu.0.source.mlir"),
+            paths.end());
+}
+
 //===----------------------------------------------------------------------===//
 // Zones nest and close
 //===----------------------------------------------------------------------===//

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <set>
 
 #include "kiln/module.h"
 
@@ -97,6 +98,23 @@ TraceSite MakeDispatchSite(const Module& module, const ExportView& view,
     site.file = view.executable_name();
   }
   return site;
+}
+
+std::vector<SourceFileView> FindZoneTextsLargerThan(
+    const Module& module, const TraceOptions& options, uint64_t max_bytes) {
+  std::vector<SourceFileView> found;
+  std::set<std::string_view> seen;
+  for (uint32_t e = 0; e < module.executable_count(); ++e) {
+    for (uint32_t x = 0; x < module.export_count(e); ++x) {
+      StatusOr<ExportView> view = module.GetExport(e, x);
+      if (!view.ok()) continue;
+      const TraceSite site = MakeDispatchSite(module, *view, options);
+      if (!seen.insert(site.file).second) continue;
+      std::optional<SourceFileView> file = module.sources().Find(site.file);
+      if (file && file->uncompressed_size > max_bytes) found.push_back(*file);
+    }
+  }
+  return found;
 }
 
 //===----------------------------------------------------------------------===//

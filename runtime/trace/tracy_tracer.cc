@@ -28,6 +28,7 @@
 #include <tracy/Tracy.hpp>
 #include <tracy/TracyC.h>
 
+#include "kiln/module_format.h"
 #include "kiln/sources.h"
 
 #include "trace/providers.h"
@@ -129,6 +130,9 @@ class TracyTracer final : public Tracer {
   // Tracy symbolizes sampled frames when the capture asks, which can be
   // after a short run has unloaded its module.
   bool ResolvesCodeLate() const override { return true; }
+  uint64_t MaxSourceBytes() const override {
+    return KILN_TRACY_MAX_SOURCE_BYTES;
+  }
 
   uint64_t BeginZone(const TraceSite& site) override {
     const uint64_t source_location = ___tracy_alloc_srcloc_name(

@@ -7,11 +7,11 @@
 // RUN: printf 'a\0b\n' > %t/binary.dat
 // RUN: sed -n '/^func.func/,$p' %s | sed 's/ loc(.*)$//' > %t/program.mlir
 //
-// An input file above 256 KiB is embedded, with a warning at the location
+// An input file above 262,127 bytes is embedded, with a warning at the location
 // that names it.
 // RUN: cd %t && kiln-compile large.mlir --executable-debug-level=1 --executable-embed-input-files -o large.kiln 2>&1 | FileCheck %s --check-prefix=LARGE
 // RUN: kiln-dump %t/large.kiln --sources | FileCheck %s --check-prefix=LARGE-DUMP
-// LARGE: large.mlir:3:8: warning: input file 'large.mlir' is {{[0-9]+}} bytes, above the 256 KiB a profiler such as Tracy transfers
+// LARGE: large.mlir:3:8: warning: input file 'large.mlir' is {{[0-9]+}} bytes, above the 262127 bytes a profiler such as Tracy transfers
 // LARGE-DUMP: large.mlir {{.*}}too large for Tracy
 //
 // A binary file is not embedded; the warning shows no line of it. (It is

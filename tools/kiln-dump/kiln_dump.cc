@@ -91,7 +91,7 @@ constexpr char kUsage[] =
     "stages) and --executable-embed-input-files (input files).\n";
 
 /// Tracy transfers source files of at most this many bytes.
-constexpr uint64_t kTracySourceLimit = 256 * 1024;
+constexpr uint64_t kTracySourceLimit = KILN_TRACY_MAX_SOURCE_BYTES;
 
 /// --extract-sources writes at most this many bytes in all. Each content is
 /// bounded (kiln::kMaxSourceSize), but any number of paths may share one, so

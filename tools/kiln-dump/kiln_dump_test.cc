@@ -68,7 +68,7 @@ const std::string& Stage1() {
   static const std::string text = Numbered("translated line", 20);
   return text;
 }
-// Above Tracy's 256 KiB limit.
+// Above Tracy's limit (262,127 bytes).
 const std::string& Big() {
   static const std::string text = Numbered("big line", 30000);
   return text;
@@ -308,7 +308,7 @@ TEST_F(KilnDumpTest, Sources) {
   EXPECT_LT(std::stoul(big[2]), Big().size() / 10);
   EXPECT_EQ(big[3], "zstd");
   EXPECT_EQ(big[4], hash);
-  EXPECT_TRUE(Contains(rows[1], "  too large for Tracy (> 262144 bytes)"));
+  EXPECT_TRUE(Contains(rows[1], "  too large for Tracy (> 262127 bytes)"));
   // The uncompressed file: raw and stored sizes agree.
   snprintf(hash, sizeof(hash), "0x%016llx",
            static_cast<unsigned long long>(HashText(Stage1())));
@@ -344,7 +344,7 @@ TEST_F(KilnDumpTest, Sources) {
   EXPECT_EQ(doc["files"][2]["stored_size"], Stage1().size());
   EXPECT_EQ(doc["files"][2]["too_large_for_tracy"], false);
   EXPECT_EQ(doc["files"][3]["content"], doc["files"][4]["content"]);
-  EXPECT_EQ(doc["tracy_limit"], 262144);
+  EXPECT_EQ(doc["tracy_limit"], 262127);
   EXPECT_EQ(doc["totals"]["files"], 5);
   EXPECT_EQ(doc["totals"]["distinct_contents"], 4);
   EXPECT_EQ(doc["totals"]["raw_bytes"], raw);
@@ -521,6 +521,23 @@ TEST_F(KilnDumpTest, PrintSourceWindows) {
   doc = RunJson({module, "--print-source=empty.mlir"});
   EXPECT_EQ(doc["line_count"], 0);
   EXPECT_EQ(doc["text"], "");
+}
+
+// Tracy's client sends a text only when it is smaller than 256 KiB - 16
+// bytes: one of 262,127 bytes is shown, one byte more is not.
+TEST_F(KilnDumpTest, SourcesTooLargeForTracyFromOneByteOverItsLimit) {
+  ModuleSpec spec = DumpSpec();
+  spec.executables[0].exports[0].stage_locations.clear();
+  SetSources(&spec, {{"fits.mlir", std::string(262127, '\n')},
+                     {"over.mlir", std::string(262128, '\n')}});
+  const std::string module = Write("limit.kiln", BuildModule(spec));
+  json doc = RunJson({module, "--sources"});
+  ASSERT_EQ(doc["files"].size(), 2u);
+  EXPECT_EQ(doc["files"][0]["path"], "fits.mlir");
+  EXPECT_EQ(doc["files"][0]["too_large_for_tracy"], false);
+  EXPECT_EQ(doc["files"][1]["path"], "over.mlir");
+  EXPECT_EQ(doc["files"][1]["too_large_for_tracy"], true);
+  EXPECT_EQ(doc["totals"]["too_large_for_tracy"], 1);
 }
 
 //===----------------------------------------------------------------------===//

@@ -465,6 +465,24 @@ void WarnAboutTraceStage(const kiln::Module& module, const std::string& stage) {
                    : captured.c_str());
 }
 
+// The tracer's viewer shows no text above its size limit (Tracy's), so a
+// zone pointing at one shows nothing: say which, and where to find them.
+void WarnAboutTextsTooLargeToShow(const kiln::Module& module) {
+  const kiln::Tracer& tracer = kiln::GetTracer();
+  const uint64_t max_bytes = tracer.MaxSourceBytes();
+  if (max_bytes == 0) return;
+  for (const kiln::SourceFileView& file :
+       kiln::FindZoneTextsLargerThan(module, tracer.options(), max_bytes)) {
+    std::fprintf(stderr,
+                 "kiln-run: warning: %s is %llu bytes, more than the "
+                 "tracer's viewer shows (%llu bytes): zones pointing at it "
+                 "show no text (kiln-dump --extract-sources writes it)\n",
+                 kiln::Printable(file.path).c_str(),
+                 static_cast<unsigned long long>(file.uncompressed_size),
+                 static_cast<unsigned long long>(max_bytes));
+  }
+}
+
 kiln::Status RunModule(const Options& options, bool* checks_failed);
 
 // Installs the tracer (before the module loads: it publishes its sources
@@ -501,6 +519,7 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
       std::shared_ptr<const kiln::Module> module,
       kiln::Module::Load(options.module_path, load_options));
   WarnAboutTraceStage(*module, options.trace_options.stage);
+  WarnAboutTextsTooLargeToShow(*module);
   if (options.has_dispatch) return DispatchOne(module, options);
   if (options.list_functions) {
     for (const auto& function : module->functions()) {

@@ -24,4 +24,9 @@
 /* SourceFile.previous of a text no other text came before. */
 #define KILN_NO_SOURCE 0xFFFFFFFFu
 
+/* The largest embedded text Tracy shows: its client sends a source text to
+   the viewer only when it is smaller than its 256 KiB frame less 16 bytes
+   (TargetFrameSize - 16 in TracyProfiler.cpp). */
+#define KILN_TRACY_MAX_SOURCE_BYTES 262127u
+
 #endif /* KILN_MODULE_FORMAT_H_ */

@@ -21,6 +21,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "kiln/debug_info.h"
 #include "kiln/sources.h"
@@ -113,6 +114,9 @@ class Tracer {
   /// library mapped, and readable at its path, until the process exits,
   /// instead of unloading it with its module.
   virtual bool ResolvesCodeLate() const { return false; }
+  /// The largest text the provider's viewer shows (Tracy's client sends
+  /// none larger), or 0 when any size is shown.
+  virtual uint64_t MaxSourceBytes() const { return 0; }
   /// Writes what the provider buffered (the chrome file, the console
   /// summary). Called once at the end; zones may not follow it.
   virtual Status Flush() = 0;
@@ -132,6 +136,11 @@ class Tracer {
 /// executable's name with line 0.
 TraceSite MakeDispatchSite(const Module& module, const ExportView& view,
                            const TraceOptions& options);
+
+/// The embedded texts that dispatch zones of `module` point at under
+/// `options` and that are larger than `max_bytes`, each once, by path.
+std::vector<SourceFileView> FindZoneTextsLargerThan(
+    const Module& module, const TraceOptions& options, uint64_t max_bytes);
 
 /// The process's tracer: the null provider unless SetTracer installed one.
 Tracer& GetTracer();

@@ -267,7 +267,6 @@ bool Context::Impl::PrepareTraceSites() {
     site.name = signature.name;
     // No file: the module name may also name a binary file on disk, which a
     // profiler would then read as source text.
-    site.module = &module;
     function_sites_.push_back(site);
   }
   export_sites_.assign(module.executable_count(), {});

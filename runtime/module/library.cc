@@ -671,7 +671,6 @@ Status ResolveExport(const fb::Export& ex, const kiln_export_table_v1_t& table,
   out->name = name;
   out->function = table.ptrs[ordinal];
   out->descriptor = &descriptor;
-  out->binding_count = ex.binding_count();
   // Equal to the built count wherever the code has one.
   for (int d = 0; d < 3; ++d) out->workgroup_count[d] = count->Get(d);
   return OkStatus();
@@ -692,7 +691,7 @@ Status CheckDispatches(const Module::Impl& impl) {
       const ResolvedExport& ex =
           impl.executables[op->executable()][op->export_index()];
       const uint32_t operand_count = SizeOf(op->operands());
-      for (uint32_t i = 0; i < ex.binding_count; ++i) {
+      for (uint32_t i = 0; i < ex.descriptor->binding_count; ++i) {
         const bool is_operand = i < operand_count;
         const uint32_t slot = is_operand
                                   ? op->operands()->Get(i)

@@ -53,7 +53,6 @@ struct ResolvedExport {
   /// What the library says the code was built for (in the loaded library).
   const kiln_export_descriptor_v1_t* descriptor = nullptr;
   uint32_t workgroup_count[3] = {1, 1, 1};
-  uint32_t binding_count = 0;
 };
 
 /// A native library loaded with dlopen. Owns the handle and the file (a

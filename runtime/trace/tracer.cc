@@ -76,7 +76,6 @@ TraceSite MakeDispatchSite(const Module& module, const ExportView& view,
   site.kind = ZoneKind::kDispatch;
   site.id = next_id.fetch_add(1, std::memory_order_relaxed);
   site.name = view.name();
-  site.module = &module;
   site.input_location = view.location();
   const std::array<uint32_t, 3> count = view.workgroup_count();
   for (int d = 0; d < 3; ++d) site.workgroup_count[d] = count[d];

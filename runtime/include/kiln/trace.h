@@ -63,8 +63,6 @@ struct TraceSite {
   SourceLocationView input_location;
   /// Workgroup count of a dispatch.
   uint32_t workgroup_count[3] = {1, 1, 1};
-  /// The module the site belongs to (its sources name `file`).
-  const Module* module = nullptr;
   /// 0, or an id no other content ever had: MakeDispatchSite gives each
   /// site it builds a new one, and whoever changes a copy resets it to 0.
   /// Providers may then know a site again by its address and id alone.

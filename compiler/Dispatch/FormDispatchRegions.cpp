@@ -97,13 +97,16 @@ bool isChainableOp(Operation *op) {
          });
 }
 
-/// Row tiles (M1) of a packed contraction up to which it packs its RHS in
-/// its own dispatch: each workgroup packs the RHS panels it uses into a
-/// buffer once and runs all its rows against them, so the packed RHS never
-/// goes to memory. With more rows, packing once for all is cheaper.
+/// A packed contraction may pack its RHS in its own dispatch: each workgroup
+/// packs the RHS panels it uses into a buffer once and runs all rows against
+/// them, so the packed RHS never goes to memory. Its workgroups then split
+/// the columns alone: it does so when the rows would give few workgroups
+/// anyway (row tiles, M1) or the panels give enough (column tiles, N1).
 constexpr int64_t kMaxRowTilesPackingRHS = 16;
+constexpr int64_t kMinColumnTilesPackingRHS = 16;
 
-/// The RHS pack of a packed contraction with few rows, used by it alone.
+/// The RHS pack of a packed contraction, used by it alone, with few rows or
+/// many columns.
 bool canFuseRHSPack(Operation *consumer, OpOperand &operand) {
   auto packOp = operand.get().getDefiningOp<linalg::PackOp>();
   if (!packOp || !packOp->hasOneUse() ||
@@ -113,10 +116,13 @@ bool canFuseRHSPack(Operation *consumer, OpOperand &operand) {
   if (operand.getOperandNumber() != 1 || contraction.getNumDpsInputs() != 2)
     return false;
   auto lhsType = cast<RankedTensorType>(contraction.getDpsInputs()[0].getType());
-  // (B,) M1, K1, M0, K0.
+  // (B,) M1, K1, M0, K0 and (B,) N1, K1, N0, K0.
   int64_t m1 = lhsType.getDimSize(lhsType.getRank() - 4);
-  return !ShapedType::isDynamic(m1) && m1 <= kMaxRowTilesPackingRHS &&
-         packOp.getDestType().hasStaticShape();
+  RankedTensorType rhsType = packOp.getDestType();
+  if (ShapedType::isDynamic(m1) || !rhsType.hasStaticShape())
+    return false;
+  int64_t n1 = rhsType.getDimSize(rhsType.getRank() - 4);
+  return m1 <= kMaxRowTilesPackingRHS || n1 >= kMinColumnTilesPackingRHS;
 }
 
 struct Group {

@@ -89,6 +89,13 @@ TilePlan selectPackedContractionTiles(linalg::LinalgOp op,
   int64_t rhsPanelBytes = ranges[k1] * n0 * k0 * elementBytes;
   int64_t tn1 = std::clamp<int64_t>(target.l2Bytes / 2 / rhsPanelBytes, 1,
                                     ranges[n1]);
+  // A workgroup that packs its RHS panels itself runs every row against
+  // them: splitting the rows would pack the same panels twice, so the
+  // columns alone make the workgroups.
+  bool packsRHS = op.getDpsInputs()[1].getDefiningOp<linalg::PackOp>();
+  if (packsRHS)
+    tn1 = std::min(tn1, std::max<int64_t>(
+                            1, ranges[n1] / kTargetWorkgroups));
   int64_t columnBlocks = llvm::divideCeil(ranges[n1], tn1);
   int64_t batches = first ? ranges[0] : 1;
   int64_t rowBlocks = std::max<int64_t>(
@@ -99,9 +106,7 @@ TilePlan selectPackedContractionTiles(linalg::LinalgOp op,
   tm1 = std::clamp<int64_t>(
       std::max<int64_t>(tm1, llvm::divideCeil(kMinDistributedWork, perRow)), 1,
       ranges[m1]);
-  // A workgroup that packs its RHS panels itself runs every row against
-  // them: splitting the rows would pack the same panels twice.
-  if (op.getDpsInputs()[1].getDefiningOp<linalg::PackOp>())
+  if (packsRHS)
     tm1 = ranges[m1];
   plan.workgroup[m1] = tm1;
   plan.workgroup[n1] = tn1;

@@ -178,20 +178,25 @@ func.func @reduction_used_twice(%x: tensor<64x128xf32>) -> (tensor<64xf32>, tens
 
 // -----
 
-// Tests that a packed contraction with few row tiles (11 <= 16) packs its RHS
-// in its own region, and that one with many row tiles leaves the pack to a
-// region of its own (packed once for all workgroups).
+// Tests that a packed contraction packs its RHS in its own region when it has
+// few row tiles (11 <= 16) or many column tiles (64 >= 16): its workgroups
+// can split the columns alone. One with many row tiles and few column tiles
+// (171 and 8) leaves the pack to a region of its own, packed once for all
+// workgroups, which then split the rows too.
 // CHECK-LABEL: func.func @rhs_pack
 //       CHECK:   kiln.dispatch.region -> (tensor<11x64x6x16xf32>) {
 //       CHECK:     linalg.pack
 //       CHECK:     linalg.mmt4d
-//       CHECK:   kiln.dispatch.region -> (tensor<64x1024x16x1xf32>) {
-//       CHECK:     linalg.pack
 //       CHECK:   kiln.dispatch.region -> (tensor<171x64x6x16xf32>) {
+//       CHECK:     linalg.pack
+//       CHECK:     linalg.mmt4d
+//       CHECK:   kiln.dispatch.region -> (tensor<8x1024x16x1xf32>) {
+//       CHECK:     linalg.pack
+//       CHECK:   kiln.dispatch.region -> (tensor<171x8x6x16xf32>) {
 //   CHECK-NOT:     linalg.pack
 //       CHECK:     linalg.mmt4d
-func.func @rhs_pack(%small: tensor<11x1024x6x1xf32>, %large: tensor<171x1024x6x1xf32>, %b: tensor<1024x1024xf32>)
-    -> (tensor<11x64x6x16xf32>, tensor<171x64x6x16xf32>) {
+func.func @rhs_pack(%small: tensor<11x1024x6x1xf32>, %large: tensor<171x1024x6x1xf32>, %b: tensor<1024x1024xf32>, %narrow: tensor<1024x128xf32>)
+    -> (tensor<11x64x6x16xf32>, tensor<171x64x6x16xf32>, tensor<171x8x6x16xf32>) {
   %zero = arith.constant 0.0 : f32
   %e1 = tensor.empty() : tensor<64x1024x16x1xf32>
   %p1 = linalg.pack %b outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [16, 1] into %e1 : tensor<1024x1024xf32> -> tensor<64x1024x16x1xf32>
@@ -203,5 +208,10 @@ func.func @rhs_pack(%small: tensor<11x1024x6x1xf32>, %large: tensor<171x1024x6x1
   %el = tensor.empty() : tensor<171x64x6x16xf32>
   %fl = linalg.fill ins(%zero : f32) outs(%el : tensor<171x64x6x16xf32>) -> tensor<171x64x6x16xf32>
   %ml = linalg.mmt4d ins(%large, %p2 : tensor<171x1024x6x1xf32>, tensor<64x1024x16x1xf32>) outs(%fl : tensor<171x64x6x16xf32>) -> tensor<171x64x6x16xf32>
-  return %ms, %ml : tensor<11x64x6x16xf32>, tensor<171x64x6x16xf32>
+  %e3 = tensor.empty() : tensor<8x1024x16x1xf32>
+  %p3 = linalg.pack %narrow outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [16, 1] into %e3 : tensor<1024x128xf32> -> tensor<8x1024x16x1xf32>
+  %en = tensor.empty() : tensor<171x8x6x16xf32>
+  %fn = linalg.fill ins(%zero : f32) outs(%en : tensor<171x8x6x16xf32>) -> tensor<171x8x6x16xf32>
+  %mn = linalg.mmt4d ins(%large, %p3 : tensor<171x1024x6x1xf32>, tensor<8x1024x16x1xf32>) outs(%fn : tensor<171x8x6x16xf32>) -> tensor<171x8x6x16xf32>
+  return %ms, %ml, %mn : tensor<11x64x6x16xf32>, tensor<171x64x6x16xf32>, tensor<171x8x6x16xf32>
 }

@@ -123,6 +123,39 @@ kiln.executable @mmt4d_avx2 {
 
 // -----
 
+// Tests the tiles of a packed matmul that packs its RHS in its dispatch: a
+// workgroup runs all 22 row tiles (0: the whole loop) against the panels it
+// packed, so the columns alone make the workgroups, one 16 KiB panel each
+// (16 workgroups, not 2 of the 8 panels that would fit half of L2). The pack
+// takes its own vector tiles.
+//       CHECK: kiln.executable.export @mmt4d_packing_rhs ordinal(0) bindings(3) workgroups([16, 1, 1])
+//       CHECK: linalg.pack {{.*}}lowering_config = #kiln.lowering_config<vector = [1, 8]>
+//       CHECK: linalg.mmt4d {lowering_config = #kiln.lowering_config<workgroup = [0, 1, 0, 0, 0, 0], vector = [1, 1, 1, 6, 16, 1]>}
+kiln.executable @mmt4d_packing_rhs {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @mmt4d_packing_rhs ordinal(0) bindings(3)
+    builtin.module {
+      func.func @mmt4d_packing_rhs() {
+        %cst = arith.constant 0.0 : f32
+        %0 = kiln.binding 0 : memref<22x256x6x1xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<22x256x6x1xf32> to tensor<22x256x6x1xf32>
+        %2 = kiln.binding 1 : memref<256x256xf32>
+        %3 = bufferization.to_tensor %2 restrict : memref<256x256xf32> to tensor<256x256xf32>
+        %ep = tensor.empty() : tensor<16x256x16x1xf32>
+        %p = linalg.pack %3 outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [16, 1] into %ep : tensor<256x256xf32> -> tensor<16x256x16x1xf32>
+        %e = tensor.empty() : tensor<22x16x6x16xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<22x16x6x16xf32>) -> tensor<22x16x6x16xf32>
+        %m = linalg.mmt4d ins(%1, %p : tensor<22x256x6x1xf32>, tensor<16x256x16x1xf32>) outs(%f : tensor<22x16x6x16xf32>) -> tensor<22x16x6x16xf32>
+        %4 = kiln.binding 2 : memref<22x16x6x16xf32>
+        bufferization.materialize_in_destination %m in restrict writable %4 : (tensor<22x16x6x16xf32>, memref<22x16x6x16xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
 // Tests that a pack moves one row of 8 inner tiles per vector iteration and
 // splits its outer rows (of which the last is padding) over workgroups.
 //       CHECK: kiln.executable.export @pack ordinal(0) bindings(2) workgroups([28, 1, 1])

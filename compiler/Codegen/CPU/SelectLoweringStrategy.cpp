@@ -443,8 +443,9 @@ bool configureInsertSlice(ExecutableExportOp exportOp, func::FuncOp funcOp) {
   stored->setAttr("lowering_config",
                   LoweringConfigAttr::get(
                       context, workgroup, SmallVector<int64_t>(shape.size(), 0)));
-  exportOp.setWorkgroupCountAttr(DenseI64ArrayAttr::get(
-      context, {llvm::divideCeil(*dim, tile), int64_t(1), int64_t(1)}));
+  const int64_t count = llvm::divideCeil(*dim, tile);
+  exportOp.setWorkgroupCountAttr(
+      DenseI64ArrayAttr::get(context, {count, int64_t(1), int64_t(1)}));
   return true;
 }
 

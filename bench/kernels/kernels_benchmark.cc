@@ -19,10 +19,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <memory>
-#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -30,9 +28,9 @@
 
 #include "kiln/context.h"
 #include "kiln/module.h"
-#include "kiln/module_generated.h"
 #include "kiln/thread_pool.h"
 #include "bench_tool.h"
+#include "isa.h"
 #include "timing.h"
 
 extern "C" void openblas_set_num_threads(int);
@@ -64,73 +62,6 @@ void CheckAgrees(const std::string& what, size_t count, const float* kiln,
       std::exit(1);
     }
   }
-}
-
-//===----------------------------------------------------------------------===//
-// Instruction sets
-//===----------------------------------------------------------------------===//
-
-/// "avx512f, avx2", "avx2, no avx512f" or "no avx512f, no avx2": the vector
-/// extensions that decide register tiles, from feature names as
-/// /proc/cpuinfo and LLVM spell them (the same for these). Any AVX-512
-/// subset counts as avx512f, which they all require: LLVM's x86-64-v4 lists
-/// only the subsets.
-std::string VectorIsa(const std::set<std::string>& features) {
-  const bool avx512f = std::any_of(
-      features.begin(), features.end(),
-      [](const std::string& f) { return f.rfind("avx512", 0) == 0; });
-  const bool avx2 = features.count("avx2") > 0;
-  if (avx512f) return avx2 ? "avx512f, avx2" : "avx512f, no avx2";
-  return avx2 ? "avx2, no avx512f" : "no avx512f, no avx2";
-}
-
-/// The first processor's "model name" and "flags" in /proc/cpuinfo.
-struct HostCpu {
-  std::string model = "unknown";
-  std::set<std::string> flags;
-};
-
-HostCpu ReadHostCpu() {
-  HostCpu cpu;
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  bool have_model = false, have_flags = false;
-  for (std::string line; std::getline(cpuinfo, line);) {
-    const size_t colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    std::string key = line.substr(0, colon);
-    key.erase(key.find_last_not_of(" \t") + 1);
-    const size_t start = line.find_first_not_of(' ', colon + 1);
-    const std::string value =
-        start == std::string::npos ? "" : line.substr(start);
-    if (key == "model name" && !have_model) {
-      cpu.model = value;
-      have_model = true;
-    } else if (key == "flags" && !have_flags) {
-      std::istringstream words(value);
-      for (std::string flag; words >> flag;) cpu.flags.insert(flag);
-      have_flags = true;
-    }
-  }
-  return cpu;
-}
-
-/// "znver3 (avx2, no avx512f)": the CPU each library of `module` was
-/// compiled for and the vector extensions its code may use.
-std::string CompiledFor(const kiln::Module& module) {
-  std::string cpus;
-  std::set<std::string> features;
-  if (const auto* libraries = module.flatbuffer().libraries()) {
-    for (const kiln::fb::Library* library : *libraries) {
-      const std::string cpu = library->cpu() ? library->cpu()->str() : "?";
-      if (cpus.find(cpu) == std::string::npos)
-        cpus += (cpus.empty() ? "" : ", ") + cpu;
-      if (library->cpu_features()) {
-        for (const auto* feature : *library->cpu_features())
-          features.insert(feature->str());
-      }
-    }
-  }
-  return cpus + " (" + VectorIsa(features) + ")";
 }
 
 //===----------------------------------------------------------------------===//
@@ -276,11 +207,8 @@ bool ParseThreadCounts(const std::string& list, std::vector<int>* counts) {
 int main(int argc, char** argv) {
   // (label, path) of each module to measure, in order: the label is the
   // --cpu it was compiled with.
-  std::vector<std::pair<std::string, std::string>> modules;
-  for (const char* cpu : {"host", "x86-64-v3", "x86-64-v4"}) {
-    modules.emplace_back(
-        cpu, std::string(KILN_BENCH_KERNELS_DIR "/kernels.") + cpu + ".kiln");
-  }
+  std::vector<std::pair<std::string, std::string>> modules =
+      kiln::bench::ModulesPerCpu(KILN_BENCH_KERNELS_DIR "/kernels");
   // 1 and every core by default: single-thread speed, and how it scales.
   std::vector<int> thread_counts;
   ParseThreadCounts("1,0", &thread_counts);
@@ -310,32 +238,15 @@ int main(int argc, char** argv) {
     }
   }
   WarmUpBlas();
-  const HostCpu host = ReadHostCpu();
   std::printf(
       "kiln kernels against OpenBLAS sgemm and memcpy with the same threads, "
-      "best of %d interleaved rounds\n"
-      "CPU:        %s\n"
-      "vector ISA: %s\n",
-      rounds, host.model.c_str(), VectorIsa(host.flags).c_str());
+      "best of %d interleaved rounds\n",
+      rounds);
+  kiln::bench::PrintHostCpu();
   for (const auto& [label, path] : modules) {
-    auto module = kiln::Module::Load(path);
-    if (!module.ok()) {
-      // The runtime refuses code that needs instructions this machine
-      // lacks: that module is skipped, the others still run.
-      const kiln::Status& status = module.status();
-      const std::string& message = status.message();
-      const size_t what = message.find("with instructions ");
-      if (status.code() != kiln::StatusCode::kUnimplemented ||
-          what == std::string::npos) {
-        Check(status);
-      }
-      std::printf("\n%s: skipped (%s)\n", label.c_str(),
-                  message.substr(what + 18).c_str());
-      continue;
-    }
-    std::printf("\n%s: code compiled for %s\n", label.c_str(),
-                CompiledFor(**module).c_str());
-    MeasureModule(*module, thread_counts, rounds);
+    std::shared_ptr<const kiln::Module> module =
+        kiln::bench::LoadOrSkip("kiln-bench-kernels", label, path);
+    if (module) MeasureModule(module, thread_counts, rounds);
   }
   return 0;
 }

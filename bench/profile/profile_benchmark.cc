@@ -4,7 +4,8 @@
 // bench/kernels/kernels.mlir, compiled at --executable-debug-level=3) on
 // every hardware thread while a Profiler samples them at its default rate,
 // divided by the time without one, and the samples the profiled calls
-// took in the matmul's export. Timing as in bench/timing.h.
+// took in the matmul's export, for the module compiled for each
+// instruction set (bench/isa.h). Timing as in bench/timing.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +21,7 @@
 #include "kiln/profiler.h"
 #include "kiln/thread_pool.h"
 #include "bench_tool.h"
+#include "isa.h"
 #include "timing.h"
 
 namespace {
@@ -28,17 +30,13 @@ void Check(const kiln::Status& status) {
   kiln::bench::CheckOrExit("kiln-bench-profile", status);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  const kiln::bench::ModuleBenchArgs args = kiln::bench::ParseModuleBenchArgs(
-      argc, argv, "kiln-bench-profile", {KILN_BENCH_PROFILE_MODULE, 20, 3});
-  const int calls = args.calls, rounds = args.rounds;
-  auto module = kiln::Module::Load(args.module_path);
-  if (!module.ok()) Check(module.status());
+/// Prints the table for one module: the median time per call without and
+/// with the sampler, and the samples of the last profiled round.
+void MeasureModule(const std::shared_ptr<const kiln::Module>& module,
+                   int calls, int rounds) {
   kiln::ThreadPool pool;
   Check(pool.status());
-  kiln::Context context(*module, &pool);
+  kiln::Context context(module, &pool);
   const int64_t n = 1024;
   std::vector<kiln::Tensor> inputs;
   for (int i = 0; i < 2; ++i) {
@@ -61,21 +59,36 @@ int main(int argc, char** argv) {
           Check(context.Call("matmul_1024", inputs, &outputs));
         });
         if (profiler) {
-          const kiln::Profile profile = profiler->Resolve(**module);
+          const kiln::Profile profile = profiler->Resolve(*module);
           samples = profile.samples;
           kernel_samples = profile.samples - profile.host_samples;
         }
         return seconds;
       });
-  std::printf("profiler cost: matmul_1024, %d calls (median), %d threads, "
-              "%u Hz, best of %d rounds\n\n",
-              calls, pool.thread_count(), kiln::ProfilerOptions().hz, rounds);
+  std::printf("%d threads\n", pool.thread_count());
   std::printf("%-12s %12s %12s\n", "", "ms/call", "/ unprofiled");
   std::printf("%-12s %12.3f %12.3f\n", "unprofiled", best[0] * 1e3, 1.0);
   std::printf("%-12s %12.3f %12.3f\n", "profiled", best[1] * 1e3,
               best[1] / best[0]);
-  std::printf("\nlast profiled round: %llu samples, %llu in kernels\n",
+  std::printf("last profiled round: %llu samples, %llu in kernels\n",
               static_cast<unsigned long long>(samples),
               static_cast<unsigned long long>(kernel_samples));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const kiln::bench::ModuleBenchArgs args = kiln::bench::ParseModuleBenchArgs(
+      argc, argv, "kiln-bench-profile",
+      {kiln::bench::ModulesPerCpu(KILN_BENCH_PROFILE_MODULES), 20, 3});
+  std::printf("profiler cost: matmul_1024, %d calls (median) on every "
+              "hardware thread, %u Hz, best of %d rounds\n",
+              args.calls, kiln::ProfilerOptions().hz, args.rounds);
+  kiln::bench::PrintHostCpu();
+  for (const auto& [label, path] : args.modules) {
+    if (std::shared_ptr<const kiln::Module> module =
+            kiln::bench::LoadOrSkip("kiln-bench-profile", label, path))
+      MeasureModule(module, args.calls, args.rounds);
+  }
   return 0;
 }

@@ -2,8 +2,9 @@
 //
 // Prints, from one run, the time per dispatch of a function of 100 tiny
 // dispatches with each trace provider divided by the time without tracing
-// (the null provider). The module is compiled at --executable-debug-level=3
-// so that zones point into embedded texts. Timing as in bench/timing.h.
+// (the null provider), for the module compiled for each instruction set
+// (bench/isa.h). The modules are compiled at --executable-debug-level=3 so
+// that zones point into embedded texts. Timing as in bench/timing.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +22,7 @@
 #include "kiln/thread_pool.h"
 #include "kiln/trace.h"
 #include "bench_tool.h"
+#include "isa.h"
 #include "timing.h"
 
 namespace {
@@ -53,8 +55,8 @@ double MicrosecondsPerDispatch(const std::string& module_path, int calls) {
 
 int main(int argc, char** argv) {
   const kiln::bench::ModuleBenchArgs args = kiln::bench::ParseModuleBenchArgs(
-      argc, argv, "kiln-bench-trace", {KILN_BENCH_TRACE_MODULE, 2000, 3});
-  const std::string& module_path = args.module_path;
+      argc, argv, "kiln-bench-trace",
+      {kiln::bench::ModulesPerCpu(KILN_BENCH_TRACE_MODULES), 2000, 3});
   const int calls = args.calls, rounds = args.rounds;
   char chrome_path[] = "/tmp/kiln_bench_trace_XXXXXX";
   const int fd = ::mkstemp(chrome_path);
@@ -68,32 +70,36 @@ int main(int argc, char** argv) {
   if (std::string(kiln::AvailableTracers()).find("tracy") != std::string::npos)
     providers.push_back({"tracy", "tracy"});
 
-  const std::vector<double> best = kiln::bench::BestOfRounds(
-      rounds, providers.size(), [&](size_t p) {
-        const auto& [name, spec] = providers[p];
-        if (spec.empty()) return MicrosecondsPerDispatch(module_path, calls);
-        auto tracer = kiln::CreateTracer(spec, kiln::TraceOptions());
-        if (!tracer.ok()) Check(tracer.status());
-        // The console provider's lines go to stderr: silence it meanwhile.
-        const int saved_stderr = ::dup(2);
-        if (name == "console") std::freopen("/dev/null", "w", stderr);
-        kiln::SetTracer(tracer->get());
-        const double micros = MicrosecondsPerDispatch(module_path, calls);
-        Check((*tracer)->Flush());
-        kiln::SetTracer(nullptr);
-        std::fflush(stderr);
-        ::dup2(saved_stderr, 2);
-        ::close(saved_stderr);
-        return micros;
-      });
-
   std::printf("trace cost per dispatch: %d calls of %d one-FMA dispatches, "
-              "1 thread, best of %d rounds\n\n",
+              "1 thread, best of %d rounds\n",
               calls, kDispatchesPerCall, rounds);
-  std::printf("%-10s %12s %12s\n", "provider", "us/dispatch", "/ untraced");
-  for (size_t p = 0; p < providers.size(); ++p)
-    std::printf("%-10s %12.3f %12.2f\n", providers[p].first.c_str(), best[p],
-                best[p] / best[0]);
+  kiln::bench::PrintHostCpu();
+  for (const auto& [label, module_path] : args.modules) {
+    if (!kiln::bench::LoadOrSkip("kiln-bench-trace", label, module_path))
+      continue;
+    const std::vector<double> best = kiln::bench::BestOfRounds(
+        rounds, providers.size(), [&](size_t p) {
+          const auto& [name, spec] = providers[p];
+          if (spec.empty()) return MicrosecondsPerDispatch(module_path, calls);
+          auto tracer = kiln::CreateTracer(spec, kiln::TraceOptions());
+          if (!tracer.ok()) Check(tracer.status());
+          // The console provider's lines go to stderr: silence it meanwhile.
+          const int saved_stderr = ::dup(2);
+          if (name == "console") std::freopen("/dev/null", "w", stderr);
+          kiln::SetTracer(tracer->get());
+          const double micros = MicrosecondsPerDispatch(module_path, calls);
+          Check((*tracer)->Flush());
+          kiln::SetTracer(nullptr);
+          std::fflush(stderr);
+          ::dup2(saved_stderr, 2);
+          ::close(saved_stderr);
+          return micros;
+        });
+    std::printf("%-10s %12s %12s\n", "provider", "us/dispatch", "/ untraced");
+    for (size_t p = 0; p < providers.size(); ++p)
+      std::printf("%-10s %12.3f %12.2f\n", providers[p].first.c_str(),
+                  best[p], best[p] / best[0]);
+  }
   std::remove(chrome_path);
   return 0;
 }

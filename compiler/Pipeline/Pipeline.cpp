@@ -12,19 +12,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 
 namespace mlir::kiln {
-
-std::optional<PipelinePhase> parsePipelinePhase(StringRef name) {
-  return llvm::StringSwitch<std::optional<PipelinePhase>>(name)
-      .Case("input", PipelinePhase::Input)
-      .Case("global-optimization", PipelinePhase::GlobalOptimization)
-      .Case("dispatch", PipelinePhase::Dispatch)
-      .Case("codegen", PipelinePhase::Codegen)
-      .Case("end", PipelinePhase::End)
-      .Default(std::nullopt);
-}
 
 std::vector<std::string> getCaptureStages(const CompileOptions &options) {
   std::vector<std::string> stages;

@@ -23,8 +23,6 @@ enum class PipelinePhase {
   End,        // a serialized module
 };
 
-std::optional<PipelinePhase> parsePipelinePhase(StringRef name);
-
 /// What the input is and what comes out (`--compile-mode`).
 enum class CompileMode {
   /// A program of public functions -> a module running them.

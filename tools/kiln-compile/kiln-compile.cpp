@@ -67,18 +67,26 @@ static cl::opt<bool> reassociateFpReductions(
              "lanes find fastest (default); =false adds in the "
              "program's order, slower"),
     cl::init(true), cl::cat(kilnCategory));
-static cl::opt<std::string> tosaValidation(
+enum class TosaValidation { Lenient, Strict };
+static cl::opt<TosaValidation> tosaValidation(
     "tosa-validation",
-    cl::desc("lenient (default): TOSA ops with element types outside the "
-             "TOSA profiles are compiled as upstream lowers them, with a "
-             "warning; strict: they are errors"),
-    cl::init("lenient"), cl::cat(kilnCategory));
-static cl::opt<std::string> compileMode(
-    "compile-mode",
-    cl::desc("module: a program of functions (default); executable: a "
-             "captured stage text (kiln-dump --extract-sources), compiled from "
-             "the stage it was captured at into a module of that executable"),
-    cl::init("module"), cl::cat(kilnCategory));
+    cl::desc("What becomes of TOSA ops with element types outside the TOSA "
+             "profiles"),
+    cl::values(clEnumValN(TosaValidation::Lenient, "lenient",
+                          "compiled as upstream lowers them, with a warning "
+                          "(default)"),
+               clEnumValN(TosaValidation::Strict, "strict", "errors")),
+    cl::init(TosaValidation::Lenient), cl::cat(kilnCategory));
+static cl::opt<kiln::CompileMode> compileMode(
+    "compile-mode", cl::desc("What the input is"),
+    cl::values(clEnumValN(kiln::CompileMode::Module, "module",
+                          "a program of functions (default)"),
+               clEnumValN(kiln::CompileMode::Executable, "executable",
+                          "a captured stage text (kiln-dump "
+                          "--extract-sources), compiled from the stage it "
+                          "was captured at into a module of that "
+                          "executable")),
+    cl::init(kiln::CompileMode::Module), cl::cat(kilnCategory));
 static cl::list<std::string> captureStages(
     "executable-capture-stages",
     cl::desc("Stages captured at --executable-debug-level=3 (default: all)"),
@@ -106,11 +114,21 @@ static cl::opt<uint64_t> embedInputFileLimit(
     "executable-embed-input-files-limit",
     cl::desc("Largest input file embedded, in bytes (default 1 MiB)"),
     cl::init(1 << 20), cl::cat(kilnCategory));
-static cl::opt<std::string> compileTo(
-    "compile-to",
-    cl::desc("Stop after a phase and print the IR: input, global-optimization, "
-             "dispatch, codegen, end (default: a module file)"),
-    cl::init("end"), cl::cat(kilnCategory));
+static cl::opt<kiln::PipelinePhase> compileTo(
+    "compile-to", cl::desc("Stop after a phase and print the IR"),
+    cl::values(
+        clEnumValN(kiln::PipelinePhase::Input, "input",
+                   "verified and converted input"),
+        clEnumValN(kiln::PipelinePhase::GlobalOptimization,
+                   "global-optimization",
+                   "contractions on packed layouts, constants folded"),
+        clEnumValN(kiln::PipelinePhase::Dispatch, "dispatch",
+                   "host functions of dispatches and outlined executables"),
+        clEnumValN(kiln::PipelinePhase::Codegen, "codegen",
+                   "executables lowered to the LLVM dialect"),
+        clEnumValN(kiln::PipelinePhase::End, "end",
+                   "a serialized module (default)")),
+    cl::init(kiln::PipelinePhase::End), cl::cat(kilnCategory));
 
 /// The module name: the input's stem as an identifier.
 static std::string getModuleName(StringRef path) {
@@ -235,13 +253,7 @@ static LogicalResult run(MLIRContext &context) {
   if (!embedInputDirs.empty() && !embedInputFiles)
     llvm::errs() << "kiln-compile: warning: --executable-embed-input-dir has "
                     "no effect without --executable-embed-input-files\n";
-  if (compileMode == "executable") {
-    options.mode = kiln::CompileMode::Executable;
-  } else if (compileMode != "module") {
-    llvm::errs() << "kiln-compile: error: unknown --compile-mode '"
-                 << compileMode << "'; modes are module, executable\n";
-    return failure();
-  }
+  options.mode = compileMode;
   for (const std::string &stage : captureStages) {
     if (!kiln::parseCodegenStageName(stage)) {
       llvm::errs() << "kiln-compile: error: unknown capture stage '" << stage
@@ -276,13 +288,7 @@ static LogicalResult run(MLIRContext &context) {
     }
     options.lineStage = lineStage;
   }
-  if (tosaValidation != "lenient" && tosaValidation != "strict") {
-    llvm::errs() << "kiln-compile: error: --tosa-validation is lenient or "
-                    "strict, not '"
-                 << tosaValidation << "'\n";
-    return failure();
-  }
-  options.strictTosa = tosaValidation == "strict";
+  options.strictTosa = tosaValidation == TosaValidation::Strict;
   options.accumulateHalfInF32 = accumulateHalfInF32;
   options.reassociateFpReductions = reassociateFpReductions;
   options.keepLibraryFilesDir = keepLibraryFiles;
@@ -295,15 +301,7 @@ static LogicalResult run(MLIRContext &context) {
       return failure();
     }
   }
-  std::optional<kiln::PipelinePhase> phase =
-      kiln::parsePipelinePhase(compileTo);
-  if (!phase) {
-    llvm::errs() << "kiln-compile: error: unknown phase '" << compileTo
-                 << "'; phases are input, global-optimization, dispatch, "
-                    "codegen, end\n";
-    return failure();
-  }
-  options.compileTo = *phase;
+  options.compileTo = compileTo;
   if (failed(kiln::verifyTargetCPU(options.cpu))) {
     llvm::errs() << "kiln-compile: error: unknown --cpu '" << options.cpu
                  << "'; use host, x86-64-v2, x86-64-v3, x86-64-v4 or an "

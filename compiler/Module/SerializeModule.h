@@ -20,6 +20,10 @@
 
 namespace mlir::kiln {
 
+/// Largest input file embedded unless `--executable-embed-input-files-limit`
+/// says otherwise.
+inline constexpr uint64_t kDefaultEmbedInputFileLimit = uint64_t{1} << 20;
+
 struct SerializeOptions {
   /// Name of the module (the input file's stem).
   std::string moduleName;
@@ -33,7 +37,7 @@ struct SerializeOptions {
   /// (symlinks resolved): a location may name any file, such as
   /// /etc/passwd.
   bool embedInputFiles = false;
-  uint64_t embedInputFileLimit = 1 << 20;
+  uint64_t embedInputFileLimit = kDefaultEmbedInputFileLimit;
   std::vector<std::string> embedInputDirs;
 };
 

@@ -4,6 +4,7 @@
 #define KILN_PIPELINE_PIPELINE_H_
 
 #include "Codegen/CPU/Passes.h"
+#include "Module/SerializeModule.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
@@ -49,7 +50,7 @@ struct CompileOptions {
   std::string sourcePrefix = "module";
   /// `--executable-embed-input-files` and its per-file byte limit.
   bool embedInputFiles = false;
-  uint64_t embedInputFileLimit = 1 << 20;
+  uint64_t embedInputFileLimit = kDefaultEmbedInputFileLimit;
   /// The directories whose files may be embedded: the input file's and
   /// each `--executable-embed-input-dir`.
   std::vector<std::string> embedInputDirs;

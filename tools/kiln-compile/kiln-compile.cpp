@@ -110,10 +110,12 @@ static cl::list<std::string> embedInputDirs(
     cl::desc("With --executable-embed-input-files, also embed files under "
              "this directory (repeatable)"),
     cl::value_desc("dir"), cl::cat(kilnCategory));
+static const std::string embedInputFileLimitDesc =
+    "Largest input file embedded, in bytes (default " +
+    std::to_string(kiln::kDefaultEmbedInputFileLimit) + ")";
 static cl::opt<uint64_t> embedInputFileLimit(
-    "executable-embed-input-files-limit",
-    cl::desc("Largest input file embedded, in bytes (default 1 MiB)"),
-    cl::init(1 << 20), cl::cat(kilnCategory));
+    "executable-embed-input-files-limit", cl::desc(embedInputFileLimitDesc),
+    cl::init(kiln::kDefaultEmbedInputFileLimit), cl::cat(kilnCategory));
 static cl::opt<kiln::PipelinePhase> compileTo(
     "compile-to", cl::desc("Stop after a phase and print the IR"),
     cl::values(

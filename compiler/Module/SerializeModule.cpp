@@ -98,6 +98,11 @@ FailureOr<std::vector<uint8_t>> getConstantBytes(Location loc,
 /// times as long; level 15 is 4% smaller at 10 times the time.
 constexpr int kSourceCompressionLevel = 8;
 
+/// The key of an export in the maps from export to index or ordinal.
+std::string exportKey(StringRef executable, StringRef exportName) {
+  return (executable + "::" + exportName).str();
+}
+
 /// The first file location inside `loc`, if any.
 std::optional<FileLineColLoc> findFileLoc(Location loc) {
   std::optional<FileLineColLoc> found;
@@ -516,7 +521,7 @@ private:
   LogicalResult indexExecutables() {
     llvm::StringMap<uint32_t> ordinals;
     for (const LibraryExport &entry : library.exports)
-      ordinals[entry.executable + "::" + entry.name] = entry.ordinal;
+      ordinals[exportKey(entry.executable, entry.name)] = entry.ordinal;
     for (auto executableOp : moduleOp.getOps<ExecutableOp>()) {
       auto variants = executableOp.getBlock().getOps<ExecutableVariantOp>();
       if (variants.empty())
@@ -525,7 +530,7 @@ private:
       std::vector<flatbuffers::Offset<fb::Export>> exports;
       for (auto [index, exportOp] : llvm::enumerate(variantOp.getExportOps())) {
         std::string key =
-            (executableOp.getSymName() + "::" + exportOp.getSymName()).str();
+            exportKey(executableOp.getSymName(), exportOp.getSymName());
         auto it = ordinals.find(key);
         if (it == ordinals.end())
           return exportOp.emitError("export is missing from the library");
@@ -835,9 +840,8 @@ private:
         return success();
       }
       if (auto dispatchOp = dyn_cast<DispatchOp>(op)) {
-        std::string key = (dispatchOp.getExecutableName().getValue() + "::" +
-                           dispatchOp.getExportName().getValue())
-                              .str();
+        std::string key = exportKey(dispatchOp.getExecutableName().getValue(),
+                                    dispatchOp.getExportName().getValue());
         auto it = module.exportIndices.find(key);
         if (it == module.exportIndices.end())
           return dispatchOp.emitError("dispatch of an unknown export");

@@ -32,6 +32,15 @@ std::string FunctionSignature::ToString() const {
   return out;
 }
 
+namespace {
+constexpr std::string_view kExportQualifier = "::";
+}  // namespace
+
+std::string QualifiedExportName(std::string_view executable,
+                                std::string_view export_name) {
+  return StrCat(executable, kExportQualifier, export_name);
+}
+
 Module::Impl::~Impl() {
   // Tear down in reverse order of loading: libraries, then the bytes. A
   // library does not point into the bytes, so it may stay.
@@ -303,9 +312,7 @@ StatusOr<ExportView> Module::FindExport(std::string_view name) const {
       if (!found) found = view;
       ++match_count;
       matches.append(matches.empty() ? "" : ", ")
-          .append(executable_name(e))
-          .append("::")
-          .append(name);
+          .append(QualifiedExportName(executable_name(e), name));
     }
   }
   if (match_count == 1) return *found;
@@ -313,9 +320,11 @@ StatusOr<ExportView> Module::FindExport(std::string_view name) const {
     return InvalidArgumentError("export name '", name, "' is ambiguous (",
                                 matches, "); qualify it as EXECUTABLE::EXPORT");
   }
-  if (const size_t colons = name.find("::"); colons != std::string_view::npos) {
+  if (const size_t colons = name.find(kExportQualifier);
+      colons != std::string_view::npos) {
     const std::string_view executable = name.substr(0, colons);
-    const std::string_view export_name = name.substr(colons + 2);
+    const std::string_view export_name =
+        name.substr(colons + kExportQualifier.size());
     for (uint32_t e = 0; e < executable_count(); ++e) {
       if (executable_name(e) != executable) continue;
       for (uint32_t x = 0; x < export_count(e); ++x) {

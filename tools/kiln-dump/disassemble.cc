@@ -58,13 +58,11 @@ bool HasRhs(fb::CheckKind kind) {
 
 /// "executable::export" of a dispatch.
 std::string DispatchTarget(const Module& module, const fb::DispatchOp& op) {
-  std::string out = Printable(module.executable_name(op.executable()));
   StatusOr<ExportView> target =
       module.GetExport(op.executable(), op.export_index());
-  out += "::";
-  out += target.ok() ? Printable(target->name())
-                     : StrCat("export", op.export_index());
-  return out;
+  return QualifiedExportName(Printable(module.executable_name(op.executable())),
+                             target.ok() ? Printable(target->name())
+                                         : StrCat("export", op.export_index()));
 }
 
 /// "%a, %b : T1, T2" for results.

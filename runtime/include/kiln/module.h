@@ -66,6 +66,11 @@ struct ModuleLoadOptions {
   bool perf_visible_libraries = false;
 };
 
+/// "EXECUTABLE::EXPORT": how tools and errors name an export of one
+/// executable, and how Module::FindExport takes it.
+std::string QualifiedExportName(std::string_view executable,
+                                std::string_view export_name);
+
 class Module {
  public:
   /// What LoadFromMemory does with the caller's bytes.
@@ -122,8 +127,9 @@ class Module {
   /// Export `export_index` of executable `executable` (a DispatchOp's pair).
   StatusOr<ExportView> GetExport(uint32_t executable,
                                  uint32_t export_index) const;
-  /// The export called `name` in any executable, or `EXECUTABLE::EXPORT` to
-  /// pick one of several with that name; the error lists the exports.
+  /// The export called `name` in any executable, or `EXECUTABLE::EXPORT`
+  /// (QualifiedExportName) to pick one of several with that name; the error
+  /// lists the exports.
   StatusOr<ExportView> FindExport(std::string_view name) const;
 
   /// The export and line of the code at `address` when it lies in an

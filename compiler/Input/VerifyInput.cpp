@@ -175,18 +175,6 @@ struct VerifyInputPass : impl::VerifyInputPassBase<VerifyInputPass> {
       }
       if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
         failed |= verifyLoopRanges(linalgOp).failed();
-      // An insert becomes a one-element insert_slice, which has static
-      // offsets.
-      if (auto insertOp = dyn_cast<tensor::InsertOp>(op)) {
-        for (Value index : insertOp.getIndices()) {
-          if (matchPattern(index, m_Constant()))
-            continue;
-          insertOp.emitError("tensor.insert at a computed position is not "
-                             "supported: its indices must be constants");
-          failed = true;
-          break;
-        }
-      }
       // Upstream verifies softmax for any element type, but its
       // decomposition needs floats (exp, and -inf as the max's identity).
       if (auto softmaxOp = dyn_cast<linalg::SoftmaxOp>(op)) {

@@ -84,3 +84,38 @@ func.func @insert(%t: tensor<2x3xf32>, %s: f32) -> tensor<2x3xf32> {
   %r = tensor.insert %s into %t[%c1, %c2] : tensor<2x3xf32>
   return %r : tensor<2x3xf32>
 }
+
+// -----
+
+// Tests that a computed position is clamped into the tensor, each computed
+// index to [0, dim - 1], while a constant index stays as it is.
+// CHECK-LABEL: func.func @insert_computed
+//  CHECK-SAME:     %[[T:[^:]+]]: tensor<2x3xf32>, %[[S:[^:]+]]: f32, %[[I:[^:]+]]: index
+//   CHECK-DAG:   %[[C0:.+]] = arith.constant 0 : index
+//   CHECK-DAG:   %[[C2:.+]] = arith.constant 2 : index
+//       CHECK:   %[[ONE:.+]] = tensor.from_elements %[[S]] : tensor<1x1xf32>
+//       CHECK:   %[[LOW:.+]] = arith.maxsi %[[I]], %[[C0]] : index
+//       CHECK:   %[[CLAMPED:.+]] = arith.minsi %[[LOW]], %[[C2]] : index
+//       CHECK:   tensor.insert_slice %[[ONE]] into %[[T]][1, %[[CLAMPED]]] [1, 1] [1, 1] : tensor<1x1xf32> into tensor<2x3xf32>
+func.func @insert_computed(%t: tensor<2x3xf32>, %s: f32, %i: index) -> tensor<2x3xf32> {
+  %c1 = arith.constant 1 : index
+  %r = tensor.insert %s into %t[%c1, %i] : tensor<2x3xf32>
+  return %r : tensor<2x3xf32>
+}
+
+// -----
+
+// Tests that a host scalar, by now the read of a 0-d tensor, is inserted as
+// that tensor reshaped: no scalar is left for the host to hold.
+// CHECK-LABEL: func.func @insert_host_scalar
+//  CHECK-SAME:     %[[T:[^:]+]]: tensor<2x3xf32>, %[[S:[^:]+]]: tensor<f32>
+//       CHECK:   %[[ONE:.+]] = tensor.expand_shape %[[S]] [] output_shape [1, 1] : tensor<f32> into tensor<1x1xf32>
+//       CHECK:   tensor.insert_slice %[[ONE]] into %[[T]][0, 1] [1, 1] [1, 1] : tensor<1x1xf32> into tensor<2x3xf32>
+//   CHECK-NOT:   tensor.from_elements
+func.func @insert_host_scalar(%t: tensor<2x3xf32>, %s: tensor<f32>) -> tensor<2x3xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %v = tensor.extract %s[] : tensor<f32>
+  %r = tensor.insert %v into %t[%c0, %c1] : tensor<2x3xf32>
+  return %r : tensor<2x3xf32>
+}

@@ -81,14 +81,3 @@ func.func @"" (%a: tensor<4xf32>) -> tensor<4xf32> {
 func.func @"ma\00in" (%a: tensor<4xf32>) -> tensor<4xf32> {
   return %a : tensor<4xf32>
 }
-
-// -----
-
-// Tests that tensor.insert at a computed position is an error at its line
-// (one at constant indices is compiled).
-func.func private @insert_computed(%t: tensor<4xf32>, %i: index) -> tensor<4xf32> {
-  %s = arith.constant 1.0 : f32
-  // expected-error @+1 {{tensor.insert at a computed position is not supported: its indices must be constants}}
-  %r = tensor.insert %s into %t[%i] : tensor<4xf32>
-  return %r : tensor<4xf32>
-}

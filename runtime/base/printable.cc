@@ -86,4 +86,16 @@ std::string PrintableSourceLine(std::string_view line) {
   return Escape(line, /*keep_tabs=*/true);
 }
 
+std::string NumberedSourceLine(uint64_t number, bool marked, size_t width,
+                               std::string_view line) {
+  const std::string digits = std::to_string(number);
+  std::string out(1, marked ? '>' : ' ');
+  out.append(width > digits.size() ? width - digits.size() : 0, ' ');
+  out += ' ';
+  out += digits;
+  out += "  ";
+  out += PrintableSourceLine(line);
+  return out;
+}
+
 }  // namespace kiln

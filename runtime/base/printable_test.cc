@@ -39,6 +39,14 @@ TEST(PrintableTest, SourceLinesKeepTheirTabs) {
             "\t%0 = arith.addf\\x1b[2J\\x0a");
 }
 
+TEST(PrintableTest, NumberedSourceLinesAlignAndMarkTheirLine) {
+  EXPECT_EQ(NumberedSourceLine(7, true, 2, "\t%0 = arith.addf"),
+            ">  7  \t%0 = arith.addf");
+  EXPECT_EQ(NumberedSourceLine(12, false, 2, "x\x1b"), "  12  x\\x1b");
+  // A number wider than its column is shown whole.
+  EXPECT_EQ(NumberedSourceLine(123456, false, 5, ""), "  123456  ");
+}
+
 TEST(PrintableTest, EscapedTextIsUnchanged) {
   const std::string once = Printable("a\n\x9b\xe2\x80\xae\xc3\xa9");
   EXPECT_EQ(Printable(once), once);

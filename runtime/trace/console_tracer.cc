@@ -18,6 +18,8 @@ namespace {
 /// Lines shown around an entry with --trace-print-source.
 constexpr uint32_t kLinesBefore = 2;
 constexpr uint32_t kLinesAfter = 12;
+/// Digits line numbers are aligned to.
+constexpr size_t kLineNumberWidth = 5;
 
 class ConsoleTracer final : public Tracer {
  public:
@@ -109,9 +111,9 @@ class ConsoleTracer final : public Tracer {
       size_t end = body.find('\n', begin);
       if (end == std::string::npos) end = body.size();
       if (line >= first) {
-        std::fprintf(out_, "[kiln] %c %5u | %s\n",
-                     line == site.line ? '>' : ' ', line,
-                     PrintableSourceLine(
+        std::fprintf(out_, "[kiln] %s\n",
+                     NumberedSourceLine(
+                         line, line == site.line, kLineNumberWidth,
                          std::string_view(body).substr(begin, end - begin))
                          .c_str());
       }

@@ -293,11 +293,11 @@ TEST(ConsoleTracerTest, LinePerDispatchSummaryAndSource) {
   EXPECT_NE(text.find("4x1x1  dbg_ex_cpu.0.source.mlir:4"), std::string::npos)
       << text;
   // The code around the entry, printed once, from the embedded text.
-  EXPECT_NE(text.find(">     4 | source line 4: %4 = arith.addf"),
+  EXPECT_NE(text.find(">     4  source line 4: %4 = arith.addf"),
             std::string::npos)
       << text;
-  EXPECT_EQ(text.find(">     4 | source line 4"),
-            text.rfind(">     4 | source line 4"));
+  EXPECT_EQ(text.find(">     4  source line 4"),
+            text.rfind(">     4  source line 4"));
   // The summary: count 2 for the export, and all dispatches.
   EXPECT_NE(text.find("export"), std::string::npos);
   EXPECT_NE(text.find("all dispatches"), std::string::npos) << text;
@@ -326,7 +326,7 @@ TEST(ConsoleTracerTest, ModuleStringsArePrintedEscaped) {
   EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
   EXPECT_NE(text.find("4x1x1  dbg\\x1b[2J.mlir:4\n"), std::string::npos)
       << text;
-  EXPECT_NE(text.find(">     4 | \\x1b[31mred\tline\n"), std::string::npos)
+  EXPECT_NE(text.find(">     4  \\x1b[31mred\tline\n"), std::string::npos)
       << text;
 }
 

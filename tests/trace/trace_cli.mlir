@@ -19,7 +19,7 @@
 // CONSOLE: [kiln] all dispatches{{ +}}2
 
 // TRANSLATED: [kiln] main_dispatch_0_matmul_4x16x8_f32 {{.*}}_main_dispatch_0_cpu.2.translated.mlir:[[LINE:[0-9]+]]
-// TRANSLATED: [kiln] > {{ *}}[[LINE]] |   {{ *}}llvm.func @main_dispatch_0_matmul_4x16x8_f32(
+// TRANSLATED: [kiln] > {{ *}}[[LINE]]  {{ *}}llvm.func @main_dispatch_0_matmul_4x16x8_f32(
 
 // CHROME: dispatch events: 2, each at its export's entry in an embedded text
 // CHROME: workgroup events: 2

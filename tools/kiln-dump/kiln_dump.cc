@@ -626,10 +626,8 @@ kiln::Status PrintSource(const kiln::Module& module, const Options& options) {
   for (size_t begin = 0; begin < window.size(); ++number) {
     size_t end = window.find('\n', begin);
     if (end == std::string_view::npos) end = window.size();
-    out.push_back(number == line ? '>' : ' ');
-    out += PadLeft(std::to_string(number), width + 1);
-    out += "  ";
-    out += kiln::PrintableSourceLine(window.substr(begin, end - begin));
+    out += kiln::NumberedSourceLine(number, number == line, width,
+                                    window.substr(begin, end - begin));
     out.push_back('\n');
     begin = end + 1;
     if (out.size() >= kChunk) {

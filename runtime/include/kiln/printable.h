@@ -3,6 +3,8 @@
 #ifndef KILN_PRINTABLE_H_
 #define KILN_PRINTABLE_H_
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -22,6 +24,13 @@ std::string Printable(std::string_view text);
 /// Printable, but tabs kept: for a line of a source text, where they are
 /// indentation.
 std::string PrintableSourceLine(std::string_view line);
+
+/// Line `number` of a source text as the tools show it beside its
+/// neighbours: "> 12  text" for the `marked` line, "  12  text" for the
+/// others, the number right-aligned in `width` digits, the line through
+/// PrintableSourceLine; no newline.
+std::string NumberedSourceLine(uint64_t number, bool marked, size_t width,
+                               std::string_view line);
 
 }  // namespace kiln
 

@@ -1398,35 +1398,60 @@ TEST(LibraryImageTest, MutatedDynamicSectionsAreRefused) {
             std::string::npos);
 }
 
+// The program headers of an ELF image, read to find its dynamic entries and
+// the bytes at a virtual address.
+class ImageLayout {
+ public:
+  explicit ImageLayout(std::vector<uint8_t>* image) : image_(*image) {
+    Elf64_Ehdr header;
+    std::memcpy(&header, image_.data(), sizeof(header));
+    segments_.resize(header.e_phnum);
+    std::memcpy(segments_.data(), image_.data() + header.e_phoff,
+                header.e_phnum * sizeof(Elf64_Phdr));
+  }
+
+  /// The value of the dynamic entry tagged `tag`, or 0 when there is none.
+  uint64_t Dynamic(int64_t tag) const {
+    for (const Elf64_Phdr& segment : segments_) {
+      if (segment.p_type != PT_DYNAMIC) continue;
+      for (uint64_t at = 0; at < segment.p_filesz; at += sizeof(Elf64_Dyn)) {
+        Elf64_Dyn entry;
+        std::memcpy(&entry, image_.data() + segment.p_offset + at,
+                    sizeof(entry));
+        if (entry.d_tag == tag) return entry.d_un.d_val;
+      }
+    }
+    return 0;
+  }
+
+  /// The image's bytes at virtual `address`, or null outside every loaded
+  /// segment.
+  uint8_t* At(uint64_t address) const {
+    for (const Elf64_Phdr& segment : segments_) {
+      if (segment.p_type == PT_LOAD && address >= segment.p_vaddr &&
+          address < segment.p_vaddr + segment.p_filesz) {
+        return image_.data() + segment.p_offset + (address - segment.p_vaddr);
+      }
+    }
+    return nullptr;
+  }
+
+ private:
+  std::vector<uint8_t>& image_;
+  std::vector<Elf64_Phdr> segments_;
+};
+
 // An IRELATIVE relocation would call a resolver of the library at load.
 TEST(LibraryImageTest, IfuncRelocationsAreRefused) {
   std::vector<uint8_t> image = LibraryBytes(1);
-  Elf64_Ehdr header;
-  std::memcpy(&header, image.data(), sizeof(header));
-  std::vector<Elf64_Phdr> segments(header.e_phnum);
-  std::memcpy(segments.data(), image.data() + header.e_phoff,
-              header.e_phnum * sizeof(Elf64_Phdr));
-  uint64_t rela = 0;
-  for (const Elf64_Phdr& segment : segments) {
-    if (segment.p_type != PT_DYNAMIC) continue;
-    for (uint64_t at = 0; at < segment.p_filesz; at += sizeof(Elf64_Dyn)) {
-      Elf64_Dyn entry;
-      std::memcpy(&entry, image.data() + segment.p_offset + at, sizeof(entry));
-      if (entry.d_tag == DT_RELA) rela = entry.d_un.d_ptr;
-    }
-  }
+  const ImageLayout layout(&image);
+  const uint64_t rela = layout.Dynamic(DT_RELA);
   ASSERT_NE(rela, 0u) << "the test library has no relocations";
-  for (const Elf64_Phdr& segment : segments) {
-    if (segment.p_type != PT_LOAD || rela < segment.p_vaddr ||
-        rela >= segment.p_vaddr + segment.p_filesz) {
-      continue;
-    }
-    Elf64_Rela relocation;
-    uint8_t* at = image.data() + segment.p_offset + (rela - segment.p_vaddr);
-    std::memcpy(&relocation, at, sizeof(relocation));
-    relocation.r_info = ELF64_R_INFO(0, R_X86_64_IRELATIVE);
-    std::memcpy(at, &relocation, sizeof(relocation));
-  }
+  ASSERT_TRUE(layout.At(rela));
+  Elf64_Rela relocation;
+  std::memcpy(&relocation, layout.At(rela), sizeof(relocation));
+  relocation.r_info = ELF64_R_INFO(0, R_X86_64_IRELATIVE);
+  std::memcpy(layout.At(rela), &relocation, sizeof(relocation));
   EXPECT_EQ(ImageError(image),
             "library has IFUNC relocations: the loader would run its "
             "resolvers at load");
@@ -1436,51 +1461,31 @@ TEST(LibraryImageTest, IfuncRelocationsAreRefused) {
 // resolver at load just the same.
 TEST(LibraryImageTest, RelocationsToIfuncSymbolsAreRefused) {
   std::vector<uint8_t> image = LibraryBytes(1);
-  Elf64_Ehdr header;
-  std::memcpy(&header, image.data(), sizeof(header));
-  std::vector<Elf64_Phdr> segments(header.e_phnum);
-  std::memcpy(segments.data(), image.data() + header.e_phoff,
-              header.e_phnum * sizeof(Elf64_Phdr));
-  uint64_t rela = 0, symtab = 0;
-  for (const Elf64_Phdr& segment : segments) {
-    if (segment.p_type != PT_DYNAMIC) continue;
-    for (uint64_t at = 0; at < segment.p_filesz; at += sizeof(Elf64_Dyn)) {
-      Elf64_Dyn entry;
-      std::memcpy(&entry, image.data() + segment.p_offset + at, sizeof(entry));
-      if (entry.d_tag == DT_RELA) rela = entry.d_un.d_ptr;
-      if (entry.d_tag == DT_SYMTAB) symtab = entry.d_un.d_ptr;
-    }
-  }
+  const ImageLayout layout(&image);
+  const uint64_t rela = layout.Dynamic(DT_RELA);
+  const uint64_t symtab = layout.Dynamic(DT_SYMTAB);
   ASSERT_NE(rela, 0u) << "the test library has no relocations";
   ASSERT_NE(symtab, 0u) << "the test library has no symbols";
-  // The image's bytes at a virtual address.
-  auto at = [&](uint64_t address) -> uint8_t* {
-    for (const Elf64_Phdr& segment : segments) {
-      if (segment.p_type == PT_LOAD && address >= segment.p_vaddr &&
-          address < segment.p_vaddr + segment.p_filesz) {
-        return image.data() + segment.p_offset + (address - segment.p_vaddr);
-      }
-    }
-    return nullptr;
-  };
-  ASSERT_TRUE(at(rela) && at(symtab + sizeof(Elf64_Sym)));
+  uint8_t* const relocation_at = layout.At(rela);
+  uint8_t* const symbol_at = layout.At(symtab + sizeof(Elf64_Sym));
+  ASSERT_TRUE(relocation_at && symbol_at);
   // Relocation 0 becomes a GOT entry of symbol 1 (the query function).
   Elf64_Rela relocation;
-  std::memcpy(&relocation, at(rela), sizeof(relocation));
+  std::memcpy(&relocation, relocation_at, sizeof(relocation));
   relocation.r_info = ELF64_R_INFO(1, R_X86_64_GLOB_DAT);
-  std::memcpy(at(rela), &relocation, sizeof(relocation));
+  std::memcpy(relocation_at, &relocation, sizeof(relocation));
   // Still a plain function: accepted as before.
   EXPECT_TRUE(CheckElfImage(image.data(), image.size()).ok());
   Elf64_Sym symbol;
-  std::memcpy(&symbol, at(symtab + sizeof(Elf64_Sym)), sizeof(symbol));
+  std::memcpy(&symbol, symbol_at, sizeof(symbol));
   symbol.st_info = ELF64_ST_INFO(ELF64_ST_BIND(symbol.st_info), STT_GNU_IFUNC);
-  std::memcpy(at(symtab + sizeof(Elf64_Sym)), &symbol, sizeof(symbol));
+  std::memcpy(symbol_at, &symbol, sizeof(symbol));
   EXPECT_EQ(ImageError(image),
             "library binds a relocation to its IFUNC symbol 1: the loader "
             "would run its resolver at load");
   // A symbol index past the image.
   relocation.r_info = ELF64_R_INFO(1u << 28, R_X86_64_GLOB_DAT);
-  std::memcpy(at(rela), &relocation, sizeof(relocation));
+  std::memcpy(relocation_at, &relocation, sizeof(relocation));
   EXPECT_EQ(ImageError(image),
             "relocation names symbol 268435456, which lies outside the image");
 }

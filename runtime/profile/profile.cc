@@ -107,13 +107,12 @@ class RollUp {
 
 StatusOr<Profile> RollUpProfile(const Module& module, const Profile& profile,
                                 std::string_view stage) {
-  std::optional<uint32_t> stage_index;
-  std::string stages;
-  for (uint32_t i = 0; i < module.capture_stage_count(); ++i) {
-    if (module.capture_stage(i) == stage) stage_index = i;
-    stages += StrCat(module.capture_stage(i), ", ");
-  }
+  const std::optional<uint32_t> stage_index = module.FindCaptureStage(stage);
   if (!stage_index && stage != kInputStage) {
+    std::string stages;
+    for (uint32_t i = 0; i < module.capture_stage_count(); ++i) {
+      stages += StrCat(module.capture_stage(i), ", ");
+    }
     return InvalidArgumentError("the module has no stage '", stage,
                                 "'; it has ", stages, kInputStage);
   }

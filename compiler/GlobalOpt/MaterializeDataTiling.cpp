@@ -36,7 +36,7 @@ struct ContractionTiles {
 ContractionTiles selectContractionTiles(const CPUTargetInfo &target,
                                         Type elementType, int64_t m) {
   CPUTargetInfo::AccumulatorTile tile =
-      target.getAccumulatorTile(elementType.getIntOrFloatBitWidth());
+      target.getContractionTile(elementType.getIntOrFloatBitWidth());
   int64_t m0 = tile.rows;
   // Few rows (a matrix-vector product): pad to a power of two, not to M0.
   if (m < m0)

@@ -1085,9 +1085,16 @@ TEST(CpuFeatureTest, HostFeaturesAgreeWithProcCpuinfo) {
       {"avxvnni", "avx_vnni"},  {"xsaveopt", "xsaveopt"},
       {"xsavec", "xsavec"},     {"amx-tile", "amx_tile"},
   };
+  // Flags the kernel clears for an erratum although CPUID sets them and the
+  // instruction runs: Linux hides RDSEED on AMD Zen 5, whose 16- and 32-bit
+  // forms may return 0 as a success. A module built for such a CPU still
+  // names the feature and must still load there, so kiln follows CPUID; the
+  // two agree in one direction only.
+  const std::set<std::string> kClearedForErrata = {"rdseed"};
   for (const auto& [llvm_name, linux_name] : kLinuxNames) {
-    EXPECT_EQ(HostHasCpuFeature(llvm_name),
-              std::optional<bool>(flags.count(linux_name) > 0))
+    const bool kernel_has = flags.count(linux_name) > 0;
+    if (!kernel_has && kClearedForErrata.count(linux_name) > 0) continue;
+    EXPECT_EQ(HostHasCpuFeature(llvm_name), std::optional<bool>(kernel_has))
         << llvm_name << " (" << linux_name << " in /proc/cpuinfo)";
   }
   // The x86-64 baseline.

@@ -202,7 +202,7 @@ SmallVector<int64_t> selectVectorTiles(linalg::LinalgOp op,
     // updated by rank-1 products.
     unsigned m = dims->m.back(), n = dims->n.back();
     CPUTargetInfo::AccumulatorTile block =
-        target.getAccumulatorTile(getElementBits(op));
+        target.getContractionTile(getElementBits(op));
     tiles[m] = selectTile(ranges[m], block.rows);
     tiles[n] = selectTile(ranges[n], block.columns);
     return tiles;
@@ -222,7 +222,7 @@ SmallVector<int64_t> selectVectorTiles(linalg::LinalgOp op,
       // input elements are broadcast from memory rather than shuffled out
       // of a vector.
       CPUTargetInfo::AccumulatorTile block =
-          target.getAccumulatorTile(getElementBits(op));
+          target.getConvolutionTile(getElementBits(op));
       if (!dims->outputImage.empty()) {
         // The filter row's taps also read the input elements just past the
         // block (its halo), which stay live in registers: fewer rows.

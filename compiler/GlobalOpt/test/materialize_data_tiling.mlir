@@ -2,7 +2,7 @@
 // RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(kiln-materialize-data-tiling{cpu=x86-64-v4}))" | FileCheck %s --check-prefix=AVX512
 
 // Tests that a matmul becomes packs of both operands, an mmt4d and an unpack,
-// with 6 x 16 accumulator tiles for AVX2's 16 registers and 16 x 16 for
+// with 6 x 16 accumulator tiles for AVX2's 16 registers and 8 x 32 for
 // AVX-512's 32; sizes that do not divide the tiles are padded with zeros,
 // and the fill of the accumulator is packed into a fill.
 // AVX2-LABEL: func.func @matmul
@@ -15,7 +15,7 @@
 //       AVX2:   linalg.unpack %[[M]] inner_dims_pos = [0, 1] inner_tiles = [6, 16] into %{{.+}} : tensor<17x3x6x16xf32> -> tensor<100x40xf32>
 //   AVX2-NOT:   linalg.matmul
 // AVX512-LABEL: func.func @matmul
-//       AVX512:   linalg.mmt4d {{.*}} -> tensor<7x3x16x16xf32>
+//       AVX512:   linalg.mmt4d {{.*}} -> tensor<13x2x8x32xf32>
 func.func @matmul(%a: tensor<100x80xf32>, %b: tensor<80x40xf32>) -> tensor<100x40xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<100x40xf32>

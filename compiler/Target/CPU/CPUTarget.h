@@ -59,15 +59,24 @@ struct CPUTargetInfo {
   struct AccumulatorTile {
     int64_t rows, columns;
   };
-  /// With 32 registers, 16 one-vector rows leave room for the RHS vector
-  /// (AVX-512 broadcasts the LHS element from memory). With 16, six
-  /// two-vector rows, two RHS vectors and the broadcast element fill them:
-  /// 12 FMAs for 8 loads, where eight one-vector rows need 9 loads for 8.
-  AccumulatorTile getAccumulatorTile(int64_t bitWidth) const {
-    int64_t vectorsPerRow = vectorRegisters >= 32 ? 1 : 2;
-    int64_t rows = std::min<int64_t>(
-        16, (vectorRegisters - vectorsPerRow - 1) / vectorsPerRow);
-    return {rows, vectorsPerRow * getLanes(bitWidth)};
+  /// A contraction's block: rows of two vectors, each broadcast element
+  /// feeding two FMAs. With 16 registers, six rows, two RHS vectors and the
+  /// broadcast element fill them. With 32, eight rows: every broadcast is a
+  /// load, and sixteen one-vector rows (17 loads for 16 FMAs) bound the loop
+  /// by its loads; eight two-vector rows (10 loads for 16 FMAs) run at the
+  /// FMA units' peak (AMD Zen 5: 240 GFLOP/s per core against 180-200, and
+  /// 8-20% faster matmuls and MLP layers than 12 or 14 rows).
+  AccumulatorTile getContractionTile(int64_t bitWidth) const {
+    return {vectorRegisters >= 32 ? 8 : 6, 2 * getLanes(bitWidth)};
+  }
+  /// A convolution's block spans output columns (rows) and output channels
+  /// (columns). Its rows also hold the halo a filter row reads, so with 32
+  /// registers it keeps one-vector rows: sixteen of them leave more output
+  /// columns after the halo than eight two-vector rows do.
+  AccumulatorTile getConvolutionTile(int64_t bitWidth) const {
+    if (vectorRegisters >= 32)
+      return {16, getLanes(bitWidth)};
+    return getContractionTile(bitWidth);
   }
 };
 

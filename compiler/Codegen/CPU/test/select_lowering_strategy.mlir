@@ -1,12 +1,12 @@
 // RUN: kiln-opt %s --split-input-file --pass-pipeline="builtin.module(kiln.executable(kiln.executable.variant(kiln-cpu-select-lowering-strategy)))" | FileCheck %s
 
-// Tests that an unpacked matmul gets AVX-512's accumulator block (16 rows of
-// one 16-lane vector, 32 registers), 64x64 workgroup tiles and a 16x16
+// Tests that an unpacked matmul gets AVX-512's accumulator block (8 rows of
+// two 16-lane vectors, 32 registers), 64x64 workgroup tiles and a 16x16
 // workgroup grid; its epilogue carries the same tiles mapped to its own
 // loops.
 //       CHECK: kiln.executable.export @mm ordinal(0) bindings(4) workgroups([16, 16, 1])
-//       CHECK: linalg.matmul {lowering_config = #kiln.lowering_config<vector = [16, 16, 1]>}
-//       CHECK: linalg.generic {{.*}}lowering_config = #kiln.lowering_config<workgroup = [64, 64], vector = [16, 16]>
+//       CHECK: linalg.matmul {lowering_config = #kiln.lowering_config<vector = [8, 32, 1]>}
+//       CHECK: linalg.generic {{.*}}lowering_config = #kiln.lowering_config<workgroup = [64, 64], vector = [8, 32]>
 kiln.executable @mm {
   kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v4", features = "", triple = "x86_64-unknown-linux-gnu"} {
     kiln.executable.export @mm ordinal(0) bindings(4)
@@ -314,6 +314,35 @@ kiln.executable @conv {
     kiln.executable.export @conv ordinal(0) bindings(3)
     builtin.module {
       func.func @conv() {
+        %cst = arith.constant 0.0 : f32
+        %0 = kiln.binding 0 : memref<1x58x58x64xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<1x58x58x64xf32> to tensor<1x58x58x64xf32>
+        %2 = kiln.binding 1 : memref<3x3x64x64xf32>
+        %3 = bufferization.to_tensor %2 restrict : memref<3x3x64x64xf32> to tensor<3x3x64x64xf32>
+        %e = tensor.empty() : tensor<1x56x56x64xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+        %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+            ins(%1, %3 : tensor<1x58x58x64xf32>, tensor<3x3x64x64xf32>) outs(%f : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+        %4 = kiln.binding 2 : memref<1x56x56x64xf32>
+        bufferization.materialize_in_destination %c in restrict writable %4 : (tensor<1x56x56x64xf32>, memref<1x56x56x64xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// Tests that with AVX-512 a convolution keeps one-vector rows, unlike a
+// contraction's two: 16 rows less the halo (14 output columns, which 56
+// divides into 4 tiles) x 16 output channels.
+//       CHECK: kiln.executable.export @conv_avx512 ordinal(0) bindings(3)
+//       CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}lowering_config = #kiln.lowering_config<workgroup = [0, {{[1-9][0-9]*}}, 0, 0, 0, 0, 0], vector = [1, 1, 14, 16, 1, 0, 1]>
+kiln.executable @conv_avx512 {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v4", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @conv_avx512 ordinal(0) bindings(3)
+    builtin.module {
+      func.func @conv_avx512() {
         %cst = arith.constant 0.0 : f32
         %0 = kiln.binding 0 : memref<1x58x58x64xf32>
         %1 = bufferization.to_tensor %0 restrict : memref<1x58x58x64xf32> to tensor<1x58x58x64xf32>

@@ -7,8 +7,16 @@ and IREE compile the same generated .mlir for each --isa (their --cpu and
 --iree-llvmcpu-target-cpu); kiln is timed with kiln-benchmark, IREE with
 iree-benchmark-module (both print Google Benchmark JSON); ONNX Runtime
 (models exported from PyTorch), PyTorch and numpy run in one process each per
-thread count (peers.py). Every result is checked against a float64 numpy
-reference first: a mismatch is reported instead of a time.
+thread count and vector ISA (peers.py). Every result is checked against a
+float64 numpy reference first: a mismatch is reported instead of a time.
+
+Vector ISAs: the peers pick their kernels by CPUID, so on a row whose code
+uses less than the machine has (x86-64-v3 code on an AVX-512 machine) numpy
+and PyTorch run restricted to that ISA (OPENBLAS_CORETYPE;
+ATEN_CPU_CAPABILITY, ONEDNN_MAX_CPU_ISA, MKL_ENABLE_INSTRUCTIONS), which is
+what users of such machines get from them. ONNX Runtime has no such switch:
+on those rows it is timed with the machine's ISA, marked, and not counted as
+the best peer.
 
 Timing: for each thread count and workload, --rounds rounds each measure
 every contender once (median ms per call over the workload's calls after
@@ -42,6 +50,20 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PYTHON_PEERS = ("onnxruntime", "torch", "numpy")
+# Vector ISAs, widest first, by the LLVM feature that marks each.
+LEVELS = (("avx512", "avx512f"), ("avx2", "avx2"), ("sse", None))
+# The environment that keeps each peer's kernels to a narrower ISA than the
+# machine's; a peer without an entry cannot be restricted.
+RESTRICTIONS = {
+    "numpy": {"avx2": {"OPENBLAS_CORETYPE": "Haswell"},
+              "sse": {"OPENBLAS_CORETYPE": "Nehalem"}},
+    "torch": {"avx2": {"ATEN_CPU_CAPABILITY": "avx2",
+                       "ONEDNN_MAX_CPU_ISA": "AVX2",
+                       "MKL_ENABLE_INSTRUCTIONS": "AVX2"},
+              "sse": {"ATEN_CPU_CAPABILITY": "default",
+                      "ONEDNN_MAX_CPU_ISA": "SSE41",
+                      "MKL_ENABLE_INSTRUCTIONS": "SSE4_2"}},
+}
 WARMUP = 2
 UNITS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
 
@@ -62,8 +84,11 @@ def first_error(text, limit=300):
 class Outcome:
     """A contender on one row: a time, or why there is none."""
 
-    def __init__(self, status="ok", reason="", ms=None):
+    def __init__(self, status="ok", reason="", ms=None, level=None):
         self.status, self.reason, self.ms = status, reason, ms
+        # The vector ISA the time was taken with, when wider than its row's:
+        # shown, not counted as a peer of that row.
+        self.level = level
 
     @property
     def ok(self):
@@ -80,6 +105,9 @@ class Outcome:
             result["reason"] = self.reason
         if self.ms is not None:
             result["ms"] = self.ms
+        if self.level:
+            result["comparable"] = False
+            result["vector_isa"] = self.level
         return result
 
 
@@ -138,12 +166,31 @@ def cpu_description():
     except OSError:
         pass
     if "avx512f" in flags:
-        isa = "AVX-512 (avx512f)"
+        isa, level = "AVX-512 (avx512f)", "avx512"
     elif "avx2" in flags:
-        isa = "AVX2, no AVX-512 (no avx512f)"
+        isa, level = "AVX2, no AVX-512 (no avx512f)", "avx2"
     else:
-        isa = "no AVX2"
-    return model, isa, "avx512f" in flags
+        isa, level = "no AVX2", "sse"
+    return model, isa, level
+
+
+def code_level(features):
+    """The widest vector ISA a library's LLVM features name."""
+    for level, feature in LEVELS:
+        if feature is None or feature in features:
+            return level
+
+
+def module_level(dump_tool, module):
+    """The vector ISA of a kiln module's code, from kiln-dump; None when it
+    cannot be told."""
+    ok, text = run([dump_tool, module, "--json"], 60)
+    if not ok:
+        return None
+    features = set()
+    for library in json.loads(text).get("libraries", []):
+        features.update(library.get("cpu_features", []))
+    return code_level(features)
 
 
 #===----------------------------------------------------------------------===#
@@ -236,14 +283,17 @@ class Compiled:
 
 
 class Worker:
-    def __init__(self, python, peer, threads, data_dir):
+    def __init__(self, python, peer, threads, data_dir, restriction):
         env = dict(os.environ)
         for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
             env[name] = str(threads)
         # These pick an old OpenBLAS kernel where set for the system's
-        # OpenBLAS; numpy's own OpenBLAS picks its kernel by CPUID.
-        env.pop("OPENBLAS_CORETYPE", None)
-        env.pop("OPENBLAS_L2_SIZE", None)
+        # OpenBLAS; numpy's own OpenBLAS picks its kernel by CPUID unless
+        # the row restricts it.
+        for name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "ATEN_CPU_CAPABILITY",
+                     "ONEDNN_MAX_CPU_ISA", "MKL_ENABLE_INSTRUCTIONS"):
+            env.pop(name, None)
+        env.update(restriction)
         self.process = subprocess.Popen(
             [python, os.path.join(HERE, "peers.py"), "serve", "--peer=" + peer,
              "--threads=%d" % threads, "--data-dir=" + data_dir],
@@ -299,14 +349,15 @@ def tool_version(tool):
 class Row:
     """One workload, form and ISA at one thread count."""
 
-    def __init__(self, workload, form, isa, threads):
+    def __init__(self, workload, form, isa, threads, level):
         self.workload, self.form, self.isa, self.threads = \
             workload, form, isa, threads
+        self.level = level     # the vector ISA of the row's compiled code
         self.outcomes = {}
 
     def best_peer(self):
         times = [(o.ms, name) for name, o in self.outcomes.items()
-                 if name != "kiln" and o.ok]
+                 if name != "kiln" and o.ok and not o.level]
         return min(times)[1] if times else None
 
     def ratio(self):
@@ -424,7 +475,30 @@ class Bench:
         self.compiled = {}     # (contender, workload, form, isa) -> module | Outcome
         self.onnx_models = {}  # (workload, form) -> path | Outcome
         self.references = {}
-        self.workers = {}
+        self.workers = {}      # (peer, vector ISA) -> Worker
+        self.machine_level = cpu_description()[2]
+        self.dump_tool = os.path.join(bin_dir, "kiln-dump")
+        self.levels = {}       # --isa value -> vector ISA of its code
+
+    def level_of(self, isa):
+        """The vector ISA of the code kiln compiled for `isa` (the machine's
+        when it cannot be told)."""
+        if isa not in self.levels:
+            level = None
+            for (name, _, _, row_isa), module in self.compiled.items():
+                if name == "kiln" and row_isa == isa and \
+                        not isinstance(module, Outcome):
+                    level = module_level(self.dump_tool, module)
+                    break
+            self.levels[isa] = level or self.machine_level
+        return self.levels[isa]
+
+    def restriction(self, peer, level):
+        """The environment keeping `peer` to `level`, {} for the machine's
+        own, None when `peer` cannot be kept to it."""
+        if level == self.machine_level:
+            return {}
+        return RESTRICTIONS.get(peer, {}).get(level)
 
     def prepare(self, workload, forms, isas):
         """Data, programs, compiled modules and exported models of one
@@ -454,35 +528,50 @@ class Bench:
                 self.onnx_models[(workload.name, form)] = \
                     path if ok else Outcome("failed", "export: " + error)
 
-    def start_workers(self, threads, show_info):
+    def start_workers(self, threads, levels, show_info):
+        """A process per peer and vector ISA of `levels`; a peer that
+        cannot be restricted to a level runs once, with the machine's."""
         for peer in self.python_peers:
-            if peer in self.absent:
-                continue
-            worker = Worker(self.venv_python, peer, threads,
-                            os.path.join(self.work, "data"))
-            answer = worker.ask(op="info")
-            if "error" in answer:
-                self.absent[peer] = Outcome("failed", answer["error"])
-                worker.close()
-                continue
-            if show_info:
-                self.say(answer["info"])
-            self.workers[peer] = worker
+            for level in [self.machine_level] + sorted(
+                    set(levels) - {self.machine_level}):
+                if peer in self.absent:
+                    continue
+                restriction = self.restriction(peer, level)
+                if restriction is None:
+                    continue
+                worker = Worker(self.venv_python, peer, threads,
+                                os.path.join(self.work, "data"), restriction)
+                answer = worker.ask(op="info")
+                if "error" in answer:
+                    self.absent[peer] = Outcome("failed", answer["error"])
+                    worker.close()
+                    continue
+                if show_info:
+                    self.say(answer["info"] + (
+                        " [%s rows: %s]" % (level, " ".join(
+                            "%s=%s" % item for item in sorted(restriction.items())))
+                        if restriction else ""))
+                self.workers[(peer, level)] = worker
 
     def stop_workers(self):
         for worker in self.workers.values():
             worker.close()
         self.workers = {}
 
-    def check_python_peers(self, workload, form, threads, calls, timed):
-        """{peer: Outcome} after one checked run each; appends the timing of
-        each peer that passed to `timed`."""
+    def check_python_peers(self, workload, form, threads, calls, level, timed):
+        """{peer: Outcome} after one checked run each of the processes for
+        `level`; appends the timing of each peer that passed to `timed`,
+        keyed by `level`. A peer that cannot be restricted to `level` is
+        run with the machine's ISA and its outcome marked with it."""
         import workloads as wl
         outcomes = {}
         for peer in self.python_peers:
             if peer in self.absent:
                 outcomes[peer] = self.absent[peer]
                 continue
+            run_level = level if (peer, level) in self.workers \
+                else self.machine_level
+            worker = self.workers[(peer, run_level)]
             request = {"workload": workload.name, "form": form}
             if peer == "onnxruntime":
                 model = self.onnx_models.get((workload.name, form))
@@ -491,16 +580,16 @@ class Bench:
                     continue
                 request["model"] = model
             key = "%s/%s" % (workload.name, form)
-            output = self.result_path(workload, form, peer, threads)
-            answer = self.workers[peer].ask(op="load", key=key, output=output,
-                                            **request)
+            output = self.result_path(workload, form, peer + "." + run_level,
+                                      threads)
+            answer = worker.ask(op="load", key=key, output=output, **request)
             if "error" in answer:
                 outcomes[peer] = Outcome("failed", answer["error"])
                 continue
             outcomes[peer] = check_result(
                 wl, output, self.references[workload.name]) or Outcome()
             if outcomes[peer].ok:
-                timed.append((None, peer, lambda w=self.workers[peer], k=key: w.ask(
+                timed.append((run_level, peer, lambda w=worker, k=key: w.ask(
                     op="time", key=k, calls=calls, warmup=WARMUP)))
         return outcomes
 
@@ -548,16 +637,24 @@ class Bench:
         """One row per ISA: every contender checked, then timed in
         interleaved rounds."""
         calls = self.args.calls or workload.calls
-        rows = [Row(workload, form, isa, threads) for isa in isas]
-        timed = []             # (row, or None for every row; contender; measure)
-        shared = self.check_python_peers(workload, form, threads, calls, timed)
+        rows = [Row(workload, form, isa, threads, self.level_of(isa))
+                for isa in isas]
+        # (row, or the vector ISA of the peer process that serves every row
+        # of it; contender; measure)
+        timed = []
+        shared = {}            # vector ISA -> {peer: Outcome}
         for row in rows:
+            if row.level not in shared:
+                shared[row.level] = self.check_python_peers(
+                    workload, form, threads, calls, row.level, timed)
             self.check_compiled(row, threads, calls, timed)
-            row.outcomes.update(shared)
-        best = {}              # (isa or None, contender) -> ms | Outcome
+            row.outcomes.update(shared[row.level])
+        # (("isa", isa) or ("level", vector ISA), contender) -> ms | Outcome
+        best = {}
         for _ in range(self.args.rounds):
             for row, name, measure in timed:
-                slot = (row.isa if row else None, name)
+                slot = (("isa", row.isa) if isinstance(row, Row)
+                        else ("level", row), name)
                 if isinstance(best.get(slot), Outcome):
                     continue
                 time.sleep(self.args.settle)
@@ -570,10 +667,18 @@ class Bench:
                 else:
                     best[slot] = min(best.get(slot, answer["ms"]), answer["ms"])
         for row in rows:
-            for (isa, name), value in best.items():
-                if isa is None or isa == row.isa:
-                    row.outcomes[name] = value if isinstance(value, Outcome) \
-                        else Outcome(ms=value)
+            for name in row.outcomes:
+                # A peer serving this row from another vector ISA's process.
+                run_level = row.level if (name, row.level) in self.workers \
+                    else self.machine_level
+                value = best.get((("isa", row.isa), name),
+                                 best.get((("level", run_level), name)))
+                if value is None:
+                    continue
+                row.outcomes[name] = value if isinstance(value, Outcome) \
+                    else Outcome(ms=value, level=run_level
+                                 if name in self.python_peers and
+                                 run_level != row.level else None)
             log("  %s %s %s t%d: %s" % (workload.name, form, row.isa, threads,
                                         ", ".join("%s %s" % (n, o.cell()) for n, o
                                                   in row.outcomes.items())))
@@ -641,7 +746,7 @@ def main(argv):
                      % (", ".join(unknown), ", ".join(known)))
     chosen = [known[n] for n in names]
 
-    model, isa_text, avx512f = cpu_description()
+    model, isa_text, machine_level = cpu_description()
     out = sys.stdout if args.json != "-" else sys.stderr
 
     def say(text=""):
@@ -656,7 +761,8 @@ def main(argv):
 
     rows = []
     for threads in thread_counts:
-        bench.start_workers(threads, show_info=threads == thread_counts[0])
+        bench.start_workers(threads, [bench.level_of(isa) for isa in isas],
+                            show_info=threads == thread_counts[0])
         say("")
         thread_rows = []
         for workload in chosen:
@@ -668,10 +774,12 @@ def main(argv):
 
     if args.json:
         document = {
-            "cpu": model, "vector_isa": isa_text, "avx512f": avx512f,
+            "cpu": model, "vector_isa": isa_text,
+            "avx512f": machine_level == "avx512",
             "rounds": args.rounds, "threads": thread_counts, "isas": isas,
             "rows": [{"workload": r.workload.name, "title": r.workload.title,
                       "form": r.form, "isa": r.isa, "threads": r.threads,
+                      "code_vector_isa": r.level,
                       "contenders": {n: o.to_json() for n, o in r.outcomes.items()},
                       "best_peer": r.best_peer(), "kiln_speed_vs_best_peer": r.ratio()}
                      for r in rows]}
@@ -702,7 +810,14 @@ def print_table(say, rows, contenders, threads, rounds):
         for name in contenders:
             outcome = row.outcomes.get(name, Outcome("missing"))
             cell = outcome.cell()
-            if not outcome.ok and outcome.reason:
+            if outcome.ok and outcome.level:
+                note = ("%s cannot be kept to the row's vector ISA: timed with "
+                        "%s, not counted as best peer" % (LABELS[name],
+                                                          outcome.level))
+                where = notes.setdefault(note, [])
+                where.append("%s %s %s" % (row.workload.name, row.form, row.isa))
+                cell += "[%d]" % (list(notes).index(note) + 1)
+            elif not outcome.ok and outcome.reason:
                 note = "%s %s: %s" % (LABELS[name], outcome.status, outcome.reason)
                 where = notes.setdefault(note, [])
                 where.append("%s %s %s" % (row.workload.name, row.form, row.isa))
@@ -718,8 +833,9 @@ def print_table(say, rows, contenders, threads, rounds):
         say("  [%d] %s (%s)" % (index, note, ", ".join(where)
                                if len(where) <= 4 else "%d rows" % len(where)))
     if len({row.isa for row in rows}) > 1:
-        say("ORT, torch and numpy run the same code on every ISA row (their own "
-            "dispatch by CPUID); kiln and IREE are compiled per ISA.")
+        say("kiln and IREE are compiled per ISA row; ORT, torch and numpy pick "
+            "their kernels by CPUID, numpy and torch kept to the row's vector "
+            "ISA where it is narrower than the machine's.")
     say("")
 
 

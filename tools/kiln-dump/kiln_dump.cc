@@ -352,9 +352,14 @@ json SummaryJson(const kiln::Module& module) {
   json libraries = json::array();
   if (const auto* list = root.libraries()) {
     for (const kiln::fb::Library* library : *list) {
+      json features = json::array();
+      if (library->cpu_features())
+        for (const flatbuffers::String* feature : *library->cpu_features())
+          features.push_back(feature->str());
       libraries.push_back(
           {{"format", library->format() ? library->format()->str() : ""},
            {"cpu", library->cpu() ? library->cpu()->str() : ""},
+           {"cpu_features", features},
            {"size", library->data()->size()},
            {"line_rows", library->lines() ? library->lines()->size() : 0}});
     }
@@ -495,6 +500,13 @@ kiln::Status ShowSummary(const kiln::Module& module, bool as_json) {
         Printable(library->cpu() ? library->cpu()->string_view() : "?"), "  ",
         library->data()->size(), " bytes  ",
         library->lines() ? library->lines()->size() : 0, " line rows\n");
+    // What a machine must have to run it: the module is refused elsewhere.
+    if (library->cpu_features() && library->cpu_features()->size() > 0) {
+      out += "     needs";
+      for (const flatbuffers::String* feature : *library->cpu_features())
+        out += kiln::StrCat(" ", Printable(feature->string_view()));
+      out += "\n";
+    }
   }
 
   out += kiln::StrCat("\nexecutables (", module.executable_count(), ")\n");

@@ -255,6 +255,21 @@ TEST_F(KilnDumpTest, SummaryCountsTheLibrarysLineRows) {
   EXPECT_EQ(doc["libraries"][0]["line_rows"], 3);
 }
 
+TEST_F(KilnDumpTest, SummaryListsTheFeaturesEachLibraryNeeds) {
+  ModuleSpec spec = DumpSpec();
+  spec.libraries[0].cpu_features = {"avx2", "avx512f", "fma"};
+  const std::string path = Write("features.kiln", BuildModule(spec));
+  RunResult result = Run({path});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_TRUE(Contains(result.out, " line rows\n     needs avx2 avx512f fma\n"))
+      << result.out;
+  EXPECT_FALSE(Contains(Run({module_}).out, "needs")) << "no features listed";
+  json doc = RunJson({path});
+  EXPECT_EQ(doc["libraries"][0]["cpu_features"],
+            json::array({"avx2", "avx512f", "fma"}));
+  EXPECT_EQ(RunJson({module_})["libraries"][0]["cpu_features"], json::array());
+}
+
 TEST_F(KilnDumpTest, SummaryJson) {
   json doc = RunJson({module_});
   EXPECT_EQ(doc["name"], "dbg");

@@ -114,8 +114,9 @@ class TorchPeer:
         torch.set_num_interop_threads(1)
 
     def info(self):
-        return "torch %s, %d threads" % (self.torch.__version__,
-                                         self.torch.get_num_threads())
+        return "torch %s (%s kernels), %d threads" % (
+            self.torch.__version__, self.torch.backends.cpu.get_cpu_capability(),
+            self.torch.get_num_threads())
 
     def build(self, workload, form, arrays, model):
         torch = self.torch

@@ -125,6 +125,20 @@ bool canFuseRHSPack(Operation *consumer, OpOperand &operand) {
   return m1 <= kMaxRowTilesPackingRHS || n1 >= kMinColumnTilesPackingRHS;
 }
 
+/// A packed contraction whose result only its unpack reads joins the
+/// unpack's dispatch: each workgroup unpacks its accumulator tiles (and runs
+/// the epilogue on them) while they are in registers, so the packed result
+/// never goes to memory.
+bool canFuseContractionIntoUnPack(Operation *user, OpOperand &operand) {
+  auto unpackOp = dyn_cast<linalg::UnPackOp>(user);
+  if (!unpackOp || &operand != &unpackOp.getSourceMutable())
+    return false;
+  Operation *producer = operand.get().getDefiningOp();
+  return isa_and_present<linalg::Mmt4DOp, linalg::BatchMmt4DOp>(producer) &&
+         producer->hasOneUse() && unpackOp.getSourceType().hasStaticShape() &&
+         unpackOp.getDestType().hasStaticShape();
+}
+
 struct Group {
   Operation *head = nullptr;              // the last op in program order
   llvm::SetVector<Operation *> moved;     // ops that move into the region
@@ -188,7 +202,8 @@ void pullInProducers(Group &group, DenseSet<Operation *> &grouped) {
     } else if (!absorbedRoot && user == group.head &&
                canAbsorbRootProducer(user, operand)) {
       fuse = absorbedRoot = true;
-    } else if (canFuseRHSPack(user, operand)) {
+    } else if (canFuseRHSPack(user, operand) ||
+               canFuseContractionIntoUnPack(user, operand)) {
       fuse = true;
     } else if (isChain && isChainableOp(user) && isChainableOp(producer)) {
       if (!allUsersInGroup(producer)) {

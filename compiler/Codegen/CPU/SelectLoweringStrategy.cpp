@@ -113,6 +113,53 @@ TilePlan selectPackedContractionTiles(linalg::LinalgOp op,
   return plan;
 }
 
+/// The unpack of a packed contraction's result in the same dispatch, if it
+/// is the contraction's only user.
+linalg::UnPackOp findUnPackOfContraction(Operation *op) {
+  if (!isa_and_present<linalg::Mmt4DOp, linalg::BatchMmt4DOp>(op) ||
+      !op->hasOneUse())
+    return nullptr;
+  return dyn_cast<linalg::UnPackOp>(*op->getUsers().begin());
+}
+
+/// Carries the tiles of `plan`, over the loops of packed contraction `op`,
+/// to the dims of `unpackOp`, which unpacks its result: a dim the inner
+/// tiles split takes its outer loop's workgroup tile times the inner tile
+/// and its inner loop's vector tile (whole accumulator tiles, unpacked as
+/// they are computed); a batch dim keeps its loop's tiles.
+TilePlan mapContractionTilesToUnPack(linalg::LinalgOp op,
+                                     linalg::UnPackOp unpackOp,
+                                     const TilePlan &plan) {
+  // The result's dims, (b,) m1, n1, m0, n0, as loops of the contraction.
+  unsigned first = isa<linalg::BatchMmt4DOp>(op.getOperation()) ? 1 : 0;
+  SmallVector<unsigned> outerLoops = {first, first + 1};
+  if (first)
+    outerLoops.insert(outerLoops.begin(), 0);
+  unsigned innerLoops[] = {first + 3, first + 4};
+  ArrayRef<int64_t> shape = unpackOp.getDestType().getShape();
+  ArrayRef<int64_t> perm = unpackOp.getOuterDimsPerm();
+  ArrayRef<int64_t> innerDims = unpackOp.getInnerDimsPos();
+  ArrayRef<int64_t> innerTiles = unpackOp.getStaticInnerTiles();
+  TilePlan result;
+  result.workgroup.assign(shape.size(), 0);
+  result.vector.assign(shape.size(), 1);
+  for (int64_t dim = 0, rank = shape.size(); dim < rank; ++dim) {
+    int64_t outer = perm.empty() ? dim : llvm::find(perm, dim) - perm.begin();
+    unsigned loop = outerLoops[outer];
+    const int64_t *inner = llvm::find(innerDims, dim);
+    if (inner == innerDims.end()) {
+      result.workgroup[dim] = plan.workgroup[loop];
+      result.vector[dim] = plan.vector[loop];
+      continue;
+    }
+    int64_t position = inner - innerDims.begin();
+    result.workgroup[dim] = plan.workgroup[loop] * innerTiles[position];
+    result.vector[dim] =
+        std::min(plan.vector[innerLoops[position]], shape[dim]);
+  }
+  return result;
+}
+
 //===----------------------------------------------------------------------===//
 // Relayouts: pack and unpack
 //===----------------------------------------------------------------------===//
@@ -472,7 +519,46 @@ void configureExport(ExecutableExportOp exportOp, func::FuncOp funcOp,
   if (heavyOp &&
       !isa<linalg::LinalgOp, linalg::PackOp, linalg::UnPackOp>(heavyOp))
     heavyOp = nullptr;
-  if (storedOp) {
+  auto distributeStoredOp = [&](SmallVector<int64_t> workgroup,
+                                ArrayRef<int64_t> vector) {
+    // A tile covering its whole loop distributes nothing: tiling folds that
+    // loop away, so it must not take a dimension of the grid either.
+    SmallVector<int64_t> ranges = getStaticLoopRanges(storedOp);
+    for (auto [tile, range] : llvm::zip(workgroup, ranges))
+      if (tile >= range)
+        tile = 0;
+    setConfig(storedOp, workgroup, vector);
+    // Workgroup grid: x is the innermost distributed loop.
+    int64_t dim = 0;
+    for (int64_t i = workgroup.size() - 1; i >= 0 && dim < 3; --i)
+      if (workgroup[i] != 0)
+        workgroupCount[dim++] = llvm::divideCeil(ranges[i], workgroup[i]);
+  };
+  // A packed contraction unpacked in its dispatch: its tiles, planned on it,
+  // carried to the unpack's dims and from there along the epilogue.
+  linalg::UnPackOp unpackOfHeavy =
+      storedOp && heavyOp && !hasEmptyLoop(heavyOp)
+          ? findUnPackOfContraction(heavyOp)
+          : nullptr;
+  SmallVector<int64_t> loopsToUnPack;
+  if (unpackOfHeavy && storedOp == unpackOfHeavy.getOperation())
+    loopsToUnPack = llvm::to_vector(
+        llvm::seq<int64_t>(0, unpackOfHeavy.getDestRank()));
+  else if (auto storedLinalg = dyn_cast_if_present<linalg::LinalgOp>(storedOp);
+           unpackOfHeavy && storedLinalg)
+    loopsToUnPack = mapLoopsToProducer(storedLinalg, unpackOfHeavy);
+  if (!loopsToUnPack.empty()) {
+    TilePlan contractionPlan = selectTiles(heavyOp, target);
+    TilePlan unpackPlan = mapContractionTilesToUnPack(
+        cast<linalg::LinalgOp>(heavyOp), unpackOfHeavy, contractionPlan);
+    SmallVector<int64_t> vector, workgroup;
+    for (int64_t dim : loopsToUnPack) {
+      vector.push_back(unpackPlan.vector[dim]);
+      workgroup.push_back(unpackPlan.workgroup[dim]);
+    }
+    setConfig(heavyOp, {}, contractionPlan.vector);
+    distributeStoredOp(workgroup, vector);
+  } else if (storedOp) {
     SmallVector<int64_t> loopMap;
     auto storedLinalg = dyn_cast<linalg::LinalgOp>(storedOp);
     if (heavyOp && heavyOp != storedOp && storedLinalg &&
@@ -509,18 +595,7 @@ void configureExport(ExecutableExportOp exportOp, func::FuncOp funcOp,
       }
       setConfig(heavyOp, {}, plan.vector);
     }
-    // A tile covering its whole loop distributes nothing: tiling folds that
-    // loop away, so it must not take a dimension of the grid either.
-    SmallVector<int64_t> ranges = getStaticLoopRanges(storedOp);
-    for (auto [tile, range] : llvm::zip(workgroup, ranges))
-      if (tile >= range)
-        tile = 0;
-    setConfig(storedOp, workgroup, vector);
-    // Workgroup grid: x is the innermost distributed loop.
-    int64_t dim = 0;
-    for (int64_t i = workgroup.size() - 1; i >= 0 && dim < 3; --i)
-      if (workgroup[i] != 0)
-        workgroupCount[dim++] = llvm::divideCeil(ranges[i], workgroup[i]);
+    distributeStoredOp(workgroup, vector);
   }
   // A pack inside a contraction's dispatch (its RHS, packed per workgroup)
   // is tiled on its own, like a pack dispatch.

@@ -215,3 +215,56 @@ func.func @rhs_pack(%small: tensor<11x1024x6x1xf32>, %large: tensor<171x1024x6x1
   %mn = linalg.mmt4d ins(%large, %p3 : tensor<171x1024x6x1xf32>, tensor<8x1024x16x1xf32>) outs(%fn : tensor<171x8x6x16xf32>) -> tensor<171x8x6x16xf32>
   return %ms, %ml, %mn : tensor<11x64x6x16xf32>, tensor<171x64x6x16xf32>, tensor<171x8x6x16xf32>
 }
+
+// -----
+
+// Tests that a packed contraction joins the region of the unpack of its
+// result, with the unpack's epilogue: the packed accumulators never leave
+// the region. The LHS pack stays in a region of its own.
+// CHECK-LABEL: func.func @contraction_unpack_epilogue
+//       CHECK:   %[[PA:.+]] = kiln.dispatch.region -> (tensor<13x80x8x1xf32>) {
+//       CHECK:     linalg.pack
+//       CHECK:   kiln.dispatch.region -> (tensor<100x40xf32>) {
+//       CHECK:     linalg.fill
+//       CHECK:     linalg.mmt4d ins(%[[PA]],
+//       CHECK:     linalg.unpack
+//       CHECK:     linalg.generic
+//   CHECK-NOT:   kiln.dispatch.region
+func.func @contraction_unpack_epilogue(%a: tensor<100x80xf32>, %b: tensor<2x80x32x1xf32>, %bias: tensor<40xf32>) -> tensor<100x40xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ea = tensor.empty() : tensor<13x80x8x1xf32>
+  %pa = linalg.pack %a padding_value(%zero : f32) inner_dims_pos = [0, 1] inner_tiles = [8, 1] into %ea : tensor<100x80xf32> -> tensor<13x80x8x1xf32>
+  %ec = tensor.empty() : tensor<13x2x8x32xf32>
+  %fc = linalg.fill ins(%zero : f32) outs(%ec : tensor<13x2x8x32xf32>) -> tensor<13x2x8x32xf32>
+  %m = linalg.mmt4d ins(%pa, %b : tensor<13x80x8x1xf32>, tensor<2x80x32x1xf32>) outs(%fc : tensor<13x2x8x32xf32>) -> tensor<13x2x8x32xf32>
+  %e = tensor.empty() : tensor<100x40xf32>
+  %u = linalg.unpack %m inner_dims_pos = [0, 1] inner_tiles = [8, 32] into %e : tensor<13x2x8x32xf32> -> tensor<100x40xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%u, %bias : tensor<100x40xf32>, tensor<40xf32>) outs(%e : tensor<100x40xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<100x40xf32>
+  return %g : tensor<100x40xf32>
+}
+
+// -----
+
+// Tests that a packed contraction whose result has another user than its
+// unpack keeps a region of its own.
+// CHECK-LABEL: func.func @contraction_result_used_twice
+//       CHECK:   %[[M:.+]] = kiln.dispatch.region -> (tensor<13x2x8x32xf32>) {
+//       CHECK:     linalg.mmt4d
+//   CHECK-NOT:     linalg.unpack
+//       CHECK:   kiln.dispatch.region -> (tensor<100x40xf32>) {
+//       CHECK:     linalg.unpack %[[M]]
+func.func @contraction_result_used_twice(%a: tensor<13x80x8x1xf32>, %b: tensor<2x80x32x1xf32>) -> (tensor<100x40xf32>, tensor<13x2x8x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ec = tensor.empty() : tensor<13x2x8x32xf32>
+  %fc = linalg.fill ins(%zero : f32) outs(%ec : tensor<13x2x8x32xf32>) -> tensor<13x2x8x32xf32>
+  %m = linalg.mmt4d ins(%a, %b : tensor<13x80x8x1xf32>, tensor<2x80x32x1xf32>) outs(%fc : tensor<13x2x8x32xf32>) -> tensor<13x2x8x32xf32>
+  %e = tensor.empty() : tensor<100x40xf32>
+  %u = linalg.unpack %m inner_dims_pos = [0, 1] inner_tiles = [8, 32] into %e : tensor<13x2x8x32xf32> -> tensor<100x40xf32>
+  return %u, %m : tensor<100x40xf32>, tensor<13x2x8x32xf32>
+}

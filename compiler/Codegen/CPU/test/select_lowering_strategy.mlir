@@ -362,6 +362,50 @@ kiln.executable @conv_avx512 {
 
 // -----
 
+// Tests that a packed contraction unpacked in its own dispatch is planned on
+// the contraction and its tiles carried to the epilogue that stores: one row
+// tile (8 rows) by every column per workgroup, 13 of them for 100 rows, each
+// vector iteration one 8x32 accumulator tile; the contraction keeps only its
+// vector tiles (its K loop tiled by one).
+//       CHECK: kiln.executable.export @mmt4d_unpack ordinal(0) bindings(4) workgroups([13, 1, 1])
+//       CHECK: linalg.mmt4d {lowering_config = #kiln.lowering_config<vector = [1, 1, 1, 8, 32, 1]>}
+//       CHECK: linalg.unpack
+//   CHECK-NOT: lowering_config
+//       CHECK: linalg.generic {{.*}}lowering_config = #kiln.lowering_config<workgroup = [8, 0], vector = [8, 32]>
+kiln.executable @mmt4d_unpack {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v4", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @mmt4d_unpack ordinal(0) bindings(4)
+    builtin.module {
+      func.func @mmt4d_unpack() {
+        %cst = arith.constant 0.0 : f32
+        %0 = kiln.binding 0 : memref<13x80x8x1xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<13x80x8x1xf32> to tensor<13x80x8x1xf32>
+        %2 = kiln.binding 1 : memref<2x80x32x1xf32>
+        %3 = bufferization.to_tensor %2 restrict : memref<2x80x32x1xf32> to tensor<2x80x32x1xf32>
+        %4 = kiln.binding 2 : memref<40xf32>
+        %5 = bufferization.to_tensor %4 restrict : memref<40xf32> to tensor<40xf32>
+        %ec = tensor.empty() : tensor<13x2x8x32xf32>
+        %fc = linalg.fill ins(%cst : f32) outs(%ec : tensor<13x2x8x32xf32>) -> tensor<13x2x8x32xf32>
+        %m = linalg.mmt4d ins(%1, %3 : tensor<13x80x8x1xf32>, tensor<2x80x32x1xf32>) outs(%fc : tensor<13x2x8x32xf32>) -> tensor<13x2x8x32xf32>
+        %e = tensor.empty() : tensor<100x40xf32>
+        %u = linalg.unpack %m inner_dims_pos = [0, 1] inner_tiles = [8, 32] into %e : tensor<13x2x8x32xf32> -> tensor<100x40xf32>
+        %g = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+                             iterator_types = ["parallel", "parallel"]}
+            ins(%u, %5 : tensor<100x40xf32>, tensor<40xf32>) outs(%e : tensor<100x40xf32>) {
+        ^bb0(%x: f32, %y: f32, %o: f32):
+          %s = arith.addf %x, %y : f32
+          linalg.yield %s : f32
+        } -> tensor<100x40xf32>
+        %6 = kiln.binding 3 : memref<100x40xf32>
+        bufferization.materialize_in_destination %g in restrict writable %6 : (tensor<100x40xf32>, memref<100x40xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
 // Tests that a large pad (its fill and insert_slice) is split over
 // workgroups by rows of its destination (58 rows of 58x64 elements: 12
 // workgroups of about 16Ki elements each).

@@ -16,7 +16,9 @@ namespace kiln {
 
 namespace {
 
-/// How long a worker waits for the next loop, spinning, before it sleeps.
+/// How long a worker waits for the next loop, and the caller for the
+/// helpers to finish theirs, spinning before it sleeps: a wake-up through
+/// the kernel takes tens of microseconds, longer than many dispatches.
 constexpr std::chrono::microseconds kSpinTime{100};
 
 void CpuRelax() {
@@ -109,7 +111,7 @@ void ThreadPool::ParallelForImpl(int64_t count, TaskFn fn, void* context,
     helpers_.store(
         static_cast<int>(std::min<int64_t>(count - 1, workers_.size())),
         std::memory_order_relaxed);
-    finished_helpers_ = 0;
+    finished_helpers_.store(0, std::memory_order_relaxed);
     ++generation_;
     job_state_.store(uint64_t{generation_} << 32, std::memory_order_release);
   }
@@ -121,9 +123,17 @@ void ThreadPool::ParallelForImpl(int64_t count, TaskFn fn, void* context,
   const uint64_t state =
       job_state_.fetch_or(kClosedBit, std::memory_order_acq_rel);
   const int joined = static_cast<int>(state & (kClosedBit - 1));
-  if (joined > 0) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    work_done_.wait(lock, [&] { return finished_helpers_ == joined; });
+  auto done = [&] {
+    return finished_helpers_.load(std::memory_order_acquire) == joined;
+  };
+  const auto spin_end = std::chrono::steady_clock::now() + kSpinTime;
+  for (uint32_t spins = 1; !done(); ++spins) {
+    if (spins % 64 == 0 && std::chrono::steady_clock::now() >= spin_end) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      work_done_.wait(lock, done);
+      break;
+    }
+    CpuRelax();
   }
 }
 
@@ -172,7 +182,7 @@ void ThreadPool::WorkerMain(uint32_t worker_id) {
     if (!joined) continue;
     RunIndices(worker_id);
     std::lock_guard<std::mutex> lock(mutex_);
-    ++finished_helpers_;
+    finished_helpers_.fetch_add(1, std::memory_order_release);
     work_done_.notify_one();
   }
 }

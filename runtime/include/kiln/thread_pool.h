@@ -121,7 +121,9 @@ class ThreadPool {
   // may read the next loop's count; it then skips or fails to join (the
   // join checks the generation), which is harmless.
   std::atomic<int> helpers_{0};
-  int finished_helpers_ = 0;  // joined helpers that have finished
+  // Joined helpers that have finished; written under mutex_, read by the
+  // caller spinning without it.
+  std::atomic<int> finished_helpers_{0};
 
   // The current loop; written under mutex_ before generation_ is bumped and
   // stable until every helper that joined it has finished.

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <thread>
 #include <vector>
 
 namespace kiln::bench {
@@ -35,11 +36,18 @@ inline double MedianSeconds(int repetitions,
 
 /// The best over `rounds` of each contender's figure, the contenders
 /// measured in turn within each round: measure(c) for c in [0, count).
+/// Before each measurement the caller idles `settle`: threads a contender
+/// leaves waiting busily after its call (OpenBLAS's spin for about 2^28
+/// cycles) would otherwise take a core from the next one.
 inline std::vector<double> BestOfRounds(
-    int rounds, size_t count, const std::function<double(size_t)>& measure) {
+    int rounds, size_t count, const std::function<double(size_t)>& measure,
+    std::chrono::milliseconds settle = std::chrono::milliseconds(0)) {
   std::vector<double> best(count, 1e300);
   for (int round = 0; round < rounds; ++round)
-    for (size_t c = 0; c < count; ++c) best[c] = std::min(best[c], measure(c));
+    for (size_t c = 0; c < count; ++c) {
+      std::this_thread::sleep_for(settle);
+      best[c] = std::min(best[c], measure(c));
+    }
   return best;
 }
 

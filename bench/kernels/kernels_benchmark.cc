@@ -6,20 +6,30 @@
 // cost of one near-empty dispatch. One table per instruction set the
 // kernels were compiled for (the host's, x86-64-v3 and x86-64-v4), so that
 // a machine with AVX-512 still shows what AVX2 code gets; a module this
-// machine cannot run is reported as skipped. Each row is measured at every
-// thread count of --threads (default 1 and every core). Timing as in
-// bench/timing.h.
+// machine cannot run is reported as skipped. Each table runs in a process of
+// its own whose OpenBLAS uses the same vector ISA as the module's code
+// (OPENBLAS_CORETYPE: SkylakeX kernels for AVX-512, Haswell for AVX2, set
+// over any the environment holds, and no OPENBLAS_L2_SIZE), as on a machine
+// of that ISA; OpenBLAS would otherwise pick one kernel for every table, and
+// an older one picks AVX2 kernels on CPUs newer than itself. Each row is measured at every thread count of --threads
+// (default 1 and every core). Timing as in bench/timing.h.
 //
 //===----------------------------------------------------------------------===//
 
 #include <cblas.h>
+#include <spawn.h>
+#include <sys/wait.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <flatbuffers/flatbuffers.h>
+
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -34,6 +44,8 @@
 #include "timing.h"
 
 extern "C" void openblas_set_num_threads(int);
+
+extern char** environ;
 
 namespace {
 
@@ -96,6 +108,10 @@ void WarmUpBlas() {
 
 constexpr const char* kRowFormat = "%-16s %7d %13.1f %13.1f %11.2f\n";
 
+/// Idle time before each measurement of a matmul (BestOfRounds): OpenBLAS's
+/// threads spin for up to about 0.1 s after a call.
+constexpr std::chrono::milliseconds kSettle{200};
+
 /// n x n f32 matmul against sgemm, in GFLOP/s.
 void MeasureMatmul(Runner& runner, int n, int rounds) {
   kiln::Tensor a = Filled({n, n}, 0.5f), b = Filled({n, n}, -0.25f);
@@ -116,7 +132,8 @@ void MeasureMatmul(Runner& runner, int n, int rounds) {
                       a.data_as<float>(), n, b.data_as<float>(), n, 0.0f,
                       c.data(), n);
         });
-      });
+      },
+      kSettle);
   CheckAgrees(name, c.size(), outputs[0].data_as<float>(),
               [&](size_t i) { return c[i]; });
   const double flops = 2.0 * n * n * n;
@@ -172,6 +189,7 @@ void MeasureModule(std::shared_ptr<const kiln::Module> module,
   for (int threads : thread_counts)
     runners.push_back(std::make_unique<Runner>(module, threads));
 
+  std::printf("BLAS: OpenBLAS %s kernels\n", openblas_get_corename());
   std::printf("%-16s %7s %13s %13s %11s\n", "matmul f32 n", "threads",
               "kiln GFLOP/s", "BLAS GFLOP/s", "kiln/BLAS");
   for (int n : {256, 512, 1000, 1024})
@@ -202,6 +220,59 @@ bool ParseThreadCounts(const std::string& list, std::vector<int>* counts) {
   return !counts->empty();
 }
 
+/// The OpenBLAS kernels for the widest vector ISA the code of the module at
+/// `path` uses: "SkylakeX" (AVX-512) or "Haswell" (AVX2); empty when the
+/// file is not a module or its code uses neither.
+std::string BlasCoreFor(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  const std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(file),
+                                   std::istreambuf_iterator<char>()};
+  flatbuffers::Verifier verifier(bytes.data(), bytes.size());
+  if (!kiln::fb::VerifyModuleBuffer(verifier)) return "";
+  std::set<std::string> features;
+  if (const auto* libraries = kiln::fb::GetModule(bytes.data())->libraries())
+    for (const kiln::fb::Library* library : *libraries)
+      if (library->cpu_features())
+        for (const auto* feature : *library->cpu_features())
+          features.insert(feature->str());
+  const std::string isa = kiln::bench::VectorIsa(features);
+  if (isa.rfind("avx512f", 0) == 0) return "SkylakeX";
+  if (isa.rfind("avx2", 0) == 0) return "Haswell";
+  return "";
+}
+
+/// Runs this benchmark again for one module, labelled `label`, with
+/// OPENBLAS_CORETYPE=`core`; false when it could not be started or failed.
+bool MeasureInChild(const char* self, const std::string& label,
+                    const std::string& path, const std::string& core,
+                    const std::string& threads, int rounds) {
+  std::vector<std::string> args = {self, "--threads=" + threads,
+                                   "--rounds=" + std::to_string(rounds),
+                                   "--module=" + path};
+  std::vector<std::string> env = {"OPENBLAS_CORETYPE=" + core,
+                                  "KILN_BENCH_KERNELS_LABEL=" + label};
+  for (char** entry = environ; *entry; ++entry)
+    if (std::strncmp(*entry, "OPENBLAS_CORETYPE=", 18) != 0 &&
+        std::strncmp(*entry, "OPENBLAS_L2_SIZE=", 17) != 0 &&
+        std::strncmp(*entry, "KILN_BENCH_KERNELS_LABEL=", 25) != 0)
+      env.emplace_back(*entry);
+  auto pointers = [](std::vector<std::string>& strings) {
+    std::vector<char*> result;
+    for (std::string& string : strings) result.push_back(string.data());
+    result.push_back(nullptr);
+    return result;
+  };
+  std::vector<char*> argv = pointers(args), envp = pointers(env);
+  std::fflush(stdout);
+  pid_t pid;
+  if (posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv.data(),
+                  envp.data()) != 0)
+    return false;
+  int status = 0;
+  return waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+         WEXITSTATUS(status) == 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -214,11 +285,13 @@ int main(int argc, char** argv) {
   ParseThreadCounts("1,0", &thread_counts);
   int rounds = 3;
   bool modules_named = false;
+  std::string threads_list = "1,0";
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     bool ok = true;
     if (arg.rfind("--threads=", 0) == 0) {
-      ok = ParseThreadCounts(arg.substr(10), &thread_counts);
+      threads_list = arg.substr(10);
+      ok = ParseThreadCounts(threads_list, &thread_counts);
     } else if (arg.rfind("--module=", 0) == 0) {
       if (!modules_named) modules.clear();
       modules_named = true;
@@ -237,13 +310,32 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  WarmUpBlas();
+  // In a child run for one module: its table, under the parent's label.
+  if (const char* label = std::getenv("KILN_BENCH_KERNELS_LABEL")) {
+    WarmUpBlas();
+    std::shared_ptr<const kiln::Module> module = kiln::bench::LoadOrSkip(
+        "kiln-bench-kernels", label, modules.front().second);
+    if (module) MeasureModule(module, thread_counts, rounds);
+    return 0;
+  }
   std::printf(
       "kiln kernels against OpenBLAS sgemm and memcpy with the same threads, "
       "best of %d interleaved rounds\n",
       rounds);
   kiln::bench::PrintHostCpu();
+  bool warmed_up = false;
   for (const auto& [label, path] : modules) {
+    const std::string core = BlasCoreFor(path);
+    if (!core.empty()) {
+      if (!MeasureInChild(argv[0], label, path, core, threads_list, rounds)) {
+        std::fprintf(stderr, "kiln-bench-kernels: error: the run for %s failed\n",
+                     label.c_str());
+        return 1;
+      }
+      continue;
+    }
+    if (!warmed_up) WarmUpBlas();
+    warmed_up = true;
     std::shared_ptr<const kiln::Module> module =
         kiln::bench::LoadOrSkip("kiln-bench-kernels", label, path);
     if (module) MeasureModule(module, thread_counts, rounds);

@@ -9,6 +9,8 @@
 
 #include "Dispatch/Passes.h"
 
+#include "Dispatch/Utils.h"
+
 #include "llvm/ADT/SetVector.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
@@ -37,6 +39,10 @@ bool isClonableIntoDispatch(Operation *op) {
   if (auto fillOp = dyn_cast<linalg::FillOp>(op))
     return fillOp.hasPureTensorSemantics() &&
            fillOp.getOutputs()[0].getDefiningOp<tensor::EmptyOp>();
+  // A pack the contraction reads in place is no work of its own: each
+  // contraction reading it takes it along.
+  if (canReadPackInPlace(op))
+    return true;
   if (auto constantOp = dyn_cast<arith::ConstantOp>(op)) {
     auto shapedType = dyn_cast<ShapedType>(constantOp.getType());
     if (!shapedType)

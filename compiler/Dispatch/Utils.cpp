@@ -96,6 +96,24 @@ std::string describeDispatchWork(Region &body) {
   return llvm::join(parts, "_");
 }
 
+bool canReadPackInPlace(Operation *op) {
+  auto packOp = dyn_cast<linalg::PackOp>(op);
+  if (!packOp || !packOp.getSourceType().hasStaticShape() ||
+      !packOp.getDestType().hasStaticShape())
+    return false;
+  ArrayRef<int64_t> tiles = packOp.getStaticInnerTiles();
+  if (tiles.empty() || tiles.back() != 1)
+    return false;
+  ArrayRef<int64_t> shape = packOp.getSourceType().getShape();
+  for (auto [dim, tile] : llvm::zip(packOp.getInnerDimsPos(), tiles))
+    if (ShapedType::isDynamic(tile) || shape[dim] % tile != 0)
+      return false;
+  return llvm::all_of(packOp->getUses(), [](OpOperand &use) {
+    return isa<linalg::Mmt4DOp, linalg::BatchMmt4DOp>(use.getOwner()) &&
+           use.getOperandNumber() == 0;
+  });
+}
+
 MemRefType getBindingStorageType(RankedTensorType type) {
   auto intType = dyn_cast<IntegerType>(type.getElementType());
   if (intType && intType.getWidth() < 8)

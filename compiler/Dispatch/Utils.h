@@ -18,6 +18,12 @@ Operation *findDispatchRootOp(Region &body);
 /// e.g. `matmul_4x16x8_f32` or `elementwise_128x64_f32`.
 std::string describeDispatchWork(Region &body);
 
+/// A pack of packed contractions' LHS (every use is the LHS of an mmt4d or
+/// batch_mmt4d) that pads nothing and tiles K by one: the contractions can
+/// read each of its tiles straight from its source (one element of each of
+/// M0 rows per step of K, broadcast), so no packed copy is needed.
+bool canReadPackInPlace(Operation *op);
+
 /// The memref a kernel sees at a binding of tensor type `type`. Bindings
 /// hold i1, i2 and i4 as one byte per element; inside the kernel the tensors
 /// have their own type again. Vector code would otherwise store such vectors

@@ -597,10 +597,15 @@ void configureExport(ExecutableExportOp exportOp, func::FuncOp funcOp,
     }
     distributeStoredOp(workgroup, vector);
   }
-  // A pack inside a contraction's dispatch (its RHS, packed per workgroup)
-  // is tiled on its own, like a pack dispatch.
+  // A pack inside a contraction's dispatch is read in place (its LHS, when
+  // it pads nothing) or tiled on its own like a pack dispatch (its RHS,
+  // packed per workgroup).
   funcOp.walk([&](linalg::PackOp op) {
-    if (!getLoweringConfig(op) && op != storedOp)
+    if (getLoweringConfig(op) || op == storedOp)
+      return;
+    if (canReadPackInPlace(op))
+      op->setAttr(kReadInPlaceAttrName, UnitAttr::get(context));
+    else
       setConfig(op, {}, selectPackTiles(op, target).vector);
   });
   // Other ops with reductions tile them on their own; a reduction small

@@ -5,12 +5,19 @@
 
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringRef.h"
 
 namespace mlir::kiln {
 
 /// Largest iteration space vectorized as a whole; anything bigger is tiled
 /// first so that vectors stay register-sized.
 inline constexpr int64_t kMaxVectorizedElements = 4096;
+
+/// Marks a pack whose tiles the contractions of its dispatch read straight
+/// from its source (canReadPackInPlace): strategy selection sets it, the
+/// pack is neither tiled nor vectorized on its own, and vectorization folds
+/// the reads of its tiles into reads of its source.
+inline constexpr StringLiteral kReadInPlaceAttrName = "kiln.read_in_place";
 
 /// Static loop ranges (the iteration domain) of a linalg op, pack or unpack,
 /// with ShapedType::kDynamic for dynamic ones; empty for other ops. A

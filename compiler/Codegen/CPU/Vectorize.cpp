@@ -12,7 +12,9 @@
 #include "Codegen/CPU/Passes.h"
 
 #include "Codegen/CPU/Utils.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
@@ -86,6 +88,79 @@ void versionMaskedRead(RewriterBase &rewriter, vector::MaskOp maskOp) {
   rewriter.replaceOp(maskOp, ifOp.getResults());
 }
 
+/// A read of a tile of a pack read in place (kReadInPlaceAttrName) reads the
+/// pack's source instead: for a dim the pack tiles, outer index o and inner
+/// index i are element o * tile + i of the source; vector dims over the
+/// pack's outer dims (unit: the window lies in one tile) broadcast. The pack
+/// pads nothing, so the source read is in bounds. Of an mmt4d's LHS tile
+/// this leaves one element of each of M0 rows per step of K, which LLVM
+/// broadcasts straight from memory.
+struct ReadPackedTileFromSource : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    auto packOp = read.getBase().getDefiningOp<linalg::PackOp>();
+    if (!packOp || !packOp->hasAttr(kReadInPlaceAttrName))
+      return rewriter.notifyMatchFailure(read, "not a pack read in place");
+    if (read.getMask() || !read.getPermutationMap().isMinorIdentity() ||
+        llvm::is_contained(read.getInBoundsValues(), false))
+      return rewriter.notifyMatchFailure(read, "not an in-bounds tile read");
+    int64_t outerRank = packOp.getSourceRank();
+    int64_t packedRank = packOp.getDestRank();
+    ArrayRef<int64_t> shape = read.getVectorType().getShape();
+    int64_t firstVectorDim = packedRank - static_cast<int64_t>(shape.size());
+    for (int64_t dim = firstVectorDim; dim < outerRank; ++dim)
+      if (shape[dim - firstVectorDim] != 1)
+        return rewriter.notifyMatchFailure(read, "the read spans tiles");
+    Location loc = read.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    ArrayRef<int64_t> perm = packOp.getOuterDimsPerm();
+    ArrayRef<int64_t> innerDims = packOp.getInnerDimsPos();
+    ArrayRef<int64_t> tiles = packOp.getStaticInnerTiles();
+    SmallVector<Value> indices(read.getIndices());
+    SmallVector<OpFoldResult> sourceIndices(outerRank);
+    for (int64_t outer = 0; outer < outerRank; ++outer)
+      sourceIndices[perm.empty() ? outer : perm[outer]] = indices[outer];
+    AffineExpr tileIndex, inTile;
+    bindDims(context, tileIndex, inTile);
+    for (auto [position, dim] : llvm::enumerate(innerDims))
+      sourceIndices[dim] = affine::makeComposedFoldedAffineApply(
+          rewriter, loc, tileIndex * tiles[position] + inTile,
+          {sourceIndices[dim], indices[outerRank + position]});
+    SmallVector<AffineExpr> results;
+    for (int64_t dim = firstVectorDim; dim < packedRank; ++dim)
+      results.push_back(dim < outerRank
+                            ? getAffineConstantExpr(0, context)
+                            : getAffineDimExpr(innerDims[dim - outerRank],
+                                               context));
+    AffineMap map = AffineMap::get(outerRank, 0, results, context);
+    SmallVector<bool> inBounds(shape.size(), true);
+    rewriter.replaceOpWithNewOp<vector::TransferReadOp>(
+        read, read.getVectorType(), packOp.getSource(),
+        getValueOrCreateConstantIndexOp(rewriter, loc, sourceIndices),
+        AffineMapAttr::get(map), read.getPadding(), /*mask=*/Value(),
+        rewriter.getBoolArrayAttr(inBounds));
+    return success();
+  }
+};
+
+/// Lowers the packs and unpacks of `ops` to linalg ops, which bufferize and
+/// run as loops.
+LogicalResult lowerRelayouts(RewriterBase &rewriter,
+                             ArrayRef<Operation *> ops) {
+  for (Operation *op : ops) {
+    rewriter.setInsertionPoint(op);
+    if (auto packOp = dyn_cast<linalg::PackOp>(op)) {
+      if (failed(linalg::lowerPack(rewriter, packOp)))
+        return packOp.emitError("cannot lower pack");
+    } else if (failed(linalg::lowerUnPack(rewriter,
+                                          cast<linalg::UnPackOp>(op)))) {
+      return op->emitError("cannot lower unpack");
+    }
+  }
+  return success();
+}
+
 struct VectorizePass : impl::VectorizePassBase<VectorizePass> {
   void runOnOperation() override {
     func::FuncOp funcOp = getOperation();
@@ -107,7 +182,8 @@ struct VectorizePass : impl::VectorizePassBase<VectorizePass> {
     //    later.
     SmallVector<Operation *> candidates;
     funcOp.walk([&](Operation *op) {
-      if (!isa<linalg::LinalgOp, linalg::PackOp, linalg::UnPackOp>(op))
+      if (!isa<linalg::LinalgOp, linalg::PackOp, linalg::UnPackOp>(op) ||
+          op->hasAttr(kReadInPlaceAttrName))
         return;
       SmallVector<int64_t> masked = getMaskedVectorSizes(op);
       int64_t size = 1;
@@ -147,28 +223,21 @@ struct VectorizePass : impl::VectorizePassBase<VectorizePass> {
     }
 
     // Relayouts left over (at the dynamic end of a loop) become linalg ops,
-    // which bufferize and run as loops.
+    // which bufferize and run as loops; packs read in place wait for their
+    // reads to fold (3.).
     SmallVector<Operation *> relayouts;
     funcOp.walk([&](Operation *op) {
-      if (isa<linalg::PackOp, linalg::UnPackOp>(op))
+      if (isa<linalg::PackOp, linalg::UnPackOp>(op) &&
+          !op->hasAttr(kReadInPlaceAttrName))
         relayouts.push_back(op);
     });
-    for (Operation *op : relayouts) {
-      rewriter.setInsertionPoint(op);
-      if (auto packOp = dyn_cast<linalg::PackOp>(op)) {
-        if (failed(linalg::lowerPack(rewriter, packOp))) {
-          packOp.emitError("cannot lower pack");
-          return signalPassFailure();
-        }
-      } else if (failed(linalg::lowerUnPack(rewriter,
-                                            cast<linalg::UnPackOp>(op)))) {
-        op->emitError("cannot lower unpack");
-        return signalPassFailure();
-      }
-    }
+    if (failed(lowerRelayouts(rewriter, relayouts)))
+      return signalPassFailure();
 
-    // 3. Fold slices into transfers and clean up.
+    // 3. Fold slices into transfers, reads of packed tiles into reads of
+    //    their source, and clean up.
     RewritePatternSet patterns(context);
+    patterns.add<ReadPackedTileFromSource>(context);
     tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
     vector::populateVectorReductionToContractPatterns(patterns);
     vector::populateSinkVectorOpsPatterns(patterns);
@@ -177,6 +246,16 @@ struct VectorizePass : impl::VectorizePassBase<VectorizePass> {
     tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns, context);
     scf::ForOp::getCanonicalizationPatterns(patterns, context);
     if (failed(applyPatternsGreedily(funcOp, std::move(patterns))))
+      return signalPassFailure();
+
+    // A pack read in place whose reads did not all fold is computed after
+    // all, as loops.
+    SmallVector<Operation *> unfolded;
+    funcOp.walk([&](linalg::PackOp op) {
+      if (op->hasAttr(kReadInPlaceAttrName))
+        unfolded.push_back(op);
+    });
+    if (failed(lowerRelayouts(rewriter, unfolded)))
       return signalPassFailure();
 
     // 4. Masked reads get their unmasked path.

@@ -268,3 +268,31 @@ func.func @contraction_result_used_twice(%a: tensor<13x80x8x1xf32>, %b: tensor<2
   %u = linalg.unpack %m inner_dims_pos = [0, 1] inner_tiles = [8, 32] into %e : tensor<13x2x8x32xf32> -> tensor<100x40xf32>
   return %u, %m : tensor<100x40xf32>, tensor<13x2x8x32xf32>
 }
+
+// -----
+
+// Tests that a pack that pads nothing and tiles K by one, read only as the
+// LHS of packed contractions, is copied into each of their regions (they
+// read it in place) instead of forming a region of its own.
+// CHECK-LABEL: func.func @lhs_pack_read_in_place
+//  CHECK-SAME:   %[[A:[a-zA-Z0-9]+]]: tensor<64x80xf32>
+//   CHECK-NOT:   linalg.pack
+//       CHECK:   kiln.dispatch.region -> (tensor<64x40xf32>) {
+//       CHECK:     linalg.pack %[[A]]
+//       CHECK:     linalg.mmt4d
+//       CHECK:   kiln.dispatch.region -> (tensor<64x40xf32>) {
+//       CHECK:     linalg.pack %[[A]]
+//       CHECK:     linalg.mmt4d
+func.func @lhs_pack_read_in_place(%a: tensor<64x80xf32>, %b: tensor<2x80x32x1xf32>, %c: tensor<2x80x32x1xf32>) -> (tensor<64x40xf32>, tensor<64x40xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ea = tensor.empty() : tensor<8x80x8x1xf32>
+  %pa = linalg.pack %a inner_dims_pos = [0, 1] inner_tiles = [8, 1] into %ea : tensor<64x80xf32> -> tensor<8x80x8x1xf32>
+  %ec = tensor.empty() : tensor<8x2x8x32xf32>
+  %fc = linalg.fill ins(%zero : f32) outs(%ec : tensor<8x2x8x32xf32>) -> tensor<8x2x8x32xf32>
+  %m1 = linalg.mmt4d ins(%pa, %b : tensor<8x80x8x1xf32>, tensor<2x80x32x1xf32>) outs(%fc : tensor<8x2x8x32xf32>) -> tensor<8x2x8x32xf32>
+  %m2 = linalg.mmt4d ins(%pa, %c : tensor<8x80x8x1xf32>, tensor<2x80x32x1xf32>) outs(%fc : tensor<8x2x8x32xf32>) -> tensor<8x2x8x32xf32>
+  %e = tensor.empty() : tensor<64x40xf32>
+  %u1 = linalg.unpack %m1 inner_dims_pos = [0, 1] inner_tiles = [8, 32] into %e : tensor<8x2x8x32xf32> -> tensor<64x40xf32>
+  %u2 = linalg.unpack %m2 inner_dims_pos = [0, 1] inner_tiles = [8, 32] into %e : tensor<8x2x8x32xf32> -> tensor<64x40xf32>
+  return %u1, %u2 : tensor<64x40xf32>, tensor<64x40xf32>
+}

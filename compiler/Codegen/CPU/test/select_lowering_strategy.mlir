@@ -406,6 +406,41 @@ kiln.executable @mmt4d_unpack {
 
 // -----
 
+// Tests that in a contraction's dispatch the LHS pack, which pads nothing
+// and tiles K by one, is marked to be read in place (no tiles of its own),
+// while the RHS pack, packed per workgroup, gets its own vector tiles.
+//       CHECK: kiln.executable.export @lhs_in_place
+//       CHECK: linalg.pack {{.*}} {kiln.read_in_place} : tensor<64x80xf32> -> tensor<8x80x8x1xf32>
+//       CHECK: linalg.pack {{.*}} {lowering_config = #kiln.lowering_config<vector = [{{.*}}]>} : tensor<80x512xf32> -> tensor<16x80x32x1xf32>
+kiln.executable @lhs_in_place {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v4", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @lhs_in_place ordinal(0) bindings(3)
+    builtin.module {
+      func.func @lhs_in_place() {
+        %cst = arith.constant 0.0 : f32
+        %0 = kiln.binding 0 : memref<64x80xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<64x80xf32> to tensor<64x80xf32>
+        %2 = kiln.binding 1 : memref<80x512xf32>
+        %3 = bufferization.to_tensor %2 restrict : memref<80x512xf32> to tensor<80x512xf32>
+        %ea = tensor.empty() : tensor<8x80x8x1xf32>
+        %pa = linalg.pack %1 inner_dims_pos = [0, 1] inner_tiles = [8, 1] into %ea : tensor<64x80xf32> -> tensor<8x80x8x1xf32>
+        %eb = tensor.empty() : tensor<16x80x32x1xf32>
+        %pb = linalg.pack %3 outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [32, 1] into %eb : tensor<80x512xf32> -> tensor<16x80x32x1xf32>
+        %ec = tensor.empty() : tensor<8x16x8x32xf32>
+        %fc = linalg.fill ins(%cst : f32) outs(%ec : tensor<8x16x8x32xf32>) -> tensor<8x16x8x32xf32>
+        %m = linalg.mmt4d ins(%pa, %pb : tensor<8x80x8x1xf32>, tensor<16x80x32x1xf32>) outs(%fc : tensor<8x16x8x32xf32>) -> tensor<8x16x8x32xf32>
+        %e = tensor.empty() : tensor<64x512xf32>
+        %u = linalg.unpack %m inner_dims_pos = [0, 1] inner_tiles = [8, 32] into %e : tensor<8x16x8x32xf32> -> tensor<64x512xf32>
+        %4 = kiln.binding 2 : memref<64x512xf32>
+        bufferization.materialize_in_destination %u in restrict writable %4 : (tensor<64x512xf32>, memref<64x512xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
 // Tests that a large pad (its fill and insert_slice) is split over
 // workgroups by rows of its destination (58 rows of 58x64 elements: 12
 // workgroups of about 16Ki elements each).

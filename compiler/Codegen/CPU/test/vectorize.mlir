@@ -102,3 +102,34 @@ func.func @dynamic_unpack(%src: tensor<1x1x6x16xf32>, %dest: tensor<?x16xf32>) -
       : tensor<1x1x6x16xf32> -> tensor<?x16xf32>
   return %u : tensor<?x16xf32>
 }
+
+// -----
+
+// Tests that an mmt4d tile whose LHS is a pack read in place reads its LHS
+// straight from the pack's source: one element of each of the 8 rows at
+// column k (a read down the rows, element (m1 * 8 + i, k)), and the pack
+// is gone. The RHS tile is read from its packed operand as before.
+// CHECK-LABEL: func.func @mmt4d_lhs_read_in_place
+//  CHECK-SAME:   %[[A:[a-zA-Z0-9]+]]: tensor<64x96xf32>
+//       CHECK:   scf.for %[[K:.+]] = %c0 to %c96 step %c1
+//       CHECK:     %[[ROW:.+]] = affine.apply #{{.+}}()[%{{.+}}]
+//       CHECK:     vector.transfer_read %[[A]][%[[ROW]], %[[K]]], %{{.+}} {in_bounds = [true, true, true, true], permutation_map = #{{.+}}} : tensor<64x96xf32>, vector<1x1x8x1xf32>
+//       CHECK:     vector.contract
+//   CHECK-NOT:   linalg.pack
+func.func @mmt4d_lhs_read_in_place(%a: tensor<64x96xf32>, %b: tensor<2x96x32x1xf32>, %m1: index) -> tensor<1x1x8x32xf32> {
+  %cst = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c96 = arith.constant 96 : index
+  %ep = tensor.empty() : tensor<8x96x8x1xf32>
+  %p = linalg.pack %a inner_dims_pos = [0, 1] inner_tiles = [8, 1] into %ep {kiln.read_in_place} : tensor<64x96xf32> -> tensor<8x96x8x1xf32>
+  %e = tensor.empty() : tensor<1x1x8x32xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x1x8x32xf32>) -> tensor<1x1x8x32xf32>
+  %r = scf.for %k = %c0 to %c96 step %c1 iter_args(%acc = %f) -> (tensor<1x1x8x32xf32>) {
+    %as = tensor.extract_slice %p[%m1, %k, 0, 0] [1, 1, 8, 1] [1, 1, 1, 1] : tensor<8x96x8x1xf32> to tensor<1x1x8x1xf32>
+    %bs = tensor.extract_slice %b[0, %k, 0, 0] [1, 1, 32, 1] [1, 1, 1, 1] : tensor<2x96x32x1xf32> to tensor<1x1x32x1xf32>
+    %t = linalg.mmt4d ins(%as, %bs : tensor<1x1x8x1xf32>, tensor<1x1x32x1xf32>) outs(%acc : tensor<1x1x8x32xf32>) -> tensor<1x1x8x32xf32>
+    scf.yield %t : tensor<1x1x8x32xf32>
+  }
+  return %r : tensor<1x1x8x32xf32>
+}

@@ -57,8 +57,10 @@ def function_symbols(objdump, library):
     """{name: (start, end)} of the function symbols in the symbol table."""
     symbols = {}
     for line in run([objdump, "--syms", library]).splitlines():
-        # 0000000000001a40 l     F .text  00000000000003c1 name
-        match = re.match(r"([0-9a-f]+) .* F \.text\s+([0-9a-f]+) (\S+)$", line)
+        # 0000000000001a40 l     F .text  00000000000003c1 name, with
+        # .hidden before the name when shares of the library were linked
+        match = re.match(r"([0-9a-f]+) .* F \.text\s+([0-9a-f]+)(?: \.hidden)? (\S+)$",
+                         line)
         if match:
             start = int(match.group(1), 16)
             symbols[match.group(3)] = (start, start + int(match.group(2), 16))

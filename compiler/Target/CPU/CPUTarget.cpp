@@ -13,6 +13,8 @@
 
 #include <unistd.h>
 
+#include <mutex>
+
 namespace mlir::kiln {
 
 std::pair<std::string, std::string> resolveTargetCPU(StringRef cpu) {
@@ -33,13 +35,22 @@ std::pair<std::string, std::string> resolveTargetCPU(StringRef cpu) {
   return {name, llvm::join(features, ",")};
 }
 
+const llvm::Target *lookupLLVMTarget(const llvm::Triple &triple,
+                                     std::string &error) {
+  static std::once_flag registered;
+  std::call_once(registered, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+  return llvm::TargetRegistry::lookupTarget(triple, error);
+}
+
 LogicalResult verifyTargetCPU(StringRef cpu) {
   if (cpu == "host")
     return success();
-  llvm::InitializeNativeTarget();
   std::string error;
   llvm::Triple triple(kCPUTriple);
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target = lookupLLVMTarget(triple, error);
   if (!target)
     return failure();
   std::unique_ptr<llvm::MCSubtargetInfo> info(

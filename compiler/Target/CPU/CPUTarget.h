@@ -18,12 +18,23 @@
 #include <utility>
 #include <vector>
 
+namespace llvm {
+class Target;
+class Triple;
+}  // namespace llvm
+
 namespace mlir::kiln {
 
 /// The LLVM target triple of every CPU library.
 inline constexpr StringLiteral kCPUTriple = "x86_64-unknown-linux-gnu";
 /// The target name of CPU executable variants.
 inline constexpr StringLiteral kCPUTargetName = "llvm-cpu";
+
+/// LLVM's target for `triple`, its registration done once for the process
+/// (registering is not thread-safe, and libraries are built on several
+/// threads); null with `error` set when LLVM has none.
+const llvm::Target *lookupLLVMTarget(const llvm::Triple &triple,
+                                     std::string &error);
 
 /// Resolves a `--cpu` choice into an LLVM CPU name and feature string. For
 /// "host", the features list only where the host differs from what its CPU

@@ -2,6 +2,8 @@
 
 #include "Target/CPU/LLVMIRPasses.h"
 
+#include "Target/CPU/CPUTarget.h"
+
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -15,12 +17,9 @@ namespace mlir::kiln {
 FailureOr<std::unique_ptr<llvm::TargetMachine>>
 createTargetMachine(Location loc, StringRef triple, StringRef cpu,
                     StringRef features) {
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
   std::string error;
   llvm::Triple targetTriple(triple);
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(targetTriple, error);
+  const llvm::Target *target = lookupLLVMTarget(targetTriple, error);
   if (!target)
     return emitError(loc) << "no LLVM target for " << triple << ": " << error;
   llvm::TargetOptions targetOptions;

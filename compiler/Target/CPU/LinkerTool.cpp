@@ -24,7 +24,7 @@ FailureOr<std::string> findLinker(Location loc) {
 
 }  // namespace
 
-LogicalResult linkSharedLibrary(Location loc, StringRef objectPath,
+LogicalResult linkSharedLibrary(Location loc, ArrayRef<StringRef> objectPaths,
                                 StringRef libraryPath) {
   FailureOr<std::string> linkerPath = findLinker(loc);
   if (failed(linkerPath))
@@ -32,8 +32,8 @@ LogicalResult linkSharedLibrary(Location loc, StringRef objectPath,
   SmallVector<StringRef> args = {*linkerPath, "-shared", "--build-id=none",
                                  "-z",        "now",     "-z",
                                  "noexecstack", "-z",    "text",
-                                 "-O2",       "-o",      libraryPath,
-                                 objectPath};
+                                 "-O2",       "-o",      libraryPath};
+  llvm::append_range(args, objectPaths);
   std::string linkError;
   int status = llvm::sys::ExecuteAndWait(*linkerPath, args, std::nullopt, {},
                                          /*secondsToWait=*/0, 0, &linkError);

@@ -8,12 +8,12 @@
 
 namespace mlir::kiln {
 
-/// Links `objectPath` into the shared object `libraryPath` with ld.lld (from
-/// the LLVM 22 installation, else from PATH) as the runtime demands of a
-/// library before it loads it: nothing but the object linked in (no start
+/// Links `objectPaths` into the shared object `libraryPath` with ld.lld
+/// (from the LLVM 22 installation, else from PATH) as the runtime demands of
+/// a library before it loads it: nothing but the objects linked in (no start
 /// files or libraries: no initializers, no DT_NEEDED), no text relocations,
 /// no executable stack.
-LogicalResult linkSharedLibrary(Location loc, StringRef objectPath,
+LogicalResult linkSharedLibrary(Location loc, ArrayRef<StringRef> objectPaths,
                                 StringRef libraryPath);
 
 }  // namespace mlir::kiln

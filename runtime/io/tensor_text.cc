@@ -297,9 +297,14 @@ Status ParseTensorType(std::string_view text, TensorType* out_type) {
 }
 
 StatusOr<TensorType> ParseTensorValueType(std::string_view text) {
+  return ParseTensorValueType(text, NpyReadOptions());
+}
+
+StatusOr<TensorType> ParseTensorValueType(std::string_view text,
+                                          const NpyReadOptions& npy) {
   text = Trim(text);
   if (text.empty()) return InvalidArgumentError("empty tensor value");
-  if (text[0] == '@') return ReadNpyFileType(std::string(text.substr(1)));
+  if (text[0] == '@') return ReadNpyFileType(std::string(text.substr(1)), npy);
   TensorType type;
   KILN_RETURN_IF_ERROR(
       ParseTensorType(Trim(text.substr(0, text.find('='))), &type));
@@ -307,10 +312,14 @@ StatusOr<TensorType> ParseTensorValueType(std::string_view text) {
 }
 
 StatusOr<Tensor> ParseTensor(std::string_view text) {
+  return ParseTensor(text, NpyReadOptions());
+}
+
+StatusOr<Tensor> ParseTensor(std::string_view text, const NpyReadOptions& npy) {
   text = Trim(text);
   if (text.empty()) return InvalidArgumentError("empty tensor value");
   if (text[0] == '@') {
-    return ReadNpyFile(std::string(text.substr(1)));
+    return ReadNpyFile(std::string(text.substr(1)), npy);
   }
 
   const size_t equals = text.find('=');

@@ -150,13 +150,6 @@ inline constexpr FloatFormat kF4E2M1FNFormat = {
 /// bits); null for every other type.
 const FloatFormat* NarrowFloatFormat(ElementType type);
 
-/// True for the element types of at most 8 bits that compute in f32: the
-/// fp8 types and f4E2M1FN.
-inline bool IsSmallFloatType(ElementType type) {
-  const FloatFormat* format = NarrowFloatFormat(type);
-  return format && format->bit_width() <= 8;
-}
-
 }  // namespace kiln
 
 #endif  // KILN_RUNTIME_BASE_FLOAT_CONVERT_H_

@@ -15,8 +15,8 @@ namespace mlir::kiln {
 
 namespace {
 
-/// Elementwise conversion between the i8 storage and tensors of i1, i2 or
-/// i4 (one element per byte, in its low bits).
+/// Elementwise conversion between the i8 storage and tensors of i1, i2, i4
+/// or f4E2M1FN (one element per byte, in its low bits).
 Value convertElements(OpBuilder &builder, Location loc, Value input,
                       Type elementType) {
   auto inputType = cast<RankedTensorType>(input.getType());
@@ -30,21 +30,31 @@ Value convertElements(OpBuilder &builder, Location loc, Value input,
   auto genericOp = linalg::GenericOp::create(
       builder, loc, resultType, input, init, maps, iterators,
       [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
-        Value converted;
+        Value value = args[0];
+        Type type = value.getType();
+        // A float travels as the integer of its bits.
+        if (isa<FloatType>(type))
+          value = arith::BitcastOp::create(
+              b, nestedLoc, b.getIntegerType(type.getIntOrFloatBitWidth()),
+              value);
+        Type intType =
+            isa<FloatType>(elementType)
+                ? b.getIntegerType(elementType.getIntOrFloatBitWidth())
+                : elementType;
         if (elementType.isInteger(1)) {
           Value zero = arith::ConstantOp::create(
-              b, nestedLoc, b.getIntegerAttr(args[0].getType(), 0));
-          converted = arith::CmpIOp::create(b, nestedLoc,
-                                            arith::CmpIPredicate::ne, args[0],
-                                            zero);
-        } else if (elementType.getIntOrFloatBitWidth() <
-                   args[0].getType().getIntOrFloatBitWidth()) {
-          converted =
-              arith::TruncIOp::create(b, nestedLoc, elementType, args[0]);
+              b, nestedLoc, b.getIntegerAttr(value.getType(), 0));
+          value = arith::CmpIOp::create(b, nestedLoc, arith::CmpIPredicate::ne,
+                                        value, zero);
+        } else if (intType.getIntOrFloatBitWidth() <
+                   value.getType().getIntOrFloatBitWidth()) {
+          value = arith::TruncIOp::create(b, nestedLoc, intType, value);
         } else {
-          converted = arith::ExtUIOp::create(b, nestedLoc, elementType, args[0]);
+          value = arith::ExtUIOp::create(b, nestedLoc, intType, value);
         }
-        linalg::YieldOp::create(b, nestedLoc, converted);
+        if (intType != elementType)
+          value = arith::BitcastOp::create(b, nestedLoc, elementType, value);
+        linalg::YieldOp::create(b, nestedLoc, value);
       });
   return genericOp.getResult(0);
 }

@@ -115,8 +115,8 @@ bool canReadPackInPlace(Operation *op) {
 }
 
 MemRefType getBindingStorageType(RankedTensorType type) {
-  auto intType = dyn_cast<IntegerType>(type.getElementType());
-  if (intType && intType.getWidth() < 8)
+  Type elementType = type.getElementType();
+  if (elementType.isIntOrFloat() && elementType.getIntOrFloatBitWidth() < 8)
     return MemRefType::get(type.getShape(),
                            IntegerType::get(type.getContext(), 8));
   return MemRefType::get(type.getShape(), type.getElementType());

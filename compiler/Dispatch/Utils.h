@@ -25,9 +25,9 @@ std::string describeDispatchWork(Region &body);
 bool canReadPackInPlace(Operation *op);
 
 /// The memref a kernel sees at a binding of tensor type `type`. Bindings
-/// hold i1, i2 and i4 as one byte per element; inside the kernel the tensors
-/// have their own type again. Vector code would otherwise store such vectors
-/// as packed bits.
+/// hold i1, i2, i4 and f4E2M1FN as one byte per element; inside the kernel
+/// the tensors have their own type again. Vector code would otherwise store
+/// such vectors as packed bits.
 MemRefType getBindingStorageType(RankedTensorType type);
 
 }  // namespace mlir::kiln

@@ -8,9 +8,12 @@ namespace mlir::kiln {
 
 void buildGlobalOptimizationPassPipeline(OpPassManager &pm, StringRef targetCPU,
                                          bool accumulateHalfInF32) {
-  // Before data tiling, which leaves contractions alone here anyway.
-  if (accumulateHalfInF32)
-    pm.addNestedPass<func::FuncOp>(createPromoteHalfReductionsPass());
+  // Before data tiling, which leaves contractions alone here anyway. Small
+  // floats have no arithmetic of their own to accumulate in.
+  PromoteHalfReductionsPassOptions promoteOptions;
+  promoteOptions.half = accumulateHalfInF32;
+  pm.addNestedPass<func::FuncOp>(
+      createPromoteHalfReductionsPass(promoteOptions));
   // Contractions get the target's tiled layouts; the packs of constant
   // weights fold away here, at compile time.
   MaterializeDataTilingPassOptions options;

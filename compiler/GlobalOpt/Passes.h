@@ -26,7 +26,8 @@ void populateMaterializeDataTilingPatterns(RewritePatternSet &patterns,
 void populateFoldConstantPackPatterns(RewritePatternSet &patterns);
 
 /// Adds the passes between input conversion and dispatch formation: f16 and
-/// bf16 reductions made to accumulate in f32 (if `accumulateHalfInF32`),
+/// bf16 reductions made to accumulate in f32 (if `accumulateHalfInF32`; those
+/// of floats of at most 8 bits always),
 /// layouts chosen for `targetCPU` (the `--cpu` choice), constants folded
 /// into them.
 void buildGlobalOptimizationPassPipeline(OpPassManager &pm, StringRef targetCPU,

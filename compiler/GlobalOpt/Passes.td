@@ -48,13 +48,15 @@ def MaterializeDataTilingPass
 
 def PromoteHalfReductionsPass
     : Pass<"kiln-promote-half-reductions", "::mlir::func::FuncOp"> {
-  let summary = "Makes f16 and bf16 reductions accumulate in f32.";
+  let summary = "Makes reductions of floats narrower than f32 accumulate in "
+                "f32.";
   let description = [{
-    A reduction (not a contraction) with an f16 or bf16 result is rebuilt on
-    f32: its accumulator is extended to f32 before, its body computes in f32
-    (inputs extended as they are read) and its result is truncated once
-    after, as numpy and PyTorch sum half-precision values. Named reductions
-    are generalized first.
+    A reduction (not a contraction) with an f16 or bf16 result, and any
+    reduction or contraction with a result of at most 8 bits (the fp8 types,
+    f4E2M1FN), is rebuilt on f32: its accumulator is extended to f32 before,
+    its body computes in f32 (inputs extended as they are read) and its
+    result is truncated once after, as numpy and PyTorch sum half-precision
+    values. Named reductions and contractions are generalized first.
 
     ```mlir
     %r = linalg.reduce ins(%x : tensor<4096xf16>) outs(%init : tensor<f16>)
@@ -66,6 +68,10 @@ def PromoteHalfReductionsPass
     %r = linalg.generic {truncf} ins(%sum) -> tensor<f16>
     ```
   }];
+  let options = [
+    Option<"half", "half", "bool", /*default=*/"true",
+           "Also f16 and bf16 reductions (small floats always)">,
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::arith::ArithDialect"];

@@ -1,10 +1,12 @@
-//===- PromoteHalfReductions.cpp - f16/bf16 reductions accumulate in f32 --===//
+//===- PromoteHalfReductions.cpp - narrow float reductions in f32 ---------===//
 //
 // A sum of 4096 f16 values accumulated in f16 loses its low bits once the
 // partial sum outgrows the addends (4.03 for 4.098); numpy, PyTorch and
 // IREE's tests expect the sum of an f32 accumulator rounded once. The
 // reduction's body is rebuilt on f32 values, its accumulator extended before
 // and its result truncated after, as elementwise generics that fuse with it.
+// Floats of at most 8 bits (3 or fewer mantissa bits, no arithmetic of their
+// own) accumulate in f32 always, contractions too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +23,15 @@ namespace mlir::kiln {
 namespace {
 
 bool isHalf(Type type) { return type.isF16() || type.isBF16(); }
+
+bool isSmallFloat(Type type) {
+  return isa<FloatType>(type) && type.getIntOrFloatBitWidth() <= 8;
+}
+
+/// The types whose reductions accumulate in f32.
+bool isNarrow(Type type, bool includeHalf) {
+  return isSmallFloat(type) || (includeHalf && isHalf(type));
+}
 
 /// Body ops rebuilt on f32 operands: their f16 forms differ only by type.
 bool isRetypable(Operation *op) {
@@ -60,18 +71,24 @@ Value convertElements(PatternRewriter &rewriter, Location loc, Value source,
 }
 
 struct PromoteHalfReduction : OpRewritePattern<linalg::GenericOp> {
-  using OpRewritePattern::OpRewritePattern;
+  PromoteHalfReduction(MLIRContext *context, bool includeHalf)
+      : OpRewritePattern(context), includeHalf(includeHalf) {}
 
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
     if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1 ||
-        op->getNumResults() != 1 || !op.hasPureTensorSemantics() ||
-        linalg::isaContractionOpInterface(op))
+        op->getNumResults() != 1 || !op.hasPureTensorSemantics())
       return failure();
     OpOperand *init = op.getDpsInitOperand(0);
     Type halfType = getElementTypeOrSelf(init->get().getType());
-    if (!isHalf(halfType))
-      return rewriter.notifyMatchFailure(op, "not an f16 or bf16 result");
+    if (!isNarrow(halfType, includeHalf))
+      return rewriter.notifyMatchFailure(op, "not a narrow float result");
+    if (linalg::isaContractionOpInterface(op) && !isSmallFloat(halfType))
+      return rewriter.notifyMatchFailure(op, "an f16 or bf16 contraction");
+    // Values of any narrow type in the body become f32.
+    auto isNarrowValue = [](Type type) {
+      return isNarrow(type, /*includeHalf=*/true);
+    };
     Block *body = op.getBody();
     if (!llvm::all_of(body->without_terminator(),
                       [](Operation &inner) { return isRetypable(&inner); }))
@@ -91,15 +108,16 @@ struct PromoteHalfReduction : OpRewritePattern<linalg::GenericOp> {
           // Inputs enter at f32; the accumulator already is.
           for (auto [old, arg] : llvm::zip(body->getArguments(), args)) {
             Value value = arg;
-            if (isHalf(value.getType()))
+            if (isNarrowValue(value.getType()))
               value = arith::ExtFOp::create(b, l, f32, value);
             mapping.map(old, value);
           }
           for (Operation &inner : body->without_terminator()) {
-            // Half values from outside the body (a constant hoisted out of
+            // Narrow values from outside the body (a constant hoisted out of
             // it) are extended where they are used.
             for (Value operand : inner.getOperands())
-              if (!mapping.contains(operand) && isHalf(operand.getType()))
+              if (!mapping.contains(operand) &&
+                  isNarrowValue(operand.getType()))
                 mapping.map(operand,
                             arith::ExtFOp::create(b, l, f32, operand));
             Value result = inner.getResult(0);
@@ -107,13 +125,14 @@ struct PromoteHalfReduction : OpRewritePattern<linalg::GenericOp> {
             // An f32 value from outside the body is not mapped: itself.
             Value source = mapping.lookupOrDefault(inner.getOperand(0));
             if (isa<arith::ExtFOp, arith::TruncFOp>(inner) &&
-                source.getType() == f32 && (isHalf(type) || type.isF32())) {
-              // Conversions between f16 and f32 vanish at f32.
+                source.getType() == f32 &&
+                (isNarrowValue(type) || type.isF32())) {
+              // Conversions between a narrow type and f32 vanish at f32.
               mapping.map(result, source);
               continue;
             }
             if (auto constant = dyn_cast<arith::ConstantOp>(inner);
-                constant && isHalf(type)) {
+                constant && isNarrowValue(type)) {
               double value =
                   cast<FloatAttr>(constant.getValue()).getValueAsDouble();
               mapping.map(result, arith::ConstantOp::create(
@@ -121,12 +140,12 @@ struct PromoteHalfReduction : OpRewritePattern<linalg::GenericOp> {
               continue;
             }
             Operation *clone = b.clone(inner, mapping);
-            if (isHalf(type))
+            if (isNarrowValue(type))
               clone->getResult(0).setType(f32);
           }
           Value yielded = mapping.lookupOrDefault(
               body->getTerminator()->getOperand(0));
-          if (isHalf(yielded.getType()))
+          if (isNarrowValue(yielded.getType()))
             yielded = arith::ExtFOp::create(b, l, f32, yielded);
           linalg::YieldOp::create(b, l, yielded);
         });
@@ -134,25 +153,34 @@ struct PromoteHalfReduction : OpRewritePattern<linalg::GenericOp> {
                                            halfType, /*extend=*/false));
     return success();
   }
+
+private:
+  bool includeHalf;
 };
 
 struct PromoteHalfReductionsPass
     : impl::PromoteHalfReductionsPassBase<PromoteHalfReductionsPass> {
+  using Base::Base;
   void runOnOperation() override {
     func::FuncOp funcOp = getOperation();
     IRRewriter rewriter(&getContext());
-    // Named reductions (linalg.reduce) become generics first.
-    SmallVector<linalg::ReduceOp> reduces;
-    funcOp.walk([&](linalg::ReduceOp op) {
-      if (isHalf(getElementTypeOrSelf(op.getInits()[0].getType())))
-        reduces.push_back(op);
+    // Named reductions (linalg.reduce) and small float contractions become
+    // generics first.
+    SmallVector<linalg::LinalgOp> named;
+    funcOp.walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::GenericOp>(op) || op.getNumDpsInits() != 1)
+        return;
+      Type type = getElementTypeOrSelf(op.getDpsInits()[0].getType());
+      if ((isa<linalg::ReduceOp>(op) && isNarrow(type, half)) ||
+          (isSmallFloat(type) && linalg::isaContractionOpInterface(op)))
+        named.push_back(op);
     });
-    for (linalg::ReduceOp op : reduces) {
+    for (linalg::LinalgOp op : named) {
       rewriter.setInsertionPoint(op);
       (void)linalg::generalizeNamedOp(rewriter, op);
     }
     RewritePatternSet patterns(&getContext());
-    patterns.add<PromoteHalfReduction>(&getContext());
+    patterns.add<PromoteHalfReduction>(&getContext(), half);
     if (failed(applyPatternsGreedily(funcOp, std::move(patterns))))
       return signalPassFailure();
   }

@@ -119,7 +119,9 @@ def ConvertTestOpsPass : Pass<"kiln-convert-test-ops", "::mlir::ModuleOp"> {
   let description = [{
     `util.unfoldable_constant` becomes an `arith.constant` behind a
     `util.optimization_barrier` (so no dispatch folds it),
-    `flow.tensor.dynamic_constant` the same, cast to its dynamic type, and each
+    `flow.tensor.dynamic_constant` the same, cast to its dynamic type,
+    `flow.tensor.bitcast` of static shapes elementwise integer ops that split
+    or assemble elements (lowest bits first) and an `arith.bitcast`, and each
     `check.expect_*_const` becomes the non-constant check of a constant:
 
     ```mlir
@@ -130,6 +132,7 @@ def ConvertTestOpsPass : Pass<"kiln-convert-test-ops", "::mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::kiln::util::UtilDialect",
                            "::mlir::kiln::check::CheckDialect"];

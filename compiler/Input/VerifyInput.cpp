@@ -24,6 +24,11 @@ namespace {
 bool isSupportedElementType(Type type) {
   if (type.isF32() || type.isF64() || type.isF16() || type.isBF16())
     return true;
+  // The floats of at most 8 bits, one byte per element; kernels compute
+  // with them in f32.
+  if (isa<Float8E5M2Type, Float8E4M3FNType, Float8E5M2FNUZType,
+          Float8E4M3FNUZType, Float8E8M0FNUType, Float4E2M1FNType>(type))
+    return true;
   if (auto intType = dyn_cast<IntegerType>(type))
     return intType.isSignless() &&
            llvm::is_contained({1u, 8u, 16u, 32u, 64u}, intType.getWidth());
@@ -77,7 +82,8 @@ LogicalResult verifyType(Location loc, Type type) {
     return emitError(loc) << "unsupported element type " << elementType
                           << " in " << type;
   // The runtime refuses such a tensor when it loads the module; say so here,
-  // at the op. Elements take whole bytes (i1, i2 and i4 one), index eight.
+  // at the op. Elements take whole bytes (i1, i2, i4 and f4E2M1FN one),
+  // index eight.
   uint64_t bytes = elementType.isIndex()
                        ? 8
                        : std::max(1u, elementType.getIntOrFloatBitWidth() / 8);
@@ -144,7 +150,9 @@ LogicalResult verifyFunctionSignature(func::FuncOp funcOp) {
       funcOp.emitError() << "public function '" << funcOp.getName() << "' "
                          << what << " " << index << " has type " << type
                          << "; kiln functions take and return ranked tensors "
-                            "of f32, f64, f16, bf16, i1, i8, i16, i32 or i64";
+                            "of f32, f64, f16, bf16, f8E5M2, f8E4M3FN, "
+                            "f8E5M2FNUZ, f8E4M3FNUZ, f8E8M0FNU, f4E2M1FN, "
+                            "i1, i8, i16, i32 or i64";
       ok = false;
     }
   };

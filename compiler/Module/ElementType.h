@@ -10,6 +10,7 @@
 #define KILN_MODULE_ELEMENTTYPE_H_
 
 #include "kiln/module_generated.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Types.h"
@@ -42,6 +43,19 @@ inline FailureOr<::kiln::fb::ElementType> getModuleElementType(Location loc,
     return fb::ElementType::I32;
   if (type.isInteger(64))
     return fb::ElementType::I64;
+  if (isa<Float8E5M2Type>(type))
+    return fb::ElementType::F8E5M2;
+  if (isa<Float8E4M3FNType>(type))
+    return fb::ElementType::F8E4M3FN;
+  if (isa<Float8E5M2FNUZType>(type))
+    return fb::ElementType::F8E5M2FNUZ;
+  if (isa<Float8E4M3FNUZType>(type))
+    return fb::ElementType::F8E4M3FNUZ;
+  if (isa<Float8E8M0FNUType>(type))
+    return fb::ElementType::F8E8M0FNU;
+  // One byte per element, as bindings store it (getBindingStorageType).
+  if (isa<Float4E2M1FNType>(type))
+    return fb::ElementType::F4E2M1FN;
   return emitError(loc) << "element type " << type
                         << " cannot be stored in a module";
 }

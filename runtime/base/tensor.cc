@@ -21,8 +21,10 @@ struct ElementTypeInfo {
 };
 
 constexpr ElementTypeInfo kElementTypeInfos[kElementTypeCount] = {
-    {"f32", 4}, {"f64", 8}, {"f16", 2}, {"bf16", 2}, {"i1", 1},
-    {"i8", 1},  {"i16", 2}, {"i32", 4}, {"i64", 8},
+    {"f32", 4},        {"f64", 8},       {"f16", 2},      {"bf16", 2},
+    {"i1", 1},         {"i8", 1},        {"i16", 2},      {"i32", 4},
+    {"i64", 8},        {"f8E5M2", 1},    {"f8E4M3FN", 1}, {"f8E5M2FNUZ", 1},
+    {"f8E4M3FNUZ", 1}, {"f8E8M0FNU", 1}, {"f4E2M1FN", 1},
 };
 
 // Zero-byte tensors still need a valid, aligned, non-null pointer.

@@ -36,14 +36,10 @@ double LoadFloat(ElementType type, const uint8_t* p) {
       std::memcpy(&v, p, sizeof(v));
       return v;
     }
-    case ElementType::kF16:
-    case ElementType::kBF16: {
-      uint16_t bits;
-      std::memcpy(&bits, p, sizeof(bits));
-      return type == ElementType::kF16 ? F16Format::ToDouble(bits)
-                                       : BF16Format::ToDouble(bits);
-    }
     default:
+      if (const FloatFormat* format = NarrowFloatFormat(type)) {
+        return format->ToDouble(format->Load(p));
+      }
       return 0;  // integers never reach here (verified)
   }
 }
@@ -124,8 +120,8 @@ bool CheckAlmostEqual(const Tensor& lhs, const Tensor& rhs, float atol,
     }
   }
   if (first < 0) return true;
-  // The difference in the precision of the operands (f16 and bf16 values
-  // are exact in f32).
+  // The difference in the precision of the operands (values of the float
+  // types narrower than f32 are exact in f32).
   std::string difference;
   if (nan_difference) {
     difference = "nan";

@@ -44,10 +44,38 @@ constexpr DtypeInfo kDtypes[] = {
     {"<i4", ElementType::kI32}, {"<i8", ElementType::kI64},
 };
 
+// The types NumPy lacks: the unsigned integers that hold their bits, and
+// their names in ml_dtypes.
+struct BitsDtypeInfo {
+  ElementType type;
+  std::string_view descr;
+  std::string_view ml_dtypes_name;
+};
+constexpr BitsDtypeInfo kBitsDtypes[] = {
+    {ElementType::kBF16, "<u2", "bfloat16"},
+    {ElementType::kF8E5M2, "|u1", "float8_e5m2"},
+    {ElementType::kF8E4M3FN, "|u1", "float8_e4m3fn"},
+    {ElementType::kF8E5M2FNUZ, "|u1", "float8_e5m2fnuz"},
+    {ElementType::kF8E4M3FNUZ, "|u1", "float8_e4m3fnuz"},
+    {ElementType::kF8E8M0FNU, "|u1", "float8_e8m0fnu"},
+    {ElementType::kF4E2M1FN, "|u1", "float4_e2m1fn"},
+};
+
+const BitsDtypeInfo* FindBitsDtype(ElementType type) {
+  for (const BitsDtypeInfo& info : kBitsDtypes) {
+    if (info.type == type) return &info;
+  }
+  return nullptr;
+}
+
 struct NpyHeader {
   ElementType type = ElementType::kF32;
   Shape shape;
   size_t data_offset = 0;  // from the start of the file
+  // The element size of a file of bits (unsigned or void elements of one or
+  // two bytes), whose type the reader names; 0 for every other file.
+  size_t bits_size = 0;
+  std::string descr;  // as written, for errors
 };
 
 // A minimal parser for the Python dict literal of a .npy header.
@@ -74,7 +102,11 @@ class HeaderParser {
         }
         std::string_view descr;
         KILN_RETURN_IF_ERROR(ParseString(&descr));
-        KILN_RETURN_IF_ERROR(LookupDtype(descr, &header->type));
+        header->descr = std::string(descr);
+        header->bits_size = BitsSize(descr);
+        if (header->bits_size == 0) {
+          KILN_RETURN_IF_ERROR(LookupDtype(descr, &header->type));
+        }
         have_descr = true;
       } else if (key == "fortran_order") {
         bool fortran_order = false;
@@ -180,6 +212,19 @@ class HeaderParser {
     }
   }
 
+  // 1 or 2 for unsigned or void elements of that many bytes ('|u1', '<u2',
+  // '|V1', '|V2', any byte order a one-byte or little-endian file may
+  // name), else 0.
+  static size_t BitsSize(std::string_view descr) {
+    if (descr.size() != 3 || (descr[1] != 'u' && descr[1] != 'V')) return 0;
+    const bool little = descr[0] == '<' || descr[0] == '=';
+    if (descr[2] == '1' && (little || descr[0] == '|')) return 1;
+    if (descr[2] == '2' && (little || (descr[1] == 'V' && descr[0] == '|'))) {
+      return 2;
+    }
+    return 0;
+  }
+
   static Status LookupDtype(std::string_view descr, ElementType* type) {
     for (const DtypeInfo& info : kDtypes) {
       if (info.descr == descr) {
@@ -195,15 +240,36 @@ class HeaderParser {
     }
     return UnimplementedError(
         "unsupported dtype '", descr,
-        "' (supported: <f4 <f8 <f2 |b1 |i1 <i2 <i4 <i8)");
+        "' (supported: <f4 <f8 <f2 |b1 |i1 <i2 <i4 <i8, and for bf16, fp8 "
+        "and f4E2M1FN the bits: <u2 |u1 |V2 |V1)");
   }
 
   std::string_view text_;
   size_t pos_ = 0;
 };
 
+// The type of a file of bits: the one `options` names, if NumPy lacks it
+// and it is as wide as the file's elements.
+Status ResolveBitsType(const NpyReadOptions& options, NpyHeader* header) {
+  if (header->bits_size == 0) return OkStatus();
+  if (options.bits_of && FindBitsDtype(*options.bits_of) &&
+      ElementTypeByteSize(*options.bits_of) == header->bits_size) {
+    header->type = *options.bits_of;
+    return OkStatus();
+  }
+  return InvalidArgumentError(
+      "dtype '", header->descr, "' holds the bits of a type NumPy lacks (",
+      header->bits_size == 1 ? "f8E5M2, f8E4M3FN, f8E5M2FNUZ, f8E4M3FNUZ, "
+                               "f8E8M0FNU, f4E2M1FN"
+                             : "bf16",
+      "), read only where one is expected",
+      options.bits_of ? StrCat(", not ", ElementTypeName(*options.bits_of))
+                      : std::string());
+}
+
 // Parses the preamble and header found in the first `size` bytes of a file.
-Status ParseNpyHeader(const uint8_t* data, size_t size, NpyHeader* header) {
+Status ParseNpyHeader(const uint8_t* data, size_t size,
+                      const NpyReadOptions& options, NpyHeader* header) {
   if (size < kMagicSize + 2 || std::memcmp(data, kMagic, kMagicSize) != 0) {
     return InvalidArgumentError("not a .npy file (bad magic)");
   }
@@ -234,6 +300,7 @@ Status ParseNpyHeader(const uint8_t* data, size_t size, NpyHeader* header) {
   std::string_view text(reinterpret_cast<const char*>(data + preamble),
                         header_size);
   KILN_RETURN_IF_ERROR(HeaderParser(text).Parse(header));
+  KILN_RETURN_IF_ERROR(ResolveBitsType(options, header));
   KILN_RETURN_IF_ERROR(
       ComputeTensorSize(header->type, header->shape, nullptr, nullptr),
       "bad .npy shape");
@@ -241,14 +308,22 @@ Status ParseNpyHeader(const uint8_t* data, size_t size, NpyHeader* header) {
   return OkStatus();
 }
 
-// Checks that every i1 element is 0 or 1 (what the runtime's kernels assume).
-Status CheckBools(const Tensor& tensor) {
-  if (tensor.element_type() != ElementType::kI1) return OkStatus();
+// Checks that every i1 element is 0 or 1 and every f4E2M1FN element at
+// most 0xF (what the runtime's kernels assume of their bytes).
+Status CheckElementBits(const Tensor& tensor) {
+  const ElementType type = tensor.element_type();
+  if (type != ElementType::kI1 && type != ElementType::kF4E2M1FN) {
+    return OkStatus();
+  }
+  const uint8_t max = type == ElementType::kI1 ? 1 : 0xF;
   const auto* p = tensor.data_as<uint8_t>();
   for (int64_t i = 0; i < tensor.element_count(); ++i) {
-    if (p[i] > 1) {
-      return InvalidArgumentError("bool element ", i, " has value ",
-                                  int(p[i]), " (expected 0 or 1)");
+    if (p[i] > max) {
+      return InvalidArgumentError(
+          type == ElementType::kI1 ? "bool" : "f4E2M1FN", " element ", i,
+          " has value ", int(p[i]),
+          type == ElementType::kI1 ? " (expected 0 or 1)"
+                                   : " (expected 0 to 15, its four bits)");
     }
   }
   return OkStatus();
@@ -292,16 +367,17 @@ Status ReadFully(int fd, void* dest, size_t size, size_t* out_read) {
 
 }  // namespace
 
-StatusOr<Tensor> ParseNpy(const void* data, size_t size) {
+StatusOr<Tensor> ParseNpy(const void* data, size_t size,
+                          const NpyReadOptions& options) {
   const auto* bytes = static_cast<const uint8_t*>(data);
   NpyHeader header;
-  KILN_RETURN_IF_ERROR(ParseNpyHeader(bytes, size, &header));
+  KILN_RETURN_IF_ERROR(ParseNpyHeader(bytes, size, options, &header));
   KILN_RETURN_IF_ERROR(CheckDataSize(header, size - header.data_offset));
   KILN_ASSIGN_OR_RETURN(Tensor tensor,
                         Tensor::Allocate(header.type, std::move(header.shape)));
   std::memcpy(tensor.mutable_data(), bytes + header.data_offset,
               tensor.byte_size());
-  KILN_RETURN_IF_ERROR(CheckBools(tensor));
+  KILN_RETURN_IF_ERROR(CheckElementBits(tensor));
   return tensor;
 }
 
@@ -314,7 +390,8 @@ struct OpenNpyFile {
   size_t prefix_read = 0;
 };
 
-Status OpenNpy(const std::string& path, OpenNpyFile* file) {
+Status OpenNpy(const std::string& path, const NpyReadOptions& options,
+               OpenNpyFile* file) {
   file->fd = FileDescriptor(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (file->fd.get() < 0) {
     return ErrnoToStatus(errno, StrCat("cannot open '", path, "'"));
@@ -334,7 +411,7 @@ Status OpenNpy(const std::string& path, OpenNpyFile* file) {
                        "'", path, "'");
   KILN_RETURN_IF_ERROR(
       ParseNpyHeader(reinterpret_cast<const uint8_t*>(file->prefix.data()),
-                     file->prefix_read, &file->header),
+                     file->prefix_read, options, &file->header),
       "'", path, "'");
   KILN_RETURN_IF_ERROR(
       CheckDataSize(file->header, file_size - file->header.data_offset), "'",
@@ -342,15 +419,17 @@ Status OpenNpy(const std::string& path, OpenNpyFile* file) {
   return OkStatus();
 }
 
-StatusOr<TensorType> ReadNpyFileType(const std::string& path) {
+StatusOr<TensorType> ReadNpyFileType(const std::string& path,
+                                     const NpyReadOptions& options) {
   OpenNpyFile file;
-  KILN_RETURN_IF_ERROR(OpenNpy(path, &file));
+  KILN_RETURN_IF_ERROR(OpenNpy(path, options, &file));
   return TensorType{file.header.type, std::move(file.header.shape)};
 }
 
-StatusOr<Tensor> ReadNpyFile(const std::string& path) {
+StatusOr<Tensor> ReadNpyFile(const std::string& path,
+                             const NpyReadOptions& options) {
   OpenNpyFile file;
-  KILN_RETURN_IF_ERROR(OpenNpy(path, &file));
+  KILN_RETURN_IF_ERROR(OpenNpy(path, options, &file));
   // The data goes straight into the tensor.
   NpyHeader& header = file.header;
   const std::string& prefix = file.prefix;
@@ -370,7 +449,7 @@ StatusOr<Tensor> ReadNpyFile(const std::string& path) {
   if (from_prefix + rest_read != tensor.byte_size()) {
     return DataLossError("'", path, "': file shrank while being read");
   }
-  KILN_RETURN_IF_ERROR(CheckBools(tensor), "'", path, "'");
+  KILN_RETURN_IF_ERROR(CheckElementBits(tensor), "'", path, "'");
   return tensor;
 }
 
@@ -381,9 +460,8 @@ StatusOr<std::string> EncodeNpy(const Tensor& tensor,
   for (const DtypeInfo& info : kDtypes) {
     if (info.type == tensor.element_type()) descr = info.descr;
   }
-  if (tensor.element_type() == ElementType::kBF16 && options.bf16_as_uint16) {
-    descr = "<u2";
-  }
+  const BitsDtypeInfo* bits = FindBitsDtype(tensor.element_type());
+  if (options.bits_for_missing_dtypes && bits) descr = bits->descr;
   if (descr.empty()) {
     return UnimplementedError("cannot write ",
                               ElementTypeName(tensor.element_type()),
@@ -417,12 +495,19 @@ StatusOr<std::string> EncodeNpy(const Tensor& tensor,
   return out;
 }
 
-Status WriteNpyFile(const std::string& path, const Tensor& tensor) {
-  StatusOr<std::string> bytes = EncodeNpy(tensor);
+Status WriteNpyFile(const std::string& path, const Tensor& tensor,
+                    const NpyEncodeOptions& options) {
+  StatusOr<std::string> bytes = EncodeNpy(tensor, options);
   if (!bytes.ok()) {
     return std::move(bytes).status().Prepend(StrCat("cannot write '", path, "'"));
   }
   return WriteFileAtomically(path, *bytes);
+}
+
+std::string NpyBitsView(ElementType type) {
+  const BitsDtypeInfo* bits = FindBitsDtype(type);
+  if (!bits) return std::string();
+  return StrCat("np.load(f).view(ml_dtypes.", bits->ml_dtypes_name, ")");
 }
 
 }  // namespace kiln

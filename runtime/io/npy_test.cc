@@ -145,7 +145,7 @@ TEST(NpyTest, WritesBf16AsItsBitsWhenAsked) {
   StatusOr<Tensor> tensor = ParseTensor("2xbf16=1,-2");
   ASSERT_TRUE(tensor.ok());
   NpyEncodeOptions options;
-  options.bf16_as_uint16 = true;
+  options.bits_for_missing_dtypes = true;
   StatusOr<std::string> image = EncodeNpy(*tensor, options);
   ASSERT_TRUE(image.ok()) << image.status().ToString();
   EXPECT_NE(image->find("{'descr': '<u2', 'fortran_order': False, "
@@ -154,9 +154,75 @@ TEST(NpyTest, WritesBf16AsItsBitsWhenAsked) {
   // The bits of 1 and -2 in bf16, little-endian.
   EXPECT_EQ(image->substr(image->size() - 4),
             std::string("\x80\x3f\x00\xc0", 4));
+  // Read back as bf16 where bf16 is expected, refused otherwise.
+  NpyReadOptions as_bf16;
+  as_bf16.bits_of = ElementType::kBF16;
+  StatusOr<Tensor> read = ParseNpy(image->data(), image->size(), as_bf16);
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_EQ(read->type(), tensor->type());
+  EXPECT_EQ(std::memcmp(read->data(), tensor->data(), 4), 0);
   EXPECT_EQ(NpyError(*image),
-            "unsupported dtype '<u2' (supported: <f4 <f8 <f2 "
-            "|b1 |i1 <i2 <i4 <i8)");
+            "dtype '<u2' holds the bits of a type NumPy lacks (bf16), read "
+            "only where one is expected");
+  NpyReadOptions as_f16;
+  as_f16.bits_of = ElementType::kF16;
+  StatusOr<Tensor> not_f16 = ParseNpy(image->data(), image->size(), as_f16);
+  ASSERT_FALSE(not_f16.ok());
+  EXPECT_EQ(not_f16.status().message(),
+            "dtype '<u2' holds the bits of a type NumPy lacks (bf16), read "
+            "only where one is expected, not f16");
+}
+
+TEST(NpyTest, SmallFloatsTravelAsBytesOfBits) {
+  StatusOr<Tensor> tensor = ParseTensor("2x2xf8E4M3FN=1,-2,0.1,nan");
+  ASSERT_TRUE(tensor.ok());
+  StatusOr<std::string> refused = EncodeNpy(*tensor);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().message(),
+            "cannot write f8E4M3FN to .npy: NumPy has no such dtype");
+  NpyEncodeOptions options;
+  options.bits_for_missing_dtypes = true;
+  StatusOr<std::string> image = EncodeNpy(*tensor, options);
+  ASSERT_TRUE(image.ok()) << image.status().ToString();
+  EXPECT_NE(image->find("{'descr': '|u1', 'fortran_order': False, "
+                        "'shape': (2, 2), }"),
+            std::string::npos);
+  EXPECT_EQ(image->substr(image->size() - 4), "\x38\xC0\x1D\x7F");
+  EXPECT_EQ(NpyBitsView(ElementType::kF8E4M3FN),
+            "np.load(f).view(ml_dtypes.float8_e4m3fn)");
+  EXPECT_EQ(NpyBitsView(ElementType::kF32), "");
+
+  NpyReadOptions as_f8;
+  as_f8.bits_of = ElementType::kF8E4M3FN;
+  StatusOr<Tensor> read = ParseNpy(image->data(), image->size(), as_f8);
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_EQ(read->type(), tensor->type());
+  EXPECT_EQ(std::memcmp(read->data(), tensor->data(), 4), 0);
+  // ml_dtypes saves these types with a void dtype: the same bytes.
+  const std::string from_ml_dtypes =
+      MakeNpy("{'descr': '|V1', 'fortran_order': False, 'shape': (2, 2), }",
+              "\x38\xC0\x1D\x7F");
+  read = ParseNpy(from_ml_dtypes.data(), from_ml_dtypes.size(), as_f8);
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_EQ(std::memcmp(read->data(), tensor->data(), 4), 0);
+  EXPECT_EQ(NpyError(from_ml_dtypes),
+            "dtype '|V1' holds the bits of a type NumPy lacks (f8E5M2, "
+            "f8E4M3FN, f8E5M2FNUZ, f8E4M3FNUZ, f8E8M0FNU, f4E2M1FN), read "
+            "only where one is expected");
+  NpyReadOptions as_i8;
+  as_i8.bits_of = ElementType::kI8;
+  EXPECT_FALSE(ParseNpy(image->data(), image->size(), as_i8).ok());
+  // f4E2M1FN keeps its four bits in the low half of each byte.
+  NpyReadOptions as_f4;
+  as_f4.bits_of = ElementType::kF4E2M1FN;
+  const std::string f4 =
+      MakeNpy("{'descr': '|u1', 'fortran_order': False, 'shape': (3,), }",
+              "\x01\x0F\x1F");
+  StatusOr<Tensor> bad_f4 = ParseNpy(f4.data(), f4.size(), as_f4);
+  ASSERT_FALSE(bad_f4.ok());
+  EXPECT_EQ(
+      bad_f4.status().message(),
+      "f4E2M1FN element 2 has value 31 (expected 0 to 15, its four bits)");
 }
 
 TEST(NpyTest, HeaderErrors) {
@@ -169,13 +235,15 @@ TEST(NpyTest, HeaderErrors) {
   EXPECT_EQ(NpyError(MakeNpy("{'descr': '|u1', 'fortran_order': False, "
                              "'shape': (4,), }",
                              std::string(4, '\0'))),
-            "unsupported dtype '|u1' (supported: <f4 <f8 <f2 |b1 |i1 <i2 "
-            "<i4 <i8)");
+            "dtype '|u1' holds the bits of a type NumPy lacks (f8E5M2, "
+            "f8E4M3FN, f8E5M2FNUZ, f8E4M3FNUZ, f8E8M0FNU, f4E2M1FN), read "
+            "only where one is expected");
   EXPECT_EQ(NpyError(MakeNpy("{'descr': '>f4', 'fortran_order': False, "
                              "'shape': (4,), }",
                              four_floats)),
             "unsupported dtype '>f4' (supported: <f4 <f8 <f2 |b1 |i1 <i2 "
-            "<i4 <i8)");
+            "<i4 <i8, and for bf16, fp8 and f4E2M1FN the bits: <u2 |u1 |V2 "
+            "|V1)");
   EXPECT_EQ(NpyError(MakeNpy("{'descr': '<f4', 'shape': (4,), }", four_floats)),
             "bad .npy header: missing 'fortran_order'");
   EXPECT_NE(NpyError(MakeNpy("{'descr': '<f4', 'fortran_order': False, "

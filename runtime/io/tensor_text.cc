@@ -97,6 +97,18 @@ bool ParseIntToken(std::string_view token, T* out) {
 // Stores the element parsed from `token` at `dest`; false when the token is
 // not a valid value of `type`.
 bool ParseElement(ElementType type, std::string_view token, void* dest) {
+  if (const FloatFormat* format = NarrowFloatFormat(type)) {
+    double v;
+    if (!ParseFloatToken(token, &v)) return false;
+    // A value the format cannot hold (a finite literal that rounds past the
+    // largest finite value, an infinity or NaN the format lacks) is out of
+    // range.
+    bool out_of_range;
+    const uint32_t bits = format->FromDouble(v, &out_of_range);
+    if (out_of_range) return false;
+    format->Store(bits, dest);
+    return true;
+  }
   switch (type) {
     case ElementType::kF32: {
       float v;
@@ -108,21 +120,6 @@ bool ParseElement(ElementType type, std::string_view token, void* dest) {
       double v;
       if (!ParseFloatToken(token, &v)) return false;
       std::memcpy(dest, &v, sizeof(v));
-      return true;
-    }
-    case ElementType::kF16:
-    case ElementType::kBF16: {
-      double v;
-      if (!ParseFloatToken(token, &v)) return false;
-      uint16_t bits = type == ElementType::kF16 ? F16Format::FromDouble(v)
-                                                : BF16Format::FromDouble(v);
-      // A finite literal that rounds to infinity is out of range.
-      if (std::isfinite(v) && (bits & 0x7fff) == (type == ElementType::kF16
-                                                      ? F16Format::kExponentMask
-                                                      : BF16Format::kExponentMask)) {
-        return false;
-      }
-      std::memcpy(dest, &bits, sizeof(bits));
       return true;
     }
     case ElementType::kI1: {
@@ -161,8 +158,9 @@ bool ParseElement(ElementType type, std::string_view token, void* dest) {
       std::memcpy(dest, &v, sizeof(v));
       return true;
     }
+    default:  // the narrow floats, above
+      return false;
   }
-  return false;
 }
 
 //===----------------------------------------------------------------------===//
@@ -179,9 +177,8 @@ void AppendNumber(std::string& out, T value) {
 // Shortest decimal text that rounds back to the same 16-bit value: the
 // fewest significant digits that round-trip, printed via the shortest form of
 // that decimal as a double (which picks fixed or scientific notation).
-template <typename Format>
-void AppendSmallFloat(std::string& out, uint16_t bits) {
-  const double value = Format::ToDouble(bits);
+void AppendHalf(std::string& out, const FloatFormat& format, uint16_t bits) {
+  const double value = format.ToDouble(bits);
   if (!std::isfinite(value)) {
     AppendNumber(out, value);  // "inf", "-inf", "nan", "-nan"
     return;
@@ -192,7 +189,7 @@ void AppendSmallFloat(std::string& out, uint16_t bits) {
                                 std::chars_format::scientific, precision);
     double rounded;
     std::from_chars(buffer, result.ptr, rounded);
-    if (Format::FromDouble(rounded) == bits) {
+    if (format.FromDouble(rounded) == bits) {
       AppendNumber(out, rounded);
       return;
     }
@@ -201,6 +198,15 @@ void AppendSmallFloat(std::string& out, uint16_t bits) {
 }
 
 void AppendElement(std::string& out, ElementType type, const uint8_t* p) {
+  if (const FloatFormat* format = NarrowFloatFormat(type)) {
+    if (format->bit_width() > 8) {
+      AppendHalf(out, *format, format->Load(p));
+    } else {
+      // The f32 the value is (exact): what the program computes with.
+      AppendNumber(out, static_cast<float>(format->ToDouble(format->Load(p))));
+    }
+    return;
+  }
   switch (type) {
     case ElementType::kF32: {
       float v;
@@ -212,17 +218,6 @@ void AppendElement(std::string& out, ElementType type, const uint8_t* p) {
       double v;
       std::memcpy(&v, p, sizeof(v));
       AppendNumber(out, v);
-      return;
-    }
-    case ElementType::kF16:
-    case ElementType::kBF16: {
-      uint16_t bits;
-      std::memcpy(&bits, p, sizeof(bits));
-      if (type == ElementType::kF16) {
-        AppendSmallFloat<F16Format>(out, bits);
-      } else {
-        AppendSmallFloat<BF16Format>(out, bits);
-      }
       return;
     }
     case ElementType::kI1:
@@ -249,6 +244,8 @@ void AppendElement(std::string& out, ElementType type, const uint8_t* p) {
       AppendNumber(out, v);
       return;
     }
+    default:  // the narrow floats, above
+      return;
   }
 }
 
@@ -300,9 +297,14 @@ Status ParseTensorType(std::string_view text, TensorType* out_type) {
 }
 
 StatusOr<TensorType> ParseTensorValueType(std::string_view text) {
+  return ParseTensorValueType(text, NpyReadOptions());
+}
+
+StatusOr<TensorType> ParseTensorValueType(std::string_view text,
+                                          const NpyReadOptions& npy) {
   text = Trim(text);
   if (text.empty()) return InvalidArgumentError("empty tensor value");
-  if (text[0] == '@') return ReadNpyFileType(std::string(text.substr(1)));
+  if (text[0] == '@') return ReadNpyFileType(std::string(text.substr(1)), npy);
   TensorType type;
   KILN_RETURN_IF_ERROR(
       ParseTensorType(Trim(text.substr(0, text.find('='))), &type));
@@ -310,10 +312,14 @@ StatusOr<TensorType> ParseTensorValueType(std::string_view text) {
 }
 
 StatusOr<Tensor> ParseTensor(std::string_view text) {
+  return ParseTensor(text, NpyReadOptions());
+}
+
+StatusOr<Tensor> ParseTensor(std::string_view text, const NpyReadOptions& npy) {
   text = Trim(text);
   if (text.empty()) return InvalidArgumentError("empty tensor value");
   if (text[0] == '@') {
-    return ReadNpyFile(std::string(text.substr(1)));
+    return ReadNpyFile(std::string(text.substr(1)), npy);
   }
 
   const size_t equals = text.find('=');

@@ -46,7 +46,8 @@ TEST(ParseTensorTypeTest, Errors) {
             "bad tensor type '2xx3xf32': dimension 1 is empty");
   EXPECT_EQ(ParseTensorType("2x3xf33", &type).message(),
             "bad tensor type '2x3xf33': unknown element type 'f33' (expected "
-            "one of f32, f64, f16, bf16, i1, i8, i16, i32, i64)");
+            "one of f32, f64, f16, bf16, i1, i8, i16, i32, i64, f8E5M2, "
+            "f8E4M3FN, f8E5M2FNUZ, f8E4M3FNUZ, f8E8M0FNU, f4E2M1FN)");
   EXPECT_EQ(ParseTensorType("2x-3xf32", &type).message(),
             "bad tensor type '2x-3xf32': dimension 1 ('-3') is not a "
             "non-negative integer");
@@ -136,6 +137,18 @@ TEST(ParseTensorTest, Errors) {
   EXPECT_EQ(ParseError("2xf32=1,1e"), "bad f32 value '1e' (value 1, column 9)");
   EXPECT_EQ(ParseError("f32=1e39"), "bad f32 value '1e39' (value 0, column 5)");
   EXPECT_EQ(ParseError("f16=70000"), "bad f16 value '70000' (value 0, column 5)");
+  // Values a small float type cannot hold: beyond its largest value after
+  // rounding, an infinity or NaN it lacks, a negative or zero scale.
+  EXPECT_EQ(ParseError("f8E4M3FN=465"),
+            "bad f8E4M3FN value '465' (value 0, column 10)");
+  EXPECT_FALSE(ParseTensor("f8E4M3FN=inf").ok());
+  EXPECT_FALSE(ParseTensor("f8E5M2=61440").ok());
+  EXPECT_FALSE(ParseTensor("f8E5M2FNUZ=-inf").ok());
+  EXPECT_FALSE(ParseTensor("f8E4M3FNUZ=248").ok());
+  EXPECT_FALSE(ParseTensor("f8E8M0FNU=-1").ok());
+  EXPECT_FALSE(ParseTensor("f8E8M0FNU=0").ok());
+  EXPECT_FALSE(ParseTensor("f4E2M1FN=7").ok());
+  EXPECT_FALSE(ParseTensor("f4E2M1FN=nan").ok());
   EXPECT_EQ(ParseError("2x2xf32=[[1,2],[3,4]"),
             "unbalanced '[': 1 bracket(s) not closed");
   EXPECT_EQ(ParseError("2xf32=1,2]"), "unbalanced ']' at column 10");
@@ -143,7 +156,8 @@ TEST(ParseTensorTest, Errors) {
             "bad tensor type '2xx3xf32': dimension 1 is empty");
   EXPECT_EQ(ParseError("2x3xq8=1"),
             "bad tensor type '2x3xq8': unknown element type 'q8' (expected "
-            "one of f32, f64, f16, bf16, i1, i8, i16, i32, i64)");
+            "one of f32, f64, f16, bf16, i1, i8, i16, i32, i64, f8E5M2, "
+            "f8E4M3FN, f8E5M2FNUZ, f8E4M3FNUZ, f8E8M0FNU, f4E2M1FN)");
   EXPECT_EQ(ParseError(""), "empty tensor value");
   EXPECT_EQ(ParseError("@/nonexistent/x.npy"),
             "cannot open '/nonexistent/x.npy': No such file or directory");
@@ -169,6 +183,30 @@ TEST(FormatTensorTest, IreeLayout) {
             "3xf16=0.1 1000 -2.5");
   EXPECT_EQ(FormatTensor(MustParse("2xbf16=0.1,3.140625")),
             "2xbf16=0.1 3.14");
+  // Floats of at most 8 bits print the f32 they are: 0.1 reads as the
+  // nearest f8E4M3FN, 0.1015625.
+  EXPECT_EQ(FormatTensor(MustParse("5xf8E4M3FN=0.1,448,-0,nan,-nan")),
+            "5xf8E4M3FN=0.1015625 448 -0 nan -nan");
+  EXPECT_EQ(FormatTensor(MustParse("4xf8E5M2=1e-5,-inf,nan,57344")),
+            "4xf8E5M2=1.5258789e-05 -inf nan 57344");
+  EXPECT_EQ(FormatTensor(MustParse("3xf8E5M2FNUZ=-0,nan,-nan")),
+            "3xf8E5M2FNUZ=0 nan nan");
+  EXPECT_EQ(FormatTensor(MustParse("2xf8E4M3FNUZ=0.3,-240")),
+            "2xf8E4M3FNUZ=0.3125 -240");
+  EXPECT_EQ(FormatTensor(MustParse("4xf8E8M0FNU=1e-39,3,1e38,nan")),
+            "4xf8E8M0FNU=5.877472e-39 4 8.507059e+37 nan");
+  EXPECT_EQ(FormatTensor(MustParse("4xf4E2M1FN=2.5,-0.25,6.5,0.75")),
+            "4xf4E2M1FN=2 -0 6 1");
+}
+
+TEST(ParseTensorTest, SmallFloatBits) {
+  EXPECT_EQ(Values<uint8_t>(MustParse("4xf8E4M3FN=1,-2,0.1,nan")),
+            (std::vector<uint8_t>{0x38, 0xC0, 0x1D, 0x7F}));
+  EXPECT_EQ(Values<uint8_t>(MustParse("3xf8E5M2FNUZ=nan,-0,1")),
+            (std::vector<uint8_t>{0x80, 0x00, 0x40}));
+  // f4E2M1FN takes a byte, its value in the low four bits.
+  EXPECT_EQ(Values<uint8_t>(MustParse("4xf4E2M1FN=0.5,-6,-0,3")),
+            (std::vector<uint8_t>{0x1, 0xF, 0x8, 0x5}));
 }
 
 TEST(FormatTensorTest, AtMostSomeElements) {
@@ -268,6 +306,23 @@ TEST(RoundTripTest, AllF16AndBF16) {
   }
   ExpectRoundTrip(ElementType::kF16, f16);
   ExpectRoundTrip(ElementType::kBF16, bf16);
+}
+
+TEST(RoundTripTest, AllSmallFloats) {
+  for (ElementType type : {ElementType::kF8E5M2, ElementType::kF8E4M3FN,
+                           ElementType::kF8E5M2FNUZ, ElementType::kF8E4M3FNUZ,
+                           ElementType::kF8E8M0FNU, ElementType::kF4E2M1FN}) {
+    const FloatFormat& format = *NarrowFloatFormat(type);
+    std::vector<uint8_t> bits;
+    for (uint32_t b = 0; b < (1u << format.bit_width()); ++b) {
+      // NaNs come back as the format's NaN of their sign.
+      if (!std::isnan(format.ToDouble(b)) ||
+          b == format.nan(format.ToDouble(b) < 0 || (b & format.sign_mask()))) {
+        bits.push_back(static_cast<uint8_t>(b));
+      }
+    }
+    ExpectRoundTrip(type, bits);
+  }
 }
 
 TEST(RoundTripTest, Integers) {

@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/float_convert.h"
 #include "flatbuffers/flatbuffers.h"
 #include "kiln/check_handler.h"
 #include "module/module_impl.h"
@@ -41,7 +42,11 @@ static_assert(static_cast<int>(fb::ElementType::F32) ==
                   static_cast<int>(fb::ElementType::I1) ==
                       static_cast<int>(ElementType::kI1) &&
                   static_cast<int>(fb::ElementType::I64) ==
-                      static_cast<int>(ElementType::kI64),
+                      static_cast<int>(ElementType::kI64) &&
+                  static_cast<int>(fb::ElementType::F8E5M2) ==
+                      static_cast<int>(ElementType::kF8E5M2) &&
+                  static_cast<int>(fb::ElementType::F4E2M1FN) ==
+                      static_cast<int>(ElementType::kF4E2M1FN),
               "kiln::ElementType values must equal fb::ElementType values");
 static_assert(static_cast<int>(fb::CheckKind::True) ==
                       static_cast<int>(CheckKind::kTrue) &&
@@ -607,7 +612,7 @@ bool IsIntegerType(ElementType type) {
 
 bool IsFloatType(ElementType type) {
   return type == ElementType::kF32 || type == ElementType::kF64 ||
-         type == ElementType::kF16 || type == ElementType::kBF16;
+         NarrowFloatFormat(type) != nullptr;
 }
 
 class FunctionVerifier {

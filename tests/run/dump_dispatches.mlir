@@ -10,7 +10,7 @@
 // RUN: %python -c "import glob, sys; d = open(glob.glob(sys.argv[1] + '/0_*/in0.npy')[0], 'rb').read(); print(d[10:40].decode(), d[-8:].hex())" %t/d | FileCheck %s --check-prefix=NPY
 // RUN: not kiln-run %t/m.kiln --function=a/b --input=4xbf16=1 --dump-dispatches=%t/d 2>&1 | FileCheck %s --check-prefix=EXISTS
 //
-// CHECK: kiln-run: note: --dump-dispatches writes bf16 bindings as .npy files of uint16, their bits (in numpy: np.load(f).view(ml_dtypes.bfloat16)); first: {{.*}}/d/0_a%2Fb_dispatch_0_{{[^/]*}}/in0.npy
+// CHECK: kiln-run: note: NumPy has no bf16: its .npy files hold its bits as unsigned integers (in numpy: np.load(f).view(ml_dtypes.bfloat16)); first: {{.*}}/d/0_a%2Fb_dispatch_0_{{[^/]*}}/in0.npy
 // CHECK: 4xbf16=2 4 6 8
 // FILES-NOT: .kiln-
 // FILES: 0_a%2Fb_dispatch_0_{{[^/]*}}/in0.npy

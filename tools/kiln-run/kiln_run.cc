@@ -62,7 +62,13 @@ constexpr char kUsage[] =
     "  --output=@FILE.npy    write the k-th result to FILE.npy instead of\n"
     "                        printing it (k-th --output flag); '-' prints.\n"
     "                        The file is replaced as a whole: written beside\n"
-    "                        it, then renamed (a failed write leaves none)\n"
+    "                        it, then renamed (a failed write leaves none).\n"
+    "                        Types NumPy lacks (bf16, fp8, f4E2M1FN) are\n"
+    "                        written as unsigned integers of their bits (in\n"
+    "                        numpy: np.load(f).view(ml_dtypes.bfloat16)), as\n"
+    "                        --dump-dispatches writes them; --input and\n"
+    "                        --binding read such files (and ml_dtypes' void\n"
+    "                        ones) for arguments of those types\n"
     "  --threads=N           worker threads including the caller\n"
     "                        (default: hardware concurrency)\n"
     "  --list-functions      print the signature of every function (the\n"
@@ -72,10 +78,7 @@ constexpr char kUsage[] =
     "                        reproducer for --dispatch. DIR must not exist:\n"
     "                        it is created, and nothing in it is replaced or\n"
     "                        followed. In <export>, bytes other than letters,\n"
-    "                        digits, '_', '-' and '.' are written %XX (hex);\n"
-    "                        bf16 bindings, which NumPy lacks, are uint16\n"
-    "                        .npy files of their bits (in numpy:\n"
-    "                        np.load(f).view(ml_dtypes.bfloat16))\n"
+    "                        digits, '_', '-' and '.' are written %XX (hex)\n"
     "  --trace=PROVIDER      trace zones (module load, function, dispatch)\n"
     "                        with a provider: null (default), console,\n"
     "                        chrome=FILE.json (Perfetto, chrome://tracing)\n"
@@ -299,6 +302,21 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
   return kiln::OkStatus();
 }
 
+// Says once per run (`*noted`) that a .npy file written for `tensor` holds
+// bits, when NumPy lacks its type, and how numpy reads them.
+void NoteBitsFile(const kiln::Tensor& tensor, const std::string& path,
+                  bool* noted) {
+  const std::string view = kiln::NpyBitsView(tensor.element_type());
+  if (view.empty() || *noted) return;
+  *noted = true;
+  std::fprintf(
+      stderr,
+      "kiln-run: note: NumPy has no %s: its .npy files hold its "
+      "bits as unsigned integers (in numpy: %s); first: %s\n",
+      std::string(kiln::ElementTypeName(tensor.element_type())).c_str(),
+      view.c_str(), kiln::Printable(path).c_str());
+}
+
 // Checks the --output flags against `count` values ("results" or
 // "bindings") of `what`.
 kiln::Status CheckOutputFlags(const Options& options, size_t count,
@@ -325,11 +343,15 @@ kiln::Status CheckOutputFlags(const Options& options, size_t count,
 kiln::Status WriteValues(const Options& options,
                          const std::vector<kiln::Tensor>& values,
                          std::string_view what) {
+  bool noted_bits = false;
   for (size_t k = 0; k < values.size(); ++k) {
     if (k < options.outputs.size() && options.outputs[k] != "-") {
-      KILN_RETURN_IF_ERROR(
-          kiln::WriteNpyFile(options.outputs[k].substr(1), values[k]), what,
-          " ", k);
+      const std::string path = options.outputs[k].substr(1);
+      kiln::NpyEncodeOptions npy_options;
+      npy_options.bits_for_missing_dtypes = true;
+      KILN_RETURN_IF_ERROR(kiln::WriteNpyFile(path, values[k], npy_options),
+                           what, " ", k);
+      NoteBitsFile(values[k], path, &noted_bits);
       continue;
     }
     std::string line = kiln::FormatTensor(values[k]);
@@ -408,15 +430,15 @@ kiln::Status DumpDispatchesTo(const std::string& dir, kiln::Context* context) {
   auto out =
       std::make_shared<kiln::OutputDirectory>(std::move(created).value());
   auto counter = std::make_shared<size_t>(0);
-  auto noted_bf16 = std::make_shared<bool>(false);
+  auto noted_bits = std::make_shared<bool>(false);
   context->SetDispatchObserver(
-      [out, counter, noted_bf16](const kiln::ExportView& view,
+      [out, counter, noted_bits](const kiln::ExportView& view,
                                  const std::vector<kiln::Tensor>& bindings,
                                  size_t input_count) -> kiln::Status {
         const std::string folder =
             kiln::StrCat((*counter)++, "_", FileNameComponent(view.name()));
         kiln::NpyEncodeOptions npy_options;
-        npy_options.bf16_as_uint16 = true;
+        npy_options.bits_for_missing_dtypes = true;
         for (size_t i = 0; i < bindings.size(); ++i) {
           const bool is_input = i < input_count;
           const std::string file =
@@ -431,16 +453,7 @@ kiln::Status DumpDispatchesTo(const std::string& dir, kiln::Context* context) {
           KILN_RETURN_IF_ERROR(
               out->WriteFile(file, *bytes, kiln::IfFileExists::kFail),
               "--dump-dispatches");
-          if (bindings[i].element_type() == kiln::ElementType::kBF16 &&
-              !*noted_bf16) {
-            *noted_bf16 = true;
-            std::fprintf(stderr,
-                         "kiln-run: note: --dump-dispatches writes bf16 "
-                         "bindings as .npy files of uint16, their bits (in "
-                         "numpy: np.load(f).view(ml_dtypes.bfloat16)); first: "
-                         "%s\n",
-                         kiln::Printable(out->FilePath(file)).c_str());
-          }
+          NoteBitsFile(bindings[i], out->FilePath(file), noted_bits.get());
         }
         return kiln::OkStatus();
       });

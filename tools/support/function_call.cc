@@ -11,6 +11,18 @@
 
 namespace kiln::tools {
 
+namespace {
+
+/// How value `i` reads a .npy file: as the bits of its expected type where
+/// NumPy lacks it (bf16, fp8, f4E2M1FN).
+NpyReadOptions ReadOptions(const std::vector<ElementType>& expected, size_t i) {
+  NpyReadOptions options;
+  if (i < expected.size()) options.bits_of = expected[i];
+  return options;
+}
+
+}  // namespace
+
 StatusOr<size_t> SelectFunction(const Module& module,
                                 std::optional<std::string_view> name) {
   if (name) return module.FindFunction(*name);
@@ -27,10 +39,12 @@ StatusOr<size_t> SelectFunction(const Module& module,
 }
 
 Status ParseTensors(const std::vector<std::string>& values,
-                    std::string_view what, std::vector<Tensor>* tensors) {
+                    std::string_view what,
+                    const std::vector<ElementType>& expected,
+                    std::vector<Tensor>* tensors) {
   tensors->reserve(values.size());
   for (size_t i = 0; i < values.size(); ++i) {
-    StatusOr<Tensor> parsed = ParseTensor(values[i]);
+    StatusOr<Tensor> parsed = ParseTensor(values[i], ReadOptions(expected, i));
     if (!parsed.ok()) {
       return std::move(parsed).status().Prepend(StrCat(what, " ", i));
     }
@@ -42,15 +56,20 @@ Status ParseTensors(const std::vector<std::string>& values,
 Status ParseInputs(const std::vector<std::string>& values,
                    const FunctionSignature& signature,
                    std::vector<Tensor>* inputs) {
+  std::vector<ElementType> expected;
+  for (const TensorType& type : signature.arguments) {
+    expected.push_back(type.element_type);
+  }
   std::vector<TensorType> types;
   types.reserve(values.size());
   for (size_t i = 0; i < values.size(); ++i) {
-    StatusOr<TensorType> type = ParseTensorValueType(values[i]);
+    StatusOr<TensorType> type =
+        ParseTensorValueType(values[i], ReadOptions(expected, i));
     if (!type.ok()) return std::move(type).status().Prepend(StrCat("input ", i));
     types.push_back(std::move(type).value());
   }
   KILN_RETURN_IF_ERROR(CheckInputTypes(signature, types));
-  return ParseTensors(values, "input", inputs);
+  return ParseTensors(values, "input", expected, inputs);
 }
 
 Status ParseBindings(const std::vector<std::string>& values,
@@ -60,22 +79,28 @@ Status ParseBindings(const std::vector<std::string>& values,
     return InvalidArgumentError(context, ": expected ", ex.binding_count(),
                                 " bindings, got ", values.size());
   }
+  std::vector<ElementType> expected;
   if (ex.has_binding_types()) {
     for (size_t i = 0; i < values.size(); ++i) {
-      StatusOr<TensorType> type = ParseTensorValueType(values[i]);
+      expected.push_back(
+          ex.binding_type(static_cast<uint32_t>(i)).element_type);
+    }
+    for (size_t i = 0; i < values.size(); ++i) {
+      StatusOr<TensorType> type =
+          ParseTensorValueType(values[i], ReadOptions(expected, i));
       if (!type.ok()) {
         return std::move(type).status().Prepend(StrCat("binding ", i));
       }
-      const TensorTypeView expected =
+      const TensorTypeView expected_type =
           ex.binding_type(static_cast<uint32_t>(i));
-      if (expected != *type) {
+      if (expected_type != *type) {
         return InvalidArgumentError(context, ": binding ", i, ": expected ",
-                                    expected.ToString(), ", got ",
+                                    expected_type.ToString(), ", got ",
                                     type->ToString());
       }
     }
   }
-  return ParseTensors(values, "binding", bindings);
+  return ParseTensors(values, "binding", expected, bindings);
 }
 
 void PrintCheckFailures(std::string_view tool, const CheckRecorder& checks) {

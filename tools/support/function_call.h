@@ -27,13 +27,18 @@ StatusOr<size_t> SelectFunction(const Module& module,
                                 std::optional<std::string_view> name);
 
 /// Parses each of `values` as a tensor (kiln/tensor_io.h: "2x3xf32=1,2,...",
-/// "@file.npy", "2x3xf32" for zeros); errors name "<what> <index>".
+/// "@file.npy", "2x3xf32" for zeros); errors name "<what> <index>". A
+/// .npy file of bits is read as the type `expected` gives at its index,
+/// where NumPy lacks that type (bf16, fp8, f4E2M1FN).
 Status ParseTensors(const std::vector<std::string>& values,
-                    std::string_view what, std::vector<Tensor>* tensors);
+                    std::string_view what,
+                    const std::vector<ElementType>& expected,
+                    std::vector<Tensor>* tensors);
 
 /// Parses `values` as the inputs of `signature` (--input): their types,
 /// read first without their values, must be the signature's, so that a
-/// wrong or huge shape is an error before anything is allocated.
+/// wrong or huge shape is an error before anything is allocated. An
+/// argument of a type NumPy lacks takes a .npy file of its bits.
 Status ParseInputs(const std::vector<std::string>& values,
                    const FunctionSignature& signature,
                    std::vector<Tensor>* inputs);

@@ -14,15 +14,16 @@ namespace mlir::kiln {
 
 namespace {
 
-/// A 1-D vector of i1, i2 or i4.
+/// A 1-D vector of i1, i2, i4 or f4E2M1FN.
 bool isSubByteVector(VectorType type) {
-  auto intType = dyn_cast<IntegerType>(type.getElementType());
-  return type.getRank() == 1 && intType && intType.getWidth() < 8;
+  Type elementType = type.getElementType();
+  return type.getRank() == 1 && elementType.isIntOrFloat() &&
+         elementType.getIntOrFloatBitWidth() < 8;
 }
 
-/// Memory holds one byte per i1, i2 or i4 element, but a vector load or
-/// store of them would pack the elements into bits: access them one at a
-/// time instead.
+/// Memory holds one byte per i1, i2, i4 or f4E2M1FN element, but a vector
+/// load or store of them would pack the elements into bits: access them one
+/// at a time instead.
 struct ScalarizeSubByteLoad : OpRewritePattern<vector::LoadOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(vector::LoadOp op,

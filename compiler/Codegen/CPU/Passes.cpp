@@ -77,6 +77,10 @@ void buildCPUCodegenPassPipeline(OpPassManager &variantPM, CodegenStage from,
       // Ops the vectorizer left alone run as scalar loops.
       funcPM.addPass(createConvertLinalgToLoopsPass());
       addCleanupPasses(funcPM);
+      // No arithmetic of their own: small floats compute in f32, scalar or
+      // vector alike, and convert with integer operations.
+      funcPM.addPass(createExpandSmallFloatsPass());
+      addCleanupPasses(funcPM);
     }
     OpPassManager &modulePM = variantPM.nest<ModuleOp>();
     ConvertToLLVMPassOptions llvmOptions;

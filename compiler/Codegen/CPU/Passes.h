@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -57,6 +58,10 @@ using StageCheckpointFn =
 void buildCPUCodegenPassPipeline(OpPassManager &variantPM, CodegenStage from,
                                  bool reassociateFpReductions,
                                  const StageCheckpointFn &checkpoint);
+
+/// arith.extf from and arith.truncf (to nearest even) to floats of at most 8
+/// bits as integer operations on their bits, scalar or vector.
+void populateExpandSmallFloatConversionPatterns(RewritePatternSet &patterns);
 
 /// Vector lowering to the 1-D ops LLVM conversion handles (contractions as
 /// outer products, transfers of rank 1, ...).

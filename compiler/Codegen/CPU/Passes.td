@@ -171,6 +171,49 @@ def LowerVectorsPass : Pass<"kiln-cpu-lower-vectors", "::mlir::func::FuncOp"> {
                            "::mlir::ub::UBDialect"];
 }
 
+def ExpandSmallFloatsPass
+    : Pass<"kiln-cpu-expand-small-floats", "::mlir::func::FuncOp"> {
+  let summary = "Computes with floats of at most 8 bits in f32, converting "
+                "them with integer operations.";
+  let description = [{
+    x86 has no arithmetic on f8E5M2, f8E4M3FN, f8E5M2FNUZ, f8E4M3FNUZ,
+    f8E8M0FNU or f4E2M1FN, and LLVM no conversions to or from them. Scalar
+    and vector ops on them compute in f32 instead and round each result back
+    to its type: upstream's `arith.scaling_extf`/`scaling_truncf` expansion,
+    `arith` float emulation and `math` type extension. The `arith.extf` and
+    `arith.truncf` that remain become integer operations on the bits, for
+    every such type, derived from its APFloat semantics:
+
+    - widening is exact: 0x80 of an FNUZ type is NaN, 0x00 of f8E8M0FNU is
+      2^-127, NaN payloads keep their top bits;
+    - narrowing from f32 or f64 rounds to nearest even in one step, with
+      the rules of runtime/base/float_convert.h for what the type cannot
+      hold (infinities and overflow become the type's infinity, else its
+      NaN, else for f4E2M1FN its largest value; NaN without NaN is a zero;
+      f8E8M0FNU rounds to the nearest power of two, midpoints up, and makes
+      negative values NaN); f16 and bf16 are widened to f32 first (exactly).
+
+    Upstream's own expansions of f4E2M1FN and f8E8M0FNU (`arith-expand`) are
+    not used: the former rounds 2.5 and 5.0 away from even and loses the
+    sign of zero, the latter reads 0x00 as 0 and truncates instead of
+    rounding.
+
+    ```mlir
+    %s = arith.addf %a, %b : vector<8xf8E4M3FN>
+    // becomes (the extf and truncf then integer operations on i32 lanes)
+    %a32 = arith.extf %a : vector<8xf8E4M3FN> to vector<8xf32>
+    %b32 = arith.extf %b : vector<8xf8E4M3FN> to vector<8xf32>
+    %s32 = arith.addf %a32, %b32 : vector<8xf32>
+    %s = arith.truncf %s32 : vector<8xf32> to vector<8xf8E4M3FN>
+    ```
+
+    A `truncf` with a rounding mode other than to nearest even is an error.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def ConvertToLLVMPass : Pass<"kiln-cpu-convert-to-llvm", "::mlir::ModuleOp"> {
   let summary = "Lowers kernels to the LLVM dialect with the library ABI.";
   let description = [{

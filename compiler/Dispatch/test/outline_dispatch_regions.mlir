@@ -53,3 +53,33 @@ func.func @mask(%m: tensor<8xi1>) -> tensor<8xi1> {
   }
   return %0 : tensor<8xi1>
 }
+
+// -----
+
+// Tests that f4E2M1FN tensors cross the boundary as bytes (the value in
+// their low four bits) and that fp8 tensors cross as themselves.
+// CHECK-LABEL: kiln.executable @small_dispatch_0
+//       CHECK:   kiln.binding 0 : memref<8xi8>
+//       CHECK:   arith.trunci %{{.+}} : i8 to i4
+//       CHECK:   arith.bitcast %{{.+}} : i4 to f4E2M1FN
+//       CHECK:   kiln.binding 1 : memref<8xf8E4M3FN>
+//       CHECK:   kiln.binding 2 : memref<8xi8>
+//       CHECK:   arith.bitcast %{{.+}} : f4E2M1FN to i4
+//       CHECK:   arith.extui %{{.+}} : i4 to i8
+// CHECK-LABEL: func.func @small(
+//       CHECK:   kiln.dispatch @small_dispatch_0::@{{.+}}(%arg0, %arg1) : (tensor<8xf4E2M1FN>, tensor<8xf8E4M3FN>) -> tensor<8xf4E2M1FN>
+func.func @small(%a: tensor<8xf4E2M1FN>, %b: tensor<8xf8E4M3FN>) -> tensor<8xf4E2M1FN> {
+  %0 = kiln.dispatch.region -> (tensor<8xf4E2M1FN>) {
+    %e = tensor.empty() : tensor<8xf4E2M1FN>
+    %n = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+        ins(%a, %b : tensor<8xf4E2M1FN>, tensor<8xf8E4M3FN>) outs(%e : tensor<8xf4E2M1FN>) {
+    ^bb0(%x: f4E2M1FN, %y: f8E4M3FN, %o: f4E2M1FN):
+      %w = arith.extf %x : f4E2M1FN to f8E4M3FN
+      %s = arith.addf %w, %y : f8E4M3FN
+      %t = arith.truncf %s : f8E4M3FN to f4E2M1FN
+      linalg.yield %t : f4E2M1FN
+    } -> tensor<8xf4E2M1FN>
+    kiln.return %n : tensor<8xf4E2M1FN>
+  }
+  return %0 : tensor<8xf4E2M1FN>
+}

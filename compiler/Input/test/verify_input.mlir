@@ -81,3 +81,16 @@ func.func @"" (%a: tensor<4xf32>) -> tensor<4xf32> {
 func.func @"ma\00in" (%a: tensor<4xf32>) -> tensor<4xf32> {
   return %a : tensor<4xf32>
 }
+
+// -----
+
+// Tests that the floats of at most 8 bits are taken in public signatures
+// and programs, and that other small float types are reported.
+func.func @small_floats(%a: tensor<4xf8E5M2>, %b: tensor<4xf8E4M3FN>,
+                        %c: tensor<4xf8E5M2FNUZ>, %d: tensor<4xf8E4M3FNUZ>,
+                        %e: tensor<4xf8E8M0FNU>, %f: tensor<4xf4E2M1FN>)
+    -> tensor<4xf4E2M1FN> {
+  // expected-error@+1 {{unsupported element type 'f8E4M3' in 'tensor<4xf8E4M3>'}}
+  %0 = tensor.empty() : tensor<4xf8E4M3>
+  return %f : tensor<4xf4E2M1FN>
+}

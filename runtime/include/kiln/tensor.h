@@ -33,16 +33,26 @@ enum class ElementType : uint8_t {
   kI16 = 6,
   kI32 = 7,
   kI64 = 8,
+  // Float types of at most 8 bits, one byte per element (MLIR's names and
+  // encodings; f4E2M1FN in the low four bits of its byte). Programs compute
+  // with them in f32.
+  kF8E5M2 = 9,
+  kF8E4M3FN = 10,
+  kF8E5M2FNUZ = 11,
+  kF8E4M3FNUZ = 12,
+  kF8E8M0FNU = 13,
+  kF4E2M1FN = 14,
 };
-inline constexpr int kElementTypeCount = 9;
+inline constexpr int kElementTypeCount = 15;
 
 /// True when `value` names an ElementType (e.g. a byte read from a file).
 constexpr bool IsValidElementType(uint32_t value) {
   return value < static_cast<uint32_t>(kElementTypeCount);
 }
-/// "f32", "f64", "f16", "bf16", "i1", "i8", "i16", "i32", "i64".
+/// "f32", "f64", "f16", "bf16", "i1", "i8", "i16", "i32", "i64", "f8E5M2",
+/// "f8E4M3FN", "f8E5M2FNUZ", "f8E4M3FNUZ", "f8E8M0FNU", "f4E2M1FN".
 std::string_view ElementTypeName(ElementType type);
-/// Size of one element in bytes (i1 takes one byte).
+/// Size of one element in bytes (i1 and f4E2M1FN take one byte).
 size_t ElementTypeByteSize(ElementType type);
 /// Parses a name as printed by ElementTypeName; false when unknown.
 bool ParseElementTypeName(std::string_view name, ElementType* out_type);

@@ -81,3 +81,20 @@ func.func @sub_byte_access(%a: memref<4xi4>, %b: memref<4xi2>, %c: memref<4xi8>)
   vector.store %w, %c[%c0] : memref<4xi8>, vector<4xi8>
   return
 }
+
+// -----
+
+// Tests that f4E2M1FN vectors (a byte per element in memory) are loaded one
+// element at a time, and fp8 vectors as whole vectors.
+// CHECK-LABEL: func.func @f4_access
+//   CHECK-NOT:   vector.load {{.*}} vector<2xf4E2M1FN>
+//       CHECK:   memref.load {{.*}} : memref<2xf4E2M1FN>
+//       CHECK:   memref.load {{.*}} : memref<2xf4E2M1FN>
+//       CHECK:   vector.store {{.*}} : memref<2xf8E4M3FN>, vector<2xf8E4M3FN>
+func.func @f4_access(%a: memref<2xf4E2M1FN>, %b: memref<2xf8E4M3FN>) {
+  %c0 = arith.constant 0 : index
+  %v = vector.load %a[%c0] : memref<2xf4E2M1FN>, vector<2xf4E2M1FN>
+  %w = arith.extf %v : vector<2xf4E2M1FN> to vector<2xf8E4M3FN>
+  vector.store %w, %b[%c0] : memref<2xf8E4M3FN>, vector<2xf8E4M3FN>
+  return
+}

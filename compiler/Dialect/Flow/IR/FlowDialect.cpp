@@ -38,5 +38,23 @@ LogicalResult TensorTieShapeOp::verify() {
   return success();
 }
 
+LogicalResult TensorBitCastOp::verify() {
+  RankedTensorType sourceType = getSource().getType();
+  RankedTensorType resultType = getType();
+  if (getSourceDims().size() != sourceType.getNumDynamicDims() ||
+      getResultDims().size() != resultType.getNumDynamicDims())
+    return emitOpError("expects one index operand per dynamic dimension of ")
+           << sourceType << " and " << resultType;
+  for (Type type : {sourceType.getElementType(), resultType.getElementType()})
+    if (!type.isIntOrFloat())
+      return emitOpError("cannot reinterpret the bits of ") << type;
+  if (sourceType.hasStaticShape() && resultType.hasStaticShape() &&
+      sourceType.getNumElements() * sourceType.getElementTypeBitWidth() !=
+          resultType.getNumElements() * resultType.getElementTypeBitWidth())
+    return emitOpError("source ") << sourceType << " and result " << resultType
+                                  << " do not hold the same number of bits";
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "Dialect/Flow/IR/FlowOps.cpp.inc"

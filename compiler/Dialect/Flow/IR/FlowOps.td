@@ -1,8 +1,8 @@
 //===- FlowOps.td - IREE test-format flow ops ---------------*- tablegen -*-===//
 //
-// The ops of IREE's flow dialect that its e2e tests use to make shapes
-// dynamic: a constant whose type hides its shape, and a tie of a tensor to
-// its dynamic dimensions.
+// The ops of IREE's flow dialect that its e2e tests use: to make shapes
+// dynamic, a constant whose type hides its shape and a tie of a tensor to
+// its dynamic dimensions; and a bitcast that reinterprets a tensor's bits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,6 +55,32 @@ def Flow_TensorTieShapeOp : Flow_Op<"tensor.tie_shape", [Pure,
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat =
       "$operand attr-dict `:` type($result) (`{` $dynamic_dims^ `}`)?";
+  let hasVerifier = 1;
+}
+
+def Flow_TensorBitCastOp : Flow_Op<"tensor.bitcast", [Pure,
+    AttrSizedOperandSegments]> {
+  let summary = "Reinterprets the bits of a tensor as another tensor type.";
+  let description = [{
+    The result holds the bits of the source, in row-major order, element 0
+    in the lowest bits: both types hold the same number of bits. Elements
+    narrower than a byte are packed, as IREE stores them, whatever the
+    width kiln stores them with (a byte each); so 4xi8 0x20 0x64 ... is the
+    8xf4E2M1FN 0x0 0x2 0x4 0x6 .... The operands after the source are the
+    dynamic dimensions of the source and then of the result.
+
+    ```mlir
+    %1 = flow.tensor.bitcast %0 : tensor<4xi8> -> tensor<8xf4E2M1FN>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$source,
+                       Variadic<Index>:$source_dims,
+                       Variadic<Index>:$result_dims);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $source `:` type($source) (`{` $source_dims^ `}`)? `->`
+    type($result) (`{` $result_dims^ `}`)? attr-dict-with-keyword
+  }];
   let hasVerifier = 1;
 }
 

@@ -3,6 +3,7 @@
 #ifndef KILN_CAPTURE_PASSES_H_
 #define KILN_CAPTURE_PASSES_H_
 
+#include "Capture/InputFiles.h"
 #include "Capture/SourceSizeLimit.h"
 #include "Dialect/Kiln/IR/KilnOps.h"
 #include "mlir/Pass/Pass.h"

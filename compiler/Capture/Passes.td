@@ -61,4 +61,34 @@ def CaptureExecutableSourcesPass
   ];
 }
 
+def CaptureInputFilesPass : Pass<"kiln-capture-input-files", "::mlir::ModuleOp"> {
+  let summary = "Embeds the input files that export locations name.";
+  let description = [{
+    Reads each file that an export's location names (from `debug-level` 1)
+    or the location of an op fused into it (from 2), once, and attaches its
+    text to the module in the `kiln.input_files` dictionary, under the path
+    locations go by in the module (lexically normalised; absolute when it
+    would climb out of the current directory). A location may name any
+    file, so only regular text files of at most `limit` bytes under one of
+    `dirs` (symlinks resolved; compared by real path) are read, and what is
+    read is what was checked. Each file left out is a warning that shows no
+    line of it; a file a profiler cannot show whole (above Tracy's 262,127
+    bytes) is embedded with a warning.
+
+    ```mlir
+    module attributes {kiln.input_files = {"model.mlir" = dense_resource<model.mlir> : tensor<812xi8>}} {
+    ```
+  }];
+  let options = [
+    Option<"debugLevel", "debug-level", "int", /*default=*/"2",
+           "--executable-debug-level: which locations name files (1: the "
+           "exports', 2: also the ops fused into them)">,
+    Option<"limit", "limit", "uint64_t",
+           /*default=*/"::mlir::kiln::kDefaultEmbedInputFileLimit",
+           "Largest file embedded, in bytes">,
+    ListOption<"dirs", "dirs", "std::string",
+               "Directories whose files may be embedded">,
+  ];
+}
+
 #endif // KILN_CAPTURE_PASSES

@@ -1,34 +1,25 @@
 //===- SerializeModule.cpp - compiled IR to a kiln module file ------------===//
 //
-// Host functions become straight-line slot programs (schema/module.fbs):
-// every tensor value gets a slot, dispatches allocate their results,
-// reshapes alias, constants point into the file, and a slot is released
-// after its last use so peak memory follows liveness.
+// Writes what the IR says: host functions (host ops, with their buffers
+// planned) instruction by instruction as slot programs (schema/module.fbs),
+// constants once each, executables and their debug information, the
+// library, and the source table.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Module/SerializeModule.h"
 
-#include "Capture/SourceSizeLimit.h"
-#include "Dialect/Check/IR/CheckDialect.h"
+#include "Capture/InputFiles.h"
+#include "Dialect/Host/IR/HostOps.h"
 #include "Dialect/Kiln/IR/KilnOps.h"
-#include "Dialect/Util/IR/UtilDialect.h"
 #include "Module/ElementType.h"
 #include "kiln/module_format.h"
 #include "kiln/module_generated.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/xxhash.h"
 
 #include <zstd.h>
@@ -42,11 +33,6 @@ namespace {
 
 namespace fb = ::kiln::fb;
 
-/// Element bytes as the runtime lays them out: i1 takes one byte.
-int64_t getStorageBytes(Type type) {
-  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
-}
-
 /// Largest constant a module holds (FlatBuffers addresses 2 GiB in all).
 constexpr int64_t kMaxConstantBytes = int64_t(1) << 30;
 
@@ -55,7 +41,7 @@ FailureOr<std::vector<uint8_t>> getConstantBytes(Location loc,
                                                  ElementsAttr elements) {
   auto type = cast<ShapedType>(elements.getType());
   Type elementType = type.getElementType();
-  int64_t elementBytes = getStorageBytes(elementType);
+  int64_t elementBytes = host::getStorageElementBytes(elementType);
   int64_t count = type.getNumElements();
   if (count > kMaxConstantBytes / elementBytes)
     return emitError(loc) << "constant of type " << type << " holds more than "
@@ -101,123 +87,6 @@ constexpr int kSourceCompressionLevel = 8;
 /// The key of an export in the maps from export to index or ordinal.
 std::string exportKey(StringRef executable, StringRef exportName) {
   return (executable + "::" + exportName).str();
-}
-
-/// The first file location inside `loc`, if any.
-std::optional<FileLineColLoc> findFileLoc(Location loc) {
-  std::optional<FileLineColLoc> found;
-  loc->walk([&](Location nested) {
-    if (auto fileLoc = dyn_cast<FileLineColLoc>(nested)) {
-      found = fileLoc;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return found;
-}
-
-/// The path a location's file goes by in the module: lexically normalised
-/// and, if it would still climb out of the current directory (`../m.mlir`),
-/// absolute, since kiln-dump --extract-sources refuses paths with `..` but
-/// writes absolute ones below its target directory. Locations and the
-/// source table both use it, so that a lookup by a location's path finds
-/// the embedded file.
-std::string getStoredPath(StringRef filename) {
-  SmallString<256> path(filename);
-  llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
-  if (!path.empty() && *llvm::sys::path::begin(path) == "..") {
-    // `<cwd>/../m.mlir`: the `..` goes again.
-    if (!llvm::sys::fs::make_absolute(path))
-      llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
-  }
-  return path.str().str();
-}
-
-/// Whether the real path `file` is under one of the real directories `dirs`.
-bool isUnderDirectory(StringRef file, ArrayRef<std::string> dirs) {
-  return llvm::any_of(dirs, [&](StringRef dir) {
-    return file.starts_with(dir) &&
-           (dir.ends_with("/") ||
-            (file.size() > dir.size() && file[dir.size()] == '/'));
-  });
-}
-
-/// Reads an input file for embedding if it is a regular text file within
-/// `limit` bytes under one of the real directories `dirs`; otherwise warns
-/// and returns nothing. Never reads more than `limit` bytes. Warnings about
-/// what the file holds carry no location in it: showing its line would read
-/// it whole, print bytes that are not text, or show a file nobody asked
-/// to embed.
-std::optional<std::string> readInputFile(FileLineColLoc loc, uint64_t limit,
-                                         ArrayRef<std::string> dirs) {
-  StringRef path = loc.getFilename();
-  Location outsideFile = UnknownLoc::get(loc.getContext());
-  // A diagnostic about the file as a whole ("FILE: warning: ...").
-  Location wholeFile = FileLineColLoc::get(loc.getFilename(), 0, 0);
-  llvm::sys::fs::file_status status;
-  if (llvm::sys::fs::status(path, status) ||
-      !llvm::sys::fs::exists(status)) {
-    emitWarning(loc) << "input file '" << path
-                     << "' named by a location does not exist; not embedded";
-    return std::nullopt;
-  }
-  // Symlinks resolved: a link in the input's directory may lead anywhere.
-  SmallString<256> realPath;
-  if (llvm::sys::fs::real_path(path, realPath) ||
-      !isUnderDirectory(realPath, dirs)) {
-    emitWarning(wholeFile) << "input file '" << path
-                           << "', named by a location at line " << loc.getLine()
-                           << ", is not under the input file's directory or an "
-                              "--executable-embed-input-dir; not embedded";
-    return std::nullopt;
-  }
-  if (!llvm::sys::fs::is_regular_file(status)) {
-    emitWarning(outsideFile) << "input file '" << path
-                             << "' is not a regular file; not embedded";
-    return std::nullopt;
-  }
-  if (status.getSize() > limit) {
-    emitWarning(loc) << "input file '" << path << "' is " << status.getSize()
-                     << " bytes, above the " << limit
-                     << "-byte limit; not embedded";
-    return std::nullopt;
-  }
-  int fd = -1;
-  SmallString<256> openedPath;
-  if (llvm::sys::fs::openFileForRead(path, fd, llvm::sys::fs::OF_None,
-                                     &openedPath)) {
-    emitWarning(loc) << "cannot read input file '" << path << "'; not embedded";
-    return std::nullopt;
-  }
-  llvm::scope_exit closeFile(
-      [&] { llvm::sys::Process::SafelyCloseFileDescriptor(fd); });
-  // What is read is what was checked, even if the file was replaced since
-  // (by a symlink leading out, or by something larger).
-  llvm::sys::fs::file_status opened;
-  if (llvm::sys::fs::status(fd, opened) ||
-      !llvm::sys::fs::is_regular_file(opened) || opened.getSize() > limit ||
-      !isUnderDirectory(openedPath, dirs)) {
-    emitWarning(wholeFile) << "input file '" << path
-                           << "' changed while being read; not embedded";
-    return std::nullopt;
-  }
-  // Read, not mapped: a file truncated meanwhile must not fault.
-  auto buffer = llvm::MemoryBuffer::getOpenFileSlice(
-      llvm::sys::fs::convertFDToNativeFile(fd), path, opened.getSize(), 0,
-      /*IsVolatile=*/true);
-  if (!buffer) {
-    emitWarning(loc) << "cannot read input file '" << path
-                     << "'; not embedded";
-    return std::nullopt;
-  }
-  StringRef text = (*buffer)->getBuffer();
-  if (text.contains('\0')) {
-    emitWarning(outsideFile) << "input file '" << path
-                             << "' is binary; not embedded";
-    return std::nullopt;
-  }
-  warnIfAboveProfilerSourceSizeLimit(loc, "input file", path, text.size());
-  return text.str();
 }
 
 class ModuleSerializer {
@@ -605,7 +474,7 @@ private:
     // Checked before the bytes are made: they may be a GiB. A constant
     // past the per-constant limit is refused by getConstantBytes.
     auto shapedType = cast<ShapedType>(value.getType());
-    int64_t elementBytes = getStorageBytes(shapedType.getElementType());
+    int64_t elementBytes = host::getStorageElementBytes(shapedType.getElementType());
     if (shapedType.getNumElements() <= kMaxConstantBytes / elementBytes &&
         failed(checkRoomFor(loc, shapedType.getNumElements() * elementBytes,
                             "this constant")))
@@ -631,28 +500,59 @@ private:
     return writer.write();
   }
 
-  /// Writes one host function: its ops in order, control flow as branches
-  /// between labels, values carried by control flow as slot aliases.
+  /// Writes one host function as its host ops say: every tensor value a
+  /// slot, numbered in order of definition; the buffers in the order of
+  /// their host.buffer ops; each block's ops in order, a host.br's operands
+  /// viewed by its destination's arguments (one after the other: host.br
+  /// passes no argument of its destination) before the branch.
   class FunctionWriter {
   public:
     FunctionWriter(ModuleSerializer &module, func::FuncOp funcOp)
         : module(module), builder(module.builder), funcOp(funcOp) {}
 
     FailureOr<flatbuffers::Offset<fb::Function>> write() {
-      std::vector<uint32_t> arguments;
-      for (BlockArgument arg : funcOp.getArguments()) {
-        FailureOr<uint32_t> slot = slotOf(arg);
-        if (failed(slot))
-          return failure();
-        arguments.push_back(*slot);
+      for (Block &block : funcOp.getBody()) {
+        for (BlockArgument arg : block.getArguments())
+          if (failed(newSlot(funcOp.getLoc(), arg)))
+            return failure();
+        for (Operation &op : block)
+          for (Value result : op.getResults())
+            if (!isa<host::BufferType>(result.getType()) &&
+                failed(newSlot(op.getLoc(), result)))
+              return failure();
       }
-      if (failed(writeBlock(funcOp.getBody().front())))
-        return failure();
+      std::vector<uint32_t> arguments;
+      for (BlockArgument arg : funcOp.getArguments())
+        arguments.push_back(slots.lookup(arg));
+      for (auto bufferOp :
+           funcOp.getBody().front().getOps<host::BufferOp>()) {
+        bufferIndices[bufferOp] = bufferSizes.size();
+        bufferSizes.push_back(bufferOp.getSize());
+      }
+      for (Block &block : funcOp.getBody()) {
+        blockStarts[&block] = instructions.size();
+        for (Operation &op : block)
+          if (failed(writeOp(&op)))
+            return failure();
+      }
 
       std::vector<fb::Op> bodyTypes;
       std::vector<flatbuffers::Offset<void>> bodyOffsets;
-      if (failed(finishBody(bodyTypes, bodyOffsets)))
-        return failure();
+      for (const Instruction &instruction : instructions) {
+        bodyTypes.push_back(instruction.type);
+        if (instruction.type == fb::Op::BranchOp)
+          bodyOffsets.push_back(
+              fb::CreateBranchOp(builder, blockStarts[instruction.target])
+                  .Union());
+        else if (instruction.type == fb::Op::CondBranchOp)
+          bodyOffsets.push_back(
+              fb::CreateCondBranchOp(builder, instruction.condition,
+                                     blockStarts[instruction.target],
+                                     blockStarts[instruction.falseTarget])
+                  .Union());
+        else
+          bodyOffsets.push_back(instruction.offset);
+      }
       std::vector<flatbuffers::Offset<fb::TensorType>> resultTypes;
       for (Type type : funcOp.getResultTypes()) {
         FailureOr<flatbuffers::Offset<fb::TensorType>> serialized =
@@ -665,109 +565,39 @@ private:
           builder, builder.CreateString(funcOp.getName().str()),
           builder.CreateVector(slotTypes), builder.CreateVector(arguments),
           builder.CreateVector(resultTypes), builder.CreateVector(bodyTypes),
-          builder.CreateVector(bodyOffsets));
+          builder.CreateVector(bodyOffsets),
+          builder.CreateVector(bufferSizes));
     }
 
   private:
-    /// One instruction; branches are built once their labels are placed.
+    /// One instruction; branches are built once every block's first
+    /// instruction is known.
     struct Instruction {
       fb::Op type;
       flatbuffers::Offset<void> offset;
-      std::vector<uint32_t> reads;
-      int trueLabel = -1, falseLabel = -1;
+      Block *target = nullptr, *falseTarget = nullptr;
       uint32_t condition = 0;
     };
 
-    FailureOr<uint32_t> slotOf(Value value) {
-      auto it = slots.find(value);
-      if (it != slots.end())
-        return it->second;
-      return newSlot(value.getLoc(), value.getType(), value);
-    }
-
-    FailureOr<uint32_t> newSlot(Location loc, Type type, Value value = {}) {
+    LogicalResult newSlot(Location loc, Value value) {
       FailureOr<flatbuffers::Offset<fb::TensorType>> serialized =
-          module.serializeType(loc, type);
+          module.serializeType(loc, value.getType());
       if (failed(serialized))
         return failure();
-      uint32_t slot = slotTypes.size();
+      slots[value] = slotTypes.size();
       slotTypes.push_back(*serialized);
-      slotValueTypes.push_back(type);
-      if (value)
-        slots[value] = slot;
-      return slot;
-    }
-
-    FailureOr<std::vector<uint32_t>> slotsOf(ValueRange values) {
-      std::vector<uint32_t> result;
-      for (Value value : values) {
-        FailureOr<uint32_t> slot = slotOf(value);
-        if (failed(slot))
-          return failure();
-        result.push_back(*slot);
-      }
-      return result;
-    }
-
-    void emit(fb::Op type, flatbuffers::Offset<void> offset,
-              std::vector<uint32_t> reads = {}) {
-      instructions.push_back({type, offset, std::move(reads)});
-    }
-
-    int newLabel() {
-      labels.push_back(-1);
-      return labels.size() - 1;
-    }
-    void placeLabel(int label) { labels[label] = instructions.size(); }
-
-    void emitBranch(int label) {
-      hasControlFlow = true;
-      Instruction instruction{fb::Op::BranchOp, {}, {}};
-      instruction.trueLabel = label;
-      instructions.push_back(instruction);
-    }
-    void emitCondBranch(uint32_t condition, int trueLabel, int falseLabel) {
-      hasControlFlow = true;
-      Instruction instruction{fb::Op::CondBranchOp, {}, {condition}};
-      instruction.trueLabel = trueLabel;
-      instruction.falseLabel = falseLabel;
-      instruction.condition = condition;
-      instructions.push_back(instruction);
-    }
-
-    /// `destinations[i]` = `sources[i]` for all i at once (a loop may swap
-    /// values): through fresh slots when a source is also a destination.
-    LogicalResult emitMoves(Location loc, ArrayRef<uint32_t> destinations,
-                            ArrayRef<uint32_t> sources) {
-      SmallVector<uint32_t> from(sources.begin(), sources.end());
-      bool overlap = llvm::any_of(sources, [&](uint32_t source) {
-        return llvm::is_contained(destinations, source);
-      });
-      if (overlap) {
-        for (auto [i, source] : llvm::enumerate(sources)) {
-          FailureOr<uint32_t> temp = newSlot(loc, slotValueTypes[source]);
-          if (failed(temp))
-            return failure();
-          emit(fb::Op::ReshapeOp,
-               fb::CreateReshapeOp(builder, *temp, source).Union(), {source});
-          from[i] = *temp;
-        }
-      }
-      for (auto [destination, source] : llvm::zip(destinations, from))
-        if (destination != source)
-          emit(fb::Op::ReshapeOp,
-               fb::CreateReshapeOp(builder, destination, source).Union(),
-               {source});
       return success();
     }
 
-    /// The 0-d i1 tensor a control-flow condition reads.
-    FailureOr<uint32_t> conditionSlot(Operation *user, Value condition) {
-      auto extractOp = condition.getDefiningOp<tensor::ExtractOp>();
-      if (!extractOp || extractOp.getTensor().getType().getRank() != 0)
-        return user->emitError(
-            "a host branch condition must be read from a 0-d tensor<i1>");
-      return slotOf(extractOp.getTensor());
+    std::vector<uint32_t> slotsOf(ValueRange values) {
+      std::vector<uint32_t> result;
+      for (Value value : values)
+        result.push_back(slots.lookup(value));
+      return result;
+    }
+
+    void emit(fb::Op type, flatbuffers::Offset<void> offset) {
+      instructions.push_back({type, offset});
     }
 
     std::string locationString(Location loc) {
@@ -780,267 +610,90 @@ private:
           .str();
     }
 
-    LogicalResult emitCheck(Operation *op, fb::CheckKind kind, Value lhs,
-                            Value rhs, float atol = 0, float rtol = 0) {
-      FailureOr<uint32_t> lhsSlot = slotOf(lhs);
-      FailureOr<uint32_t> rhsSlot = rhs ? slotOf(rhs) : lhsSlot;
-      if (failed(lhsSlot) || failed(rhsSlot))
-        return failure();
-      std::vector<uint32_t> reads = {*lhsSlot};
-      if (rhs)
-        reads.push_back(*rhsSlot);
-      emit(fb::Op::CheckOp,
-           fb::CreateCheckOp(builder, kind, *lhsSlot, rhs ? *rhsSlot : 0, atol,
-                             rtol,
-                             builder.CreateString(locationString(op->getLoc())))
-               .Union(),
-           reads);
-      return success();
-    }
-
-    LogicalResult writeBlock(Block &block) {
-      for (Operation &op : block)
-        if (failed(writeOp(&op)))
-          return failure();
-      return success();
-    }
-
     LogicalResult writeOp(Operation *op) {
-      Location loc = op->getLoc();
-      if (auto constantOp = dyn_cast<arith::ConstantOp>(op)) {
-        auto value = dyn_cast<ElementsAttr>(constantOp.getValue());
-        if (!value) {
-          // Scalars read only by dispatches were copied into them.
-          if (constantOp->use_empty())
-            return success();
-          return constantOp.emitError("scalar constants cannot live on the host");
-        }
-        FailureOr<uint32_t> constant = module.getConstant(loc, value);
-        FailureOr<uint32_t> result = slotOf(constantOp.getResult());
-        if (failed(constant) || failed(result))
+      if (isa<host::BufferOp, host::AllocateOp>(op))
+        return success();
+      if (auto constantOp = dyn_cast<host::ConstantOp>(op)) {
+        FailureOr<uint32_t> constant =
+            module.getConstant(op->getLoc(), constantOp.getValue());
+        if (failed(constant))
           return failure();
         emit(fb::Op::ConstantOp,
-             fb::CreateConstantOp(builder, *result, *constant).Union());
+             fb::CreateConstantOp(builder, slots.lookup(constantOp.getResult()),
+                                  *constant)
+                 .Union());
         return success();
       }
-      if (auto emptyOp = dyn_cast<tensor::EmptyOp>(op)) {
-        // An uninitialized tensor escaping to the host reads as zeros.
-        auto type = cast<RankedTensorType>(emptyOp.getType());
-        Attribute zero =
-            type.getElementType().isIntOrIndex()
-                ? Attribute(IntegerAttr::get(type.getElementType(), 0))
-                : Attribute(FloatAttr::get(type.getElementType(), 0.0));
-        FailureOr<uint32_t> constant = module.getConstant(
-            loc, cast<ElementsAttr>(SplatElementsAttr::get(type, zero)));
-        FailureOr<uint32_t> result = slotOf(emptyOp.getResult());
-        if (failed(constant) || failed(result))
-          return failure();
-        emit(fb::Op::ConstantOp,
-             fb::CreateConstantOp(builder, *result, *constant).Union());
-        return success();
-      }
-      if (auto dispatchOp = dyn_cast<DispatchOp>(op)) {
+      if (auto dispatchOp = dyn_cast<host::DispatchOp>(op)) {
         std::string key = exportKey(dispatchOp.getExecutableName().getValue(),
                                     dispatchOp.getExportName().getValue());
         auto it = module.exportIndices.find(key);
         if (it == module.exportIndices.end())
           return dispatchOp.emitError("dispatch of an unknown export");
-        FailureOr<std::vector<uint32_t>> operands =
-            slotsOf(dispatchOp.getArguments());
-        FailureOr<std::vector<uint32_t>> results =
-            slotsOf(dispatchOp.getResults());
-        if (failed(operands) || failed(results))
-          return failure();
+        std::vector<uint32_t> resultBuffers;
+        for (Value buffer : dispatchOp.getBuffers()) {
+          auto bufferOp = buffer.getDefiningOp<host::BufferOp>();
+          resultBuffers.push_back(bufferOp ? bufferIndices.lookup(bufferOp)
+                                           : KILN_NEW_BUFFER);
+        }
         emit(fb::Op::DispatchOp,
-             fb::CreateDispatchOp(builder, it->second.first, it->second.second,
-                                  builder.CreateVector(*operands),
-                                  builder.CreateVector(*results))
-                 .Union(),
-             *operands);
+             fb::CreateDispatchOp(
+                 builder, it->second.first, it->second.second,
+                 builder.CreateVector(slotsOf(dispatchOp.getArguments())),
+                 builder.CreateVector(slotsOf(dispatchOp.getResults())),
+                 builder.CreateVector(resultBuffers))
+                 .Union());
         return success();
       }
-      if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp,
-              tensor::ReshapeOp>(op)) {
-        FailureOr<uint32_t> source = slotOf(op->getOperand(0));
-        FailureOr<uint32_t> result = slotOf(op->getResult(0));
-        if (failed(source) || failed(result))
-          return failure();
+      if (auto reshapeOp = dyn_cast<host::ReshapeOp>(op)) {
         emit(fb::Op::ReshapeOp,
-             fb::CreateReshapeOp(builder, *result, *source).Union(), {*source});
+             fb::CreateReshapeOp(builder, slots.lookup(reshapeOp.getResult()),
+                                 slots.lookup(reshapeOp.getSource()))
+                 .Union());
         return success();
       }
-      if (auto barrierOp = dyn_cast<util::OptimizationBarrierOp>(op)) {
-        // Opaque to the compiler; at run time the values pass through.
-        FailureOr<std::vector<uint32_t>> sources =
-            slotsOf(barrierOp.getOperands());
-        FailureOr<std::vector<uint32_t>> results =
-            slotsOf(barrierOp.getResults());
-        if (failed(sources) || failed(results))
-          return failure();
-        return emitMoves(loc, *results, *sources);
+      if (auto checkOp = dyn_cast<host::CheckOp>(op)) {
+        auto toFloat = [](std::optional<APFloat> value, float otherwise) {
+          return value ? value->convertToFloat() : otherwise;
+        };
+        emit(fb::Op::CheckOp,
+             fb::CreateCheckOp(
+                 builder, static_cast<fb::CheckKind>(checkOp.getKind()),
+                 slots.lookup(checkOp.getLhs()),
+                 checkOp.getRhs() ? slots.lookup(checkOp.getRhs()) : 0,
+                 toFloat(checkOp.getAtol(), 0), toFloat(checkOp.getRtol(), 0),
+                 builder.CreateString(locationString(op->getLoc())))
+                 .Union());
+        return success();
       }
-      if (auto extractOp = dyn_cast<tensor::ExtractOp>(op)) {
-        // Read by the branch that uses it (see conditionSlot).
-        if (llvm::all_of(extractOp->getUsers(), [](Operation *user) {
-              return isa<scf::IfOp, scf::ConditionOp>(user);
-            }))
-          return success();
-        return extractOp.emitError(
-            "a tensor element read on the host only decides control flow");
+      if (auto branchOp = dyn_cast<host::BranchOp>(op)) {
+        for (auto [arg, operand] : llvm::zip(branchOp.getDest()->getArguments(),
+                                             branchOp.getDestOperands()))
+          emit(fb::Op::ReshapeOp,
+               fb::CreateReshapeOp(builder, slots.lookup(arg),
+                                   slots.lookup(operand))
+                   .Union());
+        instructions.push_back({fb::Op::BranchOp, {}, branchOp.getDest()});
+        return success();
       }
-      if (auto checkOp = dyn_cast<check::ExpectTrueOp>(op))
-        return emitCheck(op, fb::CheckKind::True, checkOp.getOperand(), {});
-      if (auto checkOp = dyn_cast<check::ExpectFalseOp>(op))
-        return emitCheck(op, fb::CheckKind::False, checkOp.getOperand(), {});
-      if (auto checkOp = dyn_cast<check::ExpectAllTrueOp>(op))
-        return emitCheck(op, fb::CheckKind::AllTrue, checkOp.getOperand(), {});
-      if (auto checkOp = dyn_cast<check::ExpectEqOp>(op))
-        return emitCheck(op, fb::CheckKind::Equal, checkOp.getLhs(),
-                         checkOp.getRhs());
-      if (auto checkOp = dyn_cast<check::ExpectAlmostEqOp>(op))
-        return emitCheck(op, fb::CheckKind::AlmostEqual, checkOp.getLhs(),
-                         checkOp.getRhs(), checkOp.getAtol().convertToFloat(),
-                         checkOp.getRtol().convertToFloat());
-      if (auto ifOp = dyn_cast<scf::IfOp>(op))
-        return writeIf(ifOp);
-      if (auto whileOp = dyn_cast<scf::WhileOp>(op))
-        return writeWhile(whileOp);
-      if (auto returnOp = dyn_cast<func::ReturnOp>(op)) {
-        FailureOr<std::vector<uint32_t>> operands =
-            slotsOf(returnOp.getOperands());
-        if (failed(operands))
-          return failure();
-        returned = *operands;
+      if (auto condBranchOp = dyn_cast<host::CondBranchOp>(op)) {
+        instructions.push_back({fb::Op::CondBranchOp,
+                                {},
+                                condBranchOp.getTrueDest(),
+                                condBranchOp.getFalseDest(),
+                                slots.lookup(condBranchOp.getCondition())});
+        return success();
+      }
+      if (auto returnOp = dyn_cast<host::ReturnOp>(op)) {
         emit(fb::Op::ReturnOp,
-             fb::CreateReturnOp(builder, builder.CreateVector(*operands))
-                 .Union(),
-             *operands);
+             fb::CreateReturnOp(
+                 builder, builder.CreateVector(slotsOf(returnOp.getOperands())))
+                 .Union());
         return success();
       }
       return op->emitError() << "'" << op->getName()
-                             << "' cannot run on the host";
-    }
-
-    /// cond ? then : else, each branch ending by moving its yielded values
-    /// into the results.
-    LogicalResult writeIf(scf::IfOp ifOp) {
-      FailureOr<uint32_t> condition = conditionSlot(ifOp, ifOp.getCondition());
-      FailureOr<std::vector<uint32_t>> results = slotsOf(ifOp.getResults());
-      if (failed(condition) || failed(results))
-        return failure();
-      int thenLabel = newLabel(), elseLabel = newLabel(), endLabel = newLabel();
-      emitCondBranch(*condition, thenLabel, elseLabel);
-      for (auto [label, region] :
-           {std::make_pair(thenLabel, &ifOp.getThenRegion()),
-            std::make_pair(elseLabel, &ifOp.getElseRegion())}) {
-        placeLabel(label);
-        if (region->empty())
-          continue;
-        Block &block = region->front();
-        for (Operation &op : block.without_terminator())
-          if (failed(writeOp(&op)))
-            return failure();
-        auto yieldOp = cast<scf::YieldOp>(block.getTerminator());
-        FailureOr<std::vector<uint32_t>> values = slotsOf(yieldOp.getOperands());
-        if (failed(values) || failed(emitMoves(ifOp.getLoc(), *results, *values)))
-          return failure();
-        emitBranch(endLabel);
-      }
-      placeLabel(endLabel);
-      return success();
-    }
-
-    /// before: ... cond ? (args -> after, results) : exit;
-    /// after: ... yields -> before.
-    LogicalResult writeWhile(scf::WhileOp whileOp) {
-      FailureOr<std::vector<uint32_t>> inits = slotsOf(whileOp.getInits());
-      FailureOr<std::vector<uint32_t>> beforeArgs =
-          slotsOf(whileOp.getBeforeArguments());
-      FailureOr<std::vector<uint32_t>> afterArgs =
-          slotsOf(whileOp.getAfterArguments());
-      FailureOr<std::vector<uint32_t>> results = slotsOf(whileOp.getResults());
-      if (failed(inits) || failed(beforeArgs) || failed(afterArgs) ||
-          failed(results) ||
-          failed(emitMoves(whileOp.getLoc(), *beforeArgs, *inits)))
-        return failure();
-      int beforeLabel = newLabel(), afterLabel = newLabel(),
-          exitLabel = newLabel();
-      placeLabel(beforeLabel);
-      Block &before = *whileOp.getBeforeBody();
-      for (Operation &op : before.without_terminator())
-        if (failed(writeOp(&op)))
-          return failure();
-      auto conditionOp = whileOp.getConditionOp();
-      FailureOr<uint32_t> condition =
-          conditionSlot(conditionOp, conditionOp.getCondition());
-      FailureOr<std::vector<uint32_t>> forwarded =
-          slotsOf(conditionOp.getArgs());
-      if (failed(condition) || failed(forwarded) ||
-          failed(emitMoves(whileOp.getLoc(), *afterArgs, *forwarded)) ||
-          failed(emitMoves(whileOp.getLoc(), *results, *forwarded)))
-        return failure();
-      emitCondBranch(*condition, afterLabel, exitLabel);
-      placeLabel(afterLabel);
-      Block &after = *whileOp.getAfterBody();
-      for (Operation &op : after.without_terminator())
-        if (failed(writeOp(&op)))
-          return failure();
-      FailureOr<std::vector<uint32_t>> yielded =
-          slotsOf(whileOp.getYieldOp().getOperands());
-      if (failed(yielded) ||
-          failed(emitMoves(whileOp.getLoc(), *beforeArgs, *yielded)))
-        return failure();
-      emitBranch(beforeLabel);
-      placeLabel(exitLabel);
-      return success();
-    }
-
-    /// Builds the instruction list. Straight-line functions release each
-    /// slot after its last read; with branches, a slot's memory goes when
-    /// the slot is overwritten or the function returns.
-    LogicalResult finishBody(std::vector<fb::Op> &types,
-                             std::vector<flatbuffers::Offset<void>> &offsets) {
-      auto add = [&](const Instruction &instruction) {
-        types.push_back(instruction.type);
-        if (instruction.type == fb::Op::BranchOp) {
-          offsets.push_back(
-              fb::CreateBranchOp(builder, labels[instruction.trueLabel]).Union());
-        } else if (instruction.type == fb::Op::CondBranchOp) {
-          offsets.push_back(fb::CreateCondBranchOp(
-                                builder, instruction.condition,
-                                labels[instruction.trueLabel],
-                                labels[instruction.falseLabel])
-                                .Union());
-        } else {
-          offsets.push_back(instruction.offset);
-        }
-      };
-      if (hasControlFlow) {
-        for (const Instruction &instruction : instructions)
-          add(instruction);
-        return success();
-      }
-      std::vector<int64_t> lastRead(slotTypes.size(), -1);
-      for (auto [index, instruction] : llvm::enumerate(instructions))
-        for (uint32_t slot : instruction.reads)
-          lastRead[slot] = index;
-      for (uint32_t slot : returned)
-        lastRead[slot] = -1;
-      for (auto [index, instruction] : llvm::enumerate(instructions)) {
-        add(instruction);
-        if (instruction.type == fb::Op::ReturnOp)
-          continue;
-        std::vector<uint32_t> dead;
-        for (auto [slot, last] : llvm::enumerate(lastRead))
-          if (last == static_cast<int64_t>(index))
-            dead.push_back(slot);
-        if (!dead.empty()) {
-          types.push_back(fb::Op::ReleaseOp);
-          offsets.push_back(
-              fb::CreateReleaseOp(builder, builder.CreateVector(dead)).Union());
-        }
-      }
-      return success();
+                             << "' is not a host op (kiln-convert-to-host "
+                                "lowers host functions to them)";
     }
 
     ModuleSerializer &module;
@@ -1048,12 +701,11 @@ private:
     func::FuncOp funcOp;
     DenseMap<Value, uint32_t> slots;
     std::vector<flatbuffers::Offset<fb::TensorType>> slotTypes;
-    std::vector<Type> slotValueTypes;
+    DenseMap<Operation *, uint32_t> bufferIndices;
+    std::vector<uint64_t> bufferSizes;
     std::vector<Instruction> instructions;
-    /// Instruction index of each label (-1 until placed).
-    std::vector<int64_t> labels;
-    std::vector<uint32_t> returned;
-    bool hasControlFlow = false;
+    /// Index of each block's first instruction.
+    DenseMap<Block *, uint32_t> blockStarts;
   };
 
   ModuleOp moduleOp;
@@ -1086,6 +738,23 @@ EmbeddedSources::collect(ModuleOp moduleOp, const SerializeOptions &options) {
   // Path -> text (ordered: the table is sorted by path).
   std::map<std::string, StringRef> texts;
   llvm::StringMap<DictionaryAttr> lineOrigins;
+  // The texts of resources in `dictionary`, under their names; a name
+  // already taken keeps its text (a captured stage before an input file).
+  auto addTexts = [&](Operation *op, DictionaryAttr dictionary,
+                      StringRef what) -> LogicalResult {
+    for (NamedAttribute entry : dictionary) {
+      auto resource = dyn_cast<DenseResourceElementsAttr>(entry.getValue());
+      AsmResourceBlob *blob =
+          resource ? resource.getRawHandle().getBlob() : nullptr;
+      if (!blob)
+        return op->emitError() << what << " '" << entry.getName().getValue()
+                               << "' has no data";
+      ArrayRef<char> data = blob->getData();
+      texts.try_emplace(entry.getName().getValue().str(),
+                        StringRef(data.data(), data.size()));
+    }
+    return success();
+  };
   if (options.debugLevel >= 3) {
     WalkResult walk = moduleOp.walk([&](ExecutableVariantOp variantOp) {
       auto captured =
@@ -1097,61 +766,17 @@ EmbeddedSources::collect(ModuleOp moduleOp, const SerializeOptions &options) {
         for (NamedAttribute entry : origins)
           if (auto dict = dyn_cast<DictionaryAttr>(entry.getValue()))
             lineOrigins[entry.getName().getValue()] = dict;
-      for (NamedAttribute entry : captured) {
-        auto resource = dyn_cast<DenseResourceElementsAttr>(entry.getValue());
-        AsmResourceBlob *blob =
-            resource ? resource.getRawHandle().getBlob() : nullptr;
-        if (!blob) {
-          variantOp.emitError() << "captured source '"
-                                << entry.getName().getValue()
-                                << "' has no data";
-          return WalkResult::interrupt();
-        }
-        ArrayRef<char> data = blob->getData();
-        texts[entry.getName().getValue().str()] =
-            StringRef(data.data(), data.size());
-      }
+      if (failed(addTexts(variantOp, captured, "captured source")))
+        return WalkResult::interrupt();
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())
       return failure();
   }
-  if (options.embedInputFiles) {
-    // Stored path -> first location naming it (read by its own spelling).
-    std::map<std::string, FileLineColLoc> referencedFiles;
-    auto reference = [&](Location loc) {
-      if (std::optional<FileLineColLoc> fileLoc = findFileLoc(loc))
-        referencedFiles.try_emplace(getStoredPath(fileLoc->getFilename()),
-                                    *fileLoc);
-    };
-    moduleOp.walk([&](ExecutableExportOp exportOp) {
-      if (options.debugLevel >= 1)
-        reference(exportOp.getLoc());
-      if (options.debugLevel >= 2)
-        if (auto provenance =
-                exportOp->getAttrOfType<ArrayAttr>(kProvenanceAttrName))
-          for (Attribute entry : provenance)
-            if (auto loc = dyn_cast<LocationAttr>(entry))
-              reference(loc);
-    });
-    // Compared by real path: "." and a symlink to the input's directory
-    // name it too.
-    std::vector<std::string> embedDirs;
-    for (const std::string &dir : options.embedInputDirs) {
-      SmallString<256> realDir;
-      if (!llvm::sys::fs::real_path(dir, realDir))
-        embedDirs.push_back(realDir.str().str());
-    }
-    for (auto &[path, loc] : referencedFiles) {
-      if (texts.count(path))
-        continue;
-      if (std::optional<std::string> text =
-              readInputFile(loc, options.embedInputFileLimit, embedDirs)) {
-        sources->inputFileTexts.push_back(std::move(*text));
-        texts[path] = sources->inputFileTexts.back();
-      }
-    }
-  }
+  if (auto inputFiles =
+          moduleOp->getAttrOfType<DictionaryAttr>(kInputFilesAttrName))
+    if (failed(addTexts(moduleOp, inputFiles, "input file")))
+      return failure();
 
   // Equal texts share one content, whatever their names.
   std::map<std::pair<uint64_t, StringRef>, uint32_t> contentIndices;

@@ -12,17 +12,12 @@
 
 #include <atomic>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace mlir::kiln {
-
-/// Largest input file embedded unless `--executable-embed-input-files-limit`
-/// says otherwise.
-inline constexpr uint64_t kDefaultEmbedInputFileLimit = uint64_t{1} << 20;
 
 struct SerializeOptions {
   /// Name of the module (the input file's stem).
@@ -32,18 +27,11 @@ struct SerializeOptions {
   int debugLevel = 2;
   /// Names of the stages captured at level 3, in pipeline order.
   std::vector<std::string> captureStages;
-  /// Also embed the input files that export locations name, each at most
-  /// `embedInputFileLimit` bytes, if it is under one of `embedInputDirs`
-  /// (symlinks resolved): a location may name any file, such as
-  /// /etc/passwd.
-  bool embedInputFiles = false;
-  uint64_t embedInputFileLimit = kDefaultEmbedInputFileLimit;
-  std::vector<std::string> embedInputDirs;
 };
 
 /// The texts a module embeds: the stages captured on its variants (level 3)
-/// and, when asked, the input files its export locations name. Each
-/// distinct text is kept once and zstd-compressed when that is smaller.
+/// and the input files kiln-capture-input-files attached to the module.
+/// Each distinct text is kept once and zstd-compressed when that is smaller.
 /// Compression starts when the texts are collected and runs on the MLIR
 /// context's thread pool, so that the library can be built meanwhile;
 /// reading the contents waits for it.
@@ -60,7 +48,7 @@ public:
   };
   /// A distinct text.
   struct Content {
-    /// In the resource blob of a capture, or in an input file read here.
+    /// In the resource blob of a capture or of an input file.
     StringRef text;
     /// XXH3-64 of `text`.
     uint64_t hash;
@@ -71,8 +59,8 @@ public:
     std::vector<uint8_t> compressed;
   };
 
-  /// Gathers the texts of `moduleOp` that `options` asks for (reading and
-  /// checking input files, with warnings) and starts compressing them.
+  /// Gathers the texts of `moduleOp` that `options` asks for and starts
+  /// compressing them.
   static FailureOr<std::unique_ptr<EmbeddedSources>>
   collect(ModuleOp moduleOp, const SerializeOptions &options);
   /// Waits for the compression still under way.
@@ -90,8 +78,6 @@ private:
 
   std::vector<File> files;
   std::vector<Content> contents;
-  /// Texts of the input files (captured texts live in their resources).
-  std::deque<std::string> inputFileTexts;
   /// The next content to compress.
   std::atomic<size_t> nextContent = 0;
   std::optional<llvm::ThreadPoolTaskGroup> compression;

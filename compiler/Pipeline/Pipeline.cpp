@@ -5,6 +5,7 @@
 #include "Capture/Passes.h"
 #include "Dispatch/Passes.h"
 #include "GlobalOpt/Passes.h"
+#include "Host/Passes.h"
 #include "Input/Passes.h"
 #include "Module/SerializeModule.h"
 #include "Pipeline/Passes.h"
@@ -73,9 +74,6 @@ LogicalResult serialize(ModuleOp moduleOp, const CompileOptions &options,
   serializeOptions.moduleName = options.moduleName;
   serializeOptions.debugLevel = options.debugLevel;
   serializeOptions.captureStages = getCaptureStages(options);
-  serializeOptions.embedInputFiles = options.embedInputFiles;
-  serializeOptions.embedInputFileLimit = options.embedInputFileLimit;
-  serializeOptions.embedInputDirs = options.embedInputDirs;
   // The embedded texts compress on the context's thread pool while LLVM
   // builds the library on this thread.
   TimingScope sourcesTiming = timing.nest("Embedded sources");
@@ -151,6 +149,9 @@ void buildCompilePassPipeline(OpPassManager &pm, const CompileOptions &options) 
   buildDispatchPassPipeline(pm, options.cpu);
   if (options.compileTo == PipelinePhase::Dispatch)
     return;
+  buildHostPassPipeline(pm);
+  if (options.compileTo == PipelinePhase::Host)
+    return;
   addCodegenPasses(pm, options, CodegenStage::Source);
 }
 
@@ -179,6 +180,14 @@ LogicalResult compileModule(ModuleOp moduleOp, const CompileOptions &options,
       moduleOp.emitWarning()
           << "no public functions: the module has nothing to run";
     buildCompilePassPipeline(pm, options);
+  }
+  if (options.compileTo == PipelinePhase::End && options.embedInputFiles) {
+    CaptureInputFilesPassOptions inputFileOptions;
+    inputFileOptions.debugLevel = options.debugLevel;
+    inputFileOptions.limit = options.embedInputFileLimit;
+    inputFileOptions.dirs.assign(options.embedInputDirs.begin(),
+                                 options.embedInputDirs.end());
+    pm.addPass(createCaptureInputFilesPass(inputFileOptions));
   }
   if (failed(pm.run(moduleOp)))
     return failure();

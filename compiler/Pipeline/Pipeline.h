@@ -3,6 +3,7 @@
 #ifndef KILN_PIPELINE_PIPELINE_H_
 #define KILN_PIPELINE_PIPELINE_H_
 
+#include "Capture/InputFiles.h"
 #include "Codegen/CPU/Passes.h"
 #include "Module/SerializeModule.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -20,6 +21,7 @@ enum class PipelinePhase {
   Input,      // verified and converted input
   GlobalOptimization,  // contractions on packed layouts, constants folded
   Dispatch,   // host functions of dispatches + outlined executables
+  Host,       // host programs with planned buffers
   Codegen,    // executables lowered to the LLVM dialect
   End,        // a serialized module
 };

@@ -6,10 +6,12 @@
 #include "Codegen/CPU/Passes.h"
 #include "Dialect/Check/IR/CheckDialect.h"
 #include "Dialect/Flow/IR/FlowDialect.h"
+#include "Dialect/Host/IR/HostDialect.h"
 #include "Dialect/Kiln/IR/KilnDialect.h"
 #include "Dialect/Util/IR/UtilDialect.h"
 #include "Dispatch/Passes.h"
 #include "GlobalOpt/Passes.h"
+#include "Host/Passes.h"
 #include "Input/Passes.h"
 #include "Pipeline/Passes.h"
 #include "mlir/Conversion/Passes.h"
@@ -57,6 +59,7 @@ namespace mlir::kiln {
 
 void registerAllDialects(DialectRegistry &registry) {
   registry.insert<KilnDialect, check::CheckDialect, flow::FlowDialect,
+                  host::HostDialect,
                   util::UtilDialect, tosa::TosaDialect, affine::AffineDialect,
                   arith::ArithDialect, bufferization::BufferizationDialect,
                   cf::ControlFlowDialect, func::FuncDialect,
@@ -96,6 +99,7 @@ void registerAllPasses() {
   registerInputPasses();
   registerGlobalOptPasses();
   registerDispatchPasses();
+  registerHostPasses();
   registerCodegenCPUPasses();
   registerCapturePasses();
   registerPipelinePasses();

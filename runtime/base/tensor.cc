@@ -2,18 +2,13 @@
 
 #include "kiln/tensor.h"
 
-#include <sys/mman.h>
-
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <vector>
 
 namespace kiln {
 
 namespace {
-
-constexpr size_t kStorageAlignment = 64;
 
 struct ElementTypeInfo {
   std::string_view name;
@@ -28,136 +23,7 @@ constexpr ElementTypeInfo kElementTypeInfos[kElementTypeCount] = {
 };
 
 // Zero-byte tensors still need a valid, aligned, non-null pointer.
-alignas(kStorageAlignment) const uint8_t kEmptyStorage[kStorageAlignment] = {};
-
-struct AlignedFree {
-  void operator()(void* p) const { std::free(p); }
-};
-
-#ifdef KILN_SANITIZER_ADDRESS
-constexpr bool kAddressSanitizer = true;
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-
-/// Buffers from this size on are mapped on their own and, when freed, kept
-/// for the next buffer of their length (see MappingCache): a model called
-/// again allocates the same temporaries, and a fresh mapping (or a heap
-/// block malloc maps or trims) costs a page fault and the kernel's zeroing
-/// per page written. A 1 MiB packed weight written into fresh pages took
-/// 290 us, four times its copy.
-constexpr uint64_t kMappedThreshold = uint64_t{64} << 10;
-constexpr uint64_t kPageSize = uint64_t{4} << 10;
-
-/// From this size on, mappings are placed and rounded to transparent huge
-/// pages where the kernel allows them (madvise mode): writing a fresh 64 MiB
-/// result then takes 32 page faults instead of 16384. From 2 MiB on, the
-/// rounding to whole huge pages wastes less than half.
-constexpr uint64_t kHugePageSize = uint64_t{2} << 20;
-constexpr uint64_t kHugePageThreshold = uint64_t{2} << 20;
-
-/// Freed mappings kept for the next buffer of the same length. Bounded, so
-/// that a burst of large buffers does not stay resident.
-class MappingCache {
- public:
-  static MappingCache& Get() {
-    static MappingCache* cache = new MappingCache();  // never freed
-    return *cache;
-  }
-
-  void* Take(uint64_t length) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (size_t i = entries_.size(); i-- > 0;) {  // the newest is warmest
-      if (entries_[i].length != length) continue;
-      void* p = entries_[i].address;
-      cached_bytes_ -= length;
-      entries_.erase(entries_.begin() + i);
-      return p;
-    }
-    return nullptr;
-  }
-
-  /// Keeps `p` for reuse, or unmaps it (the oldest mappings first) when the
-  /// cache would exceed its bounds.
-  void Give(void* p, uint64_t length) {
-    std::vector<Entry> evicted;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      entries_.push_back({p, length});
-      cached_bytes_ += length;
-      while (!entries_.empty() && (cached_bytes_ > kMaxCachedBytes ||
-                                   entries_.size() > kMaxCachedMappings)) {
-        evicted.push_back(entries_.front());
-        cached_bytes_ -= entries_.front().length;
-        entries_.erase(entries_.begin());
-      }
-    }
-    for (const Entry& entry : evicted) ::munmap(entry.address, entry.length);
-  }
-
- private:
-  static constexpr uint64_t kMaxCachedBytes = uint64_t{1} << 30;
-  static constexpr size_t kMaxCachedMappings = 256;
-  struct Entry {
-    void* address;
-    uint64_t length;
-  };
-  std::mutex mutex_;
-  std::vector<Entry> entries_;  // oldest first
-  uint64_t cached_bytes_ = 0;
-};
-
-struct CachedUnmap {
-  uint64_t length;
-  void operator()(void* p) const { MappingCache::Get().Give(p, length); }
-};
-
-StatusOr<std::shared_ptr<void>> AllocateMappedStorage(uint64_t byte_size) {
-  if (byte_size > (uint64_t{1} << 62)) {
-    return ResourceExhaustedError("cannot allocate ", byte_size, " bytes");
-  }
-  const bool huge = byte_size >= kHugePageThreshold;
-  const uint64_t granule = huge ? kHugePageSize : kPageSize;
-  const uint64_t length = (byte_size + granule - 1) & ~(granule - 1);
-  if (void* cached = MappingCache::Get().Take(length)) {
-    return std::shared_ptr<void>(cached, CachedUnmap{length});
-  }
-  // Huge buffers are mapped one huge page longer to place them on a
-  // huge-page boundary.
-  const uint64_t slack = huge ? kHugePageSize : 0;
-  void* mapping = ::mmap(nullptr, length + slack, PROT_READ | PROT_WRITE,
-                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (mapping == MAP_FAILED) {
-    return ResourceExhaustedError("cannot allocate ", byte_size, " bytes");
-  }
-  const auto base = reinterpret_cast<uintptr_t>(mapping);
-  const uintptr_t aligned = (base + granule - 1) & ~uintptr_t{granule - 1};
-  if (aligned > base) ::munmap(mapping, aligned - base);
-  const uintptr_t tail = aligned + length;
-  const uintptr_t mapping_end = base + length + slack;
-  if (mapping_end > tail)
-    ::munmap(reinterpret_cast<void*>(tail), mapping_end - tail);
-  void* p = reinterpret_cast<void*>(aligned);
-  if (huge) ::madvise(p, length, MADV_HUGEPAGE);  // advice only
-  return std::shared_ptr<void>(p, CachedUnmap{length});
-}
-
-StatusOr<std::shared_ptr<void>> AllocateStorage(uint64_t byte_size) {
-  // Under AddressSanitizer every buffer comes from its allocator, which
-  // catches accesses past the end; a mapping's rounded-up tail would not.
-  if (!kAddressSanitizer && byte_size >= kMappedThreshold) {
-    return AllocateMappedStorage(byte_size);
-  }
-  // aligned_alloc wants a multiple of the alignment; never allocate 0 bytes.
-  uint64_t rounded =
-      (byte_size + kStorageAlignment - 1) & ~uint64_t{kStorageAlignment - 1};
-  if (rounded == 0) rounded = kStorageAlignment;
-  void* p = std::aligned_alloc(kStorageAlignment, rounded);
-  if (!p) {
-    return ResourceExhaustedError("cannot allocate ", byte_size, " bytes");
-  }
-  return std::shared_ptr<void>(p, AlignedFree());
-}
+alignas(kTensorAlignment) const uint8_t kEmptyStorage[kTensorAlignment] = {};
 
 }  // namespace
 
@@ -240,11 +106,14 @@ std::string FormatTensorType(ElementType type, const Shape& shape) {
   return out;
 }
 
-StatusOr<Tensor> Tensor::Allocate(ElementType type, Shape shape) {
+StatusOr<Tensor> Tensor::Allocate(
+    ElementType type, Shape shape,
+    const std::shared_ptr<Allocator>& allocator) {
   Tensor tensor;
   KILN_RETURN_IF_ERROR(ComputeTensorSize(type, shape, &tensor.element_count_,
                                          &tensor.byte_size_));
-  KILN_ASSIGN_OR_RETURN(tensor.owner_, AllocateStorage(tensor.byte_size_));
+  KILN_ASSIGN_OR_RETURN(tensor.owner_,
+                        AllocateShared(allocator, tensor.byte_size_));
   tensor.element_type_ = type;
   tensor.shape_ = std::move(shape);
   tensor.data_ = tensor.owner_.get();
@@ -296,9 +165,24 @@ StatusOr<Tensor> Tensor::Reshape(ElementType new_type, Shape new_shape) const {
   return result;
 }
 
-StatusOr<Tensor> Tensor::Clone() const {
+StatusOr<Tensor> Tensor::Share(ElementType type, Shape shape,
+                               std::shared_ptr<void> storage) {
+  if (!storage) return InvalidArgumentError("no storage to share");
+  Tensor tensor;
+  KILN_RETURN_IF_ERROR(ComputeTensorSize(type, shape, &tensor.element_count_,
+                                         &tensor.byte_size_));
+  tensor.element_type_ = type;
+  tensor.shape_ = std::move(shape);
+  tensor.data_ = storage.get();
+  tensor.owner_ = std::move(storage);
+  return tensor;
+}
+
+StatusOr<Tensor> Tensor::Clone(
+    const std::shared_ptr<Allocator>& allocator) const {
   if (empty()) return InvalidArgumentError("cannot clone an empty tensor");
-  KILN_ASSIGN_OR_RETURN(Tensor copy, Allocate(element_type_, shape_));
+  KILN_ASSIGN_OR_RETURN(Tensor copy,
+                        Allocate(element_type_, shape_, allocator));
   std::memcpy(copy.mutable_data(), data_, byte_size_);
   return copy;
 }

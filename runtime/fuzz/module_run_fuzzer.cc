@@ -2,7 +2,8 @@
 //
 // Mutates real modules through the FlatBuffers object API (counts, shapes,
 // element types, slot and export indices, which slots a dispatch reads and
-// writes, op order) rather than their bytes, so that mutants get past the
+// writes, which buffers its results go into and their sizes, op order)
+// rather than their bytes, so that mutants get past the
 // FlatBuffers verifier and reach kiln's own checks. A mutant the verifier
 // accepts is run in a child process: its libraries are loaded and every
 // function is called on zero-filled inputs of its signature. The child must
@@ -76,10 +77,12 @@ class KnobCollector {
 
   void Add(uint32_t& v) { knobs.push_back({&v, 4}); }
   void Add(int64_t& v) { knobs.push_back({&v, 8}); }
+  void Add(uint64_t& v) { knobs.push_back({&v, 8}); }
   void Add(fb::ElementType& v) { knobs.push_back({&v, 1}); }
   void Add(fb::CheckKind& v) { knobs.push_back({&v, 1}); }
-  void Add(std::vector<uint32_t>& values) {
-    for (uint32_t& v : values) Add(v);
+  template <typename T>
+  void Add(std::vector<T>& values) {
+    for (T& v : values) Add(v);
   }
   void Add(std::unique_ptr<fb::TensorTypeT>& type) {
     if (!type) return;
@@ -97,6 +100,7 @@ class KnobCollector {
       Add(f->slot_types);
       Add(f->arguments);
       Add(f->result_types);
+      Add(f->buffer_sizes);
       for (fb::OpUnion& op : f->body) AddOp(op);
     }
     for (auto& e : m.executables) {
@@ -126,6 +130,7 @@ class KnobCollector {
       Add(d->export_index);
       Add(d->operands);
       Add(d->results);
+      Add(d->result_buffers);
     }
     if (auto* r = op.AsReshapeOp()) Add(r->result), Add(r->source);
     if (auto* r = op.AsReleaseOp()) Add(r->slots);
@@ -200,8 +205,17 @@ bool MutateStructure(Rng& rng, fb::ModuleT& m) {
     }
     return true;
   }
-  if (fb::DispatchOpT* d = op.AsDispatchOp())
-    return MutateList(rng, rng() % 2 ? d->operands : d->results);
+  if (fb::DispatchOpT* d = op.AsDispatchOp()) {
+    // Which slots it binds, or which buffers its results go into.
+    switch (rng() % 3) {
+      case 0:
+        return MutateList(rng, d->operands);
+      case 1:
+        return MutateList(rng, d->results);
+      default:
+        return MutateList(rng, d->result_buffers);
+    }
+  }
   return MutateList(rng, f->body);
 }
 

@@ -1,14 +1,17 @@
 //===- context.cc - Host function interpreter -----------------------------===//
 //
 // Runs the slot programs described in schema/module.fbs. The module was
-// verified at load, so indices and types are trusted here; whether a slot
-// holds a value when it is read is checked as it runs (in a function with
-// branches the verifier cannot know).
+// verified at load, so indices, types and buffer sizes are trusted here;
+// whether a slot holds a value when it is read, and whether its buffer was
+// written again since, is checked as it runs (in a function with branches
+// the verifier cannot know).
 //
 //===----------------------------------------------------------------------===//
 
 #include "kiln/context.h"
 
+#include <algorithm>
+#include <cstring>
 #include <optional>
 #include <string>
 
@@ -18,10 +21,42 @@
 
 namespace kiln {
 
+namespace {
+
+/// Where a value of no bytes points: kernels get an aligned address all the
+/// same.
+alignas(kTensorAlignment) const uint8_t kNoBytes[kTensorAlignment] = {};
+
+/// What a slot holds during a call: a view of bytes of the slot's type.
+struct SlotValue {
+  enum class Storage : uint8_t {
+    kNone,      // nothing (yet)
+    kInput,     // the caller's
+    kConstant,  // the module's
+    kBuffer,    // buffer `buffer` of the Context, as written `generation`
+    kOwned,     // new storage, kept alive by `owner`
+  };
+  const void* data = nullptr;
+  Storage storage = Storage::kNone;
+  uint32_t buffer = 0;
+  uint64_t generation = 0;
+  std::shared_ptr<void> owner;
+};
+
+}  // namespace
+
 class Context::Impl {
  public:
-  Impl(std::shared_ptr<const Module> module, ThreadPool* pool)
-      : module_(std::move(module)), pool_(pool) {}
+  Impl(std::shared_ptr<const Module> module, ThreadPool* pool,
+       std::shared_ptr<Allocator> allocator)
+      : module_(std::move(module)),
+        pool_(pool),
+        allocator_(allocator ? std::move(allocator) : Allocator::Default()) {}
+  ~Impl() {
+    for (const Buffer& buffer : buffers_) {
+      if (buffer.data) allocator_->Free(buffer.data, buffer.size);
+    }
+  }
 
   const Module& module() const { return *module_; }
 
@@ -40,15 +75,33 @@ class Context::Impl {
   /// Runs the DispatchOp at instruction `pc` of function `name`.
   Status RunDispatchOp(const fb::DispatchOp& op, const FunctionPlan& plan,
                        const std::string& name, uint32_t pc);
+  /// Allocates the buffers `plan` needs that the Context does not hold yet
+  /// (or holds smaller).
+  Status PrepareBuffers(const FunctionPlan& plan, const std::string& name);
+  /// Fails unless `slot` holds a value whose bytes are still its own.
+  Status CheckRead(uint32_t slot, const std::string& name, uint32_t pc) const;
+  /// A tensor viewing what `slot` holds, for the call only.
+  StatusOr<Tensor> ViewSlot(uint32_t slot, const FunctionPlan& plan) const;
   /// Builds the trace sites of every function and export for the process
   /// tracer, when it changed since the last call; false when tracing is off.
   bool PrepareTraceSites();
 
+  /// Storage of the functions' buffers, kept from call to call. Each write
+  /// of a dispatch result into it makes a new generation: slots viewing an
+  /// older one hold bytes that are no longer theirs.
+  struct Buffer {
+    void* data = nullptr;
+    uint64_t size = 0;  // as allocated
+    uint64_t generation = 0;
+  };
+
   std::shared_ptr<const Module> module_;
   ThreadPool* pool_;
+  std::shared_ptr<Allocator> allocator_;
+  std::vector<Buffer> buffers_;
   // Per-call state, kept to reuse its capacity.
-  std::vector<Tensor> slots_;
-  std::vector<Tensor> dispatch_results_;
+  std::vector<SlotValue> slots_;
+  std::vector<std::shared_ptr<void>> new_storage_;
   std::vector<void*> binding_ptrs_;
   std::vector<uint64_t> binding_lengths_;
   // What zones show, per function and per [executable][export], built for
@@ -58,8 +111,10 @@ class Context::Impl {
   std::vector<std::vector<TraceSite>> export_sites_;
 };
 
-Context::Context(std::shared_ptr<const Module> module, ThreadPool* pool)
-    : impl_(std::make_unique<Impl>(std::move(module), pool)) {}
+Context::Context(std::shared_ptr<const Module> module, ThreadPool* pool,
+                 std::shared_ptr<Allocator> allocator)
+    : impl_(std::make_unique<Impl>(std::move(module), pool,
+                                   std::move(allocator))) {}
 
 Context::~Context() = default;
 
@@ -185,7 +240,8 @@ Status Context::Impl::Call(size_t function_index,
   Status status = Execute(function_index, inputs, outputs);
   zone.reset();
   // Drop every intermediate reference; keep the capacity for the next call.
-  slots_.clear();
+  for (SlotValue& slot : slots_) slot = SlotValue();
+  new_storage_.clear();
   if (!status.ok()) outputs->clear();
   return status;
 }
@@ -281,6 +337,54 @@ bool Context::Impl::PrepareTraceSites() {
   return true;
 }
 
+Status Context::Impl::PrepareBuffers(const FunctionPlan& plan,
+                                     const std::string& name) {
+  if (buffers_.size() < plan.buffer_sizes.size()) {
+    buffers_.resize(plan.buffer_sizes.size());
+  }
+  for (size_t i = 0; i < plan.buffer_sizes.size(); ++i) {
+    Buffer& buffer = buffers_[i];
+    const uint64_t size = std::max<uint64_t>(plan.buffer_sizes[i], 1);
+    if (buffer.data && buffer.size >= size) continue;
+    if (buffer.data) allocator_->Free(buffer.data, buffer.size);
+    buffer.data = allocator_->Allocate(size);
+    buffer.size = buffer.data ? size : 0;
+    if (!buffer.data) {
+      return ResourceExhaustedError("function '", name, "' buffer ", i,
+                                    ": cannot allocate ", size, " bytes");
+    }
+  }
+  return OkStatus();
+}
+
+Status Context::Impl::CheckRead(uint32_t slot, const std::string& name,
+                                uint32_t pc) const {
+  const SlotValue& value = slots_[slot];
+  if (__builtin_expect(value.storage == SlotValue::Storage::kNone, 0)) {
+    return FailedPreconditionError("function '", name, "' instruction ", pc,
+                                   ": slot ", slot,
+                                   " read before it was written");
+  }
+  if (__builtin_expect(value.storage == SlotValue::Storage::kBuffer &&
+                           value.generation !=
+                               buffers_[value.buffer].generation,
+                       0)) {
+    return FailedPreconditionError(
+        "function '", name, "' instruction ", pc, ": slot ", slot,
+        " read after buffer ", value.buffer,
+        ", which it views, was written again: two values live at once "
+        "share a buffer");
+  }
+  return OkStatus();
+}
+
+StatusOr<Tensor> Context::Impl::ViewSlot(uint32_t slot,
+                                         const FunctionPlan& plan) const {
+  const SlotInfo& info = plan.slots[slot];
+  return Tensor::Borrow(info.type.element_type, info.type.shape,
+                        slots_[slot].data, info.byte_size);
+}
+
 Status Context::Impl::Execute(size_t function_index,
                               const std::vector<Tensor>& inputs,
                               std::vector<Tensor>* outputs) {
@@ -289,25 +393,18 @@ Status Context::Impl::Execute(size_t function_index,
   const fb::Function& function = *plan.function;
   const std::string& name = module.signatures[function_index].name;
 
+  KILN_RETURN_IF_ERROR(PrepareBuffers(plan, name));
   slots_.resize(plan.slots.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
-    slots_[plan.argument_slots[i]] = inputs[i];
+    SlotValue& slot = slots_[plan.argument_slots[i]];
+    slot.data = inputs[i].data();
+    slot.storage = SlotValue::Storage::kInput;
   }
 
   const auto* types = function.body_type();
   const auto* body = function.body();
   const uint32_t count = body->size();
   uint32_t pc = 0;
-  // Every read goes through here: in a function with branches the verifier
-  // cannot tell whether a slot was written on the path taken.
-  auto read = [&](uint32_t slot) -> Status {
-    if (__builtin_expect(slots_[slot].empty(), 0)) {
-      return FailedPreconditionError("function '", name, "' instruction ", pc,
-                                     ": slot ", slot,
-                                     " read before it was written");
-    }
-    return OkStatus();
-  };
   while (pc < count) {
     uint32_t next = pc + 1;
     switch (types->GetEnum<fb::Op>(pc)) {
@@ -315,13 +412,13 @@ Status Context::Impl::Execute(size_t function_index,
         const auto* op = static_cast<const fb::ConstantOp*>(body->Get(pc));
         const fb::Constant* constant =
             module.root->constants()->Get(op->constant());
-        const SlotInfo& slot = plan.slots[op->result()];
         // Constants are used in place from the module's bytes.
-        KILN_ASSIGN_OR_RETURN(
-            slots_[op->result()],
-            Tensor::Borrow(slot.type.element_type, slot.type.shape,
-                           constant->data() ? constant->data()->data() : nullptr,
-                           slot.byte_size));
+        SlotValue& slot = slots_[op->result()];
+        slot = SlotValue();
+        slot.data = constant->data() && constant->data()->size() != 0
+                        ? constant->data()->data()
+                        : kNoBytes;
+        slot.storage = SlotValue::Storage::kConstant;
         break;
       }
       case fb::Op::DispatchOp: {
@@ -331,18 +428,15 @@ Status Context::Impl::Execute(size_t function_index,
       }
       case fb::Op::ReshapeOp: {
         const auto* op = static_cast<const fb::ReshapeOp*>(body->Get(pc));
-        KILN_RETURN_IF_ERROR(read(op->source()));
-        const SlotInfo& info = plan.slots[op->result()];
-        KILN_ASSIGN_OR_RETURN(
-            slots_[op->result()],
-            slots_[op->source()].Reshape(info.type.element_type,
-                                         info.type.shape));
+        KILN_RETURN_IF_ERROR(CheckRead(op->source(), name, pc));
+        // Same bytes, the result slot's type (the verifier checked sizes).
+        slots_[op->result()] = slots_[op->source()];
         break;
       }
       case fb::Op::ReleaseOp: {
         const auto* op = static_cast<const fb::ReleaseOp*>(body->Get(pc));
         if (const auto* slots = op->slots()) {
-          for (uint32_t slot : *slots) slots_[slot] = Tensor();
+          for (uint32_t slot : *slots) slots_[slot] = SlotValue();
         }
         break;
       }
@@ -350,26 +444,30 @@ Status Context::Impl::Execute(size_t function_index,
         const auto* op = static_cast<const fb::ReturnOp*>(body->Get(pc));
         const auto* operands = op->operands();
         if (!operands) return OkStatus();
-        for (uint32_t slot : *operands) KILN_RETURN_IF_ERROR(read(slot));
+        for (uint32_t slot : *operands) {
+          KILN_RETURN_IF_ERROR(CheckRead(slot, name, pc));
+        }
         outputs->reserve(operands->size());
         for (uint32_t slot : *operands) {
-          const Tensor& value = slots_[slot];
-          // The caller owns its results: never hand out module memory or
-          // storage the caller passed in.
-          bool must_copy = value.is_borrowed();
-          for (const Tensor& input : inputs) {
-            must_copy = must_copy || value.SharesStorageWith(input);
+          const SlotValue& value = slots_[slot];
+          const SlotInfo& info = plan.slots[slot];
+          // The caller owns its results: new storage is handed over, and
+          // anything else copied (the caller's inputs, the module's
+          // constants, a buffer the next call writes).
+          StatusOr<Tensor> result =
+              value.storage == SlotValue::Storage::kOwned
+                  ? Tensor::Share(info.type.element_type, info.type.shape,
+                                  value.owner)
+                  : Tensor::Allocate(info.type.element_type, info.type.shape,
+                                     allocator_);
+          if (!result.ok()) {
+            return std::move(result).status().Prepend(
+                StrCat("function '", name, "' instruction ", pc));
           }
-          if (must_copy) {
-            StatusOr<Tensor> copy = value.Clone();
-            if (!copy.ok()) {
-              return std::move(copy).status().Prepend(
-                  StrCat("function '", name, "' instruction ", pc));
-            }
-            outputs->push_back(std::move(copy).value());
-          } else {
-            outputs->push_back(value);
+          if (value.storage != SlotValue::Storage::kOwned) {
+            std::memcpy(result->mutable_data(), value.data, info.byte_size);
           }
+          outputs->push_back(std::move(result).value());
         }
         return OkStatus();
       }
@@ -378,9 +476,9 @@ Status Context::Impl::Execute(size_t function_index,
         break;
       case fb::Op::CondBranchOp: {
         const auto* op = static_cast<const fb::CondBranchOp*>(body->Get(pc));
-        KILN_RETURN_IF_ERROR(read(op->condition()));
+        KILN_RETURN_IF_ERROR(CheckRead(op->condition(), name, pc));
         // A 0-d i1: one byte, 1 for true (any nonzero byte counts as true).
-        next = *slots_[op->condition()].data_as<uint8_t>() != 0
+        next = *static_cast<const uint8_t*>(slots_[op->condition()].data) != 0
                    ? op->true_target()
                    : op->false_target();
         break;
@@ -389,12 +487,17 @@ Status Context::Impl::Execute(size_t function_index,
         const auto* op = static_cast<const fb::CheckOp*>(body->Get(pc));
         const auto kind = static_cast<CheckKind>(op->kind());
         const bool has_rhs = CheckKindHasRhs(kind);
-        KILN_RETURN_IF_ERROR(read(op->lhs()));
-        if (has_rhs) KILN_RETURN_IF_ERROR(read(op->rhs()));
+        KILN_RETURN_IF_ERROR(CheckRead(op->lhs(), name, pc));
+        if (has_rhs) KILN_RETURN_IF_ERROR(CheckRead(op->rhs(), name, pc));
+        KILN_ASSIGN_OR_RETURN(Tensor lhs, ViewSlot(op->lhs(), plan));
+        Tensor rhs;
+        if (has_rhs) {
+          KILN_ASSIGN_OR_RETURN(rhs, ViewSlot(op->rhs(), plan));
+        }
         CheckCall call;
         call.kind = kind;
-        call.lhs = &slots_[op->lhs()];
-        call.rhs = has_rhs ? &slots_[op->rhs()] : nullptr;
+        call.lhs = &lhs;
+        call.rhs = has_rhs ? &rhs : nullptr;
         call.atol = op->atol();
         call.rtol = op->rtol();
         call.location = StringOf(op->location());
@@ -427,46 +530,60 @@ Status Context::Impl::RunDispatchOp(const fb::DispatchOp& op,
       module.executables[op.executable()][op.export_index()];
   const auto* operands = op.operands();
   const auto* results = op.results();
-  const auto is_operand = [operands](uint32_t slot) {
-    if (!operands) return false;
-    for (uint32_t operand : *operands) {
-      if (operand == slot) return true;
-    }
-    return false;
+  const auto* result_buffers = op.result_buffers();
+  const auto buffer_of = [result_buffers](uint32_t i) {
+    return result_buffers ? result_buffers->Get(i) : KILN_NEW_BUFFER;
   };
   binding_ptrs_.clear();
   binding_lengths_.clear();
   if (operands) {
     for (uint32_t slot : *operands) {
-      if (slots_[slot].empty()) {
-        return FailedPreconditionError("function '", name, "' instruction ",
-                                       pc, ": slot ", slot,
-                                       " read before it was written");
-      }
-      binding_ptrs_.push_back(slots_[slot].mutable_data());
-      binding_lengths_.push_back(slots_[slot].byte_size());
+      KILN_RETURN_IF_ERROR(CheckRead(slot, name, pc));
+      binding_ptrs_.push_back(const_cast<void*>(slots_[slot].data));
+      binding_lengths_.push_back(plan.slots[slot].byte_size);
     }
   }
-  // Results go to fresh buffers and replace their slots once the dispatch
-  // is done: a result slot may also be an operand (a loop-carried value,
-  // `i = i + 1`), whose buffer must live until then. The previous value of
-  // any other result slot is dropped first, so a loop holds one copy.
-  dispatch_results_.clear();
-  if (results) {
-    for (uint32_t slot : *results) {
-      if (!is_operand(slot)) slots_[slot] = Tensor();
-      const SlotInfo& info = plan.slots[slot];
-      StatusOr<Tensor> result =
-          Tensor::Allocate(info.type.element_type, info.type.shape);
-      if (!result.ok()) {
-        dispatch_results_.clear();
-        return std::move(result).status().Prepend(
-            StrCat("function '", name, "' instruction ", pc));
+  // Results replace their slots once the dispatch is done: a result slot
+  // may also be an operand (a loop-carried value, `i = i + 1`), whose bytes
+  // must live until then. The previous value of any other result slot is
+  // dropped first, so a loop holds one copy of what it carries.
+  new_storage_.clear();
+  const uint32_t result_count = results ? results->size() : 0;
+  for (uint32_t i = 0; i < result_count; ++i) {
+    const uint32_t slot = results->Get(i);
+    const uint64_t byte_size = plan.slots[slot].byte_size;
+    const uint32_t buffer = buffer_of(i);
+    if (buffer != KILN_NEW_BUFFER) {
+      // A kernel must not write what it reads.
+      for (uint32_t j = 0; operands && j < operands->size(); ++j) {
+        const SlotValue& operand = slots_[operands->Get(j)];
+        if (operand.storage == SlotValue::Storage::kBuffer &&
+            operand.buffer == buffer) {
+          return FailedPreconditionError(
+              "function '", name, "' instruction ", pc, ": operand ", j,
+              " (slot ", operands->Get(j), ") is in buffer ", buffer,
+              ", which result ", i, " is written into");
+        }
       }
-      dispatch_results_.push_back(std::move(result).value());
-      binding_ptrs_.push_back(dispatch_results_.back().mutable_data());
-      binding_lengths_.push_back(dispatch_results_.back().byte_size());
+      new_storage_.emplace_back();
+      binding_ptrs_.push_back(buffers_[buffer].data);
+      binding_lengths_.push_back(byte_size);
+      continue;
     }
+    bool is_operand = false;
+    for (uint32_t j = 0; operands && j < operands->size(); ++j) {
+      is_operand = is_operand || operands->Get(j) == slot;
+    }
+    if (!is_operand) slots_[slot] = SlotValue();
+    StatusOr<std::shared_ptr<void>> storage =
+        AllocateShared(allocator_, byte_size);
+    if (!storage.ok()) {
+      return std::move(storage).status().Prepend(
+          StrCat("function '", name, "' instruction ", pc));
+    }
+    binding_ptrs_.push_back(storage->get());
+    binding_lengths_.push_back(byte_size);
+    new_storage_.push_back(std::move(storage).value());
   }
   DispatchParams params;
   params.export_name = ex.name;
@@ -479,32 +596,46 @@ Status Context::Impl::RunDispatchOp(const fb::DispatchOp& op,
     params.trace_site = &export_sites_[op.executable()][op.export_index()];
   }
   Status status = RunDispatch(*pool_, params);
+  // What the kernel wrote is the results' now.
+  const uint32_t operand_count = operands ? operands->size() : 0;
+  for (uint32_t i = 0; i < result_count; ++i) {
+    SlotValue& slot = slots_[results->Get(i)];
+    slot = SlotValue();
+    slot.data = binding_ptrs_[operand_count + i];
+    const uint32_t buffer = buffer_of(i);
+    if (buffer != KILN_NEW_BUFFER) {
+      slot.storage = SlotValue::Storage::kBuffer;
+      slot.buffer = buffer;
+      slot.generation = ++buffers_[buffer].generation;
+    } else {
+      slot.storage = SlotValue::Storage::kOwned;
+      slot.owner = std::move(new_storage_[i]);
+    }
+  }
+  new_storage_.clear();
   if (status.ok() && dispatch_observer) {
     StatusOr<ExportView> view =
         module_->GetExport(op.executable(), op.export_index());
     if (view.ok()) {
       std::vector<Tensor> bindings;
-      if (operands) {
-        for (uint32_t slot : *operands) bindings.push_back(slots_[slot]);
+      for (uint32_t i = 0; status.ok() && i < operand_count; ++i) {
+        StatusOr<Tensor> binding = ViewSlot(operands->Get(i), plan);
+        status = binding.status();
+        if (binding.ok()) bindings.push_back(std::move(binding).value());
       }
-      bindings.insert(bindings.end(), dispatch_results_.begin(),
-                      dispatch_results_.end());
-      status = dispatch_observer(*view, bindings,
-                                  operands ? operands->size() : 0);
+      for (uint32_t i = 0; status.ok() && i < result_count; ++i) {
+        StatusOr<Tensor> binding = ViewSlot(results->Get(i), plan);
+        status = binding.status();
+        if (binding.ok()) bindings.push_back(std::move(binding).value());
+      }
+      if (status.ok()) status = dispatch_observer(*view, bindings, operand_count);
     } else {
       status = std::move(view).status();
     }
   }
   if (!status.ok()) {
-    dispatch_results_.clear();
     return status.Prepend(StrCat("function '", name, "' instruction ", pc));
   }
-  if (results) {
-    for (uint32_t i = 0; i < results->size(); ++i) {
-      slots_[results->Get(i)] = std::move(dispatch_results_[i]);
-    }
-  }
-  dispatch_results_.clear();
   return OkStatus();
 }
 

@@ -377,6 +377,88 @@ TEST(ControlFlowUnwrittenTest, EveryReadIsChecked) {
   }
 }
 
+// With branches the verifier cannot tell what a buffer holds when a slot is
+// read: the Context checks every read and every dispatch as it runs.
+// f(c: i1, x: 8xf32) -> 8xf32 puts x + x into buffer 0, then, only when c
+// holds, a second value into the same buffer, and reads the first again.
+TEST(ControlFlowBufferTest, BuffersAreCheckedAsTheFunctionRuns) {
+  const TypeSpec i1{I1, {}}, v8{F32, {8}};
+  struct Case {
+    std::vector<OpSpec> body;
+    std::string error;
+  };
+  const std::vector<Case> cases = {
+      // Slot 2 is read after its buffer was written again.
+      {{DispatchInto(0, kAdd, {1, 1}, {2}, {0}), CondBranch(0, 2, 4),
+        DispatchInto(0, kAdd, {1, 1}, {3}, {0}), Branch(4),
+        Dispatch(0, kAdd, {2, 1}, {4}), Return({4})},
+       "function 'f' instruction 4: slot 2 read after buffer 0, which it "
+       "views, was written again: two values live at once share a buffer"},
+      // The dispatch would write the buffer its operand is in.
+      {{DispatchInto(0, kAdd, {1, 1}, {2}, {0}), CondBranch(0, 2, 4),
+        DispatchInto(0, kAdd, {2, 1}, {3}, {0}), Return({3}), Return({2})},
+       "function 'f' instruction 2: operand 0 (slot 2) is in buffer 0, which "
+       "result 0 is written into"},
+  };
+  for (const Case& c : cases) {
+    ModuleSpec spec = ControlFlowSpec();
+    spec.functions = {{"f", {i1, v8, v8, v8, v8}, {0, 1}, {v8}, c.body, {32}}};
+    StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
+    ASSERT_TRUE(module.ok()) << module.status().ToString();
+    ThreadPool pool(1);
+    Context context(*module, &pool);
+    std::vector<Tensor> outputs;
+    Tensor x = Parse("8xf32=1,2,3,4,5,6,7,8");
+    // Not taken: what the first value's buffer holds is still its own.
+    Status status = context.Call("f", {Parse("i1=0"), x}, &outputs);
+    ASSERT_TRUE(status.ok()) << status.ToString();
+    EXPECT_EQ(outputs[0].data_as<float>()[7],
+              c.body.size() == 6 ? 24.0f : 16.0f);
+    status = context.Call("f", {Parse("i1=1"), x}, &outputs);
+    EXPECT_EQ(status.message(), c.error);
+  }
+}
+
+// A loop whose condition goes into a buffer each iteration (as kiln-compile
+// plans it) and whose counter, carried around the loop, into new storage:
+// the buffer is allocated once per Context, each iteration then allocates
+// only the counter.
+TEST(ControlFlowBufferTest, LoopConditionsReuseOneBuffer) {
+  const TypeSpec i1{I1, {}}, i32{I32, {}};
+  ModuleSpec spec = ControlFlowSpec();
+  spec.functions = {{"count",
+                     {i32, i32, i1},
+                     {0},
+                     {i32},
+                     {Constant(1, 0), DispatchInto(0, kLess, {1, 0}, {2}, {0}),
+                      CondBranch(2, 3, 5), Dispatch(0, kInc, {1}, {1}),
+                      Branch(1), Return({1})},
+                     {1}}};
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  struct Counting : Allocator {
+    void* Allocate(uint64_t byte_size) override {
+      ++allocations;
+      return Allocator::Default()->Allocate(byte_size);
+    }
+    void Free(void* data, uint64_t byte_size) override {
+      Allocator::Default()->Free(data, byte_size);
+    }
+    int allocations = 0;
+  };
+  auto allocator = std::make_shared<Counting>();
+  ThreadPool pool(1);
+  Context context(*module, &pool, allocator);
+  std::vector<Tensor> outputs;
+  for (int call = 0; call < 2; ++call) {
+    Status status = context.Call("count", {Parse("i32=5")}, &outputs);
+    ASSERT_TRUE(status.ok()) << status.ToString();
+    EXPECT_EQ(outputs[0].data_as<int32_t>()[0], 5);
+  }
+  // The buffer once, 5 counters per call.
+  EXPECT_EQ(allocator->allocations, 1 + 2 * 5);
+}
+
 // Replacing a loop-carried value frees the old one: a loop of n iterations
 // over 1 MiB values holds about two of them at any time, not n. (1 MiB is
 // below the size from which tensors get their own mapping, which mallinfo2

@@ -42,6 +42,8 @@ struct FunctionPlan {
   const fb::Function* function = nullptr;
   std::vector<SlotInfo> slots;
   std::vector<uint32_t> argument_slots;
+  /// Byte size of each buffer its dispatches write results into.
+  std::vector<uint64_t> buffer_sizes;
   /// Whether the body has check instructions, which need a CheckHandler.
   bool has_checks = false;
 };

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
@@ -48,7 +49,8 @@ const std::vector<uint8_t>& LibraryBytes(int variant) {
 
 // The module most tests start from (slot numbers matter to the messages):
 //   main(a: 8xf32, b: 8xf32) -> (8xf32, 2x4xf32):
-//     %2 = constant 0; %3 = add(%0, %1); %4 = add(%3, %2)
+//     %2 = constant 0; %3 = add(%0, %1) into buffer 0 (32 bytes);
+//     %4 = add(%3, %2) into new storage
 //     release %0 %1 %2 %3; %5 = reshape %4; return %4, %5
 //   identity(a: 8xf32) -> (8xf32, 2x4xf32): returns a and a reshape of it
 //   constant() -> (8xf32): returns constant 0
@@ -74,10 +76,11 @@ ModuleSpec GoodSpec() {
                             {v8, v8, v8, v8, v8, m24},
                             {0, 1},
                             {v8, m24},
-                            {Constant(2, 0), Dispatch(0, 0, {0, 1}, {3}),
+                            {Constant(2, 0), DispatchInto(0, 0, {0, 1}, {3}, {0}),
                              Dispatch(0, 0, {3, 2}, {4}),
                              Release({0, 1, 2, 3}), Reshape(5, 4),
-                             Return({4, 5})}});
+                             Return({4, 5})},
+                            {32}});
   spec.functions.push_back(
       {"identity", {v8, m24}, {0}, {v8, m24}, {Reshape(1, 0), Return({0, 1})}});
   spec.functions.push_back(
@@ -287,18 +290,15 @@ TEST(ModuleTest, ContextsOnSeveralThreadsShareOneModule) {
 // function with two dispatches makes exactly as many allocations as the
 // first, and heap use does not grow. Nothing accumulates per call.
 //
-// What a call of `main` allocates today, in operator new calls:
-//   2  the arguments' shapes, copied into their slots
-//   1  the constant's shape
-//   4  per dispatch, the result's shape and its storage's shared owner
-//   1  the reshape's shape
-//   2  the results' shapes, copied out
-// plus each dispatch result's storage (aligned_alloc, below the size from
-// which buffers are mapped and cached), which the counter does not see. So
-// every dispatch still allocates its result, as it will until results reuse
-// buffers by a plan: TODO(buffer-reuse): make this 0 per dispatch.
+// What a call of `main` allocates, in operator new calls: the returned
+// dispatch result's storage owner (its bytes come from the allocator, which
+// the counter does not see) and the shapes of the two results handed out.
+// Arguments, the constant, the intermediate (in buffer 0, kept by the
+// Context) and the reshape allocate nothing. (Before buffers were planned a
+// call made 10: slots held tensors with shapes of their own, and every
+// dispatch result was new storage.)
 TEST(ModuleTest, CallsInTheSteadyStateAllocateNoMoreThanTheFirst) {
-  constexpr size_t kAllocationsPerCall = 10;
+  constexpr size_t kAllocationsPerCall = 3;
   StatusOr<std::shared_ptr<const Module>> module = LoadSpec(GoodSpec());
   ASSERT_TRUE(module.ok()) << module.status().ToString();
   ThreadPool pool(2);
@@ -331,6 +331,100 @@ TEST(ModuleTest, CallsInTheSteadyStateAllocateNoMoreThanTheFirst) {
     // per call would add up to 1,000.
     EXPECT_LT(HeapBytesInUse() - heap_after_warm_up, 1000)
         << "heap use grew over 1,000 calls";
+  }
+}
+
+// An Allocator that counts what it hands out and gets back.
+class CountingAllocator : public Allocator {
+ public:
+  void* Allocate(uint64_t byte_size) override {
+    ++allocations;
+    bytes_in_use += byte_size;
+    return Allocator::Default()->Allocate(byte_size);
+  }
+  void Free(void* data, uint64_t byte_size) override {
+    ++frees;
+    bytes_in_use -= byte_size;
+    Allocator::Default()->Free(data, byte_size);
+  }
+  std::atomic<int64_t> allocations = 0, frees = 0, bytes_in_use = 0;
+};
+
+// Everything a Context allocates comes from the allocator it was given: the
+// function's buffer once, on the first call, and per call only the storage
+// of the result it returns, which the caller frees by dropping it. Results
+// keep the allocator alive past the Context.
+TEST(ModuleTest, ContextAllocatesFromItsAllocator) {
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(GoodSpec());
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  ThreadPool pool(2);
+  auto allocator = std::make_shared<CountingAllocator>();
+  const std::vector<Tensor> inputs = {
+      F32Tensor({8}, {0, 1, 2, 3, 4, 5, 6, 7}),
+      F32Tensor({8}, std::vector<float>(8, 1))};
+  std::vector<Tensor> outputs;
+  {
+    Context context(*module, &pool, allocator);
+    ASSERT_TRUE(context.Call("main", inputs, &outputs).ok());
+    // Buffer 0 (32 bytes) and the returned result's storage.
+    EXPECT_EQ(allocator->allocations, 2);
+    EXPECT_EQ(allocator->frees, 0);
+    EXPECT_EQ(allocator->bytes_in_use, 64);
+    for (int call = 0; call < 1000; ++call) {
+      ASSERT_TRUE(context.Call("main", inputs, &outputs).ok());
+    }
+    // One result's storage per call, the previous call's freed as its
+    // results were replaced.
+    EXPECT_EQ(allocator->allocations, 1002);
+    EXPECT_EQ(allocator->frees, 1000);
+    EXPECT_EQ(allocator->bytes_in_use, 64);
+    EXPECT_EQ(FloatValues(outputs[0]),
+              std::vector<float>({11, 13, 15, 17, 19, 21, 23, 25}));
+  }
+  // The buffer went with the Context; the result lives on.
+  EXPECT_EQ(allocator->frees, 1001);
+  EXPECT_EQ(allocator->bytes_in_use, 32);
+  std::weak_ptr<Allocator> weak = allocator;
+  allocator.reset();
+  EXPECT_FALSE(weak.expired()) << "the result no longer holds its allocator";
+  outputs.clear();
+  EXPECT_TRUE(weak.expired());
+}
+
+// A caller may keep results across calls: the next call writes its
+// buffers, never what an earlier call returned, whether the result was new
+// storage or (in a module that returns a buffer's value) copied out.
+TEST(ModuleTest, ResultsKeptAcrossCallsAreNotOverwritten) {
+  ModuleSpec spec = GoodSpec();
+  TypeSpec v8{F32, {8}};
+  // %2 = add(%0, %1) into buffer 0; return %2 (copied out).
+  spec.functions.push_back({"returns_buffer",
+                            {v8, v8, v8},
+                            {0, 1},
+                            {v8},
+                            {DispatchInto(0, 0, {0, 1}, {2}, {0}),
+                             Return({2})},
+                            {32}});
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  ThreadPool pool(2);
+  Context context(*module, &pool);
+  const Tensor ones = F32Tensor({8}, std::vector<float>(8, 1));
+  for (std::string_view function : {"main", "returns_buffer"}) {
+    std::vector<Tensor> first, second;
+    ASSERT_TRUE(
+        context.Call(function, {F32Tensor({8}, std::vector<float>(8, 0)), ones},
+                     &first)
+            .ok());
+    const std::vector<float> kept = FloatValues(first[0]);
+    ASSERT_TRUE(
+        context.Call(function,
+                     {F32Tensor({8}, std::vector<float>(8, 100)), ones},
+                     &second)
+            .ok());
+    EXPECT_EQ(FloatValues(first[0]), kept) << function;
+    EXPECT_NE(FloatValues(second[0]), kept) << function;
+    EXPECT_FALSE(first[0].SharesStorageWith(second[0])) << function;
   }
 }
 
@@ -699,7 +793,8 @@ TEST(ModuleVerifyTest, FileLevel) {
   ModuleSpec spec = GoodSpec();
   spec.version = 1;
   EXPECT_EQ(LoadError(spec),
-            "unsupported module version 1 (this runtime reads version 2)");
+            StrCat("unsupported module version 1 (this runtime reads "
+                   "version ", KILN_MODULE_VERSION, ")"));
   spec = GoodSpec();
   spec.identifier = "XXXX";
   EXPECT_EQ(LoadError(spec),
@@ -910,6 +1005,91 @@ TEST(ModuleVerifyTest, BufferLimit) {
                 "1099511627776 bytes, more than the buffer limit of ",
                 0),
             0u);
+}
+
+// Where a dispatch writes its results: each buffer index in range, each
+// buffer large enough for its result (a kernel writes its whole binding),
+// each within the buffer limit, no two results of one dispatch in one
+// buffer.
+TEST(ModuleVerifyTest, ResultBuffers) {
+  ModuleSpec spec = GoodSpec();
+  spec.functions[0].body[1] = DispatchInto(0, 0, {0, 1}, {3}, {1});
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 1: result 0 buffer 1 out of range (1 "
+            "buffers)");
+  spec = GoodSpec();
+  spec.functions[0].buffer_sizes = {31};
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 1: result 0 (slot 3, 8xf32, 32 "
+            "bytes) is written into buffer 0 of 31 bytes");
+  spec = GoodSpec();
+  spec.functions[0].body[1] = DispatchInto(0, 0, {0, 1}, {3}, {0, 0});
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 1: dispatch has 1 results but 2 "
+            "result buffers");
+  spec = GoodSpec();
+  spec.functions[0].buffer_sizes = {32, 32};
+  spec.functions[0].body[1] = DispatchInto(0, 0, {0}, {3, 4}, {1, 1});
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 1: results 0 and 1 are written into "
+            "one buffer (1)");
+  spec = GoodSpec();
+  spec.functions[0].buffer_sizes = {uint64_t{1} << 40};
+  ModuleLoadOptions options;
+  options.max_buffer_bytes = 1 << 20;
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec, options);
+  ASSERT_FALSE(module.ok());
+  EXPECT_EQ(module.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_EQ(module.status().message(),
+            "function 'main' buffer 0 is 1099511627776 bytes, more than the "
+            "buffer limit of 1048576 bytes (ModuleLoadOptions::"
+            "max_buffer_bytes; default: physical memory)");
+}
+
+// In a function without branches, a value whose buffer a later dispatch
+// writes is dead from then on: reading it (through any view), or binding it
+// as an operand of the dispatch that writes its buffer, is refused at load.
+TEST(ModuleVerifyTest, ValuesSharingABufferAreNeverLiveAtOnce) {
+  ModuleSpec spec = GoodSpec();
+  // %4 = add(%3, %2) into the buffer %3 is in: the kernel would read what
+  // it writes.
+  spec.functions[0].body[2] = DispatchInto(0, 0, {3, 2}, {4}, {0});
+  EXPECT_EQ(LoadError(spec),
+            "function 'main' instruction 2: operand 0 (slot 3) views buffer "
+            "0, which result 0 is written into");
+  // reuse(a: 8xf32) -> (8xf32, 8xf32):
+  //   %1 = constant 0; %2 = add(%0, %1) into buffer 0; %5 = reshape %2
+  //   %3 = add(%0, %1) into buffer 0; %4 = add(%2, %3); return %3, %5
+  // reads %2 (instruction 4) and its view %5 (5) after %3 took the buffer.
+  const TypeSpec v8{F32, {8}};
+  auto reuse = [&](OpSpec fourth, OpSpec fifth) {
+    ModuleSpec reuse_spec = GoodSpec();
+    reuse_spec.functions = {{"reuse",
+                             {v8, v8, v8, v8, v8, v8},
+                             {0},
+                             {v8, v8},
+                             {Constant(1, 0),
+                              DispatchInto(0, 0, {0, 1}, {2}, {0}),
+                              Reshape(5, 2),
+                              DispatchInto(0, 0, {0, 1}, {3}, {0}), fourth,
+                              fifth},
+                             {32}}};
+    return reuse_spec;
+  };
+  EXPECT_EQ(LoadError(reuse(Dispatch(0, 0, {2, 3}, {4}), Return({3, 4}))),
+            "function 'reuse' instruction 4: operand slot 2 is read after "
+            "buffer 0, which it views, was written again (by the dispatch at "
+            "instruction 3): two values live at once must not share a "
+            "buffer");
+  EXPECT_EQ(LoadError(reuse(Dispatch(0, 0, {0, 3}, {4}), Return({3, 5}))),
+            "function 'reuse' instruction 5: returned slot 5 is read after "
+            "buffer 0, which it views, was written again (by the dispatch at "
+            "instruction 3): two values live at once must not share a "
+            "buffer");
+  // Once %2 and %5 are dead, %3 may take their buffer.
+  StatusOr<std::shared_ptr<const Module>> module =
+      LoadSpec(reuse(Dispatch(0, 0, {0, 3}, {4}), Return({3, 4})));
+  EXPECT_TRUE(module.ok()) << module.status().ToString();
 }
 
 // A corrupted library image is caught by its hash before any parser (ours

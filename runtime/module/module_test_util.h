@@ -66,6 +66,9 @@ struct OpSpec {
   fb::CheckKind check_kind = fb::CheckKind::True;
   float atol = 0.0001f, rtol = 0.0f;
   std::optional<std::string> location = std::string();
+  // DispatchOp: the buffer of each result (KILN_NEW_BUFFER: new storage);
+  // nullopt: not written (every result in new storage).
+  std::optional<std::vector<uint32_t>> result_buffers = std::nullopt;
 };
 
 inline OpSpec Constant(uint32_t result, uint32_t constant) {
@@ -76,6 +79,16 @@ inline OpSpec Dispatch(uint32_t executable, uint32_t export_index,
                        std::vector<uint32_t> results) {
   return {fb::Op::DispatchOp, executable, export_index, std::move(operands),
           std::move(results)};
+}
+/// A dispatch writing result i into buffer `buffers[i]`.
+inline OpSpec DispatchInto(uint32_t executable, uint32_t export_index,
+                           std::vector<uint32_t> operands,
+                           std::vector<uint32_t> results,
+                           std::vector<uint32_t> buffers) {
+  OpSpec op = Dispatch(executable, export_index, std::move(operands),
+                       std::move(results));
+  op.result_buffers = std::move(buffers);
+  return op;
 }
 inline OpSpec Reshape(uint32_t result, uint32_t source) {
   return {fb::Op::ReshapeOp, result, source, {}, {}};
@@ -129,6 +142,8 @@ struct FunctionSpec {
   std::vector<uint32_t> arguments;
   std::vector<TypeSpec> results;
   std::vector<OpSpec> body;
+  // Byte size of each buffer (none: not written).
+  std::vector<uint64_t> buffer_sizes = {};
 };
 
 struct LocationSpec {
@@ -303,9 +318,11 @@ inline std::vector<uint8_t> BuildModule(const ModuleSpec& spec) {
           body.push_back(fb::CreateConstantOp(fbb, op.a, op.b).Union());
           break;
         case fb::Op::DispatchOp:
-          body.push_back(fb::CreateDispatchOpDirect(fbb, op.a, op.b,
-                                                    &op.operands, &op.results)
-                             .Union());
+          body.push_back(
+              fb::CreateDispatchOpDirect(
+                  fbb, op.a, op.b, &op.operands, &op.results,
+                  op.result_buffers ? &*op.result_buffers : nullptr)
+                  .Union());
           break;
         case fb::Op::ReshapeOp:
           body.push_back(fb::CreateReshapeOp(fbb, op.a, op.b).Union());
@@ -337,7 +354,7 @@ inline std::vector<uint8_t> BuildModule(const ModuleSpec& spec) {
     }
     functions.push_back(fb::CreateFunctionDirect(
         fbb, f.name.c_str(), &slots, &f.arguments, &results, &body_types,
-        &body));
+        &body, f.buffer_sizes.empty() ? nullptr : &f.buffer_sizes));
   }
   auto build_location = [&](const std::optional<LocationSpec>& location) {
     if (!location) return flatbuffers::Offset<fb::SourceLocation>();

@@ -1,11 +1,12 @@
 //===- verifier.cc - Structural and semantic module verification ----------===//
 //
 // After this passes, the runtime trusts the module: every index is in range,
-// every size and type is consistent, and in a function without branches
-// every slot is written exactly once before it is read. (With branches a
-// slot may be written again, and whether it was written before a read
-// depends on the path taken: the Context checks that as it runs.) Each
-// failure names what failed.
+// every size and type is consistent, every buffer holds what is written into
+// it, and in a function without branches every slot is written exactly once
+// before it is read, and never read once its buffer was written again. (With
+// branches a slot may be written again, and whether it was written, or its
+// buffer written since, depends on the path taken: the Context checks that
+// as it runs.) Each failure names what failed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -532,17 +533,21 @@ Status VerifyConstants(const fb::Module& module, const uint8_t* buffer,
   return OkStatus();
 }
 
-// Tracks which slots hold a value during the linear scan of a function body.
-// Relaxed (for functions with branches, where the order of the body is not
-// the order of execution), it checks indices only.
+// Tracks which slots hold a value during the linear scan of a function body,
+// and which buffer each views: a slot whose buffer a later dispatch wrote
+// holds another value's bytes. Relaxed (for functions with branches, where
+// the order of the body is not the order of execution), it checks indices
+// only.
 class SlotTracker {
  public:
-  SlotTracker(const std::vector<SlotInfo>& slots, bool relaxed,
-              WorkBudget* budget)
+  SlotTracker(const std::vector<SlotInfo>& slots, size_t buffer_count,
+              bool relaxed, WorkBudget* budget)
       : slots_(slots),
         relaxed_(relaxed),
         budget_(budget),
-        state_(slots.size(), State::kUndefined) {}
+        state_(slots.size(), State::kUndefined),
+        views_(slots.size()),
+        generations_(buffer_count, 0) {}
 
   // `role` names the use in messages ("operand", "result", ...).
   Status CheckIndex(uint32_t slot, std::string_view role) const {
@@ -554,6 +559,21 @@ class SlotTracker {
     return OkStatus();
   }
   Status Read(uint32_t slot, std::string_view role) const {
+    KILN_RETURN_IF_ERROR(Holds(slot, role));
+    if (relaxed_) return OkStatus();
+    const View& view = views_[slot];
+    if (view.buffer != kNoBuffer &&
+        view.generation != generations_[view.buffer]) {
+      return InvalidArgumentError(
+          role, " slot ", slot, " is read after buffer ", view.buffer,
+          ", which it views, was written again (by the dispatch at "
+          "instruction ", writers_[view.buffer],
+          "): two values live at once must not share a buffer");
+    }
+    return OkStatus();
+  }
+  // Whether `slot` holds a value (its bytes may have been overwritten).
+  Status Holds(uint32_t slot, std::string_view role) const {
     KILN_RETURN_IF_ERROR(CheckIndex(slot, role));
     if (relaxed_) return OkStatus();
     if (state_[slot] == State::kUndefined) {
@@ -566,6 +586,22 @@ class SlotTracker {
     }
     return OkStatus();
   }
+  // Whether `slot` views what was last written into `buffer`.
+  bool Views(uint32_t slot, uint32_t buffer) const {
+    return !relaxed_ && views_[slot].buffer == buffer &&
+           views_[slot].generation == generations_[buffer];
+  }
+  // `slot` (written) views what the instruction `pc` writes into `buffer`.
+  void WriteBuffer(uint32_t slot, uint32_t buffer, uint32_t pc) {
+    if (relaxed_) return;
+    writers_.resize(generations_.size());
+    writers_[buffer] = pc;
+    views_[slot] = {buffer, ++generations_[buffer]};
+  }
+  // `result` (written) views what `source` views.
+  void Alias(uint32_t result, uint32_t source) {
+    if (!relaxed_) views_[result] = views_[source];
+  }
   Status Write(uint32_t slot, std::string_view role) {
     KILN_RETURN_IF_ERROR(CheckIndex(slot, role));
     if (relaxed_) return OkStatus();
@@ -577,17 +613,26 @@ class SlotTracker {
     return OkStatus();
   }
   Status Release(uint32_t slot) {
-    KILN_RETURN_IF_ERROR(Read(slot, "released"));
+    KILN_RETURN_IF_ERROR(Holds(slot, "released"));
     state_[slot] = State::kReleased;
     return OkStatus();
   }
 
  private:
   enum class State : uint8_t { kUndefined, kLive, kReleased };
+  static constexpr uint32_t kNoBuffer = KILN_NEW_BUFFER;
+  struct View {
+    uint32_t buffer = kNoBuffer;  // none: not in a buffer
+    uint64_t generation = 0;      // which write of the buffer it views
+  };
   const std::vector<SlotInfo>& slots_;
   const bool relaxed_;
   WorkBudget* budget_;
   std::vector<State> state_;
+  std::vector<View> views_;
+  // Per buffer: how many times it was written, and the last writer.
+  std::vector<uint64_t> generations_;
+  std::vector<uint32_t> writers_;
 };
 
 // `type` equals a verified binding type.
@@ -653,6 +698,28 @@ class FunctionVerifier {
             "memory)");
       }
     }
+    const auto* buffer_sizes = function_.buffer_sizes();
+    // As for shapes: the FlatBuffers verifier checks the alignment of the
+    // length, not of the 8-byte elements.
+    if (SizeOf(buffer_sizes) != 0 &&
+        reinterpret_cast<uintptr_t>(buffer_sizes->data()) %
+                alignof(uint64_t) !=
+            0) {
+      return InvalidArgumentError(prefix,
+                                  " buffer sizes are not 8-byte aligned");
+    }
+    for (uint32_t i = 0; i < SizeOf(buffer_sizes); ++i) {
+      KILN_RETURN_IF_ERROR(budget_->Spend(1));
+      const uint64_t size = buffer_sizes->Get(i);
+      if (size > max_buffer_bytes_) {
+        return ResourceExhaustedError(
+            prefix, " buffer ", i, " is ", size,
+            " bytes, more than the buffer limit of ", max_buffer_bytes_,
+            " bytes (ModuleLoadOptions::max_buffer_bytes; default: physical "
+            "memory)");
+      }
+      plan_->buffer_sizes.push_back(size);
+    }
     std::vector<SlotInfo> results(SizeOf(function_.result_types()));
     for (uint32_t i = 0; i < results.size(); ++i) {
       KILN_RETURN_IF_ERROR(
@@ -673,7 +740,8 @@ class FunctionVerifier {
     }
 
     // Arguments fill distinct slots, with or without branches.
-    SlotTracker argument_tracker(plan_->slots, /*relaxed=*/false, budget_);
+    SlotTracker argument_tracker(plan_->slots, plan_->buffer_sizes.size(),
+                                 /*relaxed=*/false, budget_);
     for (uint32_t i = 0; i < SizeOf(function_.arguments()); ++i) {
       const uint32_t slot = function_.arguments()->Get(i);
       KILN_RETURN_IF_ERROR(argument_tracker.Write(slot, "argument"), prefix,
@@ -681,10 +749,10 @@ class FunctionVerifier {
       plan_->argument_slots.push_back(slot);
       signature_->arguments.push_back(plan_->slots[slot].type);
     }
-    SlotTracker tracker = has_branches
-                              ? SlotTracker(plan_->slots, /*relaxed=*/true,
-                                            budget_)
-                              : argument_tracker;
+    SlotTracker tracker =
+        has_branches ? SlotTracker(plan_->slots, plan_->buffer_sizes.size(),
+                                   /*relaxed=*/true, budget_)
+                     : argument_tracker;
 
     bool returned = false;
     for (uint32_t pc = 0; pc < count; ++pc) {
@@ -695,6 +763,7 @@ class FunctionVerifier {
       }
       const fb::Op type = types->GetEnum<fb::Op>(pc);
       const void* op = body->Get(pc);
+      pc_ = pc;
       KILN_RETURN_IF_ERROR(VerifyInstruction(type, op, results, &tracker),
                            prefix, " instruction ", pc);
       returned = type == fb::Op::ReturnOp;
@@ -812,6 +881,13 @@ class FunctionVerifier {
     for (uint32_t i = 0; i < result_count; ++i) {
       KILN_RETURN_IF_ERROR(tracker->Write(op.results()->Get(i), "result"));
     }
+    KILN_RETURN_IF_ERROR(VerifyResultBuffers(op, *tracker));
+    for (uint32_t i = 0; i < SizeOf(op.result_buffers()); ++i) {
+      const uint32_t buffer = op.result_buffers()->Get(i);
+      if (buffer != KILN_NEW_BUFFER) {
+        tracker->WriteBuffer(op.results()->Get(i), buffer, pc_);
+      }
+    }
     // Kernels have their shapes built in: a buffer of another type would be
     // read or written out of bounds.
     if (const auto* types = ex->binding_types(); types && types->size() != 0) {
@@ -833,9 +909,58 @@ class FunctionVerifier {
     return OkStatus();
   }
 
+  // Where a dispatch's results go: each into a buffer large enough for it
+  // (a kernel writes its whole binding), no two into one, none into the
+  // buffer an operand views (the kernel would overwrite what it reads).
+  Status VerifyResultBuffers(const fb::DispatchOp& op,
+                             const SlotTracker& tracker) const {
+    const auto* buffers = op.result_buffers();
+    if (!buffers) return OkStatus();
+    const uint32_t result_count = SizeOf(op.results());
+    if (buffers->size() != result_count) {
+      return InvalidArgumentError("dispatch has ", result_count,
+                                  " results but ", buffers->size(),
+                                  " result buffers");
+    }
+    const std::vector<uint64_t>& sizes = plan_->buffer_sizes;
+    for (uint32_t i = 0; i < result_count; ++i) {
+      const uint32_t buffer = buffers->Get(i);
+      if (buffer == KILN_NEW_BUFFER) continue;
+      if (buffer >= sizes.size()) {
+        return OutOfRangeError("result ", i, " buffer ", buffer,
+                               " out of range (", sizes.size(), " buffers)");
+      }
+      const uint32_t slot = op.results()->Get(i);
+      const SlotInfo& info = plan_->slots[slot];
+      if (info.byte_size > sizes[buffer]) {
+        return InvalidArgumentError(
+            "result ", i, " (slot ", slot, ", ", info.type.ToString(), ", ",
+            info.byte_size, " bytes) is written into buffer ", buffer,
+            " of ", sizes[buffer], " bytes");
+      }
+      for (uint32_t j = 0; j < i; ++j) {
+        if (buffers->Get(j) == buffer) {
+          return InvalidArgumentError("results ", j, " and ", i,
+                                      " are written into one buffer (",
+                                      buffer, ")");
+        }
+      }
+      for (uint32_t j = 0; j < SizeOf(op.operands()); ++j) {
+        if (tracker.Views(op.operands()->Get(j), buffer)) {
+          return InvalidArgumentError(
+              "operand ", j, " (slot ", op.operands()->Get(j),
+              ") views buffer ", buffer, ", which result ", i,
+              " is written into");
+        }
+      }
+    }
+    return OkStatus();
+  }
+
   Status VerifyReshapeOp(const fb::ReshapeOp& op, SlotTracker* tracker) {
     KILN_RETURN_IF_ERROR(tracker->Read(op.source(), "source"));
     KILN_RETURN_IF_ERROR(tracker->Write(op.result(), "result"));
+    tracker->Alias(op.result(), op.source());
     const SlotInfo& source = plan_->slots[op.source()];
     const SlotInfo& result = plan_->slots[op.result()];
     if (source.type.element_type != result.type.element_type) {
@@ -1002,6 +1127,8 @@ class FunctionVerifier {
   const fb::Function& function_;
   FunctionPlan* plan_;
   FunctionSignature* signature_;
+  // The instruction being verified.
+  uint32_t pc_ = 0;
 };
 
 }  // namespace

@@ -13,6 +13,7 @@
 // HELP-NEXT: =input
 // HELP-NEXT: =global-optimization
 // HELP-NEXT: =dispatch
+// HELP-NEXT: =host
 // HELP-NEXT: =codegen
 // HELP-NEXT: =end
 

@@ -4,18 +4,26 @@
 // RUN: not kiln-dump %t.kiln --disassemble --function=missing 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not kiln-dump %t.kiln --function=count 2>&1 | FileCheck %s --check-prefix=NOVIEW
 // Tests that kiln-dump prints each host function's program: its signature,
-// then one numbered instruction per line, each result with its type,
-// branches naming instruction numbers, checks their input location.
+// its buffers, then one numbered instruction per line, each result with its
+// type, each dispatch with the buffer each result is written into (new for
+// what the function returns), branches naming instruction numbers, checks
+// their input location.
 
 // CHECK-LABEL: func @scale(%0: 4xf32) -> (4xf32)
-//       CHECK:   0  %1 = constant #0 : 4xf32
-//       CHECK:   1  %2 = dispatch scale_dispatch_0::scale_dispatch_0_elementwise_4_f32(%0, %1) : 4xf32
-//       CHECK:   2  release %0, %1
-//       CHECK:   3  return %2
+//  CHECK-NEXT:   buffers: b0 16 bytes, b1 16 bytes
+//  CHECK-NEXT:   0  %1 = constant #0 : 4xf32
+//  CHECK-NEXT:   1  %2 = dispatch scale_dispatch_0::scale_dispatch_0_elementwise_4_f32(%0, %1) into(b0) : 4xf32
+//  CHECK-NEXT:   2  %3 = dispatch scale_dispatch_1::scale_dispatch_1_elementwise_4_f32(%2) into(b1) : 4xf32
+//  CHECK-NEXT:   3  %4 = dispatch scale_dispatch_0::scale_dispatch_0_elementwise_4_f32(%3, %1) into(new) : 4xf32
+//  CHECK-NEXT:   4  return %4
 func.func @scale(%x: tensor<4xf32>) -> tensor<4xf32> {
   %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
   %0 = arith.mulf %x, %c : tensor<4xf32>
-  return %0 : tensor<4xf32>
+  %b = util.optimization_barrier %0 : tensor<4xf32>
+  %1 = math.exp %b : tensor<4xf32>
+  %b1 = util.optimization_barrier %1 : tensor<4xf32>
+  %2 = arith.mulf %b1, %c : tensor<4xf32>
+  return %2 : tensor<4xf32>
 }
 
 // CHECK-LABEL: func @count() -> ()
@@ -41,8 +49,19 @@ func.func @count() {
 }
 
 // JSON:      "functions": [
+// JSON:      "op": "dispatch",
+// JSON:      "result_buffers": [
+// JSON-NEXT:   0
+// JSON-NEXT: ],
 // JSON:      "op": "cond_br"
+// JSON:      "op": "dispatch",
+// JSON:      "result_buffers": [
+// JSON-NEXT:   null
+// JSON-NEXT: ],
 // JSON:      "op": "check.expect_eq"
+// JSON:      "buffer_sizes": [
+// JSON-NEXT:   1
+// JSON-NEXT: ],
 // JSON:      "name": "count"
 // JSON-NOT:  "name": "scale"
 

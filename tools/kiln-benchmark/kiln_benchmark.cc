@@ -53,68 +53,54 @@
 #include "support/command_line.h"
 #include "support/function_call.h"
 #include "support/profile_report.h"
+#include "support/run_flags.h"
 #include "support/tool_output.h"
 
 namespace {
 
 using nlohmann::ordered_json;
 
-constexpr char kUsage[] =
-    "usage: kiln-benchmark MODULE.kiln [options]\n"
-    "\n"
-    "Measures the steady-state time per call of one function of a compiled\n"
-    "kiln module, in the conventions of IREE's iree-benchmark-module (Google\n"
-    "Benchmark's flags, console table and JSON).\n"
-    "\n"
-    "options:\n"
-    "  --function=NAME       function to call (default: the only function)\n"
-    "  --input=VALUE         one per argument, in order, as kiln-run takes\n"
-    "                        them:\n"
-    "                          2x3xf32=1,2,3,4,5,6   2x2xf32=[1 2][3 4]\n"
-    "                          2x3xf32=0 (splat)     f32=3.5 (0-d)\n"
-    "                          @file.npy (NumPy file)\n"
-    "                          2x3xf32 (no values: zeros)\n"
-    "                        parsed once: every call gets the same inputs\n"
-    "  --threads=N           worker threads including the caller\n"
-    "                        (default: hardware concurrency)\n"
-    "  --perf                load the libraries from files perf reads after\n"
-    "                        the run, as kiln-run --perf does (also\n"
-    "                        KILN_PERF=1)\n"
-    "  --benchmark_warmup_calls=N\n"
-    "                        untimed calls before the first repetition\n"
-    "                        (default: 3)\n"
-    "  --benchmark_repetitions=N\n"
-    "                        repetitions, each timed on its own (default:\n"
-    "                        1); with more than one, the mean, median,\n"
-    "                        stddev, cv, min and max over them follow\n"
-    "  --benchmark_min_time=X[s|x]\n"
-    "                        each repetition calls the function until X\n"
-    "                        seconds have passed (X or Xs; default: 0.5s),\n"
-    "                        or exactly X times (Xx, e.g. 10x)\n"
-    "  --benchmark_format=console|json\n"
-    "                        what stdout shows: a table (default) or\n"
-    "                        Google Benchmark's JSON\n"
-    "  --benchmark_out=FILE  also write the JSON to FILE (replaced as a\n"
-    "                        whole: a failed run leaves it as it was)\n"
-    "  --profile[=HZ]        sample the timed calls (not the warm-up) as\n"
-    "                        kiln-run --profile does (default 1000 Hz per\n"
-    "                        thread) and print, after the table, each\n"
-    "                        export's share and hottest lines (console\n"
-    "                        format only)\n"
-    "  --profile-output=FILE write those samples as collapsed stacks\n"
-    "  --profile-stage=STAGE show those samples at the lines of STAGE's\n"
-    "                        text (a captured stage, e.g. 0.source) or of\n"
-    "                        the input program (input), as kiln-run does\n"
-    "  --help                show this help\n"
-    "\n"
-    "Each row is BM_<function>/process_time/real_time, as in\n"
-    "iree-benchmark-module: Time is wall-clock time per call, CPU the\n"
-    "process's CPU time per call (all threads), both in ms; Iterations is\n"
-    "the number of calls timed. The console table goes to stdout and the\n"
-    "machine it ran on to stderr. Checks that fail (check.expect_* in the\n"
-    "input program) are printed to stderr after the first call as\n"
-    "'kiln-benchmark: check failed at LOCATION: MESSAGE'; the benchmark goes\n"
-    "on and the exit status is 1.\n";
+std::string Usage() {
+  return std::string(
+             "usage: kiln-benchmark MODULE.kiln [options]\n"
+             "\n"
+             "Measures the steady-state time per call of one function of a\n"
+             "compiled kiln module (--function, or its only function), in the\n"
+             "conventions of IREE's iree-benchmark-module (Google Benchmark's\n"
+             "flags, console table and JSON). The inputs are parsed once:\n"
+             "every call gets the same. The profile flags sample the timed\n"
+             "calls, not the warm-up, and --profile's table follows the\n"
+             "benchmark's (console format only).\n"
+             "\n"
+             "options:\n") +
+         kiln::tools::RunFlagsHelp(kiln::tools::kCallFlags) +
+         "  --benchmark_warmup_calls=N\n"
+         "                        untimed calls before the first repetition\n"
+         "                        (default: 3)\n"
+         "  --benchmark_repetitions=N\n"
+         "                        repetitions, each timed on its own (default:\n"
+         "                        1); with more than one, the mean, median,\n"
+         "                        stddev, cv, min and max over them follow\n"
+         "  --benchmark_min_time=X[s|x]\n"
+         "                        each repetition calls the function until X\n"
+         "                        seconds have passed (X or Xs; default: 0.5s),\n"
+         "                        or exactly X times (Xx, e.g. 10x)\n"
+         "  --benchmark_format=console|json\n"
+         "                        what stdout shows: a table (default) or\n"
+         "                        Google Benchmark's JSON\n"
+         "  --benchmark_out=FILE  also write the JSON to FILE (replaced as a\n"
+         "                        whole: a failed run leaves it as it was)\n"
+         "  --help                show this help\n"
+         "\n"
+         "Each row is BM_<function>/process_time/real_time, as in\n"
+         "iree-benchmark-module: Time is wall-clock time per call, CPU the\n"
+         "process's CPU time per call (all threads), both in ms; Iterations is\n"
+         "the number of calls timed. The console table goes to stdout and the\n"
+         "machine it ran on to stderr. Checks that fail (check.expect_* in the\n"
+         "input program) are printed to stderr after the first call as\n"
+         "'kiln-benchmark: check failed at LOCATION: MESSAGE'; the benchmark\n"
+         "goes on and the exit status is 1.\n";
+}
 
 // --benchmark_min_time: seconds, or a fixed number of calls ("Nx").
 struct MinTime {
@@ -124,16 +110,12 @@ struct MinTime {
 
 struct Options {
   std::string module_path;
-  kiln::ModuleLoadOptions load_options;
-  std::optional<std::string> function;
-  std::vector<std::string> inputs;
-  int threads = 0;
+  kiln::tools::RunFlags run;
   int64_t warmup_calls = 3;
   int64_t repetitions = 1;
   MinTime min_time;
   bool json = false;
   std::string out_path;  // empty: no --benchmark_out
-  kiln::tools::ProfileFlags profile;
   bool help = false;
 };
 
@@ -185,36 +167,21 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
       kiln::tools::CommandLine line,
       kiln::tools::ParseCommandLine(
           argc, argv,
-          {{"function", true},
-           {"input", true},
-           {"threads", true},
-           {"perf"},
-           {"benchmark_warmup_calls", true},
-           {"benchmark_repetitions", true},
-           {"benchmark_min_time", true},
-           {"benchmark_format", true},
-           {"benchmark_out", true},
-           {"profile", true, /*value_optional=*/true},
-           {"profile-output", true},
-           {"profile-stage", true}}));
+          kiln::tools::RunFlagSpecs(kiln::tools::kCallFlags,
+                                    {{"benchmark_warmup_calls", true},
+                                     {"benchmark_repetitions", true},
+                                     {"benchmark_min_time", true},
+                                     {"benchmark_format", true},
+                                     {"benchmark_out", true}})));
   options->module_path = line.module_path;
   for (const kiln::tools::Flag& flag : line.flags) {
     const std::string_view name = flag.name, value = flag.value;
     KILN_ASSIGN_OR_RETURN(
-        const bool profile_flag,
-        kiln::tools::ParseProfileFlag(name, value, &options->profile));
-    if (profile_flag) continue;
+        const bool shared,
+        kiln::tools::ParseRunFlag(kiln::tools::kCallFlags, name, value, &options->run));
+    if (shared) continue;
     if (name == "help") {
       options->help = true;
-    } else if (name == "perf") {
-      options->load_options.perf_visible_libraries = true;
-    } else if (name == "function") {
-      options->function = std::string(value);
-    } else if (name == "input") {
-      options->inputs.emplace_back(value);
-    } else if (name == "threads") {
-      KILN_RETURN_IF_ERROR(
-          kiln::tools::ParseThreadCount(value, &options->threads));
     } else if (name == "benchmark_warmup_calls") {
       KILN_RETURN_IF_ERROR(ParseInteger(name, value, 0, 1000000000,
                                         &options->warmup_calls));
@@ -237,7 +204,7 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
       options->out_path = std::string(value);
     }
   }
-  if (options->profile.table && options->json) {
+  if (options->run.profile.table && options->json) {
     return kiln::InvalidArgumentError(
         "--profile prints a table, which --benchmark_format=json would "
         "break: write the samples with --profile-output=FILE instead");
@@ -585,19 +552,19 @@ kiln::Status Run(const Options& options, const char* executable,
   }
   KILN_ASSIGN_OR_RETURN(std::shared_ptr<const kiln::Module> module,
                         kiln::Module::Load(options.module_path,
-                                           options.load_options));
+                                           options.run.load_options()));
   KILN_ASSIGN_OR_RETURN(
       size_t function_index,
-      kiln::tools::SelectFunction(*module, options.function));
+      kiln::tools::SelectFunction(*module, options.run.function));
   const kiln::FunctionSignature& signature =
       module->functions()[function_index];
   // Wrong inputs are an error before the benchmark starts, as in
   // iree-benchmark-module, not after its context is printed.
   std::vector<kiln::Tensor> inputs;
   KILN_RETURN_IF_ERROR(
-      kiln::tools::ParseInputs(options.inputs, signature, &inputs));
+      kiln::tools::ParseInputs(options.run.inputs, signature, &inputs));
 
-  kiln::ThreadPool pool(options.threads);
+  kiln::ThreadPool pool(options.run.threads);
   KILN_RETURN_IF_ERROR(pool.status(), "--threads");
   kiln::Context context(module, &pool);
   kiln::CheckRecorder checks;
@@ -632,7 +599,7 @@ kiln::Status Run(const Options& options, const char* executable,
   // Sampling covers the timed calls alone.
   std::unique_ptr<kiln::Profiler> profiler;
   KILN_RETURN_IF_ERROR(
-      kiln::tools::StartProfile(options.profile, *module, &pool,
+      kiln::tools::StartProfile(options.run.profile, *module, &pool,
                                        &profiler));
   for (int64_t r = 0; r < options.repetitions; ++r) {
     KILN_ASSIGN_OR_RETURN(Row row, MeasureRepetition(call, options.min_time));
@@ -648,9 +615,9 @@ kiln::Status Run(const Options& options, const char* executable,
   }
   if (profiler) {
     const kiln::Profile profile = profiler->Resolve(*module);
-    if (options.profile.table) kiln::tools::Print("\n");
+    if (options.run.profile.table) kiln::tools::Print("\n");
     KILN_RETURN_IF_ERROR(kiln::tools::WriteProfileReport(
-        options.profile, *module, profile, signature.name,
+        options.run.profile, *module, profile, signature.name,
         pool.thread_count()));
   }
 
@@ -675,7 +642,7 @@ int main(int argc, char** argv) {
   Options options;
   kiln::Status status = ParseArgs(argc, argv, &options);
   if (status.ok() && options.help) {
-    std::fputs(kUsage, stdout);
+    std::fputs(Usage().c_str(), stdout);
     return 0;
   }
   bool checks_failed = false;

@@ -21,6 +21,7 @@
 #include "kiln/tensor_io.h"
 #include "module/module_test_util.h"
 #include "nlohmann/json.hpp"
+#include "support/run_flags.h"
 #include "support/tool_test.h"
 
 namespace kiln {
@@ -115,6 +116,9 @@ TEST_F(KilnBenchmarkTest, Help) {
         "--benchmark_out=FILE", "--help"}) {
     EXPECT_NE(result.out.find(option), std::string::npos) << option;
   }
+  // The flags it shares with kiln-run and kiln-check, as they say.
+  EXPECT_NE(result.out.find(tools::RunFlagsHelp(tools::kCallFlags)),
+            std::string::npos);
   EXPECT_EQ(result.err, "");
 }
 

@@ -32,60 +32,53 @@
 #include "kiln/tensor.h"
 #include "kiln/thread_pool.h"
 #include "support/command_line.h"
+#include "support/run_flags.h"
 #include "support/tool_output.h"
 
 namespace {
 
-constexpr char kUsage[] =
-    "usage: kiln-check MODULE.kiln [options]\n"
-    "\n"
-    "Runs every function of a compiled kiln module that takes no arguments\n"
-    "(IREE e2e test format: check.expect_*, util.unfoldable_constant) and\n"
-    "reports which pass. A function passes when none of its checks fails and\n"
-    "it returns without error; a failing check does not stop the function.\n"
-    "\n"
-    "options:\n"
-    "  --function=NAME   run only this function\n"
-    "  --threads=N       worker threads including the caller\n"
-    "                    (default: hardware concurrency)\n"
-    "  --perf            load the libraries from files perf reads after\n"
-    "                    the run, as kiln-run --perf does (also\n"
-    "                    KILN_PERF=1)\n"
-    "  --help            show this help\n"
-    "\n"
-    "Prints 'NAME: PASS' or 'NAME: FAIL' (then each failed check and any\n"
-    "error, indented) per function, 'skipped: NAME (takes arguments)' for\n"
-    "functions with arguments, and 'N passed, N failed' last. The exit\n"
-    "status is 0 when all passed, 1 otherwise (also when none ran).\n";
+constexpr unsigned kSharedFlags = kiln::tools::kFunctionFlag |
+                                  kiln::tools::kThreadsFlag |
+                                  kiln::tools::kPerfFlag;
+
+std::string Usage() {
+  return std::string(
+             "usage: kiln-check MODULE.kiln [options]\n"
+             "\n"
+             "Runs every function of a compiled kiln module that takes no\n"
+             "arguments (IREE e2e test format: check.expect_*,\n"
+             "util.unfoldable_constant), or only the one --function names, and\n"
+             "reports which pass. A function passes when none of its checks\n"
+             "fails and it returns without error; a failing check does not stop\n"
+             "the function.\n"
+             "\n"
+             "options:\n") +
+         kiln::tools::RunFlagsHelp(kSharedFlags) +
+         "  --help                show this help\n"
+         "\n"
+         "Prints 'NAME: PASS' or 'NAME: FAIL' (then each failed check and any\n"
+         "error, indented) per function, 'skipped: NAME (takes arguments)' for\n"
+         "functions with arguments, and 'N passed, N failed' last. The exit\n"
+         "status is 0 when all passed, 1 otherwise (also when none ran).\n";
+}
 
 struct Options {
   std::string module_path;
-  kiln::ModuleLoadOptions load_options;
-  std::string function;
-  bool has_function = false;
-  int threads = 0;
+  kiln::tools::RunFlags run;
   bool help = false;
 };
 
 kiln::Status ParseArgs(int argc, char** argv, Options* options) {
   KILN_ASSIGN_OR_RETURN(
       kiln::tools::CommandLine line,
-      kiln::tools::ParseCommandLine(argc, argv,
-                                    {{"function", true}, {"threads", true},
-                                     {"perf"}}));
+      kiln::tools::ParseCommandLine(
+          argc, argv, kiln::tools::RunFlagSpecs(kSharedFlags, {})));
   options->module_path = line.module_path;
   for (const kiln::tools::Flag& flag : line.flags) {
-    if (flag.name == "help") {
-      options->help = true;
-    } else if (flag.name == "perf") {
-      options->load_options.perf_visible_libraries = true;
-    } else if (flag.name == "function") {
-      options->function = std::string(flag.value);
-      options->has_function = true;
-    } else if (flag.name == "threads") {
-      KILN_RETURN_IF_ERROR(
-          kiln::tools::ParseThreadCount(flag.value, &options->threads));
-    }
+    KILN_ASSIGN_OR_RETURN(const bool shared,
+                          kiln::tools::ParseRunFlag(kSharedFlags, flag.name,
+                                                    flag.value, &options->run));
+    if (!shared && flag.name == "help") options->help = true;
   }
   return kiln::OkStatus();
 }
@@ -125,14 +118,15 @@ kiln::Status Run(const Options& options, bool* all_passed) {
   }
   KILN_ASSIGN_OR_RETURN(std::shared_ptr<const kiln::Module> module,
                         kiln::Module::Load(options.module_path,
-                                           options.load_options));
+                                           options.run.load_options()));
   const std::vector<kiln::FunctionSignature>& functions = module->functions();
   std::vector<size_t> selected;
-  if (options.has_function) {
-    KILN_ASSIGN_OR_RETURN(size_t index, module->FindFunction(options.function));
+  if (options.run.function) {
+    KILN_ASSIGN_OR_RETURN(size_t index,
+                          module->FindFunction(*options.run.function));
     if (!functions[index].arguments.empty()) {
       return kiln::InvalidArgumentError(
-          "function '", options.function, "' takes arguments (",
+          "function '", *options.run.function, "' takes arguments (",
           functions[index].ToString(),
           "); kiln-check runs functions without arguments");
     }
@@ -141,7 +135,7 @@ kiln::Status Run(const Options& options, bool* all_passed) {
     for (size_t i = 0; i < functions.size(); ++i) selected.push_back(i);
   }
 
-  kiln::ThreadPool pool(options.threads);
+  kiln::ThreadPool pool(options.run.threads);
   KILN_RETURN_IF_ERROR(pool.status(), "--threads");
   kiln::Context context(module, &pool);
   kiln::CheckRecorder checks;
@@ -176,7 +170,7 @@ int main(int argc, char** argv) {
   Options options;
   kiln::Status status = ParseArgs(argc, argv, &options);
   if (status.ok() && options.help) {
-    kiln::tools::Print(kUsage);
+    kiln::tools::Print(Usage());
     status = kiln::tools::FlushStdout();
     if (status.ok()) return 0;
   }

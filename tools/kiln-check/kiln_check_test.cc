@@ -12,6 +12,7 @@
 #include "gtest/gtest.h"
 #include "kiln/status.h"
 #include "module/module_test_util.h"
+#include "support/run_flags.h"
 #include "support/tool_test.h"
 
 namespace kiln {
@@ -116,6 +117,11 @@ TEST_F(KilnCheckTest, Help) {
   RunResult result = Run({"--help"});
   EXPECT_EQ(result.exit_code, 0);
   EXPECT_NE(result.out.find("usage: kiln-check MODULE.kiln"),
+            std::string::npos);
+  // The flags it shares with kiln-run and kiln-benchmark, as they say.
+  EXPECT_NE(result.out.find(tools::RunFlagsHelp(tools::kFunctionFlag |
+                                                tools::kThreadsFlag |
+                                                tools::kPerfFlag)),
             std::string::npos);
   EXPECT_EQ(result.err, "");
 }

@@ -126,6 +126,9 @@ static cl::opt<kiln::PipelinePhase> compileTo(
                    "contractions on packed layouts, constants folded"),
         clEnumValN(kiln::PipelinePhase::Dispatch, "dispatch",
                    "host functions of dispatches and outlined executables"),
+        clEnumValN(kiln::PipelinePhase::Host, "host",
+                   "host programs: instructions, buffers planned by "
+                   "liveness"),
         clEnumValN(kiln::PipelinePhase::Codegen, "codegen",
                    "executables lowered to the LLVM dialect"),
         clEnumValN(kiln::PipelinePhase::End, "end",

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "kiln/check_handler.h"
+#include "kiln/module_format.h"
 #include "kiln/printable.h"
 #include "kiln/tensor.h"
 
@@ -65,6 +66,37 @@ std::string DispatchTarget(const Module& module, const fb::DispatchOp& op) {
                                          : StrCat("export", op.export_index()));
 }
 
+/// "b0" for buffer 0 of the function.
+std::string BufferName(uint32_t buffer) { return StrCat("b", buffer); }
+
+/// Where each result of a dispatch is written: "into(b0, new)", or "" when
+/// every result is new storage as the module does not say otherwise.
+std::string ResultBuffers(const fb::DispatchOp& op) {
+  const auto* buffers = op.result_buffers();
+  if (!buffers) return "";
+  std::string out = " into(";
+  for (uint32_t i = 0; i < buffers->size(); ++i) {
+    if (i) out += ", ";
+    const uint32_t buffer = buffers->Get(i);
+    out += buffer == KILN_NEW_BUFFER ? "new" : BufferName(buffer);
+  }
+  return out + ")";
+}
+
+json ResultBuffersJson(const fb::DispatchOp& op) {
+  json out = json::array();
+  for (uint32_t i = 0; op.results() && i < op.results()->size(); ++i) {
+    const uint32_t buffer =
+        op.result_buffers() ? op.result_buffers()->Get(i) : KILN_NEW_BUFFER;
+    if (buffer == KILN_NEW_BUFFER) {
+      out.push_back(nullptr);
+    } else {
+      out.push_back(buffer);
+    }
+  }
+  return out;
+}
+
 /// "%a, %b : T1, T2" for results.
 std::string ResultsWithTypes(const fb::Function& function,
                              const flatbuffers::Vector<uint32_t>* results) {
@@ -93,7 +125,7 @@ std::string InstructionText(const Module& module, const fb::Function& function,
       const auto* d = static_cast<const fb::DispatchOp*>(op);
       std::string out = SlotList(d->results());
       out += " = dispatch " + DispatchTarget(module, *d) + "(" +
-             SlotList(d->operands()) + ")";
+             SlotList(d->operands()) + ")" + ResultBuffers(*d);
       const std::string types = ResultsWithTypes(function, d->results());
       if (!types.empty()) out += " : " + types;
       return out;
@@ -159,6 +191,8 @@ json InstructionJson(const Module& module, const fb::Function& function,
       out["target"] = DispatchTarget(module, *d);
       out["operands"] = SlotArray(d->operands());
       out["results"] = SlotArray(d->results());
+      // Per result, its buffer; null for new storage.
+      out["result_buffers"] = ResultBuffersJson(*d);
       break;
     }
     case fb::Op::ReshapeOp: {
@@ -231,6 +265,15 @@ std::string DisassembleFunction(const Module& module,
     out += TypeString(*results->Get(i));
   }
   out += ")\n";
+  // The buffers dispatches write into, which the runtime keeps.
+  if (const auto* sizes = function.buffer_sizes(); sizes && sizes->size()) {
+    out += "  buffers:";
+    for (uint32_t i = 0; i < sizes->size(); ++i) {
+      out += StrCat(i ? ", " : " ", BufferName(i), " ", sizes->Get(i),
+                    " bytes");
+    }
+    out += "\n";
+  }
   // Indices right-aligned: branch targets name them.
   const uint32_t size = BodySize(function);
   const size_t width = StrCat(size > 0 ? size - 1 : 0).size();
@@ -254,9 +297,14 @@ json DisassembleFunctionJson(const Module& module,
   for (uint32_t i = 0; i < BodySize(function); ++i) {
     body.push_back(InstructionJson(module, function, i));
   }
+  json buffer_sizes = json::array();
+  if (const auto* sizes = function.buffer_sizes()) {
+    for (uint64_t size : *sizes) buffer_sizes.push_back(size);
+  }
   return json{{"name", function.name()->str()},
               {"arguments", SlotArray(function.arguments())},
               {"slot_types", slot_types},
+              {"buffer_sizes", buffer_sizes},
               {"body", body}};
 }
 

@@ -855,6 +855,44 @@ TEST_F(KilnDumpTest, ExtractSourcesChecksHashes) {
 }
 
 //===----------------------------------------------------------------------===//
+// --disassemble
+//===----------------------------------------------------------------------===//
+
+// --disassemble shows where each dispatch writes each result: a buffer of
+// the function (bN, listed with its size under the signature) or new
+// storage; without a plan (result_buffers absent) nothing is said.
+TEST_F(KilnDumpTest, DisassembleShowsTheBufferPlan) {
+  ModuleSpec spec = DumpSpec();
+  TypeSpec v8{F32, {8}};
+  spec.functions = {{"main",
+                     {v8, v8, v8, v8},
+                     {0},
+                     {v8},
+                     {DispatchInto(0, 0, {0}, {1, 2}, {1, KILN_NEW_BUFFER}),
+                      Dispatch(0, 0, {1, 2}, {3}), Return({3})},
+                     {16, 32}}};
+  const std::string module = Write("plan.kiln", BuildModule(spec));
+  RunResult result = Run({module, "--disassemble"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out,
+            "func @main(%0: 8xf32) -> (8xf32)\n"
+            "  buffers: b0 16 bytes, b1 32 bytes\n"
+            "  0  %1, %2 = dispatch ex::add_f32(%0) into(b1, new) : 8xf32, "
+            "8xf32\n"
+            "  1  %3 = dispatch ex::add_f32(%1, %2) : 8xf32\n"
+            "  2  return %3\n");
+  result = Run({module, "--disassemble", "--json"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  const nlohmann::json doc = nlohmann::json::parse(result.out);
+  const nlohmann::json& function = doc["functions"][0];
+  EXPECT_EQ(function["buffer_sizes"], nlohmann::json::array({16, 32}));
+  EXPECT_EQ(function["body"][0]["result_buffers"],
+            nlohmann::json::array({1, nullptr}));
+  EXPECT_EQ(function["body"][1]["result_buffers"],
+            nlohmann::json::array({nullptr}));
+}
+
+//===----------------------------------------------------------------------===//
 // Modules without debug information, other targets, damaged modules
 //===----------------------------------------------------------------------===//
 

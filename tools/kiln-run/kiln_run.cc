@@ -40,122 +40,84 @@
 #include "kiln/thread_pool.h"
 #include "kiln/trace.h"
 #include "support/command_line.h"
-#include "support/profile_report.h"
 #include "support/function_call.h"
+#include "support/profile_report.h"
+#include "support/run_flags.h"
 #include "support/tool_output.h"
 
 namespace {
 
-constexpr char kUsage[] =
-    "usage: kiln-run MODULE.kiln [options]\n"
-    "\n"
-    "Runs one function of a compiled kiln module and prints its results.\n"
-    "\n"
-    "options:\n"
-    "  --function=NAME       function to run (default: the only function)\n"
-    "  --input=VALUE         one per argument, in order:\n"
-    "                          2x3xf32=1,2,3,4,5,6   2x2xf32=[1 2][3 4]\n"
-    "                          2x3xf32=0 (splat)     f32=3.5 (0-d)\n"
-    "                          @file.npy (NumPy file)\n"
-    "                          2x3xf32 (no values: zeros, as in\n"
-    "                          iree-run-module)\n"
-    "  --output=@FILE.npy    write the k-th result to FILE.npy instead of\n"
-    "                        printing it (k-th --output flag); '-' prints.\n"
-    "                        The file is replaced as a whole: written beside\n"
-    "                        it, then renamed (a failed write leaves none).\n"
-    "                        Types NumPy lacks (bf16, fp8, f4E2M1FN) are\n"
-    "                        written as unsigned integers of their bits (in\n"
-    "                        numpy: np.load(f).view(ml_dtypes.bfloat16)), as\n"
-    "                        --dump-dispatches writes them; --input and\n"
-    "                        --binding read such files (and ml_dtypes' void\n"
-    "                        ones) for arguments of those types\n"
-    "  --threads=N           worker threads including the caller\n"
-    "                        (default: hardware concurrency)\n"
-    "  --list-functions      print the signature of every function (the\n"
-    "                        module is verified; its code is not loaded)\n"
-    "  --dump-dispatches=DIR save every dispatch's bindings after it runs:\n"
-    "                        DIR/<n>_<export>/in<i>.npy and out<i>.npy, a\n"
-    "                        reproducer for --dispatch. DIR must not exist:\n"
-    "                        it is created, and nothing in it is replaced or\n"
-    "                        followed. In <export>, bytes other than letters,\n"
-    "                        digits, '_', '-' and '.' are written %XX (hex)\n"
-    "  --trace=PROVIDER      trace zones (module load, function, dispatch)\n"
-    "                        with a provider: null (default), console,\n"
-    "                        chrome=FILE.json (Perfetto, chrome://tracing)\n"
-    "                        or tracy (builds with Tracy); also KILN_TRACE\n"
-    "  --trace-stage=STAGE   the captured stage dispatch zones point at\n"
-    "                        (default: the earliest captured)\n"
-    "  --trace-print-source  console: print each export's code once\n"
-    "  --trace-workgroups    also a zone per worker for its workgroups\n"
-    "                        (the --trace-* options need --trace or\n"
-    "                        KILN_TRACE)\n"
-    "  --perf                load the libraries from files that perf reads\n"
-    "                        after the run (export names, stage-text lines\n"
-    "                        in perf report): <hash>.so in $KILN_PERF_DIR,\n"
-    "                        else $XDG_CACHE_HOME/kiln/libraries, else\n"
-    "                        ~/.cache/kiln/libraries, kept and reused;\n"
-    "                        also KILN_PERF=1\n"
-    "  --profile[=HZ]        sample every thread that runs kernels at HZ\n"
-    "                        samples per second of its CPU time (default\n"
-    "                        1000) while the function runs, and print after\n"
-    "                        the results each export's share of the samples\n"
-    "                        and its hottest lines (PATH:LINE of the stage\n"
-    "                        text the library's line table points into, as\n"
-    "                        --executable-debug-line-stage chose, and the\n"
-    "                        line's text from the module); samples outside\n"
-    "                        kernels are host time. Needs only the module\n"
-    "                        (its address -> line table), no perf\n"
-    "  --profile-output=FILE write the samples as collapsed stacks\n"
-    "                        (FUNCTION;EXPORT;PATH:LINE COUNT per line: for\n"
-    "                        flamegraph.pl, inferno, speedscope); FILE is\n"
-    "                        replaced as a whole. Samples as --profile does\n"
-    "                        (at its HZ when given), printing no table unless\n"
-    "                        --profile is given too\n"
-    "  --profile-stage=STAGE show the samples of --profile and\n"
-    "                        --profile-output at the lines of another text:\n"
-    "                        a captured stage (e.g. 0.source, the kernel as\n"
-    "                        formed) or input (the input program), followed\n"
-    "                        back through the module's cross-stage line\n"
-    "                        maps; a line that came from several splits its\n"
-    "                        samples evenly among them\n"
-    "  --help                show this help\n"
-    "\n"
-    "Results are printed one per line, e.g. 2x2xf32=[1 2][3 4], in the\n"
-    "syntax --input accepts. Checks that fail (check.expect_* in the input\n"
-    "program) do not stop the function; each is printed to stderr as\n"
-    "'kiln-run: check failed at LOCATION: MESSAGE' and the exit status is 1.\n"
-    "\n"
-    "Running one dispatch on its own (to debug a kernel):\n"
-    "  --dispatch=EXPORT     run export EXPORT (of any executable; or\n"
-    "                        EXECUTABLE::EXPORT) instead of a function\n"
-    "  --binding=VALUE       one per binding, inputs then outputs, in the\n"
-    "                        --input syntax; each must have the type the\n"
-    "                        export records (e.g. --binding=4x4xf32=1\n"
-    "                        --binding=4x4xf32=0 for an output)\n"
-    "  --workgroup-count=X[,Y[,Z]]\n"
-    "                        run only these workgroups: 1 to 3 positive\n"
-    "                        integers, missing ones 1 (default and upper\n"
-    "                        bound: the export's count; fewer workgroups\n"
-    "                        may leave part of the output unwritten)\n"
-    "\n"
-    "Every binding is printed after the dispatch (or written by the k-th\n"
-    "--output).\n";
+std::string Usage() {
+  return std::string(
+             "usage: kiln-run MODULE.kiln [options]\n"
+             "\n"
+             "Runs one function of a compiled kiln module (--function, or its\n"
+             "only function) and prints its results.\n"
+             "\n"
+             "options:\n") +
+         kiln::tools::RunFlagsHelp(kiln::tools::kCallFlags) +
+         "  --output=@FILE.npy    write the k-th result to FILE.npy instead of\n"
+         "                        printing it (k-th --output flag); '-' prints.\n"
+         "                        The file is replaced as a whole: written beside\n"
+         "                        it, then renamed (a failed write leaves none).\n"
+         "                        Types NumPy lacks (bf16, fp8, f4E2M1FN) are\n"
+         "                        written as unsigned integers of their bits (in\n"
+         "                        numpy: np.load(f).view(ml_dtypes.bfloat16)), as\n"
+         "                        --dump-dispatches writes them; --input and\n"
+         "                        --binding read such files (and ml_dtypes' void\n"
+         "                        ones) for arguments of those types\n"
+         "  --list-functions      print the signature of every function (the\n"
+         "                        module is verified; its code is not loaded)\n"
+         "  --dump-dispatches=DIR save every dispatch's bindings after it runs:\n"
+         "                        DIR/<n>_<export>/in<i>.npy and out<i>.npy, a\n"
+         "                        reproducer for --dispatch. DIR must not exist:\n"
+         "                        it is created, and nothing in it is replaced or\n"
+         "                        followed. In <export>, bytes other than letters,\n"
+         "                        digits, '_', '-' and '.' are written %XX (hex)\n"
+         "  --trace=PROVIDER      trace zones (module load, function, dispatch)\n"
+         "                        with a provider: null (default), console,\n"
+         "                        chrome=FILE.json (Perfetto, chrome://tracing)\n"
+         "                        or tracy (builds with Tracy); also KILN_TRACE\n"
+         "  --trace-stage=STAGE   the captured stage dispatch zones point at\n"
+         "                        (default: the earliest captured)\n"
+         "  --trace-print-source  console: print each export's code once\n"
+         "  --trace-workgroups    also a zone per worker for its workgroups\n"
+         "                        (the --trace-* options need --trace or\n"
+         "                        KILN_TRACE)\n"
+         "  --help                show this help\n"
+         "\n"
+         "Results are printed one per line, e.g. 2x2xf32=[1 2][3 4], in the\n"
+         "syntax --input accepts. Checks that fail (check.expect_* in the input\n"
+         "program) do not stop the function; each is printed to stderr as\n"
+         "'kiln-run: check failed at LOCATION: MESSAGE' and the exit status is 1.\n"
+         "\n"
+         "Running one dispatch on its own (to debug a kernel):\n"
+         "  --dispatch=EXPORT     run export EXPORT (of any executable; or\n"
+         "                        EXECUTABLE::EXPORT) instead of a function\n"
+         "  --binding=VALUE       one per binding, inputs then outputs, in the\n"
+         "                        --input syntax; each must have the type the\n"
+         "                        export records (e.g. --binding=4x4xf32=1\n"
+         "                        --binding=4x4xf32=0 for an output)\n"
+         "  --workgroup-count=X[,Y[,Z]]\n"
+         "                        run only these workgroups: 1 to 3 positive\n"
+         "                        integers, missing ones 1 (default and upper\n"
+         "                        bound: the export's count; fewer workgroups\n"
+         "                        may leave part of the output unwritten)\n"
+         "\n"
+         "Every binding is printed after the dispatch (or written by the k-th\n"
+         "--output).\n";
+}
 
 struct Options {
   std::string module_path;
-  std::string function;
-  bool has_function = false;
-  std::vector<std::string> inputs;
+  kiln::tools::RunFlags run;
   std::vector<std::string> outputs;
-  int threads = 0;
   std::string trace;
   bool has_trace = false;
   kiln::TraceOptions trace_options;
   // The first --trace-* option given ("" if none): it needs a tracer.
   std::string_view first_trace_option;
   bool list_functions = false;
-  bool perf = false;
-  kiln::tools::ProfileFlags profile;
   std::string dump_dispatches;
   bool help = false;
   // --dispatch mode.
@@ -204,28 +166,24 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
       kiln::tools::CommandLine line,
       kiln::tools::ParseCommandLine(
           argc, argv,
-          {{"list-functions"}, {"perf"}, {"trace-print-source"},
-           {"trace-workgroups"},
-           {"function", true}, {"input", true}, {"output", true},
-           {"threads", true}, {"dispatch", true}, {"binding", true},
-           {"workgroup-count", true}, {"dump-dispatches", true},
-           {"trace", true}, {"trace-stage", true},
-           {"profile", true, /*value_optional=*/true},
-           {"profile-output", true},
-           {"profile-stage", true}}));
+          kiln::tools::RunFlagSpecs(
+              kiln::tools::kCallFlags,
+              {{"list-functions"}, {"trace-print-source"},
+               {"trace-workgroups"}, {"output", true}, {"dispatch", true},
+               {"binding", true}, {"workgroup-count", true},
+               {"dump-dispatches", true}, {"trace", true},
+               {"trace-stage", true}})));
   options->module_path = line.module_path;
   for (const kiln::tools::Flag& flag : line.flags) {
     const std::string_view name = flag.name, value = flag.value;
     KILN_ASSIGN_OR_RETURN(
-        const bool profile_flag,
-        kiln::tools::ParseProfileFlag(name, value, &options->profile));
-    if (profile_flag) continue;
+        const bool shared,
+        kiln::tools::ParseRunFlag(kiln::tools::kCallFlags, name, value, &options->run));
+    if (shared) continue;
     if (name == "help") {
       options->help = true;
     } else if (name == "list-functions") {
       options->list_functions = true;
-    } else if (name == "perf") {
-      options->perf = true;
     } else if (name == "trace-print-source") {
       options->trace_options.print_source = true;
       if (options->first_trace_option.empty()) {
@@ -236,16 +194,8 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
       if (options->first_trace_option.empty()) {
         options->first_trace_option = "--trace-workgroups";
       }
-    } else if (name == "function") {
-      options->function = std::string(value);
-      options->has_function = true;
-    } else if (name == "input") {
-      options->inputs.emplace_back(value);
     } else if (name == "output") {
       options->outputs.emplace_back(value);
-    } else if (name == "threads") {
-      KILN_RETURN_IF_ERROR(
-          kiln::tools::ParseThreadCount(value, &options->threads));
     } else if (name == "dispatch") {
       options->dispatch = std::string(value);
       options->has_dispatch = true;
@@ -278,13 +228,13 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
     }
   }
   if (options->has_dispatch) {
-    if (options->has_function || !options->inputs.empty() ||
+    if (options->run.function || !options->run.inputs.empty() ||
         options->list_functions) {
       return kiln::InvalidArgumentError(
           "--dispatch runs one export with --binding values; it does not "
           "combine with --function, --input or --list-functions");
     }
-    if (options->profile.enabled()) {
+    if (options->run.profile.enabled()) {
       return kiln::InvalidArgumentError(
           "--profile and --profile-output profile a function; they do not "
           "combine with --dispatch");
@@ -374,7 +324,7 @@ kiln::Status DispatchOne(const std::shared_ptr<const kiln::Module>& module,
   std::vector<kiln::Tensor> bindings;
   KILN_RETURN_IF_ERROR(
       kiln::tools::ParseBindings(options.bindings, ex, &bindings));
-  kiln::ThreadPool pool(options.threads);
+  kiln::ThreadPool pool(options.run.threads);
   KILN_RETURN_IF_ERROR(pool.status(), "--threads");
   kiln::Context context(module, &pool);
   const std::array<uint32_t, 3> compiled = ex.workgroup_count();
@@ -525,9 +475,8 @@ kiln::Status Run(const Options& options, bool* checks_failed) {
 
 kiln::Status RunModule(const Options& options, bool* checks_failed) {
   // Listing inspects: the module is verified but its code is not loaded.
-  kiln::ModuleLoadOptions load_options;
+  kiln::ModuleLoadOptions load_options = options.run.load_options();
   load_options.load_libraries = options.has_dispatch || !options.list_functions;
-  load_options.perf_visible_libraries = options.perf;
   KILN_ASSIGN_OR_RETURN(
       std::shared_ptr<const kiln::Module> module,
       kiln::Module::Load(options.module_path, load_options));
@@ -543,8 +492,8 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
   KILN_ASSIGN_OR_RETURN(
       size_t function_index,
       kiln::tools::SelectFunction(
-          *module, options.has_function
-                       ? std::optional<std::string_view>(options.function)
+          *module, options.run.function
+                       ? std::optional<std::string_view>(*options.run.function)
                        : std::nullopt));
   const kiln::FunctionSignature& signature =
       module->functions()[function_index];
@@ -554,9 +503,9 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
                                         "results", signature.name));
   std::vector<kiln::Tensor> inputs;
   KILN_RETURN_IF_ERROR(
-      kiln::tools::ParseInputs(options.inputs, signature, &inputs));
+      kiln::tools::ParseInputs(options.run.inputs, signature, &inputs));
 
-  kiln::ThreadPool pool(options.threads);
+  kiln::ThreadPool pool(options.run.threads);
   KILN_RETURN_IF_ERROR(pool.status(), "--threads");
   kiln::Context context(module, &pool);
   kiln::CheckRecorder checks;
@@ -567,7 +516,7 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
   // Sampling covers the call alone: not loading, parsing or printing.
   std::unique_ptr<kiln::Profiler> profiler;
   KILN_RETURN_IF_ERROR(
-      kiln::tools::StartProfile(options.profile, *module, &pool,
+      kiln::tools::StartProfile(options.run.profile, *module, &pool,
                                        &profiler));
   std::vector<kiln::Tensor> results;
   kiln::Status status = context.Call(function_index, inputs, &results);
@@ -579,7 +528,7 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
   kiln::tools::PrintCheckFailures("kiln-run", checks);
   *checks_failed = checks.failure_count() != 0;
   if (status.ok() && profile) {
-    status = kiln::tools::WriteProfileReport(options.profile, *module,
+    status = kiln::tools::WriteProfileReport(options.run.profile, *module,
                                              *profile, signature.name,
                                              pool.thread_count());
   }
@@ -592,7 +541,7 @@ int main(int argc, char** argv) {
   Options options;
   kiln::Status status = ParseArgs(argc, argv, &options);
   if (status.ok() && options.help) {
-    kiln::tools::Print(kUsage);
+    kiln::tools::Print(Usage());
     status = kiln::tools::FlushStdout();
     if (status.ok()) return 0;
   }

@@ -21,6 +21,7 @@
 #include "kiln/tensor_io.h"
 #include "kiln/trace.h"
 #include "module/module_test_util.h"
+#include "support/run_flags.h"
 #include "support/tool_test.h"
 
 namespace kiln {
@@ -69,6 +70,9 @@ TEST_F(KilnRunTest, Help) {
   RunResult result = Run({"--help"});
   EXPECT_EQ(result.exit_code, 0);
   EXPECT_NE(result.out.find("usage: kiln-run MODULE.kiln"), std::string::npos);
+  // The flags it shares with kiln-benchmark and kiln-check, as they say.
+  EXPECT_NE(result.out.find(tools::RunFlagsHelp(tools::kCallFlags)),
+            std::string::npos);
   EXPECT_EQ(result.err, "");
 }
 

@@ -4,12 +4,10 @@
 
 #include <getopt.h>
 
-#include <charconv>
-
 namespace kiln::tools {
 
 StatusOr<CommandLine> ParseCommandLine(int argc, char** argv,
-                                       std::initializer_list<FlagSpec> specs) {
+                                       const std::vector<FlagSpec>& specs) {
   // getopt_long reports flags by index into `options` (val = index + 1).
   std::vector<FlagSpec> all = {{"help", false}};
   all.insert(all.end(), specs.begin(), specs.end());
@@ -62,18 +60,6 @@ StatusOr<CommandLine> ParseCommandLine(int argc, char** argv,
     line.module_path = argv[i];
   }
   return line;
-}
-
-Status ParseThreadCount(std::string_view text, int* out) {
-  int value = 0;
-  auto result = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (result.ec != std::errc() || result.ptr != text.data() + text.size() ||
-      value < 1 || value > 1024) {
-    return InvalidArgumentError(
-        "--threads expects an integer in [1, 1024], got '", text, "'");
-  }
-  *out = value;
-  return OkStatus();
 }
 
 }  // namespace kiln::tools

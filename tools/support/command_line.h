@@ -1,16 +1,16 @@
 //===- command_line.h - The runtime tools' command line -----------*- C++ -*-===//
 //
-// kiln-run, kiln-check and kiln-dump take one module path and GNU long
-// flags (--name=value or --name value; -h is --help), parsed by getopt_long
-// (the runtime tools link no LLVM, so not llvm::cl). Each tool declares its
-// flags and reads the parsed ones in order.
+// kiln-run, kiln-benchmark, kiln-check and kiln-dump take one module path
+// and GNU long flags (--name=value or --name value; -h is --help), parsed by
+// getopt_long (the runtime tools link no LLVM, so not llvm::cl). Each tool
+// declares its flags (those it shares with others from run_flags.h) and
+// reads the parsed ones in order.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KILN_TOOLS_SUPPORT_COMMAND_LINE_H_
 #define KILN_TOOLS_SUPPORT_COMMAND_LINE_H_
 
-#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,10 +42,7 @@ struct CommandLine {
 /// second module path; messages name the flag and end with "(see --help)"
 /// where that helps.
 StatusOr<CommandLine> ParseCommandLine(int argc, char** argv,
-                                       std::initializer_list<FlagSpec> specs);
-
-/// --threads: an integer in [1, 1024].
-Status ParseThreadCount(std::string_view text, int* out);
+                                       const std::vector<FlagSpec>& specs);
 
 }  // namespace kiln::tools
 

@@ -36,9 +36,8 @@ struct ProfileFlags {
   bool enabled() const { return table || !output.empty(); }
 };
 
-/// Reads flag `name` into `flags` if it is one of the three (declare them
-/// as {"profile", true, /*value_optional=*/true}, {"profile-output", true}
-/// and {"profile-stage", true}); false for any other flag.
+/// Reads flag `name` into `flags` if it is one of the three (run_flags.h
+/// declares them); false for any other flag.
 StatusOr<bool> ParseProfileFlag(std::string_view name, std::string_view value,
                                 ProfileFlags* flags);
 

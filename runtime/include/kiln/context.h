@@ -6,6 +6,13 @@
 // Context runs one call at a time; use one per thread to call a Module
 // concurrently.
 //
+// Dispatch results go where the module's plan puts them: intermediates into
+// the function's buffers, which the Context allocates on the first call that
+// needs them and keeps for the next (shared by all its functions: a buffer
+// holds nothing from one call to the next), results into new storage the
+// caller then owns. So a call in the steady state allocates only what it
+// returns. Every byte comes from the Context's Allocator (kiln/allocator.h).
+//
 // Check instructions (IREE's check.expect_*, compiled from test programs)
 // go to the CheckHandler set on the Context (kiln/check_handler.h); the core
 // runtime gives them no meaning of its own.
@@ -23,6 +30,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kiln/allocator.h"
 #include "kiln/check_handler.h"
 #include "kiln/debug_info.h"
 #include "kiln/module.h"
@@ -46,8 +54,11 @@ Status CheckInputTypes(const FunctionSignature& signature,
 
 class Context {
  public:
-  /// `pool` is borrowed and must outlive the context.
-  Context(std::shared_ptr<const Module> module, ThreadPool* pool);
+  /// `pool` is borrowed and must outlive the context. Buffers and results
+  /// come from `allocator` (null: Allocator::Default()), which the results
+  /// keep alive.
+  Context(std::shared_ptr<const Module> module, ThreadPool* pool,
+          std::shared_ptr<Allocator> allocator = nullptr);
   ~Context();
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
@@ -55,13 +66,17 @@ class Context {
   const Module& module() const;
 
   /// Runs `function` on `inputs` (shared, not copied, and never written) and
-  /// replaces `*outputs` with its results. Results never alias an input or
-  /// the module's constants. Branches may loop for as long as the program
+  /// replaces `*outputs` with its results. Results never alias an input, the
+  /// module's constants or the Context's buffers: a caller may keep them
+  /// across calls. Branches may loop for as long as the program
   /// says (there is no step limit). Reading a slot that holds nothing (in a
   /// function with branches, the verifier cannot rule it out) fails the call:
   /// "function 'f' instruction 7: slot 3 read before it was written". A
   /// function with check instructions needs a check handler
   /// (SetCheckHandler); without one the call fails before it runs anything.
+  /// So does reading a slot whose buffer a dispatch has written again since,
+  /// or running a dispatch with an operand in the buffer a result is written
+  /// into (the verifier refuses both in functions without branches).
   Status Call(std::string_view function, const std::vector<Tensor>& inputs,
               std::vector<Tensor>* outputs);
   /// Same, by index into module().functions().
@@ -89,7 +104,9 @@ class Context {
 
   /// Called after every dispatch a function runs, with the export and its
   /// bindings (`input_count` inputs, then the results it just wrote), e.g. to
-  /// save each dispatch as a reproducer. An error stops the call.
+  /// save each dispatch as a reproducer. The bindings are valid during the
+  /// observer's call only (a buffer is written again by later dispatches).
+  /// An error stops the call.
   using DispatchObserver = std::function<Status(
       const ExportView& export_view, const std::vector<Tensor>& bindings,
       size_t input_count)>;

@@ -10,7 +10,7 @@
 
 /* Module.version written by the compiler and the only one the runtime
    accepts. Bump on every incompatible change of schema/module.fbs. */
-#define KILN_MODULE_VERSION 2
+#define KILN_MODULE_VERSION 3
 
 /* FlatBuffer file identifier of a module (schema/module.fbs). */
 #define KILN_MODULE_IDENTIFIER "KILN"
@@ -20,6 +20,9 @@
 
 /* LibraryLine.export_ordinal of code outside every export. */
 #define KILN_LIBRARY_LINE_OUTSIDE_EXPORTS 0xFFFFFFFFu
+
+/* DispatchOp.result_buffers entry of a result written into new storage. */
+#define KILN_NEW_BUFFER 0xFFFFFFFFu
 
 /* SourceFile.previous of a text no other text came before. */
 #define KILN_NO_SOURCE 0xFFFFFFFFu

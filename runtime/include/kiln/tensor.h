@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kiln/allocator.h"
 #include "kiln/status.h"
 
 namespace kiln {
@@ -96,8 +97,11 @@ class Tensor {
  public:
   Tensor() = default;
 
-  /// Allocates uninitialized, 64-byte aligned storage for the type.
-  static StatusOr<Tensor> Allocate(ElementType type, Shape shape);
+  /// Allocates uninitialized, 64-byte aligned storage for the type from
+  /// `allocator` (null: Allocator::Default()).
+  static StatusOr<Tensor> Allocate(
+      ElementType type, Shape shape,
+      const std::shared_ptr<Allocator>& allocator = nullptr);
   /// Like Allocate, with every byte zero.
   static StatusOr<Tensor> AllocateZeroed(ElementType type, Shape shape);
   /// Wraps `byte_size` bytes at `data` without taking ownership: the memory
@@ -105,12 +109,20 @@ class Tensor {
   /// Fails if `byte_size` is not the byte size of the type.
   static StatusOr<Tensor> Borrow(ElementType type, Shape shape,
                                  const void* data, uint64_t byte_size);
+  /// A tensor over the storage `storage` points to, which it shares with
+  /// every other owner (as AllocateShared makes it): at least the type's
+  /// byte size, 64-byte aligned (neither can be checked). Fails when
+  /// `storage` is null.
+  static StatusOr<Tensor> Share(ElementType type, Shape shape,
+                                std::shared_ptr<void> storage);
 
   /// A tensor of another shape over the same storage (no copy). Fails unless
   /// the byte size is unchanged.
   StatusOr<Tensor> Reshape(ElementType new_type, Shape new_shape) const;
-  /// A deep copy into freshly owned storage.
-  StatusOr<Tensor> Clone() const;
+  /// A deep copy into freshly owned storage from `allocator` (null:
+  /// Allocator::Default()).
+  StatusOr<Tensor> Clone(
+      const std::shared_ptr<Allocator>& allocator = nullptr) const;
 
   bool empty() const { return data_ == nullptr; }
   ElementType element_type() const { return element_type_; }

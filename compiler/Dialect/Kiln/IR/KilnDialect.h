@@ -27,6 +27,9 @@ inline constexpr StringLiteral kLineOriginsRowsName = "rows";
 inline constexpr StringLiteral kSourceLocsAttrName = "kiln.source_locs";
 /// On exports: the input ops fused into the dispatch, [loc("op"(...))].
 inline constexpr StringLiteral kProvenanceAttrName = "kiln.provenance";
+/// On the module: the input files embedded (kiln-capture-input-files),
+/// {path = dense_resource<...>}.
+inline constexpr StringLiteral kInputFilesAttrName = "kiln.input_files";
 /// On captured standalone executables: the stage they were captured at.
 inline constexpr StringLiteral kStageAttrName = "kiln.stage";
 

@@ -24,25 +24,35 @@ LogicalResult DispatchRegionOp::verify() {
 // DispatchOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-DispatchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  auto executableOp = symbolTable.lookupNearestSymbolFrom<ExecutableOp>(
-      *this, getExecutableName());
+LogicalResult mlir::kiln::verifyEntryPointUse(
+    Operation *op, SymbolRefAttr entryPoint, int64_t bindings,
+    SymbolTableCollection &symbolTable) {
+  StringAttr executableName = entryPoint.getRootReference();
+  StringAttr exportName = entryPoint.getLeafReference();
+  auto executableOp =
+      symbolTable.lookupNearestSymbolFrom<ExecutableOp>(op, executableName);
   if (!executableOp)
-    return emitOpError("refers to unknown executable ") << getExecutableName();
+    return op->emitOpError("refers to unknown executable ") << executableName;
   for (auto variantOp : executableOp.getBlock().getOps<ExecutableVariantOp>()) {
-    auto exportOp = symbolTable.lookupSymbolIn(variantOp, getExportName());
+    auto exportOp = symbolTable.lookupSymbolIn(variantOp, exportName);
     if (!isa_and_nonnull<ExecutableExportOp>(exportOp))
-      return emitOpError("refers to export ")
-             << getExportName() << " missing from variant "
+      return op->emitOpError("refers to export ")
+             << exportName << " missing from variant "
              << variantOp.getSymName();
-    auto bindings = cast<ExecutableExportOp>(exportOp).getBindings().getZExtValue();
-    if (bindings != getNumOperands() + getNumResults())
-      return emitOpError("has ")
-             << getNumOperands() + getNumResults() << " bindings but export "
-             << getExportName() << " takes " << bindings;
+    auto exportBindings =
+        cast<ExecutableExportOp>(exportOp).getBindings().getSExtValue();
+    if (exportBindings != bindings)
+      return op->emitOpError("has ")
+             << bindings << " bindings but export " << exportName
+             << " takes " << exportBindings;
   }
   return success();
+}
+
+LogicalResult
+DispatchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyEntryPointUse(*this, getEntryPoint(),
+                             getNumOperands() + getNumResults(), symbolTable);
 }
 
 //===----------------------------------------------------------------------===//

@@ -14,4 +14,15 @@
 #define GET_OP_CLASSES
 #include "Dialect/Kiln/IR/KilnOps.h.inc"
 
+namespace mlir::kiln {
+
+/// Checks what a dispatch op `op` of `bindings` bindings says of its entry
+/// point `@executable::@export`: the executable exists and each of its
+/// variants has that export, taking that many bindings.
+LogicalResult verifyEntryPointUse(Operation *op, SymbolRefAttr entryPoint,
+                                  int64_t bindings,
+                                  SymbolTableCollection &symbolTable);
+
+}  // namespace mlir::kiln
+
 #endif  // KILN_DIALECT_KILN_IR_KILNOPS_H_

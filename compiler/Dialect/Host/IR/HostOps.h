@@ -1,0 +1,37 @@
+//===- HostOps.h - host programs as the runtime runs them ---------*- C++ -*-===//
+
+#ifndef KILN_DIALECT_HOST_IR_HOSTOPS_H_
+#define KILN_DIALECT_HOST_IR_HOSTOPS_H_
+
+#include "Dialect/Host/IR/HostDialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "Dialect/Host/IR/HostEnums.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "Dialect/Host/IR/HostTypes.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "Dialect/Host/IR/HostAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "Dialect/Host/IR/HostOps.h.inc"
+
+namespace mlir::kiln::host {
+
+/// Bytes an element of `type` takes at run time: one for i1 (and for i2 and
+/// i4, as bindings store them).
+int64_t getStorageElementBytes(Type type);
+
+/// Bytes a value of `type` takes at run time, row-major and dense.
+int64_t getStorageByteSize(ShapedType type);
+
+}  // namespace mlir::kiln::host
+
+#endif  // KILN_DIALECT_HOST_IR_HOSTOPS_H_

@@ -84,7 +84,8 @@ def VerifyInputPass : Pass<"kiln-verify-input", "::mlir::ModuleOp"> {
     location, so the user sees exactly which line to change:
 
     ```mlir
-    // error: dynamic shapes are not supported: 'tensor<?x4xf32>'
+    // error: dynamic shapes are not supported: 'tensor<?x4xf32>' has sizes
+    //        known only at run time (...)
     %0 = tensor.empty(%n) : tensor<?x4xf32>
     ```
   }];

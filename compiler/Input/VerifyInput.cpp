@@ -58,6 +58,10 @@ bool isSupportedOp(Operation *op) {
   if (isa<scf::IfOp, scf::WhileOp, scf::ForOp, scf::YieldOp,
           scf::ConditionOp>(op))
     return true;
+  // A size at a constant index: it folds away once its tensor's shape is
+  // static, and a shape that is not is reported where that tensor is made.
+  if (auto dimOp = dyn_cast<tensor::DimOp>(op))
+    return dimOp.getConstantIndex().has_value();
   return isa<tensor::EmptyOp, tensor::ExtractSliceOp, tensor::InsertSliceOp,
              tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::PadOp,
              tensor::ConcatOp, tensor::YieldOp, tensor::CastOp,
@@ -72,7 +76,11 @@ LogicalResult verifyType(Location loc, Type type) {
   if (!shapedType.hasRank())
     return emitError(loc) << "unranked types are not supported: " << type;
   if (!shapedType.hasStaticShape())
-    return emitError(loc) << "dynamic shapes are not supported: " << type;
+    return emitError(loc)
+           << "dynamic shapes are not supported: " << type
+           << " has sizes known only at run time (a size the program "
+              "states, or one a helper's call site gives, is static "
+              "after inlining)";
   if (static_cast<uint64_t>(shapedType.getRank()) > ::kiln::kMaxTensorRank)
     return emitError(loc) << type << " has rank " << shapedType.getRank()
                           << "; a kiln tensor has at most "
@@ -174,7 +182,7 @@ struct VerifyInputPass : impl::VerifyInputPassBase<VerifyInputPass> {
                         << "'; kiln compiles func, linalg, arith, math, "
                            "TOSA (what upstream MLIR converts to linalg), "
                            "scf.{if, while, for}, the check and util test "
-                           "ops and tensor.{empty, extract, insert, "
+                           "ops and tensor.{empty, dim, extract, insert, "
                            "from_elements, extract_slice, insert_slice, "
                            "expand_shape, "
                            "collapse_shape, pad, concat, cast}";

@@ -11,6 +11,34 @@ func.func @dynamic(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// Tests that a tensor.dim of a dynamically shaped argument is not an
+// unsupported op: the dynamic shape is reported, once, where it comes from.
+// expected-error@+1 {{dynamic shapes are not supported: 'tensor<?x?xi64>' has sizes known only at run time}}
+func.func @dim_of_dynamic_argument(%a: tensor<?x?xi64>) -> tensor<2xi64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %0 = tensor.dim %a, %c0 : tensor<?x?xi64>
+  %1 = tensor.dim %a, %c1 : tensor<?x?xi64>
+  %2 = tensor.from_elements %0, %1 : tensor<2xindex>
+  %3 = arith.index_cast %2 : tensor<2xindex> to tensor<2xi64>
+  return %3 : tensor<2xi64>
+}
+
+// -----
+
+// Tests that a tensor.dim at a computed index is refused.
+func.func @dim_at_computed_index(%a: tensor<2x3xf32>, %i: tensor<i64>) -> tensor<i64> {
+  %e = tensor.extract %i[] : tensor<i64>
+  %k = arith.index_cast %e : i64 to index
+  // expected-error@+1 {{unsupported op 'tensor.dim'}}
+  %d = tensor.dim %a, %k : tensor<2x3xf32>
+  %n = arith.index_cast %d : index to i64
+  %r = tensor.from_elements %n : tensor<i64>
+  return %r : tensor<i64>
+}
+
+// -----
+
 // Tests that ops outside the supported dialects are named in the error.
 func.func @unsupported(%a: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error@+1 {{unsupported op 'tensor.generate'}}

@@ -1,4 +1,4 @@
-//===- kiln-compile.cpp - compile MLIR programs to kiln modules ----------===//
+//===- kiln_compile.cpp - compile MLIR programs to kiln modules ----------===//
 
 #include "Codegen/CPU/Passes.h"
 #include "Input/NestingDepth.h"

@@ -69,7 +69,7 @@ public:
           continue;
         auto type = cast<ShapedType>(dispatchOp.getResult(index).getType());
         results.push_back({dispatchOp, static_cast<unsigned>(index),
-                           allocateOp, host::getStorageByteSize(type)});
+                           allocateOp, host::getStorageByteSize(type), {}});
       }
     });
     for (Result &result : results) {

@@ -2,6 +2,7 @@
 
 #include "kiln/printable.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 
@@ -96,6 +97,42 @@ std::string NumberedSourceLine(uint64_t number, bool marked, size_t width,
   out += "  ";
   out += PrintableSourceLine(line);
   return out;
+}
+
+LineWindow FindLineWindow(std::string_view text, uint64_t first,
+                          uint64_t last) {
+  LineWindow window;
+  window.first = first;
+  size_t begin_byte = 0, end_byte = 0;  // end_byte: past the last '\n'
+  for (size_t begin = 0; begin < text.size();) {
+    const size_t newline = text.find('\n', begin);
+    const size_t next =
+        newline == std::string_view::npos ? text.size() : newline + 1;
+    ++window.line_count;
+    if (window.line_count == first) begin_byte = begin;
+    if (window.line_count >= first && window.line_count <= last) {
+      end_byte = next;
+    }
+    begin = next;
+  }
+  window.last = std::min(window.line_count, last);
+  if (window.last >= first) {
+    window.text = text.substr(begin_byte, end_byte - begin_byte);
+  }
+  return window;
+}
+
+void ForEachNumberedLine(const LineWindow& window, uint64_t marked,
+                         size_t width,
+                         const std::function<void(const std::string&)>& emit) {
+  uint64_t number = window.first;
+  for (size_t begin = 0; begin < window.text.size(); ++number) {
+    size_t end = window.text.find('\n', begin);
+    if (end == std::string_view::npos) end = window.text.size();
+    emit(NumberedSourceLine(number, number == marked, width,
+                            window.text.substr(begin, end - begin)));
+    begin = end + 1;
+  }
 }
 
 }  // namespace kiln

@@ -2,6 +2,10 @@
 
 #include "kiln/printable.h"
 
+#include <cstdint>
+#include <string>
+#include <vector>
+
 #include "gtest/gtest.h"
 
 namespace kiln {
@@ -45,6 +49,32 @@ TEST(PrintableTest, NumberedSourceLinesAlignAndMarkTheirLine) {
   EXPECT_EQ(NumberedSourceLine(12, false, 2, "x\x1b"), "  12  x\\x1b");
   // A number wider than its column is shown whole.
   EXPECT_EQ(NumberedSourceLine(123456, false, 5, ""), "  123456  ");
+}
+
+TEST(PrintableTest, LineWindowsCountLinesAsTheCompilerDoes) {
+  const std::string_view text = "a\nb\nc\nd\n";
+  LineWindow window = FindLineWindow(text, 2, 3);
+  EXPECT_EQ(window.text, "b\nc\n");
+  EXPECT_EQ(window.first, 2u);
+  EXPECT_EQ(window.last, 3u);
+  // The final '\n' starts no fifth line.
+  EXPECT_EQ(window.line_count, 4u);
+  window = FindLineWindow(text, 3, UINT64_MAX);
+  EXPECT_EQ(window.text, "c\nd\n");
+  EXPECT_EQ(window.last, 4u);
+  // A last line without '\n' counts; a window past the end is empty.
+  EXPECT_EQ(FindLineWindow("a\nb", 2, 9).text, "b");
+  window = FindLineWindow("a\nb", 3, 9);
+  EXPECT_TRUE(window.text.empty());
+  EXPECT_EQ(window.last, 2u);
+  EXPECT_EQ(FindLineWindow("", 1, 9).line_count, 0u);
+}
+
+TEST(PrintableTest, NumberedLinesOfAWindowMarkTheirLine) {
+  std::vector<std::string> lines;
+  ForEachNumberedLine(FindLineWindow("x\ny\nz\n", 2, 3), 3, 2,
+                      [&](const std::string& line) { lines.push_back(line); });
+  EXPECT_EQ(lines, (std::vector<std::string>{"   2  y", ">  3  z"}));
 }
 
 TEST(PrintableTest, EscapedTextIsUnchanged) {

@@ -103,23 +103,11 @@ class ConsoleTracer final : public Tracer {
       return;
     }
     const uint32_t first = site.line > kLinesBefore ? site.line - kLinesBefore : 1;
-    const uint32_t last = site.line + kLinesAfter;
-    uint32_t line = 1;
-    size_t begin = 0;
-    const std::string& body = *text;
-    while (begin < body.size() && line <= last) {
-      size_t end = body.find('\n', begin);
-      if (end == std::string::npos) end = body.size();
-      if (line >= first) {
-        std::fprintf(out_, "[kiln] %s\n",
-                     NumberedSourceLine(
-                         line, line == site.line, kLineNumberWidth,
-                         std::string_view(body).substr(begin, end - begin))
-                         .c_str());
-      }
-      begin = end + 1;
-      ++line;
-    }
+    ForEachNumberedLine(FindLineWindow(*text, first, site.line + kLinesAfter),
+                        site.line, kLineNumberWidth,
+                        [this](const std::string& line) {
+                          std::fprintf(out_, "[kiln] %s\n", line.c_str());
+                        });
   }
 
   FILE* out_;

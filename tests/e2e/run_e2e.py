@@ -912,7 +912,12 @@ def run_reference(args, program_text, calls, workdir):
     if patched != text:
         with open(lowered, "w") as f:
             f.write(patched)
-    libs = ",".join(os.path.join(args.mlir_lib_dir, lib) for lib in
+    lib_dir = args.mlir_lib_dir
+    if lib_dir is None:
+        runner = shutil.which(args.mlir_runner) or args.mlir_runner
+        lib_dir = os.path.join(
+            os.path.dirname(os.path.dirname(os.path.realpath(runner))), "lib")
+    libs = ",".join(os.path.join(lib_dir, lib) for lib in
                     ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
     stdout, _ = run_tool([args.mlir_runner, lowered, "-e", "__e2e_main",
                           "-entry-point-result=void", "-shared-libs=" + libs],
@@ -1062,8 +1067,9 @@ def parse_args(argv):
                    help="kiln-run (default: the one beside kiln-compile)")
     p.add_argument("--mlir-opt", default="mlir-opt")
     p.add_argument("--mlir-runner", default="mlir-runner")
-    p.add_argument("--mlir-lib-dir", default="/usr/lib/llvm-22/lib",
-                   help="directory of libmlir_runner_utils.so")
+    p.add_argument("--mlir-lib-dir", default=None,
+                   help="directory of libmlir_runner_utils.so (default: the "
+                        "lib/ beside the bin/ of mlir-runner)")
     p.add_argument("--compile-flag", action="append", default=[],
                    help="extra kiln-compile flag (repeatable)")
     p.add_argument("--run-flag", action="append", default=[],

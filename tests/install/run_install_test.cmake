@@ -1,12 +1,12 @@
 # Installs the build at KILN_BUILD_DIR into a fresh prefix under WORK_DIR,
 # builds tests/install against it with find_package(kiln) alone (no path
 # into the source or build tree), and runs it on samples/mlp.mlir compiled
-# by KILN_COMPILE.
+# by the installed kiln-compile, as the installed kiln-run does.
 #
 #   cmake -DKILN_BUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=...
-#         -DKILN_COMPILE=... -P run_install_test.cmake
+#         -P run_install_test.cmake
 
-foreach(var KILN_BUILD_DIR SOURCE_DIR WORK_DIR KILN_COMPILE)
+foreach(var KILN_BUILD_DIR SOURCE_DIR WORK_DIR)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "run_install_test.cmake needs -D${var}=...")
   endif()
@@ -25,7 +25,8 @@ file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 run(${CMAKE_COMMAND} --install ${KILN_BUILD_DIR} --prefix ${prefix})
 foreach(file include/kiln/context.h include/kiln/module_generated.h
-             lib/cmake/kiln/kilnConfig.cmake)
+             lib/cmake/kiln/kilnConfig.cmake bin/kiln-compile bin/kiln-run
+             bin/kiln-dump bin/kiln-check bin/kiln-benchmark)
   if(NOT EXISTS ${prefix}/${file})
     message(FATAL_ERROR "not installed: ${file}")
   endif()
@@ -33,7 +34,13 @@ endforeach()
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/tests/install -B ${WORK_DIR}/build
     -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=${prefix})
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
-run(${KILN_COMPILE} ${SOURCE_DIR}/samples/mlp.mlir -o ${WORK_DIR}/mlp.kiln)
+run(${prefix}/bin/kiln-compile ${SOURCE_DIR}/samples/mlp.mlir
+    -o ${WORK_DIR}/mlp.kiln)
+run(${prefix}/bin/kiln-run ${WORK_DIR}/mlp.kiln --function=main
+    --input=4x8xf32=0.5)
+if(NOT last_output MATCHES "^4x4xf32=")
+  message(FATAL_ERROR "unexpected output from kiln-run:\n${last_output}")
+endif()
 run(${WORK_DIR}/build/embedder ${WORK_DIR}/mlp.kiln main 4x8)
 # samples/mlp.mlir ends in a softmax: each of its 4 rows sums to 1.
 if(NOT last_output MATCHES "^4x4xf32 sum 4\\.0000\n$")

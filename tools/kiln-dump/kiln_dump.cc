@@ -597,33 +597,17 @@ kiln::Status PrintSource(const kiln::Module& module, const Options& options) {
   }
   KILN_ASSIGN_OR_RETURN(std::string text, file->Decompress());
 
-  // One pass counts the lines and finds the bytes of the window
-  // [first, last]; no per-line table, as a small module can declare a text
-  // of many millions of empty lines. A final newline does not start
-  // another line.
   const uint64_t first = options.has_context && line > options.context
                              ? line - options.context
                              : 1;
-  const uint64_t last_wanted =
-      options.has_context ? uint64_t{line} + options.context : UINT64_MAX;
-  uint64_t line_count = 0;
-  size_t window_begin = 0, window_end = 0;  // window_end: past its '\n'
-  for (size_t begin = 0; begin < text.size();) {
-    const size_t newline = text.find('\n', begin);
-    const size_t next =
-        newline == std::string::npos ? text.size() : newline + 1;
-    ++line_count;
-    if (line_count == first) window_begin = begin;
-    if (line_count >= first && line_count <= last_wanted) window_end = next;
-    begin = next;
-  }
+  const kiln::LineWindow window = kiln::FindLineWindow(
+      text, first,
+      options.has_context ? uint64_t{line} + options.context : UINT64_MAX);
+  const uint64_t line_count = window.line_count, last = window.last;
   if (line > line_count) {
     return kiln::OutOfRangeError("line ", line, " is past the end of '",
                                  Printable(path), "' (", line_count, " lines)");
   }
-  const uint64_t last = std::min(line_count, last_wanted);
-  const std::string_view window =
-      std::string_view(text).substr(window_begin, window_end - window_begin);
 
   if (options.json) {
     return PrintJson(json{{"path", std::string(path)},
@@ -631,28 +615,24 @@ kiln::Status PrintSource(const kiln::Module& module, const Options& options) {
                           {"first_line", first},
                           {"last_line", last},
                           {"line_count", line_count},
-                          {"text", std::string(window)}});
+                          {"text", std::string(window.text)}});
   }
   // Written in pieces: the numbered copy of a whole file is larger than
   // the file.
   constexpr size_t kChunk = 64 * 1024;
-  const size_t width = std::to_string(last).size();
   std::string out;
-  uint64_t number = first;
-  for (size_t begin = 0; begin < window.size(); ++number) {
-    size_t end = window.find('\n', begin);
-    if (end == std::string_view::npos) end = window.size();
-    out += kiln::NumberedSourceLine(number, number == line, width,
-                                    window.substr(begin, end - begin));
-    out.push_back('\n');
-    begin = end + 1;
-    if (out.size() >= kChunk) {
-      if (!Print(out)) {
-        return kiln::InvalidArgumentError("cannot write to stdout");
-      }
-      out.clear();
-    }
-  }
+  bool printed = true;
+  kiln::ForEachNumberedLine(
+      window, line, std::to_string(last).size(),
+      [&](const std::string& numbered) {
+        out += numbered;
+        out.push_back('\n');
+        if (out.size() >= kChunk) {
+          printed = printed && Print(out);
+          out.clear();
+        }
+      });
+  if (!printed) return kiln::InvalidArgumentError("cannot write to stdout");
   if (!Print(out)) return kiln::InvalidArgumentError("cannot write to stdout");
   return kiln::OkStatus();
 }

@@ -10,9 +10,11 @@
 namespace mlir::kiln {
 namespace {
 
+/// ld.lld beside the LLVM tools kiln was built with (where Debian's lld-22
+/// puts it), else on PATH.
 FailureOr<std::string> findLinker(Location loc) {
   for (StringRef name : {"ld.lld-22", "ld.lld"}) {
-    auto path = llvm::sys::findProgramByName(name, {"/usr/lib/llvm-22/bin"});
+    auto path = llvm::sys::findProgramByName(name, {KILN_LLVM_TOOLS_DIR});
     if (path)
       return *path;
     path = llvm::sys::findProgramByName(name);

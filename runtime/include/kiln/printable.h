@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -31,6 +32,28 @@ std::string PrintableSourceLine(std::string_view line);
 /// PrintableSourceLine; no newline.
 std::string NumberedSourceLine(uint64_t number, bool marked, size_t width,
                                std::string_view line);
+
+/// Lines `first` to `last` (from 1, both included) of a source text, found
+/// in one pass with no table of lines (a small module can declare a text of
+/// millions of empty lines). A final '\n' starts no line.
+struct LineWindow {
+  /// The lines, each with its '\n' (the text's last line may have none).
+  std::string_view text;
+  /// The numbers of its first and last line (last < first: no line).
+  uint64_t first = 1;
+  uint64_t last = 0;
+  /// How many lines the whole text has.
+  uint64_t line_count = 0;
+};
+LineWindow FindLineWindow(std::string_view text, uint64_t first,
+                          uint64_t last);
+
+/// Calls `emit` with each line of `window` as NumberedSourceLine shows it,
+/// line `marked` marked, numbers `width` digits wide: the window printer of
+/// the console tracer and of kiln-dump.
+void ForEachNumberedLine(const LineWindow& window, uint64_t marked,
+                         size_t width,
+                         const std::function<void(const std::string&)>& emit);
 
 }  // namespace kiln
 

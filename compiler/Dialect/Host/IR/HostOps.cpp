@@ -25,7 +25,8 @@ int64_t mlir::kiln::host::getStorageByteSize(ShapedType type) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult BufferOp::verify() {
-  if (getSize() < 0)
+  // getSize() is the attribute's value read as unsigned.
+  if (getSizeAttr().getInt() < 0)
     return emitOpError("size must not be negative");
   if (!isa<func::FuncOp>((*this)->getParentOp()) ||
       !(*this)->getBlock()->isEntryBlock())
@@ -78,7 +79,7 @@ LogicalResult DispatchOp::verify() {
       continue;
     auto resultType = cast<ShapedType>(getResult(index).getType());
     int64_t bytes = getStorageByteSize(resultType);
-    if (bytes > bufferOp.getSize())
+    if (bytes > bufferOp.getSizeAttr().getInt())
       return emitOpError("writes result ")
              << index << " (" << resultType << ", " << bytes
              << " bytes) into a buffer of " << bufferOp.getSize() << " bytes";

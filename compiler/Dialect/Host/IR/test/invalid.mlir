@@ -170,3 +170,12 @@ func.func @return(%x: tensor<4xf32>) -> tensor<4xi32> {
   // expected-error@+1 {{returns 1 values of types 'tensor<4xf32>' from a function of results 'tensor<4xi32>'}}
   host.return %x : tensor<4xf32>
 }
+
+// -----
+
+// Tests that a buffer's size is not negative.
+func.func @negative_size() {
+  // expected-error@+1 {{'host.buffer' op size must not be negative}}
+  %b = host.buffer -1
+  host.return
+}

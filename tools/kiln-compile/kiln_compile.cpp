@@ -1,4 +1,4 @@
-//===- kiln-compile.cpp - compile MLIR programs to kiln modules ----------===//
+//===- kiln_compile.cpp - compile MLIR programs to kiln modules ----------===//
 
 #include "Codegen/CPU/Passes.h"
 #include "Input/NestingDepth.h"
@@ -20,6 +20,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "mlir/Support/ToolUtilities.h"
 
 #include <csignal>
 
@@ -135,6 +136,20 @@ static cl::opt<kiln::PipelinePhase> compileTo(
                    "a serialized module (default)")),
     cl::init(kiln::PipelinePhase::End), cl::cat(kilnCategory));
 
+static cl::opt<bool> verifyDiagnostics(
+    "verify-diagnostics",
+    cl::desc("Check the diagnostics against the input's expected-error, "
+             "-warning, -note and -remark comments instead of printing them, "
+             "and write nothing (for tests)"),
+    cl::init(false), cl::cat(kilnCategory));
+static cl::opt<bool> splitInputFile(
+    "split-input-file",
+    cl::desc("Compile each part of the input between '// -----' lines on its "
+             "own (for tests: with --verify-diagnostics, or with a "
+             "--compile-to phase, whose outputs are printed apart by the "
+             "same line)"),
+    cl::init(false), cl::cat(kilnCategory));
+
 /// The module name: the input's stem as an identifier.
 static std::string getModuleName(StringRef path) {
   std::string stem = path == "-" ? "module" : llvm::sys::path::stem(path).str();
@@ -235,6 +250,21 @@ static LogicalResult writeOutput(StringRef path, StringRef bytes) {
   return success();
 }
 
+/// Parses the text of `sourceMgr` and compiles it into `os`; the
+/// diagnostics go to the handler registered on `context`.
+static LogicalResult compileSource(llvm::SourceMgr &sourceMgr,
+                                   MLIRContext &context,
+                                   const kiln::CompileOptions &options,
+                                   raw_ostream &os) {
+  if (failed(kiln::verifyNestingDepth(sourceMgr, &context)))
+    return failure();
+  OwningOpRef<ModuleOp> moduleOp =
+      parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!moduleOp)
+    return failure();
+  return kiln::compileModule(*moduleOp, options, os);
+}
+
 static LogicalResult run(MLIRContext &context) {
   kiln::CompileOptions options;
   options.cpu = targetCPU;
@@ -313,8 +343,16 @@ static LogicalResult run(MLIRContext &context) {
                     "LLVM x86 CPU name (e.g. skylake-avx512)\n";
     return failure();
   }
-  if (options.compileTo == kiln::PipelinePhase::End && outputFilename == "-") {
+  bool writesModule =
+      !verifyDiagnostics && options.compileTo == kiln::PipelinePhase::End;
+  if (writesModule && outputFilename == "-") {
     llvm::errs() << "kiln-compile: error: no output file; pass -o FILE.kiln\n";
+    return failure();
+  }
+  if (writesModule && splitInputFile) {
+    llvm::errs() << "kiln-compile: error: --split-input-file makes a module "
+                    "of each part, which one file cannot hold; add "
+                    "--verify-diagnostics or --compile-to=PHASE\n";
     return failure();
   }
   // By any spelling: another relative path, a symlink, a hard link.
@@ -335,27 +373,43 @@ static LogicalResult run(MLIRContext &context) {
     llvm::errs() << "kiln-compile: error: " << error << "\n";
     return failure();
   }
-  options.sourcePrefix =
-      getSourcePrefix(options.moduleName, input->getBuffer(), options);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  // Registered last, so consulted first.
-  ScopedDiagnosticHandler unpositioned(&context, [&](Diagnostic &diag) {
-    return printUnpositionedDiagnostic(diag, diagnostics);
-  });
-  if (failed(kiln::verifyNestingDepth(sourceMgr, &context)))
-    return failure();
-  OwningOpRef<ModuleOp> moduleOp =
-      parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!moduleOp)
-    return failure();
 
   // Buffer the result so that a failed compilation leaves no output file.
   std::string bytes;
   llvm::raw_string_ostream os(bytes);
-  if (failed(kiln::compileModule(*moduleOp, options, os)))
+  auto compileBuffer = [&](std::unique_ptr<llvm::MemoryBuffer> buffer,
+                           raw_ostream &out) -> LogicalResult {
+    kiln::CompileOptions bufferOptions = options;
+    bufferOptions.sourcePrefix =
+        getSourcePrefix(options.moduleName, buffer->getBuffer(), options);
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+    if (verifyDiagnostics) {
+      SourceMgrDiagnosticVerifierHandler verifier(sourceMgr, &context);
+      (void)compileSource(sourceMgr, context, bufferOptions, out);
+      return verifier.verify();
+    }
+    SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+    // Registered last, so consulted first.
+    ScopedDiagnosticHandler unpositioned(&context, [&](Diagnostic &diag) {
+      return printUnpositionedDiagnostic(diag, diagnostics);
+    });
+    return compileSource(sourceMgr, context, bufferOptions, out);
+  };
+  LogicalResult compiled =
+      splitInputFile
+          ? splitAndProcessBuffer(
+                std::move(input),
+                [&](std::unique_ptr<llvm::MemoryBuffer> chunk,
+                    raw_ostream &out) {
+                  return compileBuffer(std::move(chunk), out);
+                },
+                os, kDefaultSplitMarker, kDefaultSplitMarker)
+          : compileBuffer(std::move(input), os);
+  if (failed(compiled))
     return failure();
+  if (verifyDiagnostics)
+    return success();
   return writeOutput(outputFilename, bytes);
 }
 

@@ -1,4 +1,4 @@
-//===- kiln-opt.cpp - Runs kiln passes over MLIR --------------------------===//
+//===- kiln_opt.cpp - Runs kiln passes over MLIR --------------------------===//
 //
 // The tool lit tests drive passes with: every dialect kiln reads or produces
 // and every kiln pass, plus upstream passes for test set-up.

@@ -1,4 +1,5 @@
-//===- bench_tool.h - What the runtime benchmarks' mains share ----*- C++ -*-===//
+//===- bench_tool.h - What the runtime benchmarks' mains share ----*- C++
+//-*-===//
 
 #ifndef KILN_BENCH_BENCH_TOOL_H_
 #define KILN_BENCH_BENCH_TOOL_H_
@@ -48,9 +49,8 @@ inline ModuleBenchArgs ParseModuleBenchArgs(int argc, char** argv,
     } else if (arg.rfind("--rounds=", 0) == 0) {
       args.rounds = std::max(1, std::atoi(arg.c_str() + 9));
     } else {
-      std::fprintf(stderr,
-                   "usage: %s [--module=F]... [--calls=N] [--rounds=N]\n",
-                   tool);
+      std::fprintf(
+          stderr, "usage: %s [--module=F]... [--calls=N] [--rounds=N]\n", tool);
       std::exit(1);
     }
   }

@@ -1,4 +1,5 @@
-//===- timing.h - Timing shared by the benchmarks ------------------*- C++ -*-===//
+//===- timing.h - Timing shared by the benchmarks ------------------*- C++
+//-*-===//
 //
 // Figures are medians of repeated runs after a warm-up, and the best of
 // rounds that measure every contender in turn, so that a moment of load
@@ -26,9 +27,9 @@ inline double MedianSeconds(int repetitions,
   for (int i = 0; i < repetitions; ++i) {
     auto start = std::chrono::steady_clock::now();
     body();
-    times.push_back(std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - start)
-                        .count());
+    times.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count());
   }
   std::sort(times.begin(), times.end());
   return times[times.size() / 2];

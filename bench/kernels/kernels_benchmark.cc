@@ -11,12 +11,14 @@
 // (OPENBLAS_CORETYPE: SkylakeX kernels for AVX-512, Haswell for AVX2, set
 // over any the environment holds, and no OPENBLAS_L2_SIZE), as on a machine
 // of that ISA; OpenBLAS would otherwise pick one kernel for every table, and
-// an older one picks AVX2 kernels on CPUs newer than itself. Each row is measured at every thread count of --threads
-// (default 1 and every core). Timing as in bench/timing.h.
+// an older one picks AVX2 kernels on CPUs newer than itself. Each row is
+// measured at every thread count of --threads (default 1 and every core).
+// Timing as in bench/timing.h.
 //
 //===----------------------------------------------------------------------===//
 
 #include <cblas.h>
+#include <flatbuffers/flatbuffers.h>
 #include <spawn.h>
 #include <sys/wait.h>
 
@@ -25,8 +27,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <flatbuffers/flatbuffers.h>
-
 #include <fstream>
 #include <functional>
 #include <iterator>
@@ -36,11 +36,11 @@
 #include <thread>
 #include <vector>
 
+#include "bench_tool.h"
+#include "isa.h"
 #include "kiln/context.h"
 #include "kiln/module.h"
 #include "kiln/thread_pool.h"
-#include "bench_tool.h"
-#include "isa.h"
 #include "timing.h"
 
 extern "C" void openblas_set_num_threads(int);
@@ -120,8 +120,9 @@ void MeasureMatmul(Runner& runner, int n, int rounds) {
   const int repetitions = n <= 256 ? 40 : n <= 512 ? 20 : 8;
   std::vector<float> c(static_cast<size_t>(n) * n);
   openblas_set_num_threads(runner.threads());
-  const std::vector<double> seconds =
-      kiln::bench::BestOfRounds(rounds, 2, [&](size_t which) {
+  const std::vector<double> seconds = kiln::bench::BestOfRounds(
+      rounds, 2,
+      [&](size_t which) {
         if (which == 0) {
           return kiln::bench::MedianSeconds(repetitions, [&] {
             runner.Call(name, {a, b}, &outputs);
@@ -328,7 +329,8 @@ int main(int argc, char** argv) {
     const std::string core = BlasCoreFor(path);
     if (!core.empty()) {
       if (!MeasureInChild(argv[0], label, path, core, threads_list, rounds)) {
-        std::fprintf(stderr, "kiln-bench-kernels: error: the run for %s failed\n",
+        std::fprintf(stderr,
+                     "kiln-bench-kernels: error: the run for %s failed\n",
                      label.c_str());
         return 1;
       }

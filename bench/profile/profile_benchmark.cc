@@ -16,12 +16,12 @@
 #include <string>
 #include <vector>
 
+#include "bench_tool.h"
+#include "isa.h"
 #include "kiln/context.h"
 #include "kiln/module.h"
 #include "kiln/profiler.h"
 #include "kiln/thread_pool.h"
-#include "bench_tool.h"
-#include "isa.h"
 #include "timing.h"
 
 namespace {
@@ -32,8 +32,8 @@ void Check(const kiln::Status& status) {
 
 /// Prints the table for one module: the median time per call without and
 /// with the sampler, and the samples of the last profiled round.
-void MeasureModule(const std::shared_ptr<const kiln::Module>& module,
-                   int calls, int rounds) {
+void MeasureModule(const std::shared_ptr<const kiln::Module>& module, int calls,
+                   int rounds) {
   kiln::ThreadPool pool;
   Check(pool.status());
   kiln::Context context(module, &pool);
@@ -81,9 +81,10 @@ int main(int argc, char** argv) {
   const kiln::bench::ModuleBenchArgs args = kiln::bench::ParseModuleBenchArgs(
       argc, argv, "kiln-bench-profile",
       {kiln::bench::ModulesPerCpu(KILN_BENCH_PROFILE_MODULES), 20, 3});
-  std::printf("profiler cost: matmul_1024, %d calls (median) on every "
-              "hardware thread, %u Hz, best of %d rounds\n",
-              args.calls, kiln::ProfilerOptions().hz, args.rounds);
+  std::printf(
+      "profiler cost: matmul_1024, %d calls (median) on every "
+      "hardware thread, %u Hz, best of %d rounds\n",
+      args.calls, kiln::ProfilerOptions().hz, args.rounds);
   kiln::bench::PrintHostCpu();
   for (const auto& [label, path] : args.modules) {
     if (std::shared_ptr<const kiln::Module> module =

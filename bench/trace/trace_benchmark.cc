@@ -17,12 +17,12 @@
 #include <string>
 #include <vector>
 
+#include "bench_tool.h"
+#include "isa.h"
 #include "kiln/context.h"
 #include "kiln/module.h"
 #include "kiln/thread_pool.h"
 #include "kiln/trace.h"
-#include "bench_tool.h"
-#include "isa.h"
 #include "timing.h"
 
 namespace {
@@ -45,9 +45,8 @@ double MicrosecondsPerDispatch(const std::string& module_path, int calls) {
       kiln::Tensor::Allocate(kiln::ElementType::kF32, {1, 1}).value();
   x.mutable_data_as<float>()[0] = 0.5f;
   std::vector<kiln::Tensor> outputs;
-  return kiln::bench::MedianSeconds(calls, [&] {
-           Check(context.Call("tiny_chain", {x}, &outputs));
-         }) *
+  return kiln::bench::MedianSeconds(
+             calls, [&] { Check(context.Call("tiny_chain", {x}, &outputs)); }) *
          1e6 / kDispatchesPerCall;
 }
 
@@ -70,15 +69,16 @@ int main(int argc, char** argv) {
   if (std::string(kiln::AvailableTracers()).find("tracy") != std::string::npos)
     providers.push_back({"tracy", "tracy"});
 
-  std::printf("trace cost per dispatch: %d calls of %d one-FMA dispatches, "
-              "1 thread, best of %d rounds\n",
-              calls, kDispatchesPerCall, rounds);
+  std::printf(
+      "trace cost per dispatch: %d calls of %d one-FMA dispatches, "
+      "1 thread, best of %d rounds\n",
+      calls, kDispatchesPerCall, rounds);
   kiln::bench::PrintHostCpu();
   for (const auto& [label, module_path] : args.modules) {
     if (!kiln::bench::LoadOrSkip("kiln-bench-trace", label, module_path))
       continue;
-    const std::vector<double> best = kiln::bench::BestOfRounds(
-        rounds, providers.size(), [&](size_t p) {
+    const std::vector<double> best =
+        kiln::bench::BestOfRounds(rounds, providers.size(), [&](size_t p) {
           const auto& [name, spec] = providers[p];
           if (spec.empty()) return MicrosecondsPerDispatch(module_path, calls);
           auto tracer = kiln::CreateTracer(spec, kiln::TraceOptions());
@@ -97,8 +97,8 @@ int main(int argc, char** argv) {
         });
     std::printf("%-10s %12s %12s\n", "provider", "us/dispatch", "/ untraced");
     for (size_t p = 0; p < providers.size(); ++p)
-      std::printf("%-10s %12.3f %12.2f\n", providers[p].first.c_str(),
-                  best[p], best[p] / best[0]);
+      std::printf("%-10s %12.3f %12.2f\n", providers[p].first.c_str(), best[p],
+                  best[p] / best[0]);
   }
   std::remove(chrome_path);
   return 0;

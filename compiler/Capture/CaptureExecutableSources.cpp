@@ -28,9 +28,10 @@ namespace {
 /// `{previous = "...", input_files = [...], rows = array<i32: ...>}` with
 /// `rows` sorted by (line, previous line, input file, input line) and
 /// unique; `previous` is left out for the first stage.
-DictionaryAttr buildLineOrigins(Builder &builder, StringRef previousPath,
-                                ArrayRef<std::pair<StringAttr, int32_t>> inputFiles,
-                                SmallVector<int32_t> rows) {
+DictionaryAttr
+buildLineOrigins(Builder &builder, StringRef previousPath,
+                 ArrayRef<std::pair<StringAttr, int32_t>> inputFiles,
+                 SmallVector<int32_t> rows) {
   using Row = std::array<int32_t, 4>;
   MutableArrayRef<Row> quads(reinterpret_cast<Row *>(rows.data()),
                              rows.size() / 4);
@@ -77,14 +78,12 @@ struct CaptureExecutableSourcesPass
     // A detached executable holding a copy of this variant: printed as a
     // top-level op it is a complete, parseable file.
     OpBuilder builder(context);
-    OwningOpRef<ExecutableOp> standalone =
-        ExecutableOp::create(builder, executableOp.getLoc(),
-                             executableOp.getSymName());
+    OwningOpRef<ExecutableOp> standalone = ExecutableOp::create(
+        builder, executableOp.getLoc(), executableOp.getSymName());
     (*standalone)->setAttr(kStageAttrName, builder.getStringAttr(stage));
     builder.setInsertionPointToStart(&standalone->getBlock());
     IRMapping cloned;
-    auto clone =
-        cast<ExecutableVariantOp>(builder.clone(*variantOp, cloned));
+    auto clone = cast<ExecutableVariantOp>(builder.clone(*variantOp, cloned));
     // Earlier captures are not part of the program text.
     clone->removeAttr(kSourcesAttrName);
     clone->removeAttr(kLineOriginsAttrName);
@@ -128,15 +127,15 @@ struct CaptureExecutableSourcesPass
           innerModule ? innerModule.lookupSymbol(copied.getSymName()) : nullptr;
       auto position = positions.find(entry ? entry : copied.getOperation());
       if (position == positions.end()) {
-        original.emitError() << "cannot locate export in captured source '"
-                             << path << "'";
+        original.emitError()
+            << "cannot locate export in captured source '" << path << "'";
         return signalPassFailure();
       }
-      addToDictionary(original, kSourceLocsAttrName,
-                      builder.getNamedAttr(
-                          stage, FileLineColLoc::get(context, path,
-                                                     position->second.first,
-                                                     position->second.second)));
+      addToDictionary(
+          original, kSourceLocsAttrName,
+          builder.getNamedAttr(
+              stage, FileLineColLoc::get(context, path, position->second.first,
+                                         position->second.second)));
     }
 
     // Each op of the compiled IR keeps its location, tagged with its copy's
@@ -156,31 +155,30 @@ struct CaptureExecutableSourcesPass
         if (position == positions.end())
           return;
         auto line = static_cast<int32_t>(position->second.first);
-        StageLineOrigin origin =
-            getStageLineOrigin(op->getLoc(), previousPath);
+        StageLineOrigin origin = getStageLineOrigin(op->getLoc(), previousPath);
         int32_t inputFile = 0, inputLine = 0;
         if (origin.input) {
-          inputFile = inputFiles
-                          .try_emplace(origin.input.getFilename(),
-                                       inputFiles.size())
-                          .first->second;
+          inputFile =
+              inputFiles
+                  .try_emplace(origin.input.getFilename(), inputFiles.size())
+                  .first->second;
           inputLine = origin.input.getLine();
         }
         if (origin.previousLines.empty())
           origin.previousLines.push_back(0);
         for (unsigned previousLine : origin.previousLines)
-          rows.append({line, static_cast<int32_t>(previousLine), inputFile,
-                       inputLine});
+          rows.append(
+              {line, static_cast<int32_t>(previousLine), inputFile, inputLine});
         op->setLoc(tagWithStageLine(
             op->getLoc(),
             FileLineColLoc::get(context, path, position->second.first,
                                 position->second.second)));
       });
-    addToDictionary(variantOp, kLineOriginsAttrName,
-                    builder.getNamedAttr(
-                        path, buildLineOrigins(builder, previousPath,
-                                               inputFiles.getArrayRef(),
-                                               std::move(rows))));
+    addToDictionary(
+        variantOp, kLineOriginsAttrName,
+        builder.getNamedAttr(path, buildLineOrigins(builder, previousPath,
+                                                    inputFiles.getArrayRef(),
+                                                    std::move(rows))));
 
     auto type = RankedTensorType::get({static_cast<int64_t>(text.size())},
                                       builder.getIntegerType(8));
@@ -196,5 +194,5 @@ struct CaptureExecutableSourcesPass
   }
 };
 
-}  // namespace
-}  // namespace mlir::kiln
+} // namespace
+} // namespace mlir::kiln

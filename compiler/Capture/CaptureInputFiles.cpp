@@ -1,4 +1,5 @@
-//===- CaptureInputFiles.cpp - input files the exports name, embedded ------===//
+//===- CaptureInputFiles.cpp - input files the exports name, embedded
+//------===//
 //
 // Reads the input files that export locations (and, from level 2, the
 // provenance of each export) name, within limits that keep a location
@@ -11,12 +12,12 @@
 #include "Capture/InputFiles.h"
 #include "Capture/Passes.h"
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 
 #include <map>
 
@@ -48,8 +49,7 @@ std::optional<std::string> readInputFile(FileLineColLoc loc, uint64_t limit,
   // A diagnostic about the file as a whole ("FILE: warning: ...").
   Location wholeFile = FileLineColLoc::get(loc.getFilename(), 0, 0);
   llvm::sys::fs::file_status status;
-  if (llvm::sys::fs::status(path, status) ||
-      !llvm::sys::fs::exists(status)) {
+  if (llvm::sys::fs::status(path, status) || !llvm::sys::fs::exists(status)) {
     emitWarning(loc) << "input file '" << path
                      << "' named by a location does not exist; not embedded";
     return std::nullopt;
@@ -65,8 +65,8 @@ std::optional<std::string> readInputFile(FileLineColLoc loc, uint64_t limit,
     return std::nullopt;
   }
   if (!llvm::sys::fs::is_regular_file(status)) {
-    emitWarning(outsideFile) << "input file '" << path
-                             << "' is not a regular file; not embedded";
+    emitWarning(outsideFile)
+        << "input file '" << path << "' is not a regular file; not embedded";
     return std::nullopt;
   }
   if (status.getSize() > limit) {
@@ -99,14 +99,13 @@ std::optional<std::string> readInputFile(FileLineColLoc loc, uint64_t limit,
       llvm::sys::fs::convertFDToNativeFile(fd), path, opened.getSize(), 0,
       /*IsVolatile=*/true);
   if (!buffer) {
-    emitWarning(loc) << "cannot read input file '" << path
-                     << "'; not embedded";
+    emitWarning(loc) << "cannot read input file '" << path << "'; not embedded";
     return std::nullopt;
   }
   StringRef text = (*buffer)->getBuffer();
   if (text.contains('\0')) {
-    emitWarning(outsideFile) << "input file '" << path
-                             << "' is binary; not embedded";
+    emitWarning(outsideFile)
+        << "input file '" << path << "' is binary; not embedded";
     return std::nullopt;
   }
   warnIfAboveProfilerSourceSizeLimit(loc, "input file", path, text.size());
@@ -159,11 +158,10 @@ struct CaptureInputFilesPass
                         ArrayRef<char>(text->data(), text->size())))));
     }
     if (!files.empty())
-      moduleOp->setAttr(kInputFilesAttrName,
-                        builder.getDictionaryAttr(files));
+      moduleOp->setAttr(kInputFilesAttrName, builder.getDictionaryAttr(files));
     markAllAnalysesPreserved();
   }
 };
 
-}  // namespace
-}  // namespace mlir::kiln
+} // namespace
+} // namespace mlir::kiln

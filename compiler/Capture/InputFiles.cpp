@@ -31,4 +31,4 @@ std::string getStoredPath(StringRef filename) {
   return path.str().str();
 }
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln

@@ -1,4 +1,5 @@
-//===- InputFiles.h - input files as the module names them --------*- C++ -*-===//
+//===- InputFiles.h - input files as the module names them --------*- C++
+//-*-===//
 //
 // Locations name files of the input program; the module stores a file's
 // path once, the same way in export locations, line tables and the source
@@ -30,6 +31,6 @@ std::optional<FileLineColLoc> findFileLoc(Location loc);
 /// writes absolute ones below its target directory.
 std::string getStoredPath(StringRef filename);
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_CAPTURE_INPUTFILES_H_
+#endif // KILN_CAPTURE_INPUTFILES_H_

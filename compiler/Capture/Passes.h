@@ -1,4 +1,5 @@
-//===- Passes.h - source capture passes ---------------------------*- C++ -*-===//
+//===- Passes.h - source capture passes ---------------------------*- C++
+//-*-===//
 
 #ifndef KILN_CAPTURE_PASSES_H_
 #define KILN_CAPTURE_PASSES_H_
@@ -21,6 +22,6 @@ std::string getCapturedSourcePath(StringRef moduleName,
 #define GEN_PASS_REGISTRATION
 #include "Capture/Passes.h.inc"
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_CAPTURE_PASSES_H_
+#endif // KILN_CAPTURE_PASSES_H_

@@ -1,4 +1,5 @@
-//===- SourceSizeLimit.h - embedded texts a profiler can show -----*- C++ -*-===//
+//===- SourceSizeLimit.h - embedded texts a profiler can show -----*- C++
+//-*-===//
 //
 // Header-only so that every part of the compiler that embeds a text (stage
 // captures, input files) warns the same way without linking KilnCapture.
@@ -33,6 +34,6 @@ inline void warnIfAboveProfilerSourceSizeLimit(Location loc, StringRef kind,
                       "embedded but Tracy will not show it";
 }
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_CAPTURE_SOURCESIZELIMIT_H_
+#endif // KILN_CAPTURE_SOURCESIZELIMIT_H_

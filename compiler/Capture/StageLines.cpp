@@ -35,7 +35,7 @@ void visitStageLines(Location loc, function_ref<void(FileLineColLoc)> onTag,
   }
 }
 
-}  // namespace
+} // namespace
 
 FileLineColLoc findStageLine(Location loc, StringRef path) {
   FileLineColLoc found;
@@ -67,4 +67,4 @@ StageLineOrigin getStageLineOrigin(Location loc, StringRef previousPath) {
   return origin;
 }
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln

@@ -1,4 +1,5 @@
-//===- StageLines.h - op locations tagged with their stage-text line -*- C++ -*-===//
+//===- StageLines.h - op locations tagged with their stage-text line -*- C++
+//-*-===//
 //
 // Each capture tags each op's location with where the op stands in that
 // stage's text. The tags of one stage are how the next capture knows which
@@ -34,6 +35,6 @@ struct StageLineOrigin {
 };
 StageLineOrigin getStageLineOrigin(Location loc, StringRef previousPath);
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_CAPTURE_STAGELINES_H_
+#endif // KILN_CAPTURE_STAGELINES_H_

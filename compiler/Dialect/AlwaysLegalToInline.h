@@ -20,6 +20,6 @@ struct AlwaysLegalToInline : DialectInlinerInterface {
   }
 };
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_DIALECT_ALWAYSLEGALTOINLINE_H_
+#endif // KILN_DIALECT_ALWAYSLEGALTOINLINE_H_

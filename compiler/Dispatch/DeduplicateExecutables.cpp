@@ -60,8 +60,8 @@ struct DeduplicateExecutablesPass
     DenseMap<Attribute, SymbolRefAttr> replacements;
     SmallVector<ExecutableOp> duplicates;
     for (auto executableOp : moduleOp.getOps<ExecutableOp>()) {
-      auto [it, inserted] =
-          firstByText.try_emplace(printWithoutNames(executableOp), executableOp);
+      auto [it, inserted] = firstByText.try_emplace(
+          printWithoutNames(executableOp), executableOp);
       if (inserted)
         continue;
       ExecutableOp kept = it->second;
@@ -92,5 +92,5 @@ struct DeduplicateExecutablesPass
   }
 };
 
-}  // namespace
-}  // namespace mlir::kiln
+} // namespace
+} // namespace mlir::kiln

@@ -11,12 +11,12 @@
 
 #include "Dispatch/Utils.h"
 
-#include "llvm/ADT/SetVector.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::kiln {
 #define GEN_PASS_DEF_FORMDISPATCHREGIONSPASS
@@ -121,7 +121,8 @@ bool canFuseRHSPack(Operation *consumer, OpOperand &operand) {
   auto contraction = cast<linalg::LinalgOp>(consumer);
   if (operand.getOperandNumber() != 1 || contraction.getNumDpsInputs() != 2)
     return false;
-  auto lhsType = cast<RankedTensorType>(contraction.getDpsInputs()[0].getType());
+  auto lhsType =
+      cast<RankedTensorType>(contraction.getDpsInputs()[0].getType());
   // (B,) M1, K1, M0, K0 and (B,) N1, K1, N0, K0.
   int64_t m1 = lhsType.getDimSize(lhsType.getRank() - 4);
   RankedTensorType rhsType = packOp.getDestType();
@@ -146,9 +147,9 @@ bool canFuseContractionIntoUnPack(Operation *user, OpOperand &operand) {
 }
 
 struct Group {
-  Operation *head = nullptr;              // the last op in program order
-  llvm::SetVector<Operation *> moved;     // ops that move into the region
-  llvm::SetVector<Operation *> cloned;    // ops copied into the region
+  Operation *head = nullptr;           // the last op in program order
+  llvm::SetVector<Operation *> moved;  // ops that move into the region
+  llvm::SetVector<Operation *> cloned; // ops copied into the region
 };
 
 /// Grows `group` with the producers it should contain; `grouped` holds every
@@ -165,7 +166,8 @@ void pullInProducers(Group &group, DenseSet<Operation *> &grouped) {
   SmallVector<Operation *> waiting;
   auto allUsersInGroup = [&](Operation *producer) {
     return llvm::all_of(producer->getUsers(), [&](Operation *user) {
-      Operation *ancestor = group.head->getBlock()->findAncestorOpInBlock(*user);
+      Operation *ancestor =
+          group.head->getBlock()->findAncestorOpInBlock(*user);
       return ancestor && group.moved.contains(ancestor);
     });
   };
@@ -358,5 +360,5 @@ struct FormDispatchRegionsPass
   }
 };
 
-}  // namespace
-}  // namespace mlir::kiln
+} // namespace
+} // namespace mlir::kiln

@@ -21,7 +21,8 @@ struct GeneralizeElementwiseNamedOp
   using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override {
-    if (isa<linalg::GenericOp, linalg::FillOp>(op) || !linalg::isElementwise(op))
+    if (isa<linalg::GenericOp, linalg::FillOp>(op) ||
+        !linalg::isElementwise(op))
       return rewriter.notifyMatchFailure(op, "not a named elementwise op");
     if (failed(linalg::generalizeNamedOp(rewriter, op)))
       return rewriter.notifyMatchFailure(op, "cannot generalize");
@@ -101,7 +102,7 @@ void fuseInBalancedRounds(Operation *root) {
   }
 }
 
-}  // namespace
+} // namespace
 
 void populateFuseElementwiseOpsPatterns(RewritePatternSet &patterns) {
   patterns.add<GeneralizeElementwiseNamedOp>(patterns.getContext());
@@ -130,6 +131,6 @@ struct FuseElementwiseOpsPass
       signalPassFailure();
   }
 };
-}  // namespace
+} // namespace
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln

@@ -4,10 +4,10 @@
 
 #include "Dispatch/Utils.h"
 #include "Target/CPU/CPUTarget.h"
-#include "llvm/ADT/StringExtras.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace mlir::kiln {
 #define GEN_PASS_DEF_OUTLINEDISPATCHREGIONSPASS
@@ -21,8 +21,8 @@ Value convertElements(OpBuilder &builder, Location loc, Value input,
                       Type elementType) {
   auto inputType = cast<RankedTensorType>(input.getType());
   auto resultType = inputType.clone(elementType);
-  Value init = tensor::EmptyOp::create(builder, loc, resultType.getShape(),
-                                       elementType);
+  Value init =
+      tensor::EmptyOp::create(builder, loc, resultType.getShape(), elementType);
   SmallVector<AffineMap> maps(
       2, builder.getMultiDimIdentityMap(inputType.getRank()));
   SmallVector<utils::IteratorType> iterators(inputType.getRank(),
@@ -64,8 +64,8 @@ Value convertElements(OpBuilder &builder, Location loc, Value input,
 LogicalResult buildKernel(OpBuilder &builder, DispatchRegionOp regionOp,
                           ArrayRef<Value> inputs, StringRef name) {
   Location loc = regionOp.getLoc();
-  auto funcOp = func::FuncOp::create(builder, loc, name,
-                                     builder.getFunctionType({}, {}));
+  auto funcOp =
+      func::FuncOp::create(builder, loc, name, builder.getFunctionType({}, {}));
   Block *entry = funcOp.addEntryBlock();
   OpBuilder body = OpBuilder::atBlockBegin(entry);
   IRMapping mapping;
@@ -161,9 +161,9 @@ struct OutlineDispatchRegionsPass
                                   describeDispatchWork(regionOp.getBody()))
                                      .str();
         builder.setInsertionPointToStart(&executableOp.getBlock());
-        auto variantOp = ExecutableVariantOp::create(
-            builder, regionOp.getLoc(), "cpu", kCPUTargetName, kCPUTriple,
-            cpu, features);
+        auto variantOp = ExecutableVariantOp::create(builder, regionOp.getLoc(),
+                                                     "cpu", kCPUTargetName,
+                                                     kCPUTriple, cpu, features);
         builder.createBlock(&variantOp.getBody());
         // The export stands where its root op stood in the input; the ops
         // fused with it are its provenance.
@@ -199,5 +199,5 @@ struct OutlineDispatchRegionsPass
   }
 };
 
-}  // namespace
-}  // namespace mlir::kiln
+} // namespace
+} // namespace mlir::kiln

@@ -1,4 +1,5 @@
-//===- Passes.cpp - dispatch formation pipeline -------------------*- C++ -*-===//
+//===- Passes.cpp - dispatch formation pipeline -------------------*- C++
+//-*-===//
 
 #include "Dispatch/Passes.h"
 
@@ -22,4 +23,4 @@ void buildDispatchPassPipeline(OpPassManager &pm, StringRef targetCPU) {
   pm.addPass(createDeduplicateExecutablesPass());
 }
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln

@@ -1,4 +1,5 @@
-//===- Passes.h - dispatch formation passes -----------------------*- C++ -*-===//
+//===- Passes.h - dispatch formation passes -----------------------*- C++
+//-*-===//
 
 #ifndef KILN_DISPATCH_PASSES_H_
 #define KILN_DISPATCH_PASSES_H_
@@ -27,6 +28,6 @@ void buildDispatchPassPipeline(OpPassManager &pm, StringRef targetCPU);
 #define GEN_PASS_REGISTRATION
 #include "Dispatch/Passes.h.inc"
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_DISPATCH_PASSES_H_
+#endif // KILN_DISPATCH_PASSES_H_

@@ -2,11 +2,11 @@
 
 #include "Dispatch/Utils.h"
 
-#include "llvm/ADT/StringExtras.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace mlir::kiln {
 
@@ -23,8 +23,8 @@ bool isHeavyOp(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp || isa<linalg::FillOp>(op))
     return false;
-  return !isa<linalg::GenericOp>(op) ||
-         linalgOp.getNumReductionLoops() > 0 || !linalg::isElementwise(linalgOp);
+  return !isa<linalg::GenericOp>(op) || linalgOp.getNumReductionLoops() > 0 ||
+         !linalg::isElementwise(linalgOp);
 }
 
 std::string describeOpKind(Operation *op) {
@@ -48,7 +48,7 @@ std::string describeType(Type type) {
   return result;
 }
 
-}  // namespace
+} // namespace
 
 Operation *findDispatchRootOp(Region &body) {
   Operation *lastCompute = nullptr;
@@ -85,11 +85,9 @@ std::string describeDispatchWork(Region &body) {
     if (auto shapedType = dyn_cast<ShapedType>(root->getResult(0).getType()))
       ranges = llvm::to_vector(shapedType.getShape());
   if (!ranges.empty())
-    parts.push_back(llvm::join(llvm::map_range(ranges,
-                                               [](int64_t r) {
-                                                 return std::to_string(r);
-                                               }),
-                               "x"));
+    parts.push_back(llvm::join(
+        llvm::map_range(ranges, [](int64_t r) { return std::to_string(r); }),
+        "x"));
   if (root->getNumResults() > 0)
     parts.push_back(
         describeType(getElementTypeOrSelf(root->getResult(0).getType())));
@@ -122,4 +120,4 @@ MemRefType getBindingStorageType(RankedTensorType type) {
   return MemRefType::get(type.getShape(), type.getElementType());
 }
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln

@@ -1,4 +1,5 @@
-//===- Utils.h - dispatch naming helpers --------------------------*- C++ -*-===//
+//===- Utils.h - dispatch naming helpers --------------------------*- C++
+//-*-===//
 
 #ifndef KILN_DISPATCH_UTILS_H_
 #define KILN_DISPATCH_UTILS_H_
@@ -30,6 +31,6 @@ bool canReadPackInPlace(Operation *op);
 /// such vectors as packed bits.
 MemRefType getBindingStorageType(RankedTensorType type);
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_DISPATCH_UTILS_H_
+#endif // KILN_DISPATCH_UTILS_H_

@@ -94,8 +94,8 @@ FailureOr<ContractionLoops> matchPackableContraction(linalg::LinalgOp op) {
 SmallVector<int64_t> getOperandDims(AffineMap map, ArrayRef<unsigned> loops) {
   SmallVector<int64_t> dims;
   for (unsigned loop : loops)
-    dims.push_back(*map.getResultPosition(
-        getAffineDimExpr(loop, map.getContext())));
+    dims.push_back(
+        *map.getResultPosition(getAffineDimExpr(loop, map.getContext())));
   return dims;
 }
 
@@ -215,8 +215,8 @@ struct FoldConstantPack : OpRewritePattern<linalg::PackOp> {
       Attribute attr;
       if (!matchPattern(paddingValue, m_Constant(&attr)))
         return rewriter.notifyMatchFailure(op, "padding is not a constant");
-      auto splat = DenseElementsAttr::get(
-          RankedTensorType::get({}, elementType), attr);
+      auto splat =
+          DenseElementsAttr::get(RankedTensorType::get({}, elementType), attr);
       ArrayRef<char> raw = splat.getRawData();
       llvm::copy(raw.take_front(elementBytes), padding.begin());
     }
@@ -253,8 +253,8 @@ struct FoldConstantPack : OpRewritePattern<linalg::PackOp> {
         inBounds &= coords[d] < sourceShape[d];
         offset += coords[d] * sourceStrides[d];
       }
-      const char *from = inBounds ? input.data() + offset * elementBytes
-                                  : padding.data();
+      const char *from =
+          inBounds ? input.data() + offset * elementBytes : padding.data();
       std::memcpy(output.data() + linear * elementBytes, from, elementBytes);
       for (int64_t d = destShape.size() - 1; d >= 0; --d) {
         if (++index[d] < destShape[d])
@@ -268,7 +268,7 @@ struct FoldConstantPack : OpRewritePattern<linalg::PackOp> {
   }
 };
 
-}  // namespace
+} // namespace
 
 void populateFoldConstantPackPatterns(RewritePatternSet &patterns) {
   patterns.add<FoldConstantPack>(patterns.getContext());
@@ -307,5 +307,5 @@ struct MaterializeDataTilingPass
   }
 };
 
-}  // namespace
-}  // namespace mlir::kiln
+} // namespace
+} // namespace mlir::kiln

@@ -1,4 +1,5 @@
-//===- Passes.cpp - global optimization pipeline ------------------*- C++ -*-===//
+//===- Passes.cpp - global optimization pipeline ------------------*- C++
+//-*-===//
 
 #include "GlobalOpt/Passes.h"
 
@@ -23,4 +24,4 @@ void buildGlobalOptimizationPassPipeline(OpPassManager &pm, StringRef targetCPU,
   pm.addPass(createCSEPass());
 }
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln

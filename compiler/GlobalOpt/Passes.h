@@ -1,4 +1,5 @@
-//===- Passes.h - global optimization passes ----------------------*- C++ -*-===//
+//===- Passes.h - global optimization passes ----------------------*- C++
+//-*-===//
 
 #ifndef KILN_GLOBALOPT_PASSES_H_
 #define KILN_GLOBALOPT_PASSES_H_
@@ -36,6 +37,6 @@ void buildGlobalOptimizationPassPipeline(OpPassManager &pm, StringRef targetCPU,
 #define GEN_PASS_REGISTRATION
 #include "GlobalOpt/Passes.h.inc"
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_GLOBALOPT_PASSES_H_
+#endif // KILN_GLOBALOPT_PASSES_H_

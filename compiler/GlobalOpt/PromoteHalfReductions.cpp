@@ -61,10 +61,10 @@ Value convertElements(PatternRewriter &rewriter, Location loc, Value source,
       ArrayRef<AffineMap>{identity, identity}, iterators,
       [&](OpBuilder &b, Location l, ValueRange args) {
         Value converted =
-            extend ? arith::ExtFOp::create(b, l, elementType, args[0])
-                         .getResult()
-                   : arith::TruncFOp::create(b, l, elementType, args[0])
-                         .getResult();
+            extend
+                ? arith::ExtFOp::create(b, l, elementType, args[0]).getResult()
+                : arith::TruncFOp::create(b, l, elementType, args[0])
+                      .getResult();
         linalg::YieldOp::create(b, l, converted);
       });
   return generic.getResult(0);
@@ -102,8 +102,8 @@ struct PromoteHalfReduction : OpRewritePattern<linalg::GenericOp> {
     auto wide = linalg::GenericOp::create(
         rewriter, loc, TypeRange{wideType}, op.getDpsInputs(),
         ValueRange{wideInit}, op.getIndexingMapsArray(),
-        op.getIteratorTypesArray(), [&](OpBuilder &b, Location l,
-                                        ValueRange args) {
+        op.getIteratorTypesArray(),
+        [&](OpBuilder &b, Location l, ValueRange args) {
           IRMapping mapping;
           // Inputs enter at f32; the accumulator already is.
           for (auto [old, arg] : llvm::zip(body->getArguments(), args)) {
@@ -118,8 +118,7 @@ struct PromoteHalfReduction : OpRewritePattern<linalg::GenericOp> {
             for (Value operand : inner.getOperands())
               if (!mapping.contains(operand) &&
                   isNarrowValue(operand.getType()))
-                mapping.map(operand,
-                            arith::ExtFOp::create(b, l, f32, operand));
+                mapping.map(operand, arith::ExtFOp::create(b, l, f32, operand));
             Value result = inner.getResult(0);
             Type type = result.getType();
             // An f32 value from outside the body is not mapped: itself.
@@ -143,8 +142,8 @@ struct PromoteHalfReduction : OpRewritePattern<linalg::GenericOp> {
             if (isNarrowValue(type))
               clone->getResult(0).setType(f32);
           }
-          Value yielded = mapping.lookupOrDefault(
-              body->getTerminator()->getOperand(0));
+          Value yielded =
+              mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
           if (isNarrowValue(yielded.getType()))
             yielded = arith::ExtFOp::create(b, l, f32, yielded);
           linalg::YieldOp::create(b, l, yielded);
@@ -186,5 +185,5 @@ struct PromoteHalfReductionsPass
   }
 };
 
-}  // namespace
-}  // namespace mlir::kiln
+} // namespace
+} // namespace mlir::kiln

@@ -90,9 +90,9 @@ struct ConvertDispatch : OpRewritePattern<DispatchOp> {
     for (unsigned i = 0; i < op.getNumResults(); ++i)
       buffers.push_back(host::AllocateOp::create(
           rewriter, op.getLoc(), rewriter.getType<host::BufferType>()));
-    rewriter.replaceOpWithNewOp<host::DispatchOp>(
-        op, op.getResultTypes(), op.getEntryPoint(), op.getArguments(),
-        buffers);
+    rewriter.replaceOpWithNewOp<host::DispatchOp>(op, op.getResultTypes(),
+                                                  op.getEntryPoint(),
+                                                  op.getArguments(), buffers);
     return success();
   }
 };
@@ -103,8 +103,8 @@ struct ConvertReshape : OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<host::ReshapeOp>(
-        op, op->getResult(0).getType(), op->getOperand(0));
+    rewriter.replaceOpWithNewOp<host::ReshapeOp>(op, op->getResult(0).getType(),
+                                                 op->getOperand(0));
     return success();
   }
 };
@@ -156,13 +156,14 @@ struct ConvertIf : OpRewritePattern<scf::IfOp> {
                                 PatternRewriter &rewriter) const override {
     Value condition = getConditionTensor(op.getCondition());
     if (!condition)
-      return rewriter.notifyMatchFailure(op, "condition not read from a tensor");
+      return rewriter.notifyMatchFailure(op,
+                                         "condition not read from a tensor");
     Location loc = op.getLoc();
     Block *block = op->getBlock();
     Block *rest = rewriter.splitBlock(block, std::next(op->getIterator()));
-    Block *join = rewriter.createBlock(
-        rest, op.getResultTypes(),
-        SmallVector<Location>(op.getNumResults(), loc));
+    Block *join =
+        rewriter.createBlock(rest, op.getResultTypes(),
+                             SmallVector<Location>(op.getNumResults(), loc));
     rewriter.mergeBlocks(rest, join);
     auto inlineBranch = [&](Region &region) -> Block * {
       if (region.empty())
@@ -197,7 +198,8 @@ struct ConvertWhile : OpRewritePattern<scf::WhileOp> {
         cast<scf::ConditionOp>(op.getBefore().back().getTerminator());
     Value condition = getConditionTensor(conditionOp.getCondition());
     if (!condition)
-      return rewriter.notifyMatchFailure(op, "condition not read from a tensor");
+      return rewriter.notifyMatchFailure(op,
+                                         "condition not read from a tensor");
     Location loc = op.getLoc();
     Block *block = op->getBlock();
     Block *exit = rewriter.splitBlock(block, std::next(op->getIterator()));
@@ -264,8 +266,7 @@ LogicalResult checkLowerable(Operation *op) {
   }
   if (isa<scf::WhileOp>(op))
     return success();
-  return op->emitError() << "'" << op->getName()
-                         << "' cannot run on the host";
+  return op->emitError() << "'" << op->getName() << "' cannot run on the host";
 }
 
 /// Host values are slots of statically shaped tensors.
@@ -280,8 +281,7 @@ LogicalResult checkHostValue(Location loc, Value value) {
                         << " is not a statically shaped tensor";
 }
 
-struct ConvertToHostPass
-    : impl::ConvertToHostPassBase<ConvertToHostPass> {
+struct ConvertToHostPass : impl::ConvertToHostPassBase<ConvertToHostPass> {
   void runOnOperation() override {
     func::FuncOp funcOp = getOperation();
     if (funcOp.isExternal())
@@ -337,23 +337,21 @@ struct ConvertToHostPass
   }
 };
 
-}  // namespace
+} // namespace
 
 void populateConvertToHostPatterns(RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<ConvertConstant, ConvertEmpty, ConvertDispatch,
-               ConvertReshape<tensor::ExpandShapeOp>,
-               ConvertReshape<tensor::CollapseShapeOp>,
-               ConvertReshape<tensor::CastOp>,
-               ConvertReshape<tensor::ReshapeOp>, ConvertOptimizationBarrier,
-               ConvertCheck<check::ExpectTrueOp, host::CheckKind::ExpectTrue>,
-               ConvertCheck<check::ExpectFalseOp, host::CheckKind::ExpectFalse>,
-               ConvertCheck<check::ExpectAllTrueOp,
-                            host::CheckKind::ExpectAllTrue>,
-               ConvertCheck<check::ExpectEqOp, host::CheckKind::ExpectEq>,
-               ConvertCheck<check::ExpectAlmostEqOp,
-                            host::CheckKind::ExpectAlmostEq>,
-               ConvertReturn, ConvertIf, ConvertWhile>(context);
+  patterns.add<
+      ConvertConstant, ConvertEmpty, ConvertDispatch,
+      ConvertReshape<tensor::ExpandShapeOp>,
+      ConvertReshape<tensor::CollapseShapeOp>, ConvertReshape<tensor::CastOp>,
+      ConvertReshape<tensor::ReshapeOp>, ConvertOptimizationBarrier,
+      ConvertCheck<check::ExpectTrueOp, host::CheckKind::ExpectTrue>,
+      ConvertCheck<check::ExpectFalseOp, host::CheckKind::ExpectFalse>,
+      ConvertCheck<check::ExpectAllTrueOp, host::CheckKind::ExpectAllTrue>,
+      ConvertCheck<check::ExpectEqOp, host::CheckKind::ExpectEq>,
+      ConvertCheck<check::ExpectAlmostEqOp, host::CheckKind::ExpectAlmostEq>,
+      ConvertReturn, ConvertIf, ConvertWhile>(context);
 }
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln

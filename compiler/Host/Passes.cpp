@@ -13,4 +13,4 @@ void buildHostPassPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createPlanBuffersPass());
 }
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln

@@ -1,4 +1,5 @@
-//===- Passes.h - host program passes -----------------------------*- C++ -*-===//
+//===- Passes.h - host program passes -----------------------------*- C++
+//-*-===//
 
 #ifndef KILN_HOST_PASSES_H_
 #define KILN_HOST_PASSES_H_
@@ -24,6 +25,6 @@ void buildHostPassPipeline(OpPassManager &pm);
 #define GEN_PASS_REGISTRATION
 #include "Host/Passes.h.inc"
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_HOST_PASSES_H_
+#endif // KILN_HOST_PASSES_H_

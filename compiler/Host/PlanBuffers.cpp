@@ -68,8 +68,11 @@ public:
         if (!allocateOp)
           continue;
         auto type = cast<ShapedType>(dispatchOp.getResult(index).getType());
-        results.push_back({dispatchOp, static_cast<unsigned>(index),
-                           allocateOp, host::getStorageByteSize(type), {}});
+        results.push_back({dispatchOp,
+                           static_cast<unsigned>(index),
+                           allocateOp,
+                           host::getStorageByteSize(type),
+                           {}});
       }
     });
     for (Result &result : results) {
@@ -93,11 +96,10 @@ private:
   bool isLiveAt(Value value, Operation *op) {
     Block *block = op->getBlock();
     const LivenessBlockInfo *info = liveness.getLiveness(block);
-    bool definedBefore =
-        (info && info->isLiveIn(value)) ||
-        (value.getParentBlock() == block &&
-         (isa<BlockArgument>(value) ||
-          value.getDefiningOp()->isBeforeInBlock(op)));
+    bool definedBefore = (info && info->isLiveIn(value)) ||
+                         (value.getParentBlock() == block &&
+                          (isa<BlockArgument>(value) ||
+                           value.getDefiningOp()->isBeforeInBlock(op)));
     if (!definedBefore)
       return false;
     if (info && info->isLiveOut(value))
@@ -165,9 +167,9 @@ private:
     IRRewriter rewriter(funcOp.getContext());
     rewriter.setInsertionPointToStart(&funcOp.getBody().front());
     for (const Buffer &buffer : buffers) {
-      Value value = host::BufferOp::create(
-          rewriter, funcOp.getLoc(), rewriter.getType<host::BufferType>(),
-          buffer.size);
+      Value value = host::BufferOp::create(rewriter, funcOp.getLoc(),
+                                           rewriter.getType<host::BufferType>(),
+                                           buffer.size);
       for (Result *result : buffer.results) {
         rewriter.modifyOpInPlace(result->dispatchOp, [&] {
           result->dispatchOp.getBuffersMutable()[result->index].set(value);
@@ -190,6 +192,6 @@ struct PlanBuffersPass : impl::PlanBuffersPassBase<PlanBuffersPass> {
   }
 };
 
-}  // namespace
+} // namespace
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln

@@ -31,5 +31,5 @@ struct AttachTosaTargetPass
   }
 };
 
-}  // namespace
-}  // namespace mlir::kiln
+} // namespace
+} // namespace mlir::kiln

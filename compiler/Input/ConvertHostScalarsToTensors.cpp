@@ -119,7 +119,8 @@ private:
       convertFromElements(fromElementsOp);
       return success();
     }
-    if (isa<func::ReturnOp>(op) || llvm::none_of(op->getResultTypes(), isScalar))
+    if (isa<func::ReturnOp>(op) ||
+        llvm::none_of(op->getResultTypes(), isScalar))
       return success();
 
     rewriter.setInsertionPoint(op);
@@ -134,9 +135,9 @@ private:
       // Index is i64 on the host: a width change, if any.
       tensorizeOperands(op);
       rewriter.setInsertionPoint(op);
-      replacement = castInteger(
-          loc, op->getOperand(0), getTensorType(op->getResult(0).getType()),
-          isa<arith::IndexCastUIOp>(op));
+      replacement = castInteger(loc, op->getOperand(0),
+                                getTensorType(op->getResult(0).getType()),
+                                isa<arith::IndexCastUIOp>(op));
     } else if (takesTensorOperands(op)) {
       // arith and math compute on 0-d tensors as they do on scalars.
       tensorizeOperands(op);
@@ -172,14 +173,14 @@ private:
       auto oneType = RankedTensorType::get({1}, elementType);
       SmallVector<Value> pieces;
       for (Value element : op.getElements())
-        pieces.push_back(tensor::ExpandShapeOp::create(
-            rewriter, loc, oneType, element,
-            SmallVector<ReassociationIndices>{}));
-      Value flat = pieces.size() == 1
-                       ? pieces.front()
-                       : tensor::ConcatOp::create(rewriter, loc, /*dim=*/0,
-                                                  pieces)
-                             .getResult();
+        pieces.push_back(
+            tensor::ExpandShapeOp::create(rewriter, loc, oneType, element,
+                                          SmallVector<ReassociationIndices>{}));
+      Value flat =
+          pieces.size() == 1
+              ? pieces.front()
+              : tensor::ConcatOp::create(rewriter, loc, /*dim=*/0, pieces)
+                    .getResult();
       replacement = flat;
       if (resultType.getRank() > 1) {
         ReassociationIndices all;
@@ -215,8 +216,9 @@ private:
         if (attr.getType().isIndex())
           element = IntegerAttr::get(type.getElementType(),
                                      cast<IntegerAttr>(attr).getInt());
-        cached = arith::ConstantOp::create(
-            rewriter, constantOp.getLoc(), DenseElementsAttr::get(type, element));
+        cached =
+            arith::ConstantOp::create(rewriter, constantOp.getLoc(),
+                                      DenseElementsAttr::get(type, element));
         created.insert(cached.getDefiningOp());
       }
       return cached;
@@ -253,8 +255,8 @@ private:
     Value tensor = makeTensor();
     for (OpOperand *use : uses) {
       Operation *user = use->getOwner();
-      bool isCondition =
-          isa<scf::IfOp, scf::ConditionOp>(user) && use->getOperandNumber() == 0;
+      bool isCondition = isa<scf::IfOp, scf::ConditionOp>(user) &&
+                         use->getOperandNumber() == 0;
       if (isHostOp(user) && takesTensorOperands(user) && !isCondition) {
         use->set(tensor);
         continue;
@@ -341,5 +343,5 @@ struct ConvertHostScalarsToTensorsPass
   }
 };
 
-}  // namespace
-}  // namespace mlir::kiln
+} // namespace
+} // namespace mlir::kiln

@@ -47,7 +47,8 @@ Value reshapeFlat(PatternRewriter &rewriter, Location loc, Value value,
   auto valueType = cast<RankedTensorType>(value.getType());
   if (valueType == type)
     return value;
-  int64_t rank = valueType.getRank() == 1 ? type.getRank() : valueType.getRank();
+  int64_t rank =
+      valueType.getRank() == 1 ? type.getRank() : valueType.getRank();
   SmallVector<ReassociationIndices> reassociation;
   if (rank != 0)
     reassociation.push_back(llvm::to_vector(llvm::seq<int64_t>(0, rank)));
@@ -163,8 +164,8 @@ struct LowerExpectEqConst : OpRewritePattern<check::ExpectEqConstOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(check::ExpectEqConstOp op,
                                 PatternRewriter &rewriter) const override {
-    Value expected = arith::ConstantOp::create(
-        rewriter, op.getLoc(), cast<TypedAttr>(op.getValue()));
+    Value expected = arith::ConstantOp::create(rewriter, op.getLoc(),
+                                               cast<TypedAttr>(op.getValue()));
     rewriter.replaceOpWithNewOp<check::ExpectEqOp>(op, op.getLhs(), expected);
     return success();
   }
@@ -175,15 +176,15 @@ struct LowerExpectAlmostEqConst
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(check::ExpectAlmostEqConstOp op,
                                 PatternRewriter &rewriter) const override {
-    Value expected = arith::ConstantOp::create(
-        rewriter, op.getLoc(), cast<TypedAttr>(op.getValue()));
+    Value expected = arith::ConstantOp::create(rewriter, op.getLoc(),
+                                               cast<TypedAttr>(op.getValue()));
     rewriter.replaceOpWithNewOp<check::ExpectAlmostEqOp>(
         op, op.getLhs(), expected, op.getAtolAttr(), op.getRtolAttr());
     return success();
   }
 };
 
-}  // namespace
+} // namespace
 
 void populateConvertTestOpsPatterns(RewritePatternSet &patterns) {
   patterns
@@ -212,6 +213,6 @@ struct ConvertTestOpsPass : impl::ConvertTestOpsPassBase<ConvertTestOpsPass> {
       signalPassFailure();
   }
 };
-}  // namespace
+} // namespace
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln

@@ -1,4 +1,5 @@
-//===- DecomposeAggregateOps.cpp - softmax, pack, pad, concat to simpler ops ===//
+//===- DecomposeAggregateOps.cpp - softmax, pack, pad, concat to simpler ops
+//===//
 
 #include "Input/Passes.h"
 
@@ -53,7 +54,7 @@ struct DecomposeUnPack : OpRewritePattern<linalg::UnPackOp> {
   }
 };
 
-}  // namespace
+} // namespace
 
 /// tensor.insert of one element: an insert_slice of a one-element tensor,
 /// which dispatches copy like any other. A computed position is clamped into
@@ -67,9 +68,8 @@ struct DecomposeInsert : OpRewritePattern<tensor::InsertOp> {
     RankedTensorType destType = op.getDest().getType();
     int64_t rank = destType.getRank();
     Location loc = op.getLoc();
-    auto elementType =
-        RankedTensorType::get(SmallVector<int64_t>(rank, 1),
-                              destType.getElementType());
+    auto elementType = RankedTensorType::get(SmallVector<int64_t>(rank, 1),
+                                             destType.getElementType());
     // A host scalar is by now a read of a 0-d tensor
     // (kiln-convert-host-scalars-to-tensors): that tensor, reshaped, is the
     // element, with no scalar left on the host.
@@ -91,7 +91,8 @@ struct DecomposeInsert : OpRewritePattern<tensor::InsertOp> {
       }
       Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
       Value last = arith::SubIOp::create(
-          rewriter, loc, tensor::DimOp::create(rewriter, loc, op.getDest(), dim),
+          rewriter, loc,
+          tensor::DimOp::create(rewriter, loc, op.getDest(), dim),
           arith::ConstantIndexOp::create(rewriter, loc, 1));
       Value clamped = arith::MinSIOp::create(
           rewriter, loc, arith::MaxSIOp::create(rewriter, loc, index, zero),
@@ -122,6 +123,6 @@ struct DecomposeAggregateOpsPass
       signalPassFailure();
   }
 };
-}  // namespace
+} // namespace
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln

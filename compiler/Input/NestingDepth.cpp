@@ -31,8 +31,8 @@ LogicalResult verifyNestingDepth(llvm::SourceMgr &sourceMgr,
     case '{':
     case '<':
       if (++depth > kMaxInputNestingDepth) {
-        auto [line, column] =
-            sourceMgr.getLineAndColumn(llvm::SMLoc::getFromPointer(text.data() + i));
+        auto [line, column] = sourceMgr.getLineAndColumn(
+            llvm::SMLoc::getFromPointer(text.data() + i));
         return emitError(FileLineColLoc::get(
                    context, buffer->getBufferIdentifier(), line, column))
                << "the input nests deeper than " << kMaxInputNestingDepth
@@ -54,4 +54,4 @@ LogicalResult verifyNestingDepth(llvm::SourceMgr &sourceMgr,
   return success();
 }
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln

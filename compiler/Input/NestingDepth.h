@@ -1,4 +1,5 @@
-//===- NestingDepth.h - bound the input's nesting before parsing --*- C++ -*-===//
+//===- NestingDepth.h - bound the input's nesting before parsing --*- C++
+//-*-===//
 
 #ifndef KILN_INPUT_NESTINGDEPTH_H_
 #define KILN_INPUT_NESTINGDEPTH_H_
@@ -20,6 +21,6 @@ inline constexpr unsigned kMaxInputNestingDepth = 1000;
 LogicalResult verifyNestingDepth(llvm::SourceMgr &sourceMgr,
                                  MLIRContext *context);
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_INPUT_NESTINGDEPTH_H_
+#endif // KILN_INPUT_NESTINGDEPTH_H_

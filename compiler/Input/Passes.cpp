@@ -1,4 +1,5 @@
-//===- Passes.cpp - input conversion pipeline ---------------------*- C++ -*-===//
+//===- Passes.cpp - input conversion pipeline ---------------------*- C++
+//-*-===//
 
 #include "Input/Passes.h"
 
@@ -64,4 +65,4 @@ void buildInputConversionPassPipeline(OpPassManager &pm, bool strictTosa) {
   pm.addPass(createCSEPass());
 }
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln

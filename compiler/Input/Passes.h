@@ -1,4 +1,5 @@
-//===- Passes.h - input conversion passes -------------------------*- C++ -*-===//
+//===- Passes.h - input conversion passes -------------------------*- C++
+//-*-===//
 
 #ifndef KILN_INPUT_PASSES_H_
 #define KILN_INPUT_PASSES_H_
@@ -8,9 +9,9 @@
 #include "Dialect/Util/IR/UtilDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
@@ -38,6 +39,6 @@ void buildInputConversionPassPipeline(OpPassManager &pm, bool strictTosa);
 #define GEN_PASS_REGISTRATION
 #include "Input/Passes.h.inc"
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_INPUT_PASSES_H_
+#endif // KILN_INPUT_PASSES_H_

@@ -140,7 +140,7 @@ struct RefineElementwiseOp : RewritePattern {
     for (Value operand : op->getOperands()) {
       auto operandType = dyn_cast<RankedTensorType>(operand.getType());
       if (!operandType) {
-        operands.push_back(operand);  // a scalar condition of a select
+        operands.push_back(operand); // a scalar condition of a select
         continue;
       }
       operands.push_back(tensor::CastOp::create(
@@ -190,7 +190,7 @@ struct RefineStaticShapesPass
   FrozenRewritePatternSet frozenPatterns;
 };
 
-}  // namespace
+} // namespace
 
 void populateRefineStaticShapesPatterns(RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
@@ -208,4 +208,4 @@ void populateRefineStaticShapesPatterns(RewritePatternSet &patterns) {
       op.getCanonicalizationPatterns(patterns, context);
 }
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln

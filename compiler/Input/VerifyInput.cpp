@@ -39,7 +39,8 @@ bool isSupportedElementType(Type type) {
 /// which functions hold one per byte but cannot take or return.
 bool isSupportedInternalElementType(Type type) {
   if (auto intType = dyn_cast<IntegerType>(type))
-    if (intType.isSignless() && llvm::is_contained({2u, 4u}, intType.getWidth()))
+    if (intType.isSignless() &&
+        llvm::is_contained({2u, 4u}, intType.getWidth()))
       return true;
   return isSupportedElementType(type);
 }
@@ -55,8 +56,8 @@ bool isSupportedOp(Operation *op) {
   if (isa<ModuleOp, func::FuncOp, func::ReturnOp, func::CallOp>(op))
     return true;
   // Host control flow.
-  if (isa<scf::IfOp, scf::WhileOp, scf::ForOp, scf::YieldOp,
-          scf::ConditionOp>(op))
+  if (isa<scf::IfOp, scf::WhileOp, scf::ForOp, scf::YieldOp, scf::ConditionOp>(
+          op))
     return true;
   // A size at a constant index: it folds away once its tensor's shape is
   // static, and a shape that is not is reported where that tensor is made.
@@ -140,9 +141,8 @@ LogicalResult verifyLoopRanges(linalg::LinalgOp op) {
 
 LogicalResult verifyFunctionSignature(func::FuncOp funcOp) {
   if (funcOp.isExternal())
-    return funcOp.emitError()
-           << "function '" << funcOp.getName()
-           << "' has no body; kiln compiles whole programs";
+    return funcOp.emitError() << "function '" << funcOp.getName()
+                              << "' has no body; kiln compiles whole programs";
   if (!funcOp.isPublic())
     return success();
   // The runtime finds functions by name and refuses a module with an empty
@@ -220,5 +220,5 @@ struct VerifyInputPass : impl::VerifyInputPassBase<VerifyInputPass> {
   }
 };
 
-}  // namespace
-}  // namespace mlir::kiln
+} // namespace
+} // namespace mlir::kiln

@@ -52,7 +52,7 @@ struct VerifyTosaInputPass
           (!StringRef(message).contains(kOutsideProfiles) &&
            !StringRef(message).contains(kNotConstant))) {
         otherErrors |= diag.getSeverity() == DiagnosticSeverity::Error;
-        return failure();  // not ours: reported as it is
+        return failure(); // not ours: reported as it is
       }
       if (size_t at = message.find(" op illegal: "); at != std::string::npos)
         message.replace(at, 13, " leaves the target's TOSA profiles: ");
@@ -77,8 +77,8 @@ struct VerifyTosaInputPass
       StringRef reason = unsupportedReason(op);
       if (reason.empty())
         return;
-      op->emitError() << "'" << op->getName() << "' is not supported: "
-                      << reason;
+      op->emitError() << "'" << op->getName()
+                      << "' is not supported: " << reason;
       failed = true;
     });
     if (failed)
@@ -86,5 +86,5 @@ struct VerifyTosaInputPass
   }
 };
 
-}  // namespace
-}  // namespace mlir::kiln
+} // namespace
+} // namespace mlir::kiln

@@ -1,4 +1,5 @@
-//===- ElementType.h - Element types as the module format numbers them ---*- C++ -*-===//
+//===- ElementType.h - Element types as the module format numbers them ---*- C++
+//-*-===//
 //
 // One mapping for everything the compiler writes for the runtime: module
 // types (SerializeModule) and the library's export descriptors
@@ -60,6 +61,6 @@ inline FailureOr<::kiln::fb::ElementType> getModuleElementType(Location loc,
                         << " cannot be stored in a module";
 }
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_MODULE_ELEMENTTYPE_H_
+#endif // KILN_MODULE_ELEMENTTYPE_H_

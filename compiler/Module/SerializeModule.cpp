@@ -15,11 +15,11 @@
 #include "Module/ElementType.h"
 #include "kiln/module_format.h"
 #include "kiln/module_generated.h"
-#include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringMap.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/xxhash.h"
 
 #include <zstd.h>
@@ -125,12 +125,10 @@ public:
         library.bytes.size()));
     auto libraryLines = serializeLibraryLines();
     std::vector<flatbuffers::Offset<fb::Library>> libraries = {
-        fb::CreateLibrary(builder,
-                          builder.CreateString(KILN_LIBRARY_FORMAT_ELF_X86_64),
-                          builder.CreateString(library.cpu), libraryData,
-                          libraryHash,
-                          builder.CreateVectorOfStrings(library.cpuFeatures),
-                          libraryLines)};
+        fb::CreateLibrary(
+            builder, builder.CreateString(KILN_LIBRARY_FORMAT_ELF_X86_64),
+            builder.CreateString(library.cpu), libraryData, libraryHash,
+            builder.CreateVectorOfStrings(library.cpuFeatures), libraryLines)};
     collectInputFiles();
     auto [sourceFiles, sourceContents] = serializeSourceTable();
     std::vector<flatbuffers::Offset<flatbuffers::String>> stageNames;
@@ -184,13 +182,15 @@ private:
     });
   }
 
-  flatbuffers::Offset<fb::SourceLocation> serializeLocation(FileLineColLoc loc) {
+  flatbuffers::Offset<fb::SourceLocation>
+  serializeLocation(FileLineColLoc loc) {
     return fb::CreateSourceLocation(
         builder, builder.CreateString(getStoredPath(loc.getFilename())),
         loc.getLine(), loc.getColumn());
   }
 
-  FailureOr<ExportDebugInfo> serializeExportDebugInfo(ExecutableExportOp exportOp) {
+  FailureOr<ExportDebugInfo>
+  serializeExportDebugInfo(ExecutableExportOp exportOp) {
     ExportDebugInfo info;
     if (options.debugLevel >= 1)
       if (std::optional<FileLineColLoc> loc = findFileLoc(exportOp.getLoc()))
@@ -222,9 +222,9 @@ private:
           continue;
         auto source = sourceIndices.find(loc.getFilename());
         if (source == sourceIndices.end())
-          return exportOp.emitError() << "stage location names source '"
-                                      << loc.getFilename()
-                                      << "' that was not captured";
+          return exportOp.emitError()
+                 << "stage location names source '" << loc.getFilename()
+                 << "' that was not captured";
         locations.push_back(fb::CreateStageLocation(
             builder, stageIndex, source->second, loc.getLine()));
       }
@@ -261,8 +261,8 @@ private:
     std::set<std::string> paths;
     for (const EmbeddedSources::File &file : sources.getFiles())
       if (file.lineOrigins)
-        if (auto names = file.lineOrigins.getAs<ArrayAttr>(
-                kLineOriginsInputFilesName))
+        if (auto names =
+                file.lineOrigins.getAs<ArrayAttr>(kLineOriginsInputFilesName))
           for (auto name : names.getAsValueRange<StringAttr>())
             paths.insert(getStoredPath(name));
     for (const std::string &path : paths) {
@@ -315,18 +315,18 @@ private:
       origins.emplace_back(line, previousLine, inputFile, inputLine);
     }
     auto key = [](const fb::LineOrigin &row) {
-      return std::make_tuple(row.line(), row.previous_line(),
-                             row.input_file(), row.input_line());
+      return std::make_tuple(row.line(), row.previous_line(), row.input_file(),
+                             row.input_line());
     };
     llvm::sort(origins, [&](const fb::LineOrigin &a, const fb::LineOrigin &b) {
       return key(a) < key(b);
     });
-    origins.erase(std::unique(origins.begin(), origins.end(),
-                              [&](const fb::LineOrigin &a,
-                                  const fb::LineOrigin &b) {
-                                return key(a) == key(b);
-                              }),
-                  origins.end());
+    origins.erase(
+        std::unique(origins.begin(), origins.end(),
+                    [&](const fb::LineOrigin &a, const fb::LineOrigin &b) {
+                      return key(a) == key(b);
+                    }),
+        origins.end());
     return {previous, builder.CreateVectorOfStructs(origins)};
   }
 
@@ -334,10 +334,9 @@ private:
   serializeContent(const EmbeddedSources::Content &content) {
     const uint32_t lineCount = content.lineCount;
     if (!content.compressed.empty())
-      return fb::CreateSourceContent(builder, fb::Compression::Zstd,
-                                     content.text.size(), content.hash,
-                                     builder.CreateVector(content.compressed),
-                                     lineCount);
+      return fb::CreateSourceContent(
+          builder, fb::Compression::Zstd, content.text.size(), content.hash,
+          builder.CreateVector(content.compressed), lineCount);
     return fb::CreateSourceContent(
         builder, fb::Compression::None, content.text.size(), content.hash,
         builder.CreateVector(
@@ -345,8 +344,6 @@ private:
             content.text.size()),
         lineCount);
   }
-
-
 
   /// The library's address -> line rows with each file the line table names
   /// resolved to its index in the source table; a line of a file the module
@@ -363,8 +360,8 @@ private:
         continue;
       }
       uint32_t content = sources.getFiles()[it->second].content;
-      pathSources.push_back(std::make_pair(
-          it->second, contents[content].lineCount));
+      pathSources.push_back(
+          std::make_pair(it->second, contents[content].lineCount));
     }
     std::vector<fb::LibraryLine> rows;
     for (const LibraryLineRow &row : library.lines.rows) {
@@ -408,14 +405,16 @@ private:
           for (auto [i, value] : llvm::enumerate(count.asArrayRef()))
             if (i < 3)
               workgroupCount[i] = static_cast<uint32_t>(value);
-        FailureOr<ExportDebugInfo> debugInfo = serializeExportDebugInfo(exportOp);
+        FailureOr<ExportDebugInfo> debugInfo =
+            serializeExportDebugInfo(exportOp);
         if (failed(debugInfo))
           return failure();
         std::vector<flatbuffers::Offset<fb::TensorType>> bindingTypes;
         if (ArrayAttr types = exportOp.getBindingTypesAttr())
           for (Attribute type : types) {
             FailureOr<flatbuffers::Offset<fb::TensorType>> serialized =
-                serializeType(exportOp.getLoc(), cast<TypeAttr>(type).getValue());
+                serializeType(exportOp.getLoc(),
+                              cast<TypeAttr>(type).getValue());
             if (failed(serialized))
               return failure();
             bindingTypes.push_back(*serialized);
@@ -447,10 +446,10 @@ private:
         getModuleElementType(loc, tensorType.getElementType());
     if (failed(elementType))
       return failure();
-    return fb::CreateTensorType(builder, *elementType,
-                                builder.CreateVector(std::vector<int64_t>(
-                                    tensorType.getShape().begin(),
-                                    tensorType.getShape().end())));
+    return fb::CreateTensorType(
+        builder, *elementType,
+        builder.CreateVector(std::vector<int64_t>(
+            tensorType.getShape().begin(), tensorType.getShape().end())));
   }
 
   /// Fails, at `loc`, when `bytes` more (and alignment) would take the
@@ -474,7 +473,8 @@ private:
     // Checked before the bytes are made: they may be a GiB. A constant
     // past the per-constant limit is refused by getConstantBytes.
     auto shapedType = cast<ShapedType>(value.getType());
-    int64_t elementBytes = host::getStorageElementBytes(shapedType.getElementType());
+    int64_t elementBytes =
+        host::getStorageElementBytes(shapedType.getElementType());
     if (shapedType.getNumElements() <= kMaxConstantBytes / elementBytes &&
         failed(checkRoomFor(loc, shapedType.getNumElements() * elementBytes,
                             "this constant")))
@@ -524,8 +524,7 @@ private:
       std::vector<uint32_t> arguments;
       for (BlockArgument arg : funcOp.getArguments())
         arguments.push_back(slots.lookup(arg));
-      for (auto bufferOp :
-           funcOp.getBody().front().getOps<host::BufferOp>()) {
+      for (auto bufferOp : funcOp.getBody().front().getOps<host::BufferOp>()) {
         bufferIndices[bufferOp] = bufferSizes.size();
         bufferSizes.push_back(bufferOp.getSize());
       }
@@ -565,8 +564,7 @@ private:
           builder, builder.CreateString(funcOp.getName().str()),
           builder.CreateVector(slotTypes), builder.CreateVector(arguments),
           builder.CreateVector(resultTypes), builder.CreateVector(bodyTypes),
-          builder.CreateVector(bodyOffsets),
-          builder.CreateVector(bufferSizes));
+          builder.CreateVector(bodyOffsets), builder.CreateVector(bufferSizes));
     }
 
   private:
@@ -605,8 +603,7 @@ private:
       if (!fileLoc)
         return "";
       return (getStoredPath(fileLoc->getFilename()) + ":" +
-              Twine(fileLoc->getLine()) + ":" +
-              Twine(fileLoc->getColumn()))
+              Twine(fileLoc->getLine()) + ":" + Twine(fileLoc->getColumn()))
           .str();
     }
 
@@ -726,7 +723,7 @@ private:
   llvm::StringMap<std::pair<uint32_t, uint32_t>> exportIndices;
 };
 
-}  // namespace
+} // namespace
 
 //===----------------------------------------------------------------------===//
 // EmbeddedSources
@@ -747,8 +744,8 @@ EmbeddedSources::collect(ModuleOp moduleOp, const SerializeOptions &options) {
       AsmResourceBlob *blob =
           resource ? resource.getRawHandle().getBlob() : nullptr;
       if (!blob)
-        return op->emitError() << what << " '" << entry.getName().getValue()
-                               << "' has no data";
+        return op->emitError()
+               << what << " '" << entry.getName().getValue() << "' has no data";
       ArrayRef<char> data = blob->getData();
       texts.try_emplace(entry.getName().getValue().str(),
                         StringRef(data.data(), data.size()));
@@ -787,7 +784,8 @@ EmbeddedSources::collect(ModuleOp moduleOp, const SerializeOptions &options) {
         contentIndices.try_emplace({hash, text}, sources->contents.size());
     if (inserted)
       sources->contents.push_back(
-          {text, hash,
+          {text,
+           hash,
            static_cast<uint32_t>(text.count('\n') +
                                  (!text.empty() && !text.ends_with("\n"))),
            {}});
@@ -848,4 +846,4 @@ LogicalResult serializeModule(ModuleOp moduleOp, const CPULibrary &library,
   return ModuleSerializer(moduleOp, library, options, sources).serialize(os);
 }
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln

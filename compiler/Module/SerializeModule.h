@@ -1,4 +1,5 @@
-//===- SerializeModule.h - compiled IR to a kiln module file ------*- C++ -*-===//
+//===- SerializeModule.h - compiled IR to a kiln module file ------*- C++
+//-*-===//
 
 #ifndef KILN_MODULE_SERIALIZEMODULE_H_
 #define KILN_MODULE_SERIALIZEMODULE_H_
@@ -91,6 +92,6 @@ LogicalResult serializeModule(ModuleOp moduleOp, const CPULibrary &library,
                               const SerializeOptions &options,
                               EmbeddedSources &sources, llvm::raw_ostream &os);
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_MODULE_SERIALIZEMODULE_H_
+#endif // KILN_MODULE_SERIALIZEMODULE_H_

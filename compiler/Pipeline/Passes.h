@@ -1,4 +1,5 @@
-//===- Passes.h - pipeline passes ---------------------------------*- C++ -*-===//
+//===- Passes.h - pipeline passes ---------------------------------*- C++
+//-*-===//
 
 #ifndef KILN_PIPELINE_PASSES_H_
 #define KILN_PIPELINE_PASSES_H_
@@ -14,6 +15,6 @@ namespace mlir::kiln {
 #define GEN_PASS_REGISTRATION
 #include "Pipeline/Passes.h.inc"
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_PIPELINE_PASSES_H_
+#endif // KILN_PIPELINE_PASSES_H_

@@ -45,7 +45,8 @@ void addCodegenPasses(OpPassManager &pm, const CompileOptions &options,
   OpPassManager &variantPM =
       pm.nest<ExecutableOp>().nest<ExecutableVariantOp>();
   buildCPUCodegenPassPipeline(
-      variantPM, from, options.reassociateFpReductions, [&](OpPassManager &nested, CodegenStage stage) {
+      variantPM, from, options.reassociateFpReductions,
+      [&](OpPassManager &nested, CodegenStage stage) {
         // Once, where the kernel is first seen at tensor level: what the
         // export declares becomes the library's description of its code
         // (stage texts declare it too, and are checked).
@@ -136,9 +137,10 @@ FailureOr<CodegenStage> getCapturedStage(ModuleOp moduleOp) {
   return *stage;
 }
 
-}  // namespace
+} // namespace
 
-void buildCompilePassPipeline(OpPassManager &pm, const CompileOptions &options) {
+void buildCompilePassPipeline(OpPassManager &pm,
+                              const CompileOptions &options) {
   buildInputConversionPassPipeline(pm, options.strictTosa);
   if (options.compileTo == PipelinePhase::Input)
     return;
@@ -199,4 +201,4 @@ LogicalResult compileModule(ModuleOp moduleOp, const CompileOptions &options,
   return serialize(moduleOp, options, os, timing);
 }
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln

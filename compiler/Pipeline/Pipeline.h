@@ -1,4 +1,5 @@
-//===- Pipeline.h - the whole kiln compilation pipeline -----------*- C++ -*-===//
+//===- Pipeline.h - the whole kiln compilation pipeline -----------*- C++
+//-*-===//
 
 #ifndef KILN_PIPELINE_PIPELINE_H_
 #define KILN_PIPELINE_PIPELINE_H_
@@ -18,12 +19,12 @@ namespace mlir::kiln {
 
 /// Points where compilation can stop (`--compile-to`), in order.
 enum class PipelinePhase {
-  Input,      // verified and converted input
-  GlobalOptimization,  // contractions on packed layouts, constants folded
-  Dispatch,   // host functions of dispatches + outlined executables
-  Host,       // host programs with planned buffers
-  Codegen,    // executables lowered to the LLVM dialect
-  End,        // a serialized module
+  Input,              // verified and converted input
+  GlobalOptimization, // contractions on packed layouts, constants folded
+  Dispatch,           // host functions of dispatches + outlined executables
+  Host,               // host programs with planned buffers
+  Codegen,            // executables lowered to the LLVM dialect
+  End,                // a serialized module
 };
 
 /// What the input is and what comes out (`--compile-mode`).
@@ -92,6 +93,6 @@ std::string getLineStage(const CompileOptions &options);
 LogicalResult compileModule(ModuleOp moduleOp, const CompileOptions &options,
                             llvm::raw_ostream &os);
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_PIPELINE_PIPELINE_H_
+#endif // KILN_PIPELINE_PIPELINE_H_

@@ -39,5 +39,5 @@ struct PrintVariantPass : impl::PrintVariantPassBase<PrintVariantPass> {
   }
 };
 
-}  // namespace
-}  // namespace mlir::kiln
+} // namespace
+} // namespace mlir::kiln

@@ -24,8 +24,8 @@
 #include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -40,12 +40,12 @@
 #include "mlir/Dialect/SCF/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tensor/IR/TensorInferTypeOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/TensorTilingInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -59,15 +59,13 @@ namespace mlir::kiln {
 
 void registerAllDialects(DialectRegistry &registry) {
   registry.insert<KilnDialect, check::CheckDialect, flow::FlowDialect,
-                  host::HostDialect,
-                  util::UtilDialect, tosa::TosaDialect, affine::AffineDialect,
-                  arith::ArithDialect, bufferization::BufferizationDialect,
-                  cf::ControlFlowDialect, func::FuncDialect,
-                  index::IndexDialect, LLVM::LLVMDialect,
+                  host::HostDialect, util::UtilDialect, tosa::TosaDialect,
+                  affine::AffineDialect, arith::ArithDialect,
+                  bufferization::BufferizationDialect, cf::ControlFlowDialect,
+                  func::FuncDialect, index::IndexDialect, LLVM::LLVMDialect,
                   linalg::LinalgDialect, math::MathDialect,
-                  memref::MemRefDialect, scf::SCFDialect,
-                  tensor::TensorDialect, ub::UBDialect,
-                  vector::VectorDialect>();
+                  memref::MemRefDialect, scf::SCFDialect, tensor::TensorDialect,
+                  ub::UBDialect, vector::VectorDialect>();
   func::registerInlinerExtension(registry);
   linalg::registerAllDialectInterfaceImplementations(registry);
   arith::registerBufferizableOpInterfaceExternalModels(registry);
@@ -110,4 +108,4 @@ void registerAllPasses() {
   registerConversionPasses();
 }
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln

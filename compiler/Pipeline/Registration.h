@@ -1,4 +1,5 @@
-//===- Registration.h - dialects and passes kiln tools load -------*- C++ -*-===//
+//===- Registration.h - dialects and passes kiln tools load -------*- C++
+//-*-===//
 
 #ifndef KILN_PIPELINE_REGISTRATION_H_
 #define KILN_PIPELINE_REGISTRATION_H_
@@ -15,6 +16,6 @@ void registerAllDialects(DialectRegistry &registry);
 /// kiln passes plus the upstream passes tests and pipelines use.
 void registerAllPasses();
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_PIPELINE_REGISTRATION_H_
+#endif // KILN_PIPELINE_REGISTRATION_H_

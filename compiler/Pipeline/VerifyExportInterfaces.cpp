@@ -56,8 +56,8 @@ LogicalResult verifyExport(ExecutableExportOp exportOp, func::FuncOp funcOp) {
   ArrayAttr types = exportOp.getBindingTypesAttr();
   if (!types || types.size() != bindingCount)
     return exportOp.emitError("declares ")
-           << bindingCount << " bindings but "
-           << (types ? types.size() : 0) << " binding types";
+           << bindingCount << " bindings but " << (types ? types.size() : 0)
+           << " binding types";
   SmallVector<bool> written(bindingCount, false);
   WalkResult walk = funcOp.walk([&](BindingOp bindingOp) {
     uint64_t index = bindingOp.getIndex().getZExtValue();
@@ -67,8 +67,8 @@ LogicalResult verifyExport(ExecutableExportOp exportOp, func::FuncOp funcOp) {
           << bindingCount << " bindings";
       return WalkResult::interrupt();
     }
-    auto declared = dyn_cast<RankedTensorType>(
-        cast<TypeAttr>(types[index]).getValue());
+    auto declared =
+        dyn_cast<RankedTensorType>(cast<TypeAttr>(types[index]).getValue());
     if (!declared || !declared.hasStaticShape() ||
         getBindingStorageType(declared) != bindingOp.getType()) {
       bindingOp.emitError("binding ")
@@ -113,7 +113,8 @@ struct VerifyExportInterfacesPass
       return signalPassFailure();
     }
     for (ExecutableExportOp exportOp : variantOp.getExportOps()) {
-      auto funcOp = innerModule.lookupSymbol<func::FuncOp>(exportOp.getSymName());
+      auto funcOp =
+          innerModule.lookupSymbol<func::FuncOp>(exportOp.getSymName());
       if (!funcOp) {
         exportOp.emitError("export has no kernel function");
         return signalPassFailure();
@@ -124,5 +125,5 @@ struct VerifyExportInterfacesPass
   }
 };
 
-}  // namespace
-}  // namespace mlir::kiln
+} // namespace
+} // namespace mlir::kiln

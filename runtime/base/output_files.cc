@@ -220,8 +220,8 @@ std::string OutputDirectory::FilePath(std::string_view relative) const {
 }
 
 Status OutputDirectory::WriteFile(std::string_view relative,
-                                  std::string_view data,
-                                  IfFileExists if_exists, mode_t mode) const {
+                                  std::string_view data, IfFileExists if_exists,
+                                  mode_t mode) const {
   KILN_ASSIGN_OR_RETURN(std::string normal, NormalizeRelativePath(relative));
   // Each directory on the way is opened relative to its parent without
   // following a symlink, so none can lead outside, whenever it was planted.

@@ -36,7 +36,6 @@ void WriteText(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
-
 // Runs `write` in a child process that may not grow any file (RLIMIT_FSIZE
 // 0, SIGXFSZ ignored, so a write fails with EFBIG as on a full disk) and
 // returns the message of its error, or "ok".

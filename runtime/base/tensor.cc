@@ -1,4 +1,5 @@
-//===- tensor.cc - Element types, sizes and tensor storage -----------------===//
+//===- tensor.cc - Element types, sizes and tensor storage
+//-----------------===//
 
 #include "kiln/tensor.h"
 
@@ -85,7 +86,8 @@ Status ComputeTensorSize(ElementType type, const Shape& shape,
       count = product;
     }
   }
-  const uint64_t byte_size = count * element_size;  // count <= 2^40: no overflow
+  const uint64_t byte_size =
+      count * element_size;  // count <= 2^40: no overflow
   if (byte_size > kMaxTensorByteSize) {
     return InvalidArgumentError("size of ", FormatTensorType(type, shape),
                                 " exceeds the limit of ", kMaxTensorByteSize,
@@ -106,9 +108,8 @@ std::string FormatTensorType(ElementType type, const Shape& shape) {
   return out;
 }
 
-StatusOr<Tensor> Tensor::Allocate(
-    ElementType type, Shape shape,
-    const std::shared_ptr<Allocator>& allocator) {
+StatusOr<Tensor> Tensor::Allocate(ElementType type, Shape shape,
+                                  const std::shared_ptr<Allocator>& allocator) {
   Tensor tensor;
   KILN_RETURN_IF_ERROR(ComputeTensorSize(type, shape, &tensor.element_count_,
                                          &tensor.byte_size_));
@@ -126,8 +127,8 @@ StatusOr<Tensor> Tensor::AllocateZeroed(ElementType type, Shape shape) {
   return tensor;
 }
 
-StatusOr<Tensor> Tensor::Borrow(ElementType type, Shape shape,
-                                const void* data, uint64_t byte_size) {
+StatusOr<Tensor> Tensor::Borrow(ElementType type, Shape shape, const void* data,
+                                uint64_t byte_size) {
   Tensor tensor;
   KILN_RETURN_IF_ERROR(ComputeTensorSize(type, shape, &tensor.element_count_,
                                          &tensor.byte_size_));
@@ -149,9 +150,8 @@ StatusOr<Tensor> Tensor::Borrow(ElementType type, Shape shape,
 StatusOr<Tensor> Tensor::Reshape(ElementType new_type, Shape new_shape) const {
   if (empty()) return InvalidArgumentError("cannot reshape an empty tensor");
   Tensor result;
-  KILN_RETURN_IF_ERROR(ComputeTensorSize(new_type, new_shape,
-                                         &result.element_count_,
-                                         &result.byte_size_));
+  KILN_RETURN_IF_ERROR(ComputeTensorSize(
+      new_type, new_shape, &result.element_count_, &result.byte_size_));
   if (result.byte_size_ != byte_size_) {
     return InvalidArgumentError("cannot reshape ", type().ToString(), " (",
                                 byte_size_, " bytes) to ",

@@ -32,7 +32,8 @@ TEST(ElementTypeTest, NamesAndSizes) {
 TEST(TensorSizeTest, ComputesCountAndBytes) {
   int64_t count = 0;
   uint64_t bytes = 0;
-  ASSERT_TRUE(ComputeTensorSize(ElementType::kF32, {2, 3}, &count, &bytes).ok());
+  ASSERT_TRUE(
+      ComputeTensorSize(ElementType::kF32, {2, 3}, &count, &bytes).ok());
   EXPECT_EQ(count, 6);
   EXPECT_EQ(bytes, 24u);
   ASSERT_TRUE(ComputeTensorSize(ElementType::kI64, {}, &count, &bytes).ok());
@@ -60,11 +61,12 @@ TEST(TensorSizeTest, RejectsOverflowAndNegativeDims) {
   EXPECT_FALSE(ComputeTensorSize(ElementType::kF64, {int64_t{1} << 38}, nullptr,
                                  &bytes)
                    .ok());  // 2^41 bytes: over the limit
-  Status negative = ComputeTensorSize(ElementType::kF32, {2, -1}, nullptr, &bytes);
+  Status negative =
+      ComputeTensorSize(ElementType::kF32, {2, -1}, nullptr, &bytes);
   EXPECT_EQ(negative.message(), "dimension 1 is negative (-1)");
-  EXPECT_FALSE(ComputeTensorSize(static_cast<ElementType>(42), {1}, nullptr,
-                                 &bytes)
-                   .ok());
+  EXPECT_FALSE(
+      ComputeTensorSize(static_cast<ElementType>(42), {1}, nullptr, &bytes)
+          .ok());
   EXPECT_FALSE(
       ComputeTensorSize(ElementType::kF32, Shape(65, 1), nullptr, &bytes).ok());
 }
@@ -121,7 +123,8 @@ TEST(TensorTest, FreedMappedBuffersAreReused) {
     ASSERT_TRUE(first.ok());
     const void* address = first->data();
     first = Tensor();
-    StatusOr<Tensor> second = Tensor::AllocateZeroed(ElementType::kF32, {count});
+    StatusOr<Tensor> second =
+        Tensor::AllocateZeroed(ElementType::kF32, {count});
     ASSERT_TRUE(second.ok());
     EXPECT_EQ(second->data(), address) << count;
     EXPECT_EQ(second->data_as<float>()[count - 1], 0.0f);

@@ -65,8 +65,8 @@ std::string Shortest(T value) {
 
 // "expected <rhs>, got <lhs>".
 std::string ExpectedGot(const Tensor& lhs, const Tensor& rhs) {
-  return StrCat("expected ", FormatTensor(rhs, kCheckPrintedElements),
-                ", got ", FormatTensor(lhs, kCheckPrintedElements));
+  return StrCat("expected ", FormatTensor(rhs, kCheckPrintedElements), ", got ",
+                FormatTensor(lhs, kCheckPrintedElements));
 }
 
 // "; first difference at [i, j]: expected <rhs[i, j]>, got <lhs[i, j]>"
@@ -75,13 +75,11 @@ std::string FirstDifference(const Tensor& lhs, const Tensor& rhs,
                             int64_t index) {
   if (lhs.rank() == 0) return std::string();
   const size_t size = ElementTypeByteSize(lhs.element_type());
-  return StrCat("; first difference at ", FormatIndex(lhs.shape(), index),
-                ": expected ",
-                FormatElement(rhs.element_type(),
-                              rhs.data_as<uint8_t>() + index * size),
-                ", got ",
-                FormatElement(lhs.element_type(),
-                              lhs.data_as<uint8_t>() + index * size));
+  return StrCat(
+      "; first difference at ", FormatIndex(lhs.shape(), index), ": expected ",
+      FormatElement(rhs.element_type(), rhs.data_as<uint8_t>() + index * size),
+      ", got ",
+      FormatElement(lhs.element_type(), lhs.data_as<uint8_t>() + index * size));
 }
 
 bool CheckEqual(const Tensor& lhs, const Tensor& rhs, std::string* message) {

@@ -34,7 +34,9 @@ class CheckModuleBuilder {
     spec_.libraries.push_back({});
     spec_.libraries[0].data = ReadBinaryFile(KILN_TEST_LIBRARY_1);
     spec_.executables.push_back(
-        {"ex", 0, {{"inc_i32", 3, 2, {1, 1, 1}}, {"less_i32", 4, 3, {1, 1, 1}}}});
+        {"ex",
+         0,
+         {{"inc_i32", 3, 2, {1, 1, 1}}, {"less_i32", 4, 3, {1, 1, 1}}}});
     spec_.functions.push_back({"checks", {}, {}, {}, {}});
   }
 
@@ -137,14 +139,14 @@ TEST(CheckTest, ExpectAllTrue) {
 
 TEST(CheckTest, ExpectEq) {
   using fb::CheckKind;
-  EXPECT_EQ(RunCheck(CheckKind::Equal, "2x2xi32=[1 2][3 4]",
-                     "2x2xi32=[1 2][3 4]"),
-            "PASS");
+  EXPECT_EQ(
+      RunCheck(CheckKind::Equal, "2x2xi32=[1 2][3 4]", "2x2xi32=[1 2][3 4]"),
+      "PASS");
   // lhs is what the program computed, rhs what the test expects.
-  EXPECT_EQ(RunCheck(CheckKind::Equal, "2x2xi32=[1 2][3 5]",
-                     "2x2xi32=[1 2][3 4]"),
-            "expected 2x2xi32=[1 2][3 4], got 2x2xi32=[1 2][3 5]; first "
-            "difference at [1, 1]: expected 4, got 5");
+  EXPECT_EQ(
+      RunCheck(CheckKind::Equal, "2x2xi32=[1 2][3 5]", "2x2xi32=[1 2][3 4]"),
+      "expected 2x2xi32=[1 2][3 4], got 2x2xi32=[1 2][3 5]; first "
+      "difference at [1, 1]: expected 4, got 5");
   EXPECT_EQ(RunCheck(CheckKind::Equal, "2x3xf32=[1 2 3][4 5 6]",
                      "2x3xf32=[1 2 3][4 5.5 6.5]"),
             "expected 2x3xf32=[1 2 3][4 5.5 6.5], got 2x3xf32=[1 2 3][4 5 6]; "
@@ -162,23 +164,23 @@ TEST(CheckTest, ExpectEq) {
 
 TEST(CheckTest, ExpectAlmostEq) {
   using fb::CheckKind;
-  EXPECT_EQ(RunCheck(CheckKind::AlmostEqual, "4xf32=1 2.00001 3 4",
-                     "4xf32=1 2 3 4"),
-            "PASS");
-  EXPECT_EQ(RunCheck(CheckKind::AlmostEqual, "4xf32=1 2.5 3 4.25",
-                     "4xf32=1 2 3 4"),
-            "expected 4xf32=1 2 3 4, got 4xf32=1 2.5 3 4.25; first difference "
-            "at [1]: expected 2, got 2.5; max absolute difference 0.5 (atol "
-            "0.0001, rtol 0)");
+  EXPECT_EQ(
+      RunCheck(CheckKind::AlmostEqual, "4xf32=1 2.00001 3 4", "4xf32=1 2 3 4"),
+      "PASS");
+  EXPECT_EQ(
+      RunCheck(CheckKind::AlmostEqual, "4xf32=1 2.5 3 4.25", "4xf32=1 2 3 4"),
+      "expected 4xf32=1 2 3 4, got 4xf32=1 2.5 3 4.25; first difference "
+      "at [1]: expected 2, got 2.5; max absolute difference 0.5 (atol "
+      "0.0001, rtol 0)");
   // |lhs - rhs| <= atol + rtol * |rhs|, with rhs the expected value.
-  EXPECT_EQ(RunCheck(CheckKind::AlmostEqual, "2xf32=1 2.5", "2xf32=1 2", 0.0f,
-                     0.25f),
-            "PASS");
-  EXPECT_EQ(RunCheck(CheckKind::AlmostEqual, "2xf32=1 2", "2xf32=1 2.5", 0.0f,
-                     0.19f),
-            "expected 2xf32=1 2.5, got 2xf32=1 2; first difference at [1]: "
-            "expected 2.5, got 2; max absolute difference 0.5 (atol 0, rtol "
-            "0.19)");
+  EXPECT_EQ(
+      RunCheck(CheckKind::AlmostEqual, "2xf32=1 2.5", "2xf32=1 2", 0.0f, 0.25f),
+      "PASS");
+  EXPECT_EQ(
+      RunCheck(CheckKind::AlmostEqual, "2xf32=1 2", "2xf32=1 2.5", 0.0f, 0.19f),
+      "expected 2xf32=1 2.5, got 2xf32=1 2; first difference at [1]: "
+      "expected 2.5, got 2; max absolute difference 0.5 (atol 0, rtol "
+      "0.19)");
   EXPECT_EQ(RunCheck(CheckKind::AlmostEqual, "2xf32=1 2.5", "2xf32=1 2", 0.5f),
             "PASS");
   // NaN matches NaN only; an infinity matches only itself.
@@ -287,15 +289,15 @@ TEST(CheckTest, FailuresInALoopAreCountedBeyondTheRecordingLimit) {
   CheckModuleBuilder builder;
   const uint32_t n = builder.Slot({I32, {}});
   builder.function().arguments = {n};
-  const uint32_t i = builder.Value("i32=0");          // 0
-  const uint32_t f = builder.Value("i1=0");           // 1
+  const uint32_t i = builder.Value("i32=0");  // 0
+  const uint32_t f = builder.Value("i1=0");   // 1
   const uint32_t c = builder.Slot({I1, {}});
-  builder.Add(Dispatch(0, 1, {i, n}, {c}));           // 2: c = i < n
-  builder.Add(CondBranch(c, 4, 7));                   // 3
-  builder.Add(ExpectTrue(f, "loop.mlir:2:3"));        // 4
-  builder.Add(Dispatch(0, 0, {i}, {i}));              // 5: ++i
-  builder.Add(Branch(2));                             // 6
-  builder.Add(Return({}));                            // 7
+  builder.Add(Dispatch(0, 1, {i, n}, {c}));     // 2: c = i < n
+  builder.Add(CondBranch(c, 4, 7));             // 3
+  builder.Add(ExpectTrue(f, "loop.mlir:2:3"));  // 4
+  builder.Add(Dispatch(0, 0, {i}, {i}));        // 5: ++i
+  builder.Add(Branch(2));                       // 6
+  builder.Add(Return({}));                      // 7
   StatusOr<std::shared_ptr<const Module>> module = LoadSpec(builder.spec());
   ASSERT_TRUE(module.ok()) << module.status().ToString();
   ThreadPool pool(1);

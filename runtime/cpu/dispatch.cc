@@ -65,7 +65,8 @@ Status RunDispatch(ThreadPool& pool, const DispatchParams& params) {
     scope.context = &worker_zones;
   }
   pool.ParallelFor(
-      static_cast<int64_t>(total), [&](int64_t index, uint32_t worker_id) {
+      static_cast<int64_t>(total),
+      [&](int64_t index, uint32_t worker_id) {
         if (failed.load(std::memory_order_relaxed)) return;
         const uint64_t i = static_cast<uint64_t>(index);
         kiln_workgroup_state_v0_t workgroup_state = {};
@@ -88,9 +89,10 @@ Status RunDispatch(ThreadPool& pool, const DispatchParams& params) {
 
   if (failed.load(std::memory_order_relaxed)) {
     const uint64_t i = static_cast<uint64_t>(failed_index.load());
-    return InternalError("dispatch '", params.export_name, "' failed: workgroup (",
-                         i % count_x, ", ", (i % count_xy) / count_x, ", ",
-                         i / count_xy, ") returned ", failed_code);
+    return InternalError("dispatch '", params.export_name,
+                         "' failed: workgroup (", i % count_x, ", ",
+                         (i % count_xy) / count_x, ", ", i / count_xy,
+                         ") returned ", failed_code);
   }
   return OkStatus();
 }

@@ -31,9 +31,8 @@ int RecordWorkgroup(const kiln_dispatch_state_v0_t* dispatch,
 
 int FailOnWorkgroup3(const kiln_dispatch_state_v0_t*,
                      const kiln_workgroup_state_v0_t* workgroup) {
-  return workgroup->workgroup_id[0] == 3 && workgroup->workgroup_id[1] == 1
-             ? 42
-             : 0;
+  return workgroup->workgroup_id[0] == 3 && workgroup->workgroup_id[1] == 1 ? 42
+                                                                            : 0;
 }
 
 class DispatchTest : public ::testing::TestWithParam<int> {};

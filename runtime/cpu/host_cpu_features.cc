@@ -175,11 +175,16 @@ struct HostCpu {
       unsigned eax, ecx;
     };
     constexpr Query kQueries[] = {
-        {kLeaf1, 1, 0},         {kLeaf7, 7, 0},
-        {kLeaf7Sub1, 7, 1},     {kLeafDSub1, 0xd, 1},
-        {kLeaf14, 0x14, 0},     {kLeaf19, 0x19, 0},
-        {kLeaf1ESub1, 0x1e, 1}, {kLeaf24, 0x24, 0},
-        {kExtLeaf1, 0x80000001, 0}, {kExtLeaf8, 0x80000008, 0},
+        {kLeaf1, 1, 0},
+        {kLeaf7, 7, 0},
+        {kLeaf7Sub1, 7, 1},
+        {kLeafDSub1, 0xd, 1},
+        {kLeaf14, 0x14, 0},
+        {kLeaf19, 0x19, 0},
+        {kLeaf1ESub1, 0x1e, 1},
+        {kLeaf24, 0x24, 0},
+        {kExtLeaf1, 0x80000001, 0},
+        {kExtLeaf8, 0x80000008, 0},
     };
     // __get_cpuid_count answers 0 for a leaf above the maximum.
     for (const Query& query : kQueries) {

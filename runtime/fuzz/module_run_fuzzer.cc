@@ -32,8 +32,7 @@
 #include "kiln/module_generated.h"
 #include "kiln/thread_pool.h"
 
-extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size,
-                                   size_t max_size);
+extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
 
 namespace {
 
@@ -144,11 +143,10 @@ class KnobCollector {
 
 uint64_t MutateValue(Rng& rng, uint64_t value) {
   static constexpr uint64_t kInteresting[] = {
-      0,      1,          2,          3,          4,         6,
-      7,      8,          15,         16,         17,        63,
-      64,     255,        256,        4095,       4096,      65535,
-      65536,  0x7fffffff, 0x80000000, 0xffffffff, 1ull << 40, ~0ull >> 1,
-      ~0ull};
+      0,          1,          2,          3,     4,     6,          7,
+      8,          15,         16,         17,    63,    64,         255,
+      256,        4095,       4096,       65535, 65536, 0x7fffffff, 0x80000000,
+      0xffffffff, 1ull << 40, ~0ull >> 1, ~0ull};
   switch (rng() % 5) {
     case 0:
       return value + 1;
@@ -324,7 +322,8 @@ int RunModule(const uint8_t* data, size_t size) {
     // Results must be whole, readable buffers of their declared size.
     for (const kiln::Tensor& output : outputs) {
       const auto* p = static_cast<const uint8_t*>(output.data());
-      for (size_t b = 0; b < output.byte_size(); b += 4096) g_result_sink = p[b];
+      for (size_t b = 0; b < output.byte_size(); b += 4096)
+        g_result_sink = p[b];
       if (output.byte_size() > 0) g_result_sink = p[output.byte_size() - 1];
     }
   }
@@ -338,9 +337,10 @@ size_t g_children = 0;
 size_t g_slow_children = 0;
 
 void PrintChildCounts() {
-  std::fprintf(stderr, "module_run: %zu verified modules run in a child, %zu "
-               "stopped after %u s\n", g_children, g_slow_children,
-               kChildSeconds);
+  std::fprintf(stderr,
+               "module_run: %zu verified modules run in a child, %zu "
+               "stopped after %u s\n",
+               g_children, g_slow_children, kChildSeconds);
 }
 
 }  // namespace

@@ -97,8 +97,9 @@ class HeaderParser {
       SkipSpace();
       if (key == "descr") {
         if (Peek() == '[') {
-          return UnimplementedError("unsupported dtype (structured arrays "
-                                    "are not supported)");
+          return UnimplementedError(
+              "unsupported dtype (structured arrays "
+              "are not supported)");
         }
         std::string_view descr;
         KILN_RETURN_IF_ERROR(ParseString(&descr));
@@ -156,8 +157,7 @@ class HeaderParser {
     }
   }
   Status Error(std::string_view what) const {
-    return InvalidArgumentError("bad .npy header: ", what, " at offset ",
-                                pos_);
+    return InvalidArgumentError("bad .npy header: ", what, " at offset ", pos_);
   }
 
   Status ParseString(std::string_view* out) {
@@ -336,9 +336,9 @@ Status CheckDataSize(const NpyHeader& header, uint64_t available) {
   KILN_RETURN_IF_ERROR(
       ComputeTensorSize(header.type, header.shape, nullptr, &byte_size));
   if (available < byte_size) {
-    return DataLossError("truncated .npy data: ",
-                         FormatTensorType(header.type, header.shape),
-                         " needs ", byte_size, " bytes, file has ", available);
+    return DataLossError(
+        "truncated .npy data: ", FormatTensorType(header.type, header.shape),
+        " needs ", byte_size, " bytes, file has ", available);
   }
   if (available > byte_size) {
     return InvalidArgumentError(
@@ -455,7 +455,8 @@ StatusOr<Tensor> ReadNpyFile(const std::string& path,
 
 StatusOr<std::string> EncodeNpy(const Tensor& tensor,
                                 const NpyEncodeOptions& options) {
-  if (tensor.empty()) return InvalidArgumentError("cannot encode an empty tensor");
+  if (tensor.empty())
+    return InvalidArgumentError("cannot encode an empty tensor");
   std::string_view descr;
   for (const DtypeInfo& info : kDtypes) {
     if (info.type == tensor.element_type()) descr = info.descr;
@@ -467,8 +468,8 @@ StatusOr<std::string> EncodeNpy(const Tensor& tensor,
                               ElementTypeName(tensor.element_type()),
                               " to .npy: NumPy has no such dtype");
   }
-  std::string dict = StrCat("{'descr': '", descr,
-                            "', 'fortran_order': False, 'shape': (");
+  std::string dict =
+      StrCat("{'descr': '", descr, "', 'fortran_order': False, 'shape': (");
   for (size_t i = 0; i < tensor.rank(); ++i) {
     dict.append(StrCat(i ? " " : "", tensor.shape()[i], ","));
   }
@@ -499,7 +500,8 @@ Status WriteNpyFile(const std::string& path, const Tensor& tensor,
                     const NpyEncodeOptions& options) {
   StatusOr<std::string> bytes = EncodeNpy(tensor, options);
   if (!bytes.ok()) {
-    return std::move(bytes).status().Prepend(StrCat("cannot write '", path, "'"));
+    return std::move(bytes).status().Prepend(
+        StrCat("cannot write '", path, "'"));
   }
   return WriteFileAtomically(path, *bytes);
 }

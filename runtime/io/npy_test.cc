@@ -94,8 +94,8 @@ TEST(NpyTest, WritesNumpyCompatibleHeader) {
   StatusOr<std::string> image = EncodeNpy(*tensor);
   ASSERT_TRUE(image.ok());
   EXPECT_EQ(image->substr(0, 8), std::string("\x93NUMPY\x01\x00", 8));
-  const size_t header_size =
-      static_cast<uint8_t>((*image)[8]) | (static_cast<uint8_t>((*image)[9]) << 8);
+  const size_t header_size = static_cast<uint8_t>((*image)[8]) |
+                             (static_cast<uint8_t>((*image)[9]) << 8);
   EXPECT_EQ((10 + header_size) % 64, 0u);
   const std::string header = image->substr(10, header_size);
   EXPECT_EQ(header.rfind("{'descr': '<f4', 'fortran_order': False, "
@@ -335,9 +335,9 @@ TEST(NpyTest, FileErrors) {
                           std::string(31, '\0')));
   StatusOr<Tensor> truncated = ReadNpyFile(path);
   ASSERT_FALSE(truncated.ok());
-  EXPECT_EQ(truncated.status().message(),
-            "'" + path +
-                "': truncated .npy data: 4xf64 needs 32 bytes, file has 31");
+  EXPECT_EQ(
+      truncated.status().message(),
+      "'" + path + "': truncated .npy data: 4xf64 needs 32 bytes, file has 31");
   std::remove(path.c_str());
 
   StatusOr<Tensor> tensor = ParseTensor("2xf32=1,2");
@@ -351,7 +351,8 @@ TEST(NpyTest, LargeFileStreamsData) {
   // Bigger than the header read-ahead, so part of the data is read directly.
   StatusOr<Tensor> tensor = Tensor::Allocate(ElementType::kI32, {300000});
   ASSERT_TRUE(tensor.ok());
-  for (int i = 0; i < 300000; ++i) tensor->mutable_data_as<int32_t>()[i] = i * 7;
+  for (int i = 0; i < 300000; ++i)
+    tensor->mutable_data_as<int32_t>()[i] = i * 7;
   const std::string path = TempPath("large.npy");
   ASSERT_TRUE(WriteNpyFile(path, *tensor).ok());
   StatusOr<Tensor> read = ReadNpyFile(path);

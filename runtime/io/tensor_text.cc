@@ -1,4 +1,5 @@
-//===- tensor_text.cc - Tensor parsing and printing (iree-run-module syntax) ===//
+//===- tensor_text.cc - Tensor parsing and printing (iree-run-module syntax)
+//===//
 
 #include <algorithm>
 #include <cerrno>
@@ -284,10 +285,9 @@ Status ParseTensorType(std::string_view text, TensorType* out_type) {
       return InvalidArgumentError("bad tensor type '", text,
                                   "': missing element type");
     }
-    return InvalidArgumentError("bad tensor type '", text,
-                                "': unknown element type '", name,
-                                "' (expected one of ", AllElementTypeNames(),
-                                ")");
+    return InvalidArgumentError(
+        "bad tensor type '", text, "': unknown element type '", name,
+        "' (expected one of ", AllElementTypeNames(), ")");
   }
   KILN_RETURN_IF_ERROR(
       ComputeTensorSize(type.element_type, type.shape, nullptr, nullptr),

@@ -133,10 +133,12 @@ TEST(ParseTensorTest, Errors) {
             "expected 6 values for 2x3xf32, got 5");
   EXPECT_EQ(ParseError("2x3xf32=1,2,3,4,5,6,7"),
             "expected 6 values for 2x3xf32, got 7");
-  EXPECT_EQ(ParseError("2xf32=1,abc"), "bad f32 value 'abc' (value 1, column 9)");
+  EXPECT_EQ(ParseError("2xf32=1,abc"),
+            "bad f32 value 'abc' (value 1, column 9)");
   EXPECT_EQ(ParseError("2xf32=1,1e"), "bad f32 value '1e' (value 1, column 9)");
   EXPECT_EQ(ParseError("f32=1e39"), "bad f32 value '1e39' (value 0, column 5)");
-  EXPECT_EQ(ParseError("f16=70000"), "bad f16 value '70000' (value 0, column 5)");
+  EXPECT_EQ(ParseError("f16=70000"),
+            "bad f16 value '70000' (value 0, column 5)");
   // Values a small float type cannot hold: beyond its largest value after
   // rounding, an infinity or NaN it lacks, a negative or zero scale.
   EXPECT_EQ(ParseError("f8E4M3FN=465"),
@@ -181,8 +183,7 @@ TEST(FormatTensorTest, IreeLayout) {
   // 16-bit floats print their own shortest form, not the f32 expansion.
   EXPECT_EQ(FormatTensor(MustParse("3xf16=0.1,1000,-2.5")),
             "3xf16=0.1 1000 -2.5");
-  EXPECT_EQ(FormatTensor(MustParse("2xbf16=0.1,3.140625")),
-            "2xbf16=0.1 3.14");
+  EXPECT_EQ(FormatTensor(MustParse("2xbf16=0.1,3.140625")), "2xbf16=0.1 3.14");
   // Floats of at most 8 bits print the f32 they are: 0.1 reads as the
   // nearest f8E4M3FN, 0.1015625.
   EXPECT_EQ(FormatTensor(MustParse("5xf8E4M3FN=0.1,448,-0,nan,-nan")),
@@ -239,7 +240,8 @@ void ExpectRoundTrip(ElementType type, const std::vector<Bits>& values) {
   ASSERT_EQ(parsed->type(), tensor->type());
   const Bits* got = parsed->data_as<Bits>();
   for (size_t i = 0; i < values.size(); ++i) {
-    ASSERT_EQ(got[i], values[i]) << "element " << i << " of " << text.substr(0, 200);
+    ASSERT_EQ(got[i], values[i])
+        << "element " << i << " of " << text.substr(0, 200);
   }
 }
 
@@ -287,10 +289,16 @@ TEST(RoundTripTest, F32BitPatternSweep) {
 }
 
 TEST(RoundTripTest, F64) {
-  std::vector<uint64_t> bits = {0, 1, 2, 0x000fffffffffffffull,
-                                0x0010000000000000ull, 0x3ff0000000000001ull,
-                                0x7fefffffffffffffull, 0x7ff0000000000000ull,
-                                0x8000000000000000ull, 0xfff0000000000000ull};
+  std::vector<uint64_t> bits = {0,
+                                1,
+                                2,
+                                0x000fffffffffffffull,
+                                0x0010000000000000ull,
+                                0x3ff0000000000001ull,
+                                0x7fefffffffffffffull,
+                                0x7ff0000000000000ull,
+                                0x8000000000000000ull,
+                                0xfff0000000000000ull};
   for (uint64_t b = 0; b < 0x7ff0000000000000ull; b += 0x0000fedcba987654ull) {
     bits.push_back(b);
     bits.push_back(b | 0x8000000000000000ull);

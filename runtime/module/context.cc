@@ -220,9 +220,8 @@ Status Context::Impl::Call(size_t function_index,
   KILN_RETURN_IF_ERROR(CheckLibrariesLoaded(*module_));
   const std::vector<FunctionSignature>& signatures = module_->functions();
   if (function_index >= signatures.size()) {
-    return OutOfRangeError("function index ", function_index,
-                           " out of range (", signatures.size(),
-                           " functions)");
+    return OutOfRangeError("function index ", function_index, " out of range (",
+                           signatures.size(), " functions)");
   }
   KILN_RETURN_IF_ERROR(CheckInputs(signatures[function_index], inputs));
   // Refused before anything runs, as IREE refuses a module whose imports
@@ -259,7 +258,8 @@ Status Context::Impl::Dispatch(uint32_t executable, uint32_t export_index,
   }
   if (!view.has_binding_types()) {
     return FailedPreconditionError(
-        context, ": the module does not record the export's binding types, "
+        context,
+        ": the module does not record the export's binding types, "
         "so its bindings cannot be checked");
   }
   for (size_t i = 0; i < bindings.size(); ++i) {
@@ -285,8 +285,8 @@ Status Context::Impl::Dispatch(uint32_t executable, uint32_t export_index,
     if (workgroup_count[d] < 1 || workgroup_count[d] > compiled[d]) {
       return InvalidArgumentError(
           context, ": workgroup count ", workgroup_count[0], "x",
-          workgroup_count[1], "x", workgroup_count[2],
-          " is outside [1, ", compiled[0], "x", compiled[1], "x", compiled[2],
+          workgroup_count[1], "x", workgroup_count[2], " is outside [1, ",
+          compiled[0], "x", compiled[1], "x", compiled[2],
           "] (the export's count bounds the workgroup ids its code handles)");
     }
   }
@@ -306,7 +306,8 @@ Status Context::Impl::Dispatch(uint32_t executable, uint32_t export_index,
   params.binding_count = static_cast<uint32_t>(binding_ptrs_.size());
   params.binding_ptrs = binding_ptrs_.data();
   params.binding_lengths = binding_lengths_.data();
-  if (PrepareTraceSites()) params.trace_site = &export_sites_[executable][export_index];
+  if (PrepareTraceSites())
+    params.trace_site = &export_sites_[executable][export_index];
   return RunDispatch(*pool_, params);
 }
 
@@ -365,10 +366,10 @@ Status Context::Impl::CheckRead(uint32_t slot, const std::string& name,
                                    ": slot ", slot,
                                    " read before it was written");
   }
-  if (__builtin_expect(value.storage == SlotValue::Storage::kBuffer &&
-                           value.generation !=
-                               buffers_[value.buffer].generation,
-                       0)) {
+  if (__builtin_expect(
+          value.storage == SlotValue::Storage::kBuffer &&
+              value.generation != buffers_[value.buffer].generation,
+          0)) {
     return FailedPreconditionError(
         "function '", name, "' instruction ", pc, ": slot ", slot,
         " read after buffer ", value.buffer,
@@ -628,7 +629,8 @@ Status Context::Impl::RunDispatchOp(const fb::DispatchOp& op,
         status = binding.status();
         if (binding.ok()) bindings.push_back(std::move(binding).value());
       }
-      if (status.ok()) status = dispatch_observer(*view, bindings, operand_count);
+      if (status.ok())
+        status = dispatch_observer(*view, bindings, operand_count);
     } else {
       status = std::move(view).status();
     }

@@ -61,8 +61,8 @@ ModuleSpec ControlFlowSpec() {
   spec.constants.push_back(MakeConstant({I32, {}}, Bytes<int32_t>({0})));
   spec.constants.push_back(
       MakeConstant({F32, {8}}, Bytes<float>({1, 2, 3, 4, 5, 6, 7, 8})));
-  spec.constants.push_back(MakeConstant(
-      {F32, {8}}, Bytes<float>({10, 20, 30, 40, 50, 60, 70, 80})));
+  spec.constants.push_back(
+      MakeConstant({F32, {8}}, Bytes<float>({10, 20, 30, 40, 50, 60, 70, 80})));
   const TypeSpec i1{I1, {}}, i32{I32, {}}, v8{F32, {8}}, big{F32, {kBig}};
   spec.functions.push_back({"select",
                             {i1, v8},
@@ -80,30 +80,30 @@ ModuleSpec ControlFlowSpec() {
                             {i32, i32, i1},
                             {0},
                             {i32},
-                            {Constant(1, 0),                      // 0: i = 0
-                             Dispatch(0, kLess, {1, 0}, {2}),     // 1: i < n
-                             CondBranch(2, 3, 5),                 // 2
-                             Dispatch(0, kInc, {1}, {1}),         // 3: i += 1
-                             Branch(1),                           // 4
-                             Return({1})}});                      // 5
+                            {Constant(1, 0),                   // 0: i = 0
+                             Dispatch(0, kLess, {1, 0}, {2}),  // 1: i < n
+                             CondBranch(2, 3, 5),              // 2
+                             Dispatch(0, kInc, {1}, {1}),      // 3: i += 1
+                             Branch(1),                        // 4
+                             Return({1})}});                   // 5
   spec.functions.push_back({"accumulate",
                             {i32, big, i32, i1, big},
                             {0, 1},
                             {big},
-                            {Reshape(4, 1),                       // 0: acc = x
-                             Constant(2, 0),                      // 1: i = 0
-                             Dispatch(0, kLess, {2, 0}, {3}),     // 2: i < n
-                             CondBranch(3, 4, 7),                 // 3
-                             Dispatch(0, kAdd, {4, 1}, {4}),      // 4: acc += x
-                             Dispatch(0, kInc, {2}, {2}),         // 5: i += 1
-                             Branch(2),                           // 6
-                             Return({4})}});                      // 7
-  spec.functions.push_back({"unwritten",
-                            {i1, v8},
-                            {0},
-                            {v8},
-                            {CondBranch(0, 1, 2), Constant(1, 1),
-                             Return({1})}});
+                            {Reshape(4, 1),                    // 0: acc = x
+                             Constant(2, 0),                   // 1: i = 0
+                             Dispatch(0, kLess, {2, 0}, {3}),  // 2: i < n
+                             CondBranch(3, 4, 7),              // 3
+                             Dispatch(0, kAdd, {4, 1}, {4}),   // 4: acc += x
+                             Dispatch(0, kInc, {2}, {2}),      // 5: i += 1
+                             Branch(2),                        // 6
+                             Return({4})}});                   // 7
+  spec.functions.push_back(
+      {"unwritten",
+       {i1, v8},
+       {0},
+       {v8},
+       {CondBranch(0, 1, 2), Constant(1, 1), Return({1})}});
   return spec;
 }
 
@@ -181,8 +181,7 @@ TEST(ControlFlowVerifyTest, BodyCannotFallOffItsEnd) {
             "return or a branch)");
   // Ending in a branch (back to a return) cannot fall off.
   spec = ControlFlowSpec();
-  spec.functions[0].body = {Branch(2), Return({1}), Constant(1, 1),
-                            Branch(1)};
+  spec.functions[0].body = {Branch(2), Return({1}), Constant(1, 1), Branch(1)};
   EXPECT_TRUE(LoadSpec(spec).ok());
   // Nor can ending in a conditional branch: both targets are in range.
   spec = ControlFlowSpec();
@@ -199,16 +198,15 @@ TEST(ControlFlowVerifyTest, EndlessLoopsAreRefused) {
             "function 'select': instruction 0 branches to itself: an endless "
             "loop");
   spec = ControlFlowSpec();
-  spec.functions[0].body = {CondBranch(0, 1, 4), Constant(1, 1),
-                            Release({1}), Branch(1), Return({1})};
+  spec.functions[0].body = {CondBranch(0, 1, 4), Constant(1, 1), Release({1}),
+                            Branch(1), Return({1})};
   EXPECT_EQ(LoadError(spec),
             "function 'select': instruction 3 leads back to instruction 1 "
             "with no conditional branch or return in between: an endless "
             "loop");
   // Straight-line code falling into a backward branch's target.
   spec = ControlFlowSpec();
-  spec.functions[0].body = {Branch(2), Return({1}), Constant(1, 1),
-                            Branch(2)};
+  spec.functions[0].body = {Branch(2), Return({1}), Constant(1, 1), Branch(2)};
   EXPECT_EQ(LoadError(spec),
             "function 'select': instruction 3 leads back to instruction 2 "
             "with no conditional branch or return in between: an endless "
@@ -287,8 +285,7 @@ TEST_P(ControlFlowRunTest, IfElseChoosesByCondition) {
   for (const char* function : {"select", "select2"}) {
     SCOPED_TRACE(function);
     EXPECT_EQ(Run(function, {Parse("i1=1")}), "8xf32=1 2 3 4 5 6 7 8");
-    EXPECT_EQ(Run(function, {Parse("i1=0")}),
-              "8xf32=10 20 30 40 50 60 70 80");
+    EXPECT_EQ(Run(function, {Parse("i1=0")}), "8xf32=10 20 30 40 50 60 70 80");
     EXPECT_EQ(Run(function, {Parse("i1=true")}), "8xf32=1 2 3 4 5 6 7 8");
   }
 }

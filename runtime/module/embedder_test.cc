@@ -38,19 +38,18 @@ ModuleSpec EmbedderSpec() {
   false_value.data = {0};
   spec.constants.push_back(false_value);
   const TypeSpec v8{fb::ElementType::F32, {8}};
+  spec.functions.push_back({"main",
+                            {v8, v8, v8, v8},
+                            {0, 1},
+                            {v8},
+                            {Dispatch(0, 0, {0, 1}, {2}),
+                             Dispatch(0, 0, {0, 2}, {3}), Return({3})}});
   spec.functions.push_back(
-      {"main",
-       {v8, v8, v8, v8},
-       {0, 1},
-       {v8},
-       {Dispatch(0, 0, {0, 1}, {2}), Dispatch(0, 0, {0, 2}, {3}),
-        Return({3})}});
-  spec.functions.push_back({"checks",
-                            {{fb::ElementType::I1, {}}},
-                            {},
-                            {},
-                            {Constant(0, 0), ExpectTrue(0, "t.mlir:1:1"),
-                             Return({})}});
+      {"checks",
+       {{fb::ElementType::I1, {}}},
+       {},
+       {},
+       {Constant(0, 0), ExpectTrue(0, "t.mlir:1:1"), Return({})}});
   return spec;
 }
 
@@ -116,8 +115,8 @@ TEST_F(EmbedderTest, AnyHandlerServesChecksAndItsErrorStopsTheCall) {
   Status status = context_->Call("checks", {}, &outputs_);
   EXPECT_EQ(status.code(), StatusCode::kInternal);
   EXPECT_EQ(status.message(), "function 'checks' instruction 1: refused");
-  EXPECT_EQ(handler.seen, std::vector<std::string>{
-                              "checks:1:expect_true:t.mlir:1:1:no rhs"});
+  EXPECT_EQ(handler.seen,
+            std::vector<std::string>{"checks:1:expect_true:t.mlir:1:1:no rhs"});
 }
 
 }  // namespace

@@ -15,8 +15,8 @@
 
 #include <dlfcn.h>
 #include <elf.h>
-#include <link.h>
 #include <fcntl.h>
+#include <link.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -62,14 +62,13 @@ Status CheckCpuFeatures(
   if (!missing.empty() || !unknown.empty()) {
     const std::string unchecked =
         StrCat("this runtime cannot check: ", unknown);
-    std::string what = missing.empty()
-                           ? unchecked
-                           : StrCat("this machine lacks: ", missing);
+    std::string what =
+        missing.empty() ? unchecked : StrCat("this machine lacks: ", missing);
     if (!missing.empty() && !unknown.empty()) {
       what += StrCat(" (and ones ", unchecked, ")");
     }
-    return UnimplementedError("compiled for CPU '", cpu,
-                              "' with instructions ", what);
+    return UnimplementedError("compiled for CPU '", cpu, "' with instructions ",
+                              what);
   }
   return OkStatus();
 }
@@ -154,8 +153,7 @@ Status CheckDynamicSection(const uint8_t* data, size_t size,
       case DT_FINI:
       case DT_FINI_ARRAY:
         return InvalidArgumentError(
-            "library has initializers or finalizers (dynamic tag ",
-            entry.d_tag,
+            "library has initializers or finalizers (dynamic tag ", entry.d_tag,
             "): the dynamic loader would run its code at load or unload");
       case DT_NEEDED:
       case DT_AUXILIARY:
@@ -192,8 +190,9 @@ Status CheckDynamicSection(const uint8_t* data, size_t size,
         break;
       case DT_PLTREL:
         if (entry.d_un.d_val != DT_RELA) {
-          return InvalidArgumentError("library uses REL relocations (x86-64 "
-                                      "uses RELA)");
+          return InvalidArgumentError(
+              "library uses REL relocations (x86-64 "
+              "uses RELA)");
         }
         break;
       default:
@@ -206,14 +205,14 @@ Status CheckDynamicSection(const uint8_t* data, size_t size,
   }
   // An IRELATIVE relocation calls a resolver in the library while it loads,
   // and so does one bound to an IFUNC symbol the library defines.
-  for (auto [address, bytes] : {std::pair{rela, rela_size},
-                                std::pair{jmprel, jmprel_size}}) {
+  for (auto [address, bytes] :
+       {std::pair{rela, rela_size}, std::pair{jmprel, jmprel_size}}) {
     if (bytes == 0) continue;
     const std::optional<uint64_t> offset =
         OffsetOfAddress(data, header, address, bytes);
     if (!offset || !RangeInside(*offset, bytes, size)) {
-      return DataLossError("relocation table at address ", address, " (",
-                           bytes, " bytes) lies outside the image");
+      return DataLossError("relocation table at address ", address, " (", bytes,
+                           " bytes) lies outside the image");
     }
     for (uint64_t at = 0; at + sizeof(Elf64_Rela) <= bytes;
          at += sizeof(Elf64_Rela)) {
@@ -231,8 +230,8 @@ Status CheckDynamicSection(const uint8_t* data, size_t size,
               ? std::nullopt
               : OffsetOfAddress(data, header, symtab + symbol * symbol_size,
                                 sizeof(Elf64_Sym));
-      if (!symbol_offset || !RangeInside(*symbol_offset, sizeof(Elf64_Sym),
-                                         size)) {
+      if (!symbol_offset ||
+          !RangeInside(*symbol_offset, sizeof(Elf64_Sym), size)) {
         return DataLossError("relocation names symbol ", symbol,
                              ", which lies outside the image");
       }
@@ -294,7 +293,7 @@ Status CheckElfImage(const uint8_t* data, size_t size) {
         (segment.p_flags & PF_W) != 0 && (segment.p_flags & PF_X) != 0;
     if (segment.p_type == PT_LOAD && writable_code) {
       return InvalidArgumentError("ELF segment ", i,
-                                   " is both writable and executable");
+                                  " is both writable and executable");
     }
     if (segment.p_type == PT_GNU_STACK) {
       has_stack_header = true;
@@ -414,7 +413,8 @@ StatusOr<std::optional<FileDescriptor>> OpenIfHolds(const std::string& path,
   if (!S_ISREG(info.st_mode) || info.st_uid != ::geteuid() ||
       (info.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
     return FailedPreconditionError(
-        "'", path, "' is not a regular file of this user writable only by "
+        "'", path,
+        "' is not a regular file of this user writable only by "
         "it: remove it");
   }
   if (static_cast<uint64_t>(info.st_size) != size) {
@@ -434,13 +434,12 @@ StatusOr<std::optional<FileDescriptor>> OpenIfHolds(const std::string& path,
 // first when missing (or holding other bytes: a hash collision or a damaged
 // file is replaced).
 StatusOr<FileDescriptor> OpenPerfLibraryFile(const std::string& directory,
-                                             const uint8_t* data,
-                                             size_t size) {
+                                             const uint8_t* data, size_t size) {
   KILN_ASSIGN_OR_RETURN(OutputDirectory out,
                         OutputDirectory::OpenOrCreate(directory));
   // FormatHash's digits without its "0x".
-  const std::string name = StrCat(FormatHash(HashSource(data, size)).substr(2),
-                                  ".so");
+  const std::string name =
+      StrCat(FormatHash(HashSource(data, size)).substr(2), ".so");
   const std::string path = out.FilePath(name);
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   KILN_ASSIGN_OR_RETURN(std::optional<FileDescriptor> fd,
@@ -502,17 +501,17 @@ StatusOr<LoadedLibrary> LoadedLibrary::Load(const uint8_t* data, size_t size,
   const kiln_executable_library_header_t** header_ptr =
       query(KILN_EXECUTABLE_LIBRARY_VERSION_LATEST, nullptr);
   if (!header_ptr || !*header_ptr) {
-    return UnimplementedError("library cannot serve executable library ABI "
-                              "version ",
-                              static_cast<int>(
-                                  KILN_EXECUTABLE_LIBRARY_VERSION_LATEST));
+    return UnimplementedError(
+        "library cannot serve executable library ABI "
+        "version ",
+        static_cast<int>(KILN_EXECUTABLE_LIBRARY_VERSION_LATEST));
   }
   const uint32_t version = (*header_ptr)->version;
   if (version != KILN_EXECUTABLE_LIBRARY_VERSION_1) {
-    return UnimplementedError("library answered with ABI version ", version,
-                              " (this runtime supports version ",
-                              static_cast<int>(KILN_EXECUTABLE_LIBRARY_VERSION_1),
-                              ")");
+    return UnimplementedError(
+        "library answered with ABI version ", version,
+        " (this runtime supports version ",
+        static_cast<int>(KILN_EXECUTABLE_LIBRARY_VERSION_1), ")");
   }
   // The query returns a pointer to the header pointer, which is the first
   // member of the versioned library structure.
@@ -554,8 +553,8 @@ std::string DescribeBinding(const kiln_binding_descriptor_v1_t& binding) {
     text += "x";
   }
   text += ElementTypeName(static_cast<ElementType>(binding.element_type));
-  text += binding.access == KILN_BINDING_ACCESS_WRITE ? " (written)"
-                                                      : " (read)";
+  text +=
+      binding.access == KILN_BINDING_ACCESS_WRITE ? " (written)" : " (read)";
   return text;
 }
 
@@ -566,7 +565,8 @@ bool BindingTakes(const kiln_binding_descriptor_v1_t& binding,
     return false;
   }
   for (uint32_t d = 0; d < binding.rank; ++d) {
-    if (binding.shape[d] != KILN_DIMENSION_ANY && binding.shape[d] != shape[d]) {
+    if (binding.shape[d] != KILN_DIMENSION_ANY &&
+        binding.shape[d] != shape[d]) {
       return false;
     }
   }
@@ -656,15 +656,14 @@ Status ResolveExport(const fb::Export& ex, const kiln_export_table_v1_t& table,
     for (uint32_t i = 0; i < types->size(); ++i) {
       const fb::TensorType* type = types->Get(i);
       const auto element_type = static_cast<ElementType>(type->element_type());
-      const Shape shape = type->shape() ? Shape(type->shape()->begin(),
-                                                type->shape()->end())
-                                        : Shape();
+      const Shape shape =
+          type->shape() ? Shape(type->shape()->begin(), type->shape()->end())
+                        : Shape();
       if (!BindingTakes(descriptor.bindings[i], element_type, shape)) {
-        return InvalidArgumentError(
-            "module declares binding ", i, " as ",
-            FormatTensorType(element_type, shape),
-            " but the library export takes ",
-            DescribeBinding(descriptor.bindings[i]));
+        return InvalidArgumentError("module declares binding ", i, " as ",
+                                    FormatTensorType(element_type, shape),
+                                    " but the library export takes ",
+                                    DescribeBinding(descriptor.bindings[i]));
       }
     }
   }
@@ -755,15 +754,15 @@ Status LoadLibraries(Module::Impl* impl, const ModuleLoadOptions& options) {
     for (uint32_t f = 0; f < SizeOf(library->cpu_features()); ++f) {
       features.push_back(StringOf(library->cpu_features()->Get(f)));
     }
-    KILN_RETURN_IF_ERROR(CheckCpuFeatures(StringOf(library->cpu()), features,
-                                          HostHasCpuFeature),
-                         "library ", i);
+    KILN_RETURN_IF_ERROR(
+        CheckCpuFeatures(StringOf(library->cpu()), features, HostHasCpuFeature),
+        "library ", i);
     const std::string debug_name =
         StrCat("kiln:", module.name() ? module.name()->string_view() : "",
                ":library", i);
-    StatusOr<LoadedLibrary> loaded = LoadedLibrary::Load(
-        library->data()->data(), library->data()->size(), debug_name,
-        perf_directory);
+    StatusOr<LoadedLibrary> loaded =
+        LoadedLibrary::Load(library->data()->data(), library->data()->size(),
+                            debug_name, perf_directory);
     if (!loaded.ok()) {
       return std::move(loaded).status().Prepend(StrCat("library ", i));
     }
@@ -794,8 +793,8 @@ Status LoadLibraries(Module::Impl* impl, const ModuleLoadOptions& options) {
           "executable '", StringOf(executable->name()), "' export '",
           StringOf(ex->name()), "'");
       // In range: ResolveExport checked the ordinal.
-      impl->library_exports[executable->library()][ex->library_ordinal()] = {
-          i, e};
+      impl->library_exports[executable->library()][ex->library_ordinal()] = {i,
+                                                                             e};
     }
   }
   KILN_RETURN_IF_ERROR(CheckDispatches(*impl));

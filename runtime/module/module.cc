@@ -203,8 +203,7 @@ StatusOr<size_t> Module::FindFunction(std::string_view name) const {
     if (!available.empty()) available.append(", ");
     available.append(signature.name);
   }
-  return NotFoundError("no function '", name, "' (available: ", available,
-                       ")");
+  return NotFoundError("no function '", name, "' (available: ", available, ")");
 }
 
 bool Module::libraries_loaded() const { return impl_->libraries_loaded; }

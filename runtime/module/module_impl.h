@@ -1,4 +1,5 @@
-//===- module_impl.h - Internal state of a loaded Module -----------*- C++ -*-===//
+//===- module_impl.h - Internal state of a loaded Module -----------*- C++
+//-*-===//
 //
 // Shared by the loader, the verifier and the Context. Not a public header.
 //
@@ -19,11 +20,11 @@
 #include "cpu/host_cpu_features.h"
 #include "kiln/executable_library.h"
 #include "kiln/module.h"
-#include "kiln/trace.h"
 #include "kiln/module_generated.h"
 #include "kiln/sources.h"
 #include "kiln/status.h"
 #include "kiln/tensor.h"
+#include "kiln/trace.h"
 #include "trace/source_registry.h"
 
 namespace kiln {

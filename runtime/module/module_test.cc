@@ -4,10 +4,10 @@
 
 #include <dlfcn.h>
 #include <elf.h>
-#include <xxhash.h>
 #include <link.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include <algorithm>
 #include <atomic>
@@ -61,41 +61,37 @@ ModuleSpec GoodSpec() {
   spec.name = "good";
   spec.libraries.push_back({});
   spec.libraries[0].data = LibraryBytes(1);
-  spec.executables.push_back(
-      {"ex",
-       0,
-       {{"add_f32", 0, 3, {4, 1, 1}},
-        {"fail", 1, 1, {1, 1, 1}},
-        {"workgroup_ids", 2, 1, {4, 2, 3}}}});
+  spec.executables.push_back({"ex",
+                              0,
+                              {{"add_f32", 0, 3, {4, 1, 1}},
+                               {"fail", 1, 1, {1, 1, 1}},
+                               {"workgroup_ids", 2, 1, {4, 2, 3}}}});
   ConstantSpec constant;
   constant.type = {F32, {8}};
   constant.data = FloatBytes({10, 11, 12, 13, 14, 15, 16, 17});
   spec.constants.push_back(constant);
   TypeSpec v8{F32, {8}}, m24{F32, {2, 4}};
-  spec.functions.push_back({"main",
-                            {v8, v8, v8, v8, v8, m24},
-                            {0, 1},
-                            {v8, m24},
-                            {Constant(2, 0), DispatchInto(0, 0, {0, 1}, {3}, {0}),
-                             Dispatch(0, 0, {3, 2}, {4}),
-                             Release({0, 1, 2, 3}), Reshape(5, 4),
-                             Return({4, 5})},
-                            {32}});
+  spec.functions.push_back(
+      {"main",
+       {v8, v8, v8, v8, v8, m24},
+       {0, 1},
+       {v8, m24},
+       {Constant(2, 0), DispatchInto(0, 0, {0, 1}, {3}, {0}),
+        Dispatch(0, 0, {3, 2}, {4}), Release({0, 1, 2, 3}), Reshape(5, 4),
+        Return({4, 5})},
+       {32}});
   spec.functions.push_back(
       {"identity", {v8, m24}, {0}, {v8, m24}, {Reshape(1, 0), Return({0, 1})}});
   spec.functions.push_back(
       {"constant", {v8}, {}, {v8}, {Constant(0, 0), Return({0})}});
-  spec.functions.push_back({"fail",
-                            {v8, v8},
-                            {0},
-                            {v8},
-                            {Dispatch(0, 1, {}, {1}), Return({1})}});
-  spec.functions.push_back({"ids",
-                            {{I32, {24}}, {I32, {3, 2, 4}}},
-                            {},
-                            {{I32, {3, 2, 4}}},
-                            {Dispatch(0, 2, {}, {0}), Reshape(1, 0),
-                             Return({1})}});
+  spec.functions.push_back(
+      {"fail", {v8, v8}, {0}, {v8}, {Dispatch(0, 1, {}, {1}), Return({1})}});
+  spec.functions.push_back(
+      {"ids",
+       {{I32, {24}}, {I32, {3, 2, 4}}},
+       {},
+       {{I32, {3, 2, 4}}},
+       {Dispatch(0, 2, {}, {0}), Reshape(1, 0), Return({1})}});
   return spec;
 }
 
@@ -125,8 +121,7 @@ TEST_P(ModuleRunTest, ComputesMain) {
   Context context(*module, &pool);
   Tensor a = F32Tensor({8}, {0, 1, 2, 3, 4, 5, 6, 7});
   Tensor b = F32Tensor({8}, {100, 200, 300, 400, 500, 600, 700, 800});
-  const std::vector<float> expected = {110, 212, 314, 416,
-                                       518, 620, 722, 824};
+  const std::vector<float> expected = {110, 212, 314, 416, 518, 620, 722, 824};
   for (int call = 0; call < 50; ++call) {
     std::vector<Tensor> outputs;
     Status status = context.Call("main", {a, b}, &outputs);
@@ -167,8 +162,8 @@ TEST_P(ModuleRunTest, DispatchFailureIsAnError) {
   ThreadPool pool(GetParam());
   Context context(*module, &pool);
   std::vector<Tensor> outputs = {Tensor()};
-  Status status =
-      context.Call("fail", {F32Tensor({8}, std::vector<float>(8, 1))}, &outputs);
+  Status status = context.Call(
+      "fail", {F32Tensor({8}, std::vector<float>(8, 1))}, &outputs);
   ASSERT_FALSE(status.ok());
   EXPECT_EQ(status.message(),
             "function 'fail' instruction 0: dispatch 'fail' failed: workgroup "
@@ -303,9 +298,8 @@ TEST(ModuleTest, CallsInTheSteadyStateAllocateNoMoreThanTheFirst) {
   ASSERT_TRUE(module.ok()) << module.status().ToString();
   ThreadPool pool(2);
   Context context(*module, &pool);
-  const std::vector<Tensor> inputs = {
-      F32Tensor({8}, {0, 1, 2, 3, 4, 5, 6, 7}),
-      F32Tensor({8}, std::vector<float>(8, 1))};
+  const std::vector<Tensor> inputs = {F32Tensor({8}, {0, 1, 2, 3, 4, 5, 6, 7}),
+                                      F32Tensor({8}, std::vector<float>(8, 1))};
   std::vector<Tensor> outputs;
   for (int call = 0; call < 10; ++call) {
     ASSERT_TRUE(context.Call("main", inputs, &outputs).ok());
@@ -322,10 +316,9 @@ TEST(ModuleTest, CallsInTheSteadyStateAllocateNoMoreThanTheFirst) {
   EXPECT_EQ(counts.front(), kAllocationsPerCall);
   EXPECT_EQ(std::count(counts.begin(), counts.end(), counts.front()),
             static_cast<std::ptrdiff_t>(counts.size()))
-      << "calls allocated from " << *std::min_element(counts.begin(),
-                                                      counts.end())
-      << " to " << *std::max_element(counts.begin(), counts.end())
-      << " times";
+      << "calls allocated from "
+      << *std::min_element(counts.begin(), counts.end()) << " to "
+      << *std::max_element(counts.begin(), counts.end()) << " times";
   if (kHeapStatsAreReliable) {
     // The last call's results are held, as after the warm-up: a byte kept
     // per call would add up to 1,000.
@@ -359,9 +352,8 @@ TEST(ModuleTest, ContextAllocatesFromItsAllocator) {
   ASSERT_TRUE(module.ok()) << module.status().ToString();
   ThreadPool pool(2);
   auto allocator = std::make_shared<CountingAllocator>();
-  const std::vector<Tensor> inputs = {
-      F32Tensor({8}, {0, 1, 2, 3, 4, 5, 6, 7}),
-      F32Tensor({8}, std::vector<float>(8, 1))};
+  const std::vector<Tensor> inputs = {F32Tensor({8}, {0, 1, 2, 3, 4, 5, 6, 7}),
+                                      F32Tensor({8}, std::vector<float>(8, 1))};
   std::vector<Tensor> outputs;
   {
     Context context(*module, &pool, allocator);
@@ -402,8 +394,7 @@ TEST(ModuleTest, ResultsKeptAcrossCallsAreNotOverwritten) {
                             {v8, v8, v8},
                             {0, 1},
                             {v8},
-                            {DispatchInto(0, 0, {0, 1}, {2}, {0}),
-                             Return({2})},
+                            {DispatchInto(0, 0, {0, 1}, {2}, {0}), Return({2})},
                             {32}});
   StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
   ASSERT_TRUE(module.ok()) << module.status().ToString();
@@ -412,16 +403,17 @@ TEST(ModuleTest, ResultsKeptAcrossCallsAreNotOverwritten) {
   const Tensor ones = F32Tensor({8}, std::vector<float>(8, 1));
   for (std::string_view function : {"main", "returns_buffer"}) {
     std::vector<Tensor> first, second;
-    ASSERT_TRUE(
-        context.Call(function, {F32Tensor({8}, std::vector<float>(8, 0)), ones},
-                     &first)
-            .ok());
+    ASSERT_TRUE(context
+                    .Call(function,
+                          {F32Tensor({8}, std::vector<float>(8, 0)), ones},
+                          &first)
+                    .ok());
     const std::vector<float> kept = FloatValues(first[0]);
-    ASSERT_TRUE(
-        context.Call(function,
-                     {F32Tensor({8}, std::vector<float>(8, 100)), ones},
-                     &second)
-            .ok());
+    ASSERT_TRUE(context
+                    .Call(function,
+                          {F32Tensor({8}, std::vector<float>(8, 100)), ones},
+                          &second)
+                    .ok());
     EXPECT_EQ(FloatValues(first[0]), kept) << function;
     EXPECT_NE(FloatValues(second[0]), kept) << function;
     EXPECT_FALSE(first[0].SharesStorageWith(second[0])) << function;
@@ -501,8 +493,8 @@ TEST(ModuleTest, LibrariesThatOutliveTheirModuleAreNeverReturnedAgain) {
     }  // unloaded: dlclose leaves the pinned library mapped
     StatusOr<std::shared_ptr<const Module>> second =
         LoadSpec(SubtractingSpec());
-    ASSERT_TRUE(second.ok()) << "round " << round << ": "
-                             << second.status().ToString();
+    ASSERT_TRUE(second.ok())
+        << "round " << round << ": " << second.status().ToString();
     ExpectSubtracts(*second);
   }
   for (void* handle : pinned) dlclose(handle);
@@ -585,8 +577,7 @@ class PerfLibraryTest : public ::testing::Test {
   std::string LibraryFile() const {
     const std::vector<uint8_t> bytes = LibraryBytes(1);
     return dir_ + "/" +
-           FormatHash(HashSource(bytes.data(), bytes.size())).substr(2) +
-           ".so";
+           FormatHash(HashSource(bytes.data(), bytes.size())).substr(2) + ".so";
   }
   // Runs GoodSpec's main once; the loaded code must compute it.
   static void ExpectRuns(const std::shared_ptr<const Module>& module) {
@@ -637,11 +628,13 @@ TEST_F(PerfLibraryTest, LibraryIsLoadedFromItsFileWhichIsReused) {
 TEST_F(PerfLibraryTest, FileWithOtherBytesIsReplaced) {
   // A truncated copy, as a damaged cache would hold.
   {
-    std::ofstream(LibraryFile()) << "\x7f" "ELF";
+    std::ofstream(LibraryFile()) << "\x7f"
+                                    "ELF";
   }
   ModuleLoadOptions options;
   options.perf_visible_libraries = true;
-  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(GoodSpec(), options);
+  StatusOr<std::shared_ptr<const Module>> module =
+      LoadSpec(GoodSpec(), options);
   ASSERT_TRUE(module.ok()) << module.status().ToString();
   EXPECT_EQ(std::filesystem::file_size(LibraryFile()), LibraryBytes(1).size());
   ExpectRuns(*module);
@@ -656,7 +649,8 @@ TEST_F(PerfLibraryTest, FileOthersMayWriteIsRefused) {
   ASSERT_EQ(::chmod(LibraryFile().c_str(), 0666), 0);
   ModuleLoadOptions options;
   options.perf_visible_libraries = true;
-  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(GoodSpec(), options);
+  StatusOr<std::shared_ptr<const Module>> module =
+      LoadSpec(GoodSpec(), options);
   ASSERT_FALSE(module.ok());
   EXPECT_NE(module.status().message().find("writable only by it"),
             std::string::npos)
@@ -670,7 +664,8 @@ TEST_F(PerfLibraryTest, FileWrittenUnderGroupWritableUmaskLoads) {
   const mode_t previous = ::umask(002);
   ModuleLoadOptions options;
   options.perf_visible_libraries = true;
-  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(GoodSpec(), options);
+  StatusOr<std::shared_ptr<const Module>> module =
+      LoadSpec(GoodSpec(), options);
   ::umask(previous);
   ASSERT_TRUE(module.ok()) << module.status().ToString();
   struct stat info;
@@ -689,7 +684,8 @@ TEST_F(PerfLibraryTest, SymlinkIsNotFollowed) {
   ASSERT_EQ(::symlink(target.c_str(), LibraryFile().c_str()), 0);
   ModuleLoadOptions options;
   options.perf_visible_libraries = true;
-  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(GoodSpec(), options);
+  StatusOr<std::shared_ptr<const Module>> module =
+      LoadSpec(GoodSpec(), options);
   EXPECT_FALSE(module.ok());
 }
 
@@ -776,9 +772,9 @@ TEST(ModuleTest, BorrowedBytesAreUsedInPlace) {
   ASSERT_TRUE(module.ok()) << module.status().ToString();
   EXPECT_EQ((*module)->data(), aligned.get());
 
-  StatusOr<std::shared_ptr<const Module>> misaligned = Module::LoadFromMemory(
-      static_cast<uint8_t*>(aligned.get()) + 8, bytes.size() - 8,
-      Module::MemoryMode::kBorrow);
+  StatusOr<std::shared_ptr<const Module>> misaligned =
+      Module::LoadFromMemory(static_cast<uint8_t*>(aligned.get()) + 8,
+                             bytes.size() - 8, Module::MemoryMode::kBorrow);
   ASSERT_FALSE(misaligned.ok());
   EXPECT_EQ(misaligned.status().message(),
             "borrowed module bytes must be 64-byte aligned (use "
@@ -794,7 +790,8 @@ TEST(ModuleVerifyTest, FileLevel) {
   spec.version = 1;
   EXPECT_EQ(LoadError(spec),
             StrCat("unsupported module version 1 (this runtime reads "
-                   "version ", KILN_MODULE_VERSION, ")"));
+                   "version ",
+                   KILN_MODULE_VERSION, ")"));
   spec = GoodSpec();
   spec.identifier = "XXXX";
   EXPECT_EQ(LoadError(spec),
@@ -970,8 +967,7 @@ TEST(ModuleVerifyTest, TypesAndReshapes) {
             "to 2x3xf32)");
   spec = GoodSpec();
   spec.functions[0].slots[0].element_type = static_cast<fb::ElementType>(42);
-  EXPECT_EQ(LoadError(spec),
-            "function 'main' slot 0: invalid element type 42");
+  EXPECT_EQ(LoadError(spec), "function 'main' slot 0: invalid element type 42");
   spec = GoodSpec();
   spec.functions[0].slots[1].shape = {int64_t{1} << 40, 8};
   EXPECT_EQ(LoadError(spec),
@@ -1064,16 +1060,14 @@ TEST(ModuleVerifyTest, ValuesSharingABufferAreNeverLiveAtOnce) {
   const TypeSpec v8{F32, {8}};
   auto reuse = [&](OpSpec fourth, OpSpec fifth) {
     ModuleSpec reuse_spec = GoodSpec();
-    reuse_spec.functions = {{"reuse",
-                             {v8, v8, v8, v8, v8, v8},
-                             {0},
-                             {v8, v8},
-                             {Constant(1, 0),
-                              DispatchInto(0, 0, {0, 1}, {2}, {0}),
-                              Reshape(5, 2),
-                              DispatchInto(0, 0, {0, 1}, {3}, {0}), fourth,
-                              fifth},
-                             {32}}};
+    reuse_spec.functions = {
+        {"reuse",
+         {v8, v8, v8, v8, v8, v8},
+         {0},
+         {v8, v8},
+         {Constant(1, 0), DispatchInto(0, 0, {0, 1}, {2}, {0}), Reshape(5, 2),
+          DispatchInto(0, 0, {0, 1}, {3}, {0}), fourth, fifth},
+         {32}}};
     return reuse_spec;
   };
   EXPECT_EQ(LoadError(reuse(Dispatch(0, 0, {2, 3}, {4}), Return({3, 4}))),
@@ -1161,8 +1155,8 @@ TEST(CpuFeatureTest, MissingAndUncheckableFeaturesAreNamed) {
     return std::nullopt;  // cannot tell
   };
   EXPECT_TRUE(CheckCpuFeatures("x86-64-v3", {"avx2", "fma"}, has).ok());
-  Status status = CheckCpuFeatures(
-      "skylake-avx512", {"avx2", "avx512f", "fma", "avx512bw"}, has);
+  Status status = CheckCpuFeatures("skylake-avx512",
+                                   {"avx2", "avx512f", "fma", "avx512bw"}, has);
   EXPECT_EQ(status.code(), StatusCode::kUnimplemented);
   EXPECT_EQ(status.message(),
             "compiled for CPU 'skylake-avx512' with instructions this machine "
@@ -1172,8 +1166,7 @@ TEST(CpuFeatureTest, MissingAndUncheckableFeaturesAreNamed) {
             "compiled for CPU 'future' with instructions this runtime cannot "
             "check: newext");
   EXPECT_EQ(
-      CheckCpuFeatures("future", {"newext", "avx512f", "other"}, has)
-          .message(),
+      CheckCpuFeatures("future", {"newext", "avx512f", "other"}, has).message(),
       "compiled for CPU 'future' with instructions this machine lacks: "
       "avx512f (and ones this runtime cannot check: newext, other)");
 }
@@ -1195,23 +1188,116 @@ TEST(CpuFeatureTest, LoadRefusesLibrariesNeedingUncheckableFeatures) {
 // all CPU names): the runtime can say for each whether this machine has it.
 TEST(CpuFeatureTest, KnowsEveryFeatureLlvmListsForACpu) {
   for (std::string_view name : {
-      "adx", "aes", "amx-avx512", "amx-bf16", "amx-complex", "amx-fp16",
-      "amx-fp8", "amx-int8", "amx-movrs", "amx-tf32", "amx-tile", "avx",
-      "avx10.2", "avx2", "avx512bf16", "avx512bitalg", "avx512bw", "avx512cd",
-      "avx512dq", "avx512f", "avx512fp16", "avx512ifma", "avx512vbmi",
-      "avx512vbmi2", "avx512vl", "avx512vnni", "avx512vp2intersect",
-      "avx512vpopcntdq", "avxifma", "avxneconvert", "avxvnni", "avxvnniint16",
-      "avxvnniint8", "bmi", "bmi2", "ccmp", "cldemote", "clflushopt", "clwb",
-      "clzero", "cmov", "cmpccxadd", "crc32", "cx16", "cx8", "egpr", "enqcmd",
-      "f16c", "fma", "fma4", "fsgsbase", "fxsr", "gfni", "hreset", "invpcid",
-      "kl", "lwp", "lzcnt", "mmx", "movbe", "movdir64b", "movdiri", "movrs",
-      "mwaitx", "ndd", "nf", "pclmul", "pconfig", "pku", "popcnt", "ppx",
-      "prefetchi", "prfchw", "ptwrite", "push2pop2", "rdpid", "rdpru",
-      "rdrnd", "rdseed", "sahf", "serialize", "sgx", "sha", "sha512", "shstk",
-      "sm3", "sm4", "sse", "sse2", "sse3", "sse4.1", "sse4.2", "sse4a",
-      "ssse3", "tbm", "tsxldtrk", "uintr", "usermsr", "vaes", "vpclmulqdq",
-      "waitpkg", "wbnoinvd", "widekl", "x87", "xop", "xsave", "xsavec",
-      "xsaveopt", "xsaves", "zu",
+           "adx",
+           "aes",
+           "amx-avx512",
+           "amx-bf16",
+           "amx-complex",
+           "amx-fp16",
+           "amx-fp8",
+           "amx-int8",
+           "amx-movrs",
+           "amx-tf32",
+           "amx-tile",
+           "avx",
+           "avx10.2",
+           "avx2",
+           "avx512bf16",
+           "avx512bitalg",
+           "avx512bw",
+           "avx512cd",
+           "avx512dq",
+           "avx512f",
+           "avx512fp16",
+           "avx512ifma",
+           "avx512vbmi",
+           "avx512vbmi2",
+           "avx512vl",
+           "avx512vnni",
+           "avx512vp2intersect",
+           "avx512vpopcntdq",
+           "avxifma",
+           "avxneconvert",
+           "avxvnni",
+           "avxvnniint16",
+           "avxvnniint8",
+           "bmi",
+           "bmi2",
+           "ccmp",
+           "cldemote",
+           "clflushopt",
+           "clwb",
+           "clzero",
+           "cmov",
+           "cmpccxadd",
+           "crc32",
+           "cx16",
+           "cx8",
+           "egpr",
+           "enqcmd",
+           "f16c",
+           "fma",
+           "fma4",
+           "fsgsbase",
+           "fxsr",
+           "gfni",
+           "hreset",
+           "invpcid",
+           "kl",
+           "lwp",
+           "lzcnt",
+           "mmx",
+           "movbe",
+           "movdir64b",
+           "movdiri",
+           "movrs",
+           "mwaitx",
+           "ndd",
+           "nf",
+           "pclmul",
+           "pconfig",
+           "pku",
+           "popcnt",
+           "ppx",
+           "prefetchi",
+           "prfchw",
+           "ptwrite",
+           "push2pop2",
+           "rdpid",
+           "rdpru",
+           "rdrnd",
+           "rdseed",
+           "sahf",
+           "serialize",
+           "sgx",
+           "sha",
+           "sha512",
+           "shstk",
+           "sm3",
+           "sm4",
+           "sse",
+           "sse2",
+           "sse3",
+           "sse4.1",
+           "sse4.2",
+           "sse4a",
+           "ssse3",
+           "tbm",
+           "tsxldtrk",
+           "uintr",
+           "usermsr",
+           "vaes",
+           "vpclmulqdq",
+           "waitpkg",
+           "wbnoinvd",
+           "widekl",
+           "x87",
+           "xop",
+           "xsave",
+           "xsavec",
+           "xsaveopt",
+           "xsaves",
+           "zu",
        }) {
     EXPECT_NE(HostHasCpuFeature(name), std::nullopt) << name;
   }
@@ -1234,36 +1320,64 @@ TEST(CpuFeatureTest, HostFeaturesAgreeWithProcCpuinfo) {
   }
   ASSERT_FALSE(flags.empty()) << "no flags line in /proc/cpuinfo";
   const std::pair<const char*, const char*> kLinuxNames[] = {
-      {"x87", "fpu"},           {"cx8", "cx8"},
-      {"cmov", "cmov"},         {"mmx", "mmx"},
-      {"fxsr", "fxsr"},         {"sse", "sse"},
-      {"sse2", "sse2"},         {"sse3", "pni"},
-      {"pclmul", "pclmulqdq"},  {"ssse3", "ssse3"},
-      {"fma", "fma"},           {"cx16", "cx16"},
-      {"sse4.1", "sse4_1"},     {"sse4.2", "sse4_2"},
-      {"movbe", "movbe"},       {"popcnt", "popcnt"},
-      {"aes", "aes"},           {"xsave", "xsave"},
-      {"avx", "avx"},           {"f16c", "f16c"},
-      {"rdrnd", "rdrand"},      {"sahf", "lahf_lm"},
-      {"lzcnt", "abm"},         {"sse4a", "sse4a"},
-      {"prfchw", "3dnowprefetch"}, {"xop", "xop"},
-      {"fma4", "fma4"},         {"tbm", "tbm"},
-      {"64bit", "lm"},          {"fsgsbase", "fsgsbase"},
-      {"bmi", "bmi1"},          {"avx2", "avx2"},
-      {"bmi2", "bmi2"},         {"avx512f", "avx512f"},
-      {"avx512dq", "avx512dq"}, {"rdseed", "rdseed"},
-      {"adx", "adx"},           {"avx512ifma", "avx512ifma"},
-      {"clflushopt", "clflushopt"}, {"clwb", "clwb"},
-      {"avx512cd", "avx512cd"}, {"sha", "sha_ni"},
-      {"avx512bw", "avx512bw"}, {"avx512vl", "avx512vl"},
-      {"avx512vbmi", "avx512vbmi"}, {"avx512vbmi2", "avx512_vbmi2"},
-      {"gfni", "gfni"},         {"vaes", "vaes"},
-      {"vpclmulqdq", "vpclmulqdq"}, {"avx512vnni", "avx512_vnni"},
+      {"x87", "fpu"},
+      {"cx8", "cx8"},
+      {"cmov", "cmov"},
+      {"mmx", "mmx"},
+      {"fxsr", "fxsr"},
+      {"sse", "sse"},
+      {"sse2", "sse2"},
+      {"sse3", "pni"},
+      {"pclmul", "pclmulqdq"},
+      {"ssse3", "ssse3"},
+      {"fma", "fma"},
+      {"cx16", "cx16"},
+      {"sse4.1", "sse4_1"},
+      {"sse4.2", "sse4_2"},
+      {"movbe", "movbe"},
+      {"popcnt", "popcnt"},
+      {"aes", "aes"},
+      {"xsave", "xsave"},
+      {"avx", "avx"},
+      {"f16c", "f16c"},
+      {"rdrnd", "rdrand"},
+      {"sahf", "lahf_lm"},
+      {"lzcnt", "abm"},
+      {"sse4a", "sse4a"},
+      {"prfchw", "3dnowprefetch"},
+      {"xop", "xop"},
+      {"fma4", "fma4"},
+      {"tbm", "tbm"},
+      {"64bit", "lm"},
+      {"fsgsbase", "fsgsbase"},
+      {"bmi", "bmi1"},
+      {"avx2", "avx2"},
+      {"bmi2", "bmi2"},
+      {"avx512f", "avx512f"},
+      {"avx512dq", "avx512dq"},
+      {"rdseed", "rdseed"},
+      {"adx", "adx"},
+      {"avx512ifma", "avx512ifma"},
+      {"clflushopt", "clflushopt"},
+      {"clwb", "clwb"},
+      {"avx512cd", "avx512cd"},
+      {"sha", "sha_ni"},
+      {"avx512bw", "avx512bw"},
+      {"avx512vl", "avx512vl"},
+      {"avx512vbmi", "avx512vbmi"},
+      {"avx512vbmi2", "avx512_vbmi2"},
+      {"gfni", "gfni"},
+      {"vaes", "vaes"},
+      {"vpclmulqdq", "vpclmulqdq"},
+      {"avx512vnni", "avx512_vnni"},
       {"avx512bitalg", "avx512_bitalg"},
       {"avx512vpopcntdq", "avx512_vpopcntdq"},
-      {"avx512fp16", "avx512_fp16"}, {"avx512bf16", "avx512_bf16"},
-      {"avxvnni", "avx_vnni"},  {"xsaveopt", "xsaveopt"},
-      {"xsavec", "xsavec"},     {"amx-tile", "amx_tile"},
+      {"avx512fp16", "avx512_fp16"},
+      {"avx512bf16", "avx512_bf16"},
+      {"avxvnni", "avx_vnni"},
+      {"xsaveopt", "xsaveopt"},
+      {"xsavec", "xsavec"},
+      {"amx-tile", "amx_tile"},
   };
   // Flags the kernel clears for an erratum although CPUID sets them and the
   // instruction runs: Linux hides RDSEED on AMD Zen 5, whose 16- and 32-bit
@@ -1278,8 +1392,8 @@ TEST(CpuFeatureTest, HostFeaturesAgreeWithProcCpuinfo) {
         << llvm_name << " (" << linux_name << " in /proc/cpuinfo)";
   }
   // The x86-64 baseline.
-  for (const char* name : {"x87", "cmov", "cx8", "fxsr", "mmx", "sse", "sse2",
-                           "64bit"}) {
+  for (const char* name :
+       {"x87", "cmov", "cx8", "fxsr", "mmx", "sse", "sse2", "64bit"}) {
     EXPECT_EQ(HostHasCpuFeature(name), std::optional<bool>(true)) << name;
   }
 }
@@ -1383,8 +1497,7 @@ TEST(LibraryDescriptionTest, AgreeingModuleRuns) {
   Context context(*module, &pool);
   std::vector<Tensor> outputs;
   const std::vector<float> values = {1, 2, 3, 4, 5, 6, 7, 8};
-  ASSERT_TRUE(
-      context.Call("copy", {F32Tensor({2, 4}, values)}, &outputs).ok());
+  ASSERT_TRUE(context.Call("copy", {F32Tensor({2, 4}, values)}, &outputs).ok());
   EXPECT_EQ(FloatValues(outputs[0]), values);
 }
 
@@ -1465,7 +1578,10 @@ TEST(LibraryDescriptionTest, AnyExtentAndCountIsForCodeThatBoundsItself) {
   spec = GoodSpec();
   const TypeSpec m24{F32, {2, 4}};
   spec.executables[0].exports[0].binding_types = {m24, m24, m24};
-  spec.functions = {{"add", {m24, m24, m24}, {0, 1}, {m24},
+  spec.functions = {{"add",
+                     {m24, m24, m24},
+                     {0, 1},
+                     {m24},
                      {Dispatch(0, 0, {0, 1}, {2}), Return({2})}}};
   EXPECT_EQ(LoadError(spec),
             "executable 'ex' export 'add_f32': module declares binding 0 as "
@@ -1503,8 +1619,8 @@ bool RetagDynamicEntry(std::vector<uint8_t>* image, int64_t from, int64_t to,
 
 // Changes the flags of the first program header of type `type`; false when
 // there is none.
-bool SetSegmentFlags(std::vector<uint8_t>* image, uint32_t type,
-                     uint32_t flags, uint32_t only_if_flag = 0) {
+bool SetSegmentFlags(std::vector<uint8_t>* image, uint32_t type, uint32_t flags,
+                     uint32_t only_if_flag = 0) {
   Elf64_Ehdr header;
   std::memcpy(&header, image->data(), sizeof(header));
   for (uint32_t i = 0; i < header.e_phnum; ++i) {
@@ -1556,15 +1672,16 @@ TEST(LibraryImageTest, ConstructorsAreRefusedBeforeTheyRun) {
 TEST(LibraryImageTest, MutatedDynamicSectionsAreRefused) {
   const std::vector<uint8_t>& good = LibraryBytes(1);
   // Some entry every image has, turned into what must not be there.
-  for (int64_t tag : {DT_INIT, DT_INIT_ARRAY, DT_PREINIT_ARRAY, DT_FINI,
-                      DT_FINI_ARRAY}) {
+  for (int64_t tag :
+       {DT_INIT, DT_INIT_ARRAY, DT_PREINIT_ARRAY, DT_FINI, DT_FINI_ARRAY}) {
     std::vector<uint8_t> image = good;
     ASSERT_TRUE(RetagDynamicEntry(&image, DT_HASH, tag, 0) ||
                 RetagDynamicEntry(&image, DT_GNU_HASH, tag, 0));
-    EXPECT_EQ(ImageError(image),
-              StrCat("library has initializers or finalizers (dynamic tag ",
-                     tag, "): the dynamic loader would run its code at load "
-                     "or unload"));
+    EXPECT_EQ(
+        ImageError(image),
+        StrCat("library has initializers or finalizers (dynamic tag ", tag,
+               "): the dynamic loader would run its code at load "
+               "or unload"));
   }
   std::vector<uint8_t> image = good;
   ASSERT_TRUE(RetagDynamicEntry(&image, DT_GNU_HASH, DT_NEEDED, 1) ||
@@ -1723,8 +1840,8 @@ TEST(ModuleFuzzTest, EveryTruncationIsRejected) {
   const std::vector<uint8_t> bytes = BuildModule(GoodSpec());
   for (size_t size = 0; size < bytes.size(); ++size) {
     auto prefix = AlignedCopy(bytes.data(), size);
-    StatusOr<std::shared_ptr<const Module>> module = Module::LoadFromMemory(
-        prefix.get(), size, Module::MemoryMode::kBorrow);
+    StatusOr<std::shared_ptr<const Module>> module =
+        Module::LoadFromMemory(prefix.get(), size, Module::MemoryMode::kBorrow);
     ASSERT_FALSE(module.ok()) << "prefix of " << size << " bytes loaded";
   }
 }
@@ -1752,7 +1869,8 @@ void ExerciseModule(const std::shared_ptr<const Module>& module,
       if (!function->slot_types()) continue;
       for (const auto* type : *function->slot_types()) {
         Shape shape;
-        if (type->shape()) shape.assign(type->shape()->begin(), type->shape()->end());
+        if (type->shape())
+          shape.assign(type->shape()->begin(), type->shape()->end());
         uint64_t byte_size = 0;
         if (!ComputeTensorSize(static_cast<ElementType>(type->element_type()),
                                shape, nullptr, &byte_size)
@@ -1788,8 +1906,8 @@ void ExerciseModule(const std::shared_ptr<const Module>& module,
     if (loops) continue;
     std::vector<Tensor> inputs;
     for (const TensorType& type : signature.arguments) {
-      StatusOr<Tensor> input = Tensor::AllocateZeroed(type.element_type,
-                                                      type.shape);
+      StatusOr<Tensor> input =
+          Tensor::AllocateZeroed(type.element_type, type.shape);
       if (!input.ok()) return;
       inputs.push_back(*input);
     }
@@ -1814,8 +1932,8 @@ TEST(ModuleFuzzTest, SingleByteCorruptionsNeverCrash) {
   int loaded = 0, rejected = 0;
   for (size_t at = 0; at < bytes.size(); ++at) {
     const bool in_library = at >= library_begin && at < library_end;
-    for (uint8_t value : {uint8_t(bytes[at] ^ 0xff), uint8_t(bytes[at] + 1),
-                          uint8_t(rng())}) {
+    for (uint8_t value :
+         {uint8_t(bytes[at] ^ 0xff), uint8_t(bytes[at] + 1), uint8_t(rng())}) {
       if (value == bytes[at]) continue;
       auto corrupted = AlignedCopy(bytes.data(), bytes.size());
       corrupted.get()[at] = value;

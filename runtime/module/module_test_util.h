@@ -1,4 +1,5 @@
-//===- module_test_util.h - Building modules in tests --------------*- C++ -*-===//
+//===- module_test_util.h - Building modules in tests --------------*- C++
+//-*-===//
 //
 // Plain structs mirroring schema/module.fbs, so tests can describe a module,
 // break one field, and serialize it with FlatBufferBuilder.
@@ -318,11 +319,10 @@ inline std::vector<uint8_t> BuildModule(const ModuleSpec& spec) {
           body.push_back(fb::CreateConstantOp(fbb, op.a, op.b).Union());
           break;
         case fb::Op::DispatchOp:
-          body.push_back(
-              fb::CreateDispatchOpDirect(
-                  fbb, op.a, op.b, &op.operands, &op.results,
-                  op.result_buffers ? &*op.result_buffers : nullptr)
-                  .Union());
+          body.push_back(fb::CreateDispatchOpDirect(
+                             fbb, op.a, op.b, &op.operands, &op.results,
+                             op.result_buffers ? &*op.result_buffers : nullptr)
+                             .Union());
           break;
         case fb::Op::ReshapeOp:
           body.push_back(fb::CreateReshapeOp(fbb, op.a, op.b).Union());
@@ -337,8 +337,7 @@ inline std::vector<uint8_t> BuildModule(const ModuleSpec& spec) {
           body.push_back(fb::CreateBranchOp(fbb, op.a).Union());
           break;
         case fb::Op::CondBranchOp:
-          body.push_back(
-              fb::CreateCondBranchOp(fbb, op.a, op.b, op.c).Union());
+          body.push_back(fb::CreateCondBranchOp(fbb, op.a, op.b, op.c).Union());
           break;
         case fb::Op::CheckOp:
           body.push_back(fb::CreateCheckOpDirect(
@@ -353,8 +352,8 @@ inline std::vector<uint8_t> BuildModule(const ModuleSpec& spec) {
       }
     }
     functions.push_back(fb::CreateFunctionDirect(
-        fbb, f.name.c_str(), &slots, &f.arguments, &results, &body_types,
-        &body, f.buffer_sizes.empty() ? nullptr : &f.buffer_sizes));
+        fbb, f.name.c_str(), &slots, &f.arguments, &results, &body_types, &body,
+        f.buffer_sizes.empty() ? nullptr : &f.buffer_sizes));
   }
   auto build_location = [&](const std::optional<LocationSpec>& location) {
     if (!location) return flatbuffers::Offset<fb::SourceLocation>();
@@ -423,10 +422,9 @@ inline std::vector<uint8_t> BuildModule(const ModuleSpec& spec) {
   }
   std::vector<flatbuffers::Offset<fb::SourceContent>> contents;
   for (const SourceContentSpec& c : spec.source_contents) {
-    contents.push_back(fb::CreateSourceContent(fbb, c.compression,
-                                               c.uncompressed_size, c.hash,
-                                               fbb.CreateVector(c.data),
-                                               c.line_count));
+    contents.push_back(
+        fb::CreateSourceContent(fbb, c.compression, c.uncompressed_size, c.hash,
+                                fbb.CreateVector(c.data), c.line_count));
   }
   auto root = fb::CreateModule(
       fbb, spec.version, fbb.CreateString(spec.name),
@@ -435,7 +433,8 @@ inline std::vector<uint8_t> BuildModule(const ModuleSpec& spec) {
       spec.debug_level, stages.empty() ? 0 : fbb.CreateVector(stages),
       files.empty() ? 0 : fbb.CreateVector(files),
       contents.empty() ? 0 : fbb.CreateVector(contents),
-      spec.input_files.empty() ? 0 : fbb.CreateVectorOfStrings(spec.input_files));
+      spec.input_files.empty() ? 0
+                               : fbb.CreateVectorOfStrings(spec.input_files));
   fbb.Finish(root, spec.identifier.c_str());
   return std::vector<uint8_t>(fbb.GetBufferPointer(),
                               fbb.GetBufferPointer() + fbb.GetSize());
@@ -482,7 +481,7 @@ inline const std::string& Model() {
 //   3 model.mlir                      (zstd, content shared with 4)
 //   4 model.mlir.orig
 inline constexpr uint32_t kStage0File = 0, kStage1File = 1, kStage2File = 2,
-                   kModelFile = 3, kModelCopyFile = 4;
+                          kModelFile = 3, kModelCopyFile = 4;
 
 // add_f32 has a location, provenance and a line in every stage; fail has a
 // location and a line in stage 0 only; workgroup_ids has no debug info.
@@ -525,11 +524,11 @@ inline ModuleSpec DebugModuleSpec(const std::string& library_path) {
                      {"model.mlir.orig", Model()}});
   spec.source_contents[kStage1File] = NoneContent(Stage1());
   spec.input_files = {"input.mlir", "model.mlir"};
-  spec.source_files[kStage0File].origins = {{9, 0, 1, 2}, {10, 0, 0, 7},
-                                            {10, 0, 1, 2}};
+  spec.source_files[kStage0File].origins = {
+      {9, 0, 1, 2}, {10, 0, 0, 7}, {10, 0, 1, 2}};
   spec.source_files[kStage1File].previous = kStage0File;
-  spec.source_files[kStage1File].origins = {{14, 9, 1, 2}, {15, 9, 1, 2},
-                                            {15, 10, 1, 2}};
+  spec.source_files[kStage1File].origins = {
+      {14, 9, 1, 2}, {15, 9, 1, 2}, {15, 10, 1, 2}};
   spec.source_files[kStage2File].previous = kStage1File;
   spec.source_files[kStage2File].origins = {
       {121, 14, 1, 2}, {121, 15, 1, 2}, {122, 15, 1, 2}, {130, 0, 0, 0}};

@@ -42,8 +42,7 @@ uint64_t HashSource(const void* data, size_t size) {
   return XXH3_64bits(data, size);
 }
 
-std::optional<std::string_view> FindLine(std::string_view text,
-                                         uint32_t line) {
+std::optional<std::string_view> FindLine(std::string_view text, uint32_t line) {
   if (line == 0) return std::nullopt;
   size_t begin = 0;
   for (uint32_t i = 1; i < line; ++i) {
@@ -53,8 +52,9 @@ std::optional<std::string_view> FindLine(std::string_view text,
   }
   if (begin == text.size()) return std::nullopt;  // after a final '\n'
   const size_t end = text.find('\n', begin);
-  return text.substr(begin, end == std::string_view::npos ? std::string_view::npos
-                                                           : end - begin);
+  return text.substr(begin, end == std::string_view::npos
+                                ? std::string_view::npos
+                                : end - begin);
 }
 
 //===----------------------------------------------------------------------===//
@@ -108,15 +108,15 @@ Status SourceFileView::DecompressInto(void* buffer, size_t capacity) const {
   const uint64_t actual = HashSource(size ? buffer : "", size);
   if (actual != hash) {
     return DataLossError(context(), ": content hash mismatch (text hashes to ",
-                         FormatHash(actual), ", the table records ", FormatHash(hash), ")");
+                         FormatHash(actual), ", the table records ",
+                         FormatHash(hash), ")");
   }
   // The verifier checks line tables against the recorded count; here the
   // count meets the text (0: a module from before it was recorded).
   if (line_count != 0) {
     const char* text = static_cast<const char*>(buffer);
-    const uint64_t lines =
-        std::count(text, text + size, '\n') +
-        (size != 0 && text[size - 1] != '\n');
+    const uint64_t lines = std::count(text, text + size, '\n') +
+                           (size != 0 && text[size - 1] != '\n');
     if (lines != line_count) {
       return DataLossError(context(), ": the text has ", lines,
                            " lines, the table records ", line_count);
@@ -194,8 +194,8 @@ std::pair<uint32_t, uint32_t> SourceTable::FindOrigins(uint32_t source,
                                                        uint32_t line) const {
   const auto* origins = module_->source_files()->Get(source)->origins();
   if (!origins) return {0, 0};
-  const auto [first, last] = std::equal_range(
-      origins->begin(), origins->end(), line, LineOrder());
+  const auto [first, last] =
+      std::equal_range(origins->begin(), origins->end(), line, LineOrder());
   return {static_cast<uint32_t>(first - origins->begin()),
           static_cast<uint32_t>(last - origins->begin())};
 }
@@ -214,11 +214,11 @@ std::optional<uint32_t> SourceTable::FindInputFile(
   const auto* files = module_ ? module_->input_files() : nullptr;
   if (!files) return std::nullopt;
   // Sorted byte-wise (verified), as string_view compares.
-  const auto it = std::lower_bound(
-      files->begin(), files->end(), path,
-      [](const flatbuffers::String* file, std::string_view p) {
-        return file->string_view() < p;
-      });
+  const auto it =
+      std::lower_bound(files->begin(), files->end(), path,
+                       [](const flatbuffers::String* file, std::string_view p) {
+                         return file->string_view() < p;
+                       });
   if (it == files->end() || it->string_view() != path) return std::nullopt;
   return static_cast<uint32_t>(it - files->begin());
 }
@@ -227,11 +227,11 @@ std::optional<uint32_t> SourceTable::FindIndex(std::string_view path) const {
   const auto* files = module_ ? module_->source_files() : nullptr;
   if (!files) return std::nullopt;
   // Paths are sorted byte-wise (verified), as string_view compares.
-  const auto it = std::lower_bound(
-      files->begin(), files->end(), path,
-      [](const fb::SourceFile* file, std::string_view p) {
-        return file->path()->string_view() < p;
-      });
+  const auto it =
+      std::lower_bound(files->begin(), files->end(), path,
+                       [](const fb::SourceFile* file, std::string_view p) {
+                         return file->path()->string_view() < p;
+                       });
   if (it == files->end() || it->path()->string_view() != path) {
     return std::nullopt;
   }

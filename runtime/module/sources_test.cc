@@ -16,12 +16,12 @@
 #include <new>
 #include <random>
 
+#include "base/allocation_counter.h"
 #include "gtest/gtest.h"
 #include "kiln/context.h"
 #include "kiln/debug_info.h"
 #include "kiln/module.h"
 #include "kiln/tensor_io.h"
-#include "base/allocation_counter.h"
 #include "module/module_test_util.h"
 
 namespace kiln {
@@ -114,12 +114,18 @@ TEST(SourceTableTest, FindHitsAndMisses) {
   }
   // Paths compare as unsigned bytes: 0x80 sorts after 'z'.
   ModuleSpec spec = DebugSpec();
-  SetSources(&spec, {{"a", "1"}, {"z", "2"}, {"\x80" "high", "3"}});
+  SetSources(&spec, {{"a", "1"},
+                     {"z", "2"},
+                     {"\x80"
+                      "high",
+                      "3"}});
   spec.executables[0].exports[0].stage_locations.clear();
   spec.executables[0].exports[1].stage_locations.clear();
   module = MustLoad(spec);
   ASSERT_TRUE(module);
-  EXPECT_EQ(module->sources().FindIndex("\x80" "high"), 2u);
+  EXPECT_EQ(module->sources().FindIndex("\x80"
+                                        "high"),
+            2u);
   EXPECT_EQ(module->sources().FindIndex("z"), 1u);
 }
 
@@ -349,10 +355,10 @@ TEST(SourceVerifyTest, ZstdFrames) {
   std::vector<uint8_t>& data = spec.source_contents[0].data;
   const std::vector<uint8_t> frame = data;
   data.insert(data.end(), frame.begin(), frame.end());
-  EXPECT_EQ(LoadError(spec),
-            StrCat("source content 0: zstd data is not one frame (",
-                   2 * frame.size(), " bytes, the first frame takes ",
-                   frame.size(), ")"));
+  EXPECT_EQ(
+      LoadError(spec),
+      StrCat("source content 0: zstd data is not one frame (", 2 * frame.size(),
+             " bytes, the first frame takes ", frame.size(), ")"));
 }
 
 TEST(SourceVerifyTest, FilesSortedUniqueAndInRange) {
@@ -492,24 +498,28 @@ TEST(DebugInfoVerifyTest, StageLocations) {
   ModuleSpec spec = DebugSpec();
   spec.executables[0].exports[0].stage_locations[2].stage = 3;
   EXPECT_EQ(LoadError(spec),
-            prefix + "stage location 2: stage 3 out of range (3 capture "
-                     "stages)");
+            prefix +
+                "stage location 2: stage 3 out of range (3 capture "
+                "stages)");
   spec = DebugSpec();
   std::swap(spec.executables[0].exports[0].stage_locations[0],
             spec.executables[0].exports[0].stage_locations[1]);
   EXPECT_EQ(LoadError(spec),
-            prefix + "stage location 1: stage 0 after stage 1 (stage "
-                     "locations must be strictly increasing by stage)");
+            prefix +
+                "stage location 1: stage 0 after stage 1 (stage "
+                "locations must be strictly increasing by stage)");
   spec = DebugSpec();
   spec.executables[0].exports[0].stage_locations[1].stage = 0;
   EXPECT_EQ(LoadError(spec),
-            prefix + "stage location 1: stage 0 after stage 0 (stage "
-                     "locations must be strictly increasing by stage)");
+            prefix +
+                "stage location 1: stage 0 after stage 0 (stage "
+                "locations must be strictly increasing by stage)");
   spec = DebugSpec();
   spec.executables[0].exports[0].stage_locations[1].source = 5;
   EXPECT_EQ(LoadError(spec),
-            prefix + "stage location 1: source 5 out of range (5 source "
-                     "files)");
+            prefix +
+                "stage location 1: source 5 out of range (5 source "
+                "files)");
   spec = DebugSpec();
   spec.executables[0].exports[0].stage_locations[0].line = 0;
   EXPECT_EQ(LoadError(spec),
@@ -518,8 +528,9 @@ TEST(DebugInfoVerifyTest, StageLocations) {
   spec = DebugSpec();
   spec.capture_stages.clear();
   EXPECT_EQ(LoadError(spec),
-            prefix + "stage location 0: stage 0 out of range (0 capture "
-                     "stages)");
+            prefix +
+                "stage location 0: stage 0 out of range (0 capture "
+                "stages)");
 }
 
 // Rows for add_f32 (ordinal 0) on lines of the 2.translated text (300
@@ -540,16 +551,18 @@ TEST(DebugInfoVerifyTest, LibraryLines) {
   ModuleSpec spec = LibraryLinesSpec();
   spec.libraries[0].lines[1] = fb::LibraryLine(0x100, 0, kStage2File, 121);
   EXPECT_EQ(LoadError(spec),
-            prefix + "line rows are not sorted: row 1 at offset 256 follows "
-                     "row 0 at offset 256");
+            prefix +
+                "line rows are not sorted: row 1 at offset 256 follows "
+                "row 0 at offset 256");
   spec = LibraryLinesSpec();
   std::swap(spec.libraries[0].lines[0], spec.libraries[0].lines[1]);
   EXPECT_EQ(LoadError(spec),
-            prefix + "line rows are not sorted: row 1 at offset 256 follows "
-                     "row 0 at offset 272");
+            prefix +
+                "line rows are not sorted: row 1 at offset 256 follows "
+                "row 0 at offset 272");
   spec = LibraryLinesSpec();
-  spec.libraries[0].lines[3] =
-      fb::LibraryLine(uint64_t{1} << 40, KILN_LIBRARY_LINE_OUTSIDE_EXPORTS, 0, 0);
+  spec.libraries[0].lines[3] = fb::LibraryLine(
+      uint64_t{1} << 40, KILN_LIBRARY_LINE_OUTSIDE_EXPORTS, 0, 0);
   EXPECT_EQ(LoadError(spec).rfind(prefix + "line row 3: offset 1099511627776 "
                                            "is outside the library's image (",
                                   0),
@@ -558,8 +571,9 @@ TEST(DebugInfoVerifyTest, LibraryLines) {
   spec = LibraryLinesSpec();
   spec.libraries[0].lines[1] = fb::LibraryLine(0x110, 0, kStage2File, 301);
   EXPECT_EQ(LoadError(spec),
-            prefix + "line row 1: line 301 of 'dbg_ex_cpu.2.translated.mlir' "
-                     "is past the end of its text (300 lines)");
+            prefix +
+                "line row 1: line 301 of 'dbg_ex_cpu.2.translated.mlir' "
+                "is past the end of its text (300 lines)");
   spec = LibraryLinesSpec();
   spec.libraries[0].lines[1] = fb::LibraryLine(0x110, 0, 5, 1);
   EXPECT_EQ(LoadError(spec),
@@ -567,18 +581,21 @@ TEST(DebugInfoVerifyTest, LibraryLines) {
   spec = LibraryLinesSpec();
   spec.libraries[0].lines[1] = fb::LibraryLine(0x110, 7, kStage2File, 1);
   EXPECT_EQ(LoadError(spec),
-            prefix + "line row 1: export ordinal 7 is not one of the "
-                     "module's exports in this library");
+            prefix +
+                "line row 1: export ordinal 7 is not one of the "
+                "module's exports in this library");
   spec = LibraryLinesSpec();
   spec.libraries[0].lines[2] = fb::LibraryLine(0x120, 1, kStage2File, 0);
   EXPECT_EQ(LoadError(spec),
-            prefix + "line row 2: source 2 line 0 without a line (expected "
-                     "source 0 line 0)");
+            prefix +
+                "line row 2: source 2 line 0 without a line (expected "
+                "source 0 line 0)");
   spec = LibraryLinesSpec();
   spec.libraries[0].lines.pop_back();
   EXPECT_EQ(LoadError(spec),
-            prefix + "the last line row (2) lies in an export: the ranges "
-                     "must end with a row outside every export");
+            prefix +
+                "the last line row (2) lies in an export: the ranges "
+                "must end with a row outside every export");
 }
 
 TEST(DebugInfoVerifyTest, BindingTypesLocationsAndProvenance) {
@@ -701,8 +718,7 @@ TEST(ExportViewTest, Accessors) {
 TEST(ExportViewTest, FindAndGetErrors) {
   ModuleSpec spec = DebugSpec();
   // A second executable with an export of the same name.
-  spec.executables.push_back(
-      {"ex2", 0, {spec.executables[0].exports[1]}});
+  spec.executables.push_back({"ex2", 0, {spec.executables[0].exports[1]}});
   std::shared_ptr<const Module> module = MustLoad(spec);
   ASSERT_TRUE(module);
   StatusOr<ExportView> ex = module->FindExport("workgroup_ids");
@@ -738,7 +754,8 @@ TEST(ExportViewTest, FindAndGetErrors) {
 TEST(LoadOptionsTest, WithoutLibrariesVerifiesButDoesNotRun) {
   ModuleLoadOptions options;
   options.load_libraries = false;
-  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(DebugSpec(), options);
+  StatusOr<std::shared_ptr<const Module>> module =
+      LoadSpec(DebugSpec(), options);
   ASSERT_TRUE(module.ok()) << module.status().ToString();
   EXPECT_FALSE((*module)->libraries_loaded());
   EXPECT_EQ((*module)->sources().size(), 5u);
@@ -817,9 +834,9 @@ TEST(ContextDispatchTest, Errors) {
   EXPECT_EQ(
       context.Dispatch(0, 0, {4, 1, 1}, {v8, Parse("2x4xf32=1"), v8}).message(),
       "dispatch 'add_f32': binding 1: expected 8xf32, got 2x4xf32");
-  EXPECT_EQ(context.Dispatch(0, 0, {4, 1, 1}, {v8, v8, Parse("8xi32=1")})
-                .message(),
-            "dispatch 'add_f32': binding 2: expected 8xf32, got 8xi32");
+  EXPECT_EQ(
+      context.Dispatch(0, 0, {4, 1, 1}, {v8, v8, Parse("8xi32=1")}).message(),
+      "dispatch 'add_f32': binding 2: expected 8xf32, got 8xi32");
   EXPECT_EQ(context.Dispatch(0, 0, {4, 1, 1}, {v8, Tensor(), v8}).message(),
             "dispatch 'add_f32': binding 1: empty tensor");
   const float values[8] = {};
@@ -907,9 +924,9 @@ TEST(SourceFuzzTest, SingleByteCorruptionsNeverCrash) {
       if (value == bytes[at]) continue;
       std::vector<uint8_t> corrupted = bytes;
       corrupted[at] = value;
-      StatusOr<std::shared_ptr<const Module>> module = Module::LoadFromMemory(
-          corrupted.data(), corrupted.size(), Module::MemoryMode::kCopy,
-          options);
+      StatusOr<std::shared_ptr<const Module>> module =
+          Module::LoadFromMemory(corrupted.data(), corrupted.size(),
+                                 Module::MemoryMode::kCopy, options);
       if (!module.ok()) {
         EXPECT_FALSE(module.status().message().empty());
         ++rejected;

@@ -16,8 +16,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <unordered_set>
 #include <tuple>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -78,7 +78,8 @@ class WorkBudget {
     if (units > left_) {
       return ResourceExhaustedError(
           "module refers to its tables too many times for its size (",
-          module_size_, " bytes): verification would not end in reasonable "
+          module_size_,
+          " bytes): verification would not end in reasonable "
           "time");
     }
     left_ -= units;
@@ -225,13 +226,14 @@ Status VerifyLineOrigins(const fb::Module& module) {
     if (!module.input_files()->Get(i)) {
       return InvalidArgumentError("input file ", i, ": missing path");
     }
-    if (i > 0 && StringOf(module.input_files()->Get(i - 1)).compare(
-                     StringOf(module.input_files()->Get(i))) >= 0) {
-      return InvalidArgumentError("input files are not sorted and unique: "
-                                  "file ", i - 1, " '",
-                                  StringOf(module.input_files()->Get(i - 1)),
-                                  "', then '",
-                                  StringOf(module.input_files()->Get(i)), "'");
+    if (i > 0 &&
+        StringOf(module.input_files()->Get(i - 1))
+                .compare(StringOf(module.input_files()->Get(i))) >= 0) {
+      return InvalidArgumentError(
+          "input files are not sorted and unique: "
+          "file ",
+          i - 1, " '", StringOf(module.input_files()->Get(i - 1)), "', then '",
+          StringOf(module.input_files()->Get(i)), "'");
     }
   }
   const uint32_t file_count = SizeOf(module.source_files());
@@ -272,29 +274,30 @@ Status VerifyLineOrigins(const fb::Module& module) {
                                lines, " lines");
       }
       if (row->previous_line() > previous_lines) {
-        return OutOfRangeError(
-            "source file '", path, "': line origin ", r, " names line ",
-            row->previous_line(), " of ",
-            previous == KILN_NO_SOURCE ? "no previous text" : "its previous text",
-            " (", previous_lines, " lines)");
+        return OutOfRangeError("source file '", path, "': line origin ", r,
+                               " names line ", row->previous_line(), " of ",
+                               previous == KILN_NO_SOURCE ? "no previous text"
+                                                          : "its previous text",
+                               " (", previous_lines, " lines)");
       }
       if (row->input_line() == 0 ? row->input_file() != 0
                                  : row->input_file() >= input_count) {
         return OutOfRangeError("source file '", path, "': line origin ", r,
                                " names input file ", row->input_file(),
-                               " line ", row->input_line(), " (",
-                               input_count, " input files)");
+                               " line ", row->input_line(), " (", input_count,
+                               " input files)");
       }
       if (r > 0) {
         const fb::LineOrigin* before = origins->Get(r - 1);
         auto key = [](const fb::LineOrigin* o) {
-          return std::make_tuple(o->line(), o->previous_line(),
-                                 o->input_file(), o->input_line());
+          return std::make_tuple(o->line(), o->previous_line(), o->input_file(),
+                                 o->input_line());
         };
         if (key(before) >= key(row)) {
           return InvalidArgumentError("source file '", path,
                                       "': line origins are not sorted and "
-                                      "unique at row ", r);
+                                      "unique at row ",
+                                      r);
         }
       }
     }
@@ -329,8 +332,8 @@ Status VerifySourceTable(const fb::Module& module) {
       }
       if (order > 0) {
         return InvalidArgumentError(
-            "source files are not sorted by path: file ", i - 1, " '",
-            previous, "' comes before file ", i, " '", path, "'");
+            "source files are not sorted by path: file ", i - 1, " '", previous,
+            "' comes before file ", i, " '", path, "'");
       }
     }
     previous = path;
@@ -367,8 +370,8 @@ Status VerifyExportDebugInfo(const fb::Module& module, const fb::Export& ex,
     const fb::StageLocation* location = locations->Get(i);
     if (location->stage() >= stage_count) {
       return OutOfRangeError("stage location ", i, ": stage ",
-                             location->stage(), " out of range (",
-                             stage_count, " capture stages)");
+                             location->stage(), " out of range (", stage_count,
+                             " capture stages)");
     }
     if (i > 0 && location->stage() <= locations->Get(i - 1)->stage()) {
       return InvalidArgumentError(
@@ -441,16 +444,17 @@ Status VerifyLibraryLines(const fb::Module& module, uint32_t index) {
     }
     if (row->source() >= source_count) {
       return OutOfRangeError("line row ", i, ": source ", row->source(),
-                             " out of range (", source_count,
-                             " source files)");
+                             " out of range (", source_count, " source files)");
     }
     const fb::SourceFile* file = module.source_files()->Get(row->source());
     const uint32_t line_count =
         module.source_contents()->Get(file->content())->line_count();
     if (row->line() > line_count) {
       return OutOfRangeError("line row ", i, ": line ", row->line(), " of '",
-                             StringOf(file->path()), "' is past the end of "
-                             "its text (", line_count, " lines)");
+                             StringOf(file->path()),
+                             "' is past the end of "
+                             "its text (",
+                             line_count, " lines)");
     }
   }
   if (lines->Get(lines->size() - 1)->export_ordinal() !=
@@ -479,8 +483,7 @@ Status VerifyExecutables(const fb::Module& module, WorkBudget* budget) {
       }
       const auto* count = ex->workgroup_count();
       if (SizeOf(count) != 3) {
-        return InvalidArgumentError(context, " export '",
-                                    StringOf(ex->name()),
+        return InvalidArgumentError(context, " export '", StringOf(ex->name()),
                                     "': workgroup count has ", SizeOf(count),
                                     " entries (expected 3)");
       }
@@ -567,7 +570,8 @@ class SlotTracker {
       return InvalidArgumentError(
           role, " slot ", slot, " is read after buffer ", view.buffer,
           ", which it views, was written again (by the dispatch at "
-          "instruction ", writers_[view.buffer],
+          "instruction ",
+          writers_[view.buffer],
           "): two values live at once must not share a buffer");
     }
     return OkStatus();
@@ -684,10 +688,9 @@ class FunctionVerifier {
 
     plan_->slots.resize(SizeOf(function_.slot_types()));
     for (uint32_t i = 0; i < plan_->slots.size(); ++i) {
-      KILN_RETURN_IF_ERROR(
-          ConvertTensorType(function_.slot_types()->Get(i), budget_,
-                            &plan_->slots[i]),
-          prefix, " slot ", i);
+      KILN_RETURN_IF_ERROR(ConvertTensorType(function_.slot_types()->Get(i),
+                                             budget_, &plan_->slots[i]),
+                           prefix, " slot ", i);
       // Refused now rather than failing (or exhausting memory) mid-run.
       if (plan_->slots[i].byte_size > max_buffer_bytes_) {
         return ResourceExhaustedError(
@@ -702,8 +705,7 @@ class FunctionVerifier {
     // As for shapes: the FlatBuffers verifier checks the alignment of the
     // length, not of the 8-byte elements.
     if (SizeOf(buffer_sizes) != 0 &&
-        reinterpret_cast<uintptr_t>(buffer_sizes->data()) %
-                alignof(uint64_t) !=
+        reinterpret_cast<uintptr_t>(buffer_sizes->data()) % alignof(uint64_t) !=
             0) {
       return InvalidArgumentError(prefix,
                                   " buffer sizes are not 8-byte aligned");
@@ -722,10 +724,9 @@ class FunctionVerifier {
     }
     std::vector<SlotInfo> results(SizeOf(function_.result_types()));
     for (uint32_t i = 0; i < results.size(); ++i) {
-      KILN_RETURN_IF_ERROR(
-          ConvertTensorType(function_.result_types()->Get(i), budget_,
-                            &results[i]),
-          prefix, " result ", i);
+      KILN_RETURN_IF_ERROR(ConvertTensorType(function_.result_types()->Get(i),
+                                             budget_, &results[i]),
+                           prefix, " result ", i);
       signature_->results.push_back(results[i].type);
     }
 
@@ -812,8 +813,7 @@ class FunctionVerifier {
         return VerifyDispatchOp(*static_cast<const fb::DispatchOp*>(op),
                                 tracker);
       case fb::Op::ReshapeOp:
-        return VerifyReshapeOp(*static_cast<const fb::ReshapeOp*>(op),
-                               tracker);
+        return VerifyReshapeOp(*static_cast<const fb::ReshapeOp*>(op), tracker);
       case fb::Op::ReleaseOp: {
         const auto* slots = static_cast<const fb::ReleaseOp*>(op)->slots();
         for (uint32_t i = 0; i < SizeOf(slots); ++i) {
@@ -860,10 +860,9 @@ class FunctionVerifier {
         module_.executables()->Get(op.executable());
     const uint32_t export_count = SizeOf(executable->exports());
     if (op.export_index() >= export_count) {
-      return OutOfRangeError("export ", op.export_index(),
-                             " out of range (executable '",
-                             StringOf(executable->name()), "' has ",
-                             export_count, " exports)");
+      return OutOfRangeError(
+          "export ", op.export_index(), " out of range (executable '",
+          StringOf(executable->name()), "' has ", export_count, " exports)");
     }
     const fb::Export* ex = executable->exports()->Get(op.export_index());
     const uint32_t operand_count = SizeOf(op.operands());
@@ -871,9 +870,9 @@ class FunctionVerifier {
     if (uint64_t{operand_count} + result_count != ex->binding_count()) {
       return InvalidArgumentError(
           "dispatch of '", StringOf(ex->name()), "' has ",
-          uint64_t{operand_count} + result_count, " bindings (",
-          operand_count, " operands + ", result_count,
-          " results) but the export has ", ex->binding_count());
+          uint64_t{operand_count} + result_count, " bindings (", operand_count,
+          " operands + ", result_count, " results) but the export has ",
+          ex->binding_count());
     }
     for (uint32_t i = 0; i < operand_count; ++i) {
       KILN_RETURN_IF_ERROR(tracker->Read(op.operands()->Get(i), "operand"));
@@ -933,24 +932,24 @@ class FunctionVerifier {
       const uint32_t slot = op.results()->Get(i);
       const SlotInfo& info = plan_->slots[slot];
       if (info.byte_size > sizes[buffer]) {
-        return InvalidArgumentError(
-            "result ", i, " (slot ", slot, ", ", info.type.ToString(), ", ",
-            info.byte_size, " bytes) is written into buffer ", buffer,
-            " of ", sizes[buffer], " bytes");
+        return InvalidArgumentError("result ", i, " (slot ", slot, ", ",
+                                    info.type.ToString(), ", ", info.byte_size,
+                                    " bytes) is written into buffer ", buffer,
+                                    " of ", sizes[buffer], " bytes");
       }
       for (uint32_t j = 0; j < i; ++j) {
         if (buffers->Get(j) == buffer) {
           return InvalidArgumentError("results ", j, " and ", i,
-                                      " are written into one buffer (",
-                                      buffer, ")");
+                                      " are written into one buffer (", buffer,
+                                      ")");
         }
       }
       for (uint32_t j = 0; j < SizeOf(op.operands()); ++j) {
         if (tracker.Views(op.operands()->Get(j), buffer)) {
-          return InvalidArgumentError(
-              "operand ", j, " (slot ", op.operands()->Get(j),
-              ") views buffer ", buffer, ", which result ", i,
-              " is written into");
+          return InvalidArgumentError("operand ", j, " (slot ",
+                                      op.operands()->Get(j), ") views buffer ",
+                                      buffer, ", which result ", i,
+                                      " is written into");
         }
       }
     }
@@ -964,9 +963,9 @@ class FunctionVerifier {
     const SlotInfo& source = plan_->slots[op.source()];
     const SlotInfo& result = plan_->slots[op.result()];
     if (source.type.element_type != result.type.element_type) {
-      return InvalidArgumentError(
-          "reshape changes the element type (", source.type.ToString(), " to ",
-          result.type.ToString(), ")");
+      return InvalidArgumentError("reshape changes the element type (",
+                                  source.type.ToString(), " to ",
+                                  result.type.ToString(), ")");
     }
     if (source.byte_size != result.byte_size) {
       return InvalidArgumentError("reshape changes the size (",
@@ -988,8 +987,8 @@ class FunctionVerifier {
     for (uint32_t i = 0; i < count; ++i) {
       const uint32_t slot = op.operands()->Get(i);
       KILN_RETURN_IF_ERROR(tracker->Read(slot, "returned"));
-      KILN_RETURN_IF_ERROR(CheckSlotType(slot, results[i],
-                                         StrCat("result ", i)));
+      KILN_RETURN_IF_ERROR(
+          CheckSlotType(slot, results[i], StrCat("result ", i)));
     }
     return OkStatus();
   }
@@ -1090,10 +1089,10 @@ class FunctionVerifier {
         KILN_RETURN_IF_ERROR(tracker->Read(op.rhs(), "rhs"), "check ", name);
         const TensorType& rhs = plan_->slots[op.rhs()].type;
         if (lhs != rhs) {
-          return InvalidArgumentError(
-              "check ", name, ": lhs slot ", op.lhs(), " has type ",
-              lhs.ToString(), " but rhs slot ", op.rhs(), " has type ",
-              rhs.ToString(), " (they must match)");
+          return InvalidArgumentError("check ", name, ": lhs slot ", op.lhs(),
+                                      " has type ", lhs.ToString(),
+                                      " but rhs slot ", op.rhs(), " has type ",
+                                      rhs.ToString(), " (they must match)");
         }
         if (op.kind() == fb::CheckKind::AlmostEqual &&
             !IsFloatType(lhs.element_type)) {
@@ -1156,8 +1155,8 @@ Status VerifyModule(Module::Impl* impl, uint64_t max_buffer_bytes) {
       found.push_back(c >= 0x20 && c < 0x7f ? c : '?');
     }
     return InvalidArgumentError("not a kiln module: file identifier is '",
-                                found, "', expected '" KILN_MODULE_IDENTIFIER
-                                "'");
+                                found,
+                                "', expected '" KILN_MODULE_IDENTIFIER "'");
   }
   if (size >= FLATBUFFERS_MAX_BUFFER_SIZE) {
     return InvalidArgumentError("module is too large (", size,
@@ -1190,8 +1189,7 @@ Status VerifyModule(Module::Impl* impl, uint64_t max_buffer_bytes) {
     KILN_RETURN_IF_ERROR(VerifyLibraryLines(module, i), "library ", i);
   }
   std::vector<SlotInfo> constant_types;
-  KILN_RETURN_IF_ERROR(
-      VerifyConstants(module, data, &budget, &constant_types));
+  KILN_RETURN_IF_ERROR(VerifyConstants(module, data, &budget, &constant_types));
 
   const uint32_t function_count = SizeOf(module.functions());
   impl->functions.resize(function_count);
@@ -1206,11 +1204,10 @@ Status VerifyModule(Module::Impl* impl, uint64_t max_buffer_bytes) {
     if (!names.insert(name).second) {
       return InvalidArgumentError("function '", name, "' is defined twice");
     }
-    KILN_RETURN_IF_ERROR(FunctionVerifier(module, constant_types,
-                                          max_buffer_bytes, &budget, *function,
-                                          &impl->functions[i],
-                                          &impl->signatures[i])
-                             .Verify());
+    KILN_RETURN_IF_ERROR(
+        FunctionVerifier(module, constant_types, max_buffer_bytes, &budget,
+                         *function, &impl->functions[i], &impl->signatures[i])
+            .Verify());
   }
   impl->sources = SourceTable(&module);
   return OkStatus();

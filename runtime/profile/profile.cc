@@ -39,10 +39,11 @@ class RollUp {
   /// Adds `samples` on `line` of source `source` (0: no line), traced back
   /// to the stage.
   void Add(uint32_t source, uint32_t line, uint64_t samples) {
-    if (line == 0 || source == kNoSource) return Count({}, kNoSource, 0, samples);
+    if (line == 0 || source == kNoSource)
+      return Count({}, kNoSource, 0, samples);
     const SourceFileView file = sources_.file(source);
-    const bool input_text = !std::binary_search(
-        stage_texts_.begin(), stage_texts_.end(), source);
+    const bool input_text =
+        !std::binary_search(stage_texts_.begin(), stage_texts_.end(), source);
     if (source == target_ || (to_input_ && input_text)) {
       return Count(file.path, source, line, samples);
     }
@@ -155,9 +156,9 @@ Profile ResolveProfile(const Module& module, const std::vector<uintptr_t>& pcs,
   profile.samples = pcs.size();
   profile.dropped_samples = dropped_samples;
   // (executable, export) -> (source, line) -> samples.
-  std::map<std::pair<uint32_t, uint32_t>,
-           std::pair<ExportView, std::map<std::pair<uint32_t, uint32_t>,
-                                          uint64_t>>>
+  std::map<
+      std::pair<uint32_t, uint32_t>,
+      std::pair<ExportView, std::map<std::pair<uint32_t, uint32_t>, uint64_t>>>
       counts;
   for (uintptr_t pc : pcs) {
     const std::optional<CodeLocation> location = module.LocateCode(pc);

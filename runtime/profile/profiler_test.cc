@@ -28,7 +28,8 @@ void Spin(double seconds) {
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
   std::atomic<uint64_t> sink{0};
   do {
-    for (int i = 0; i < 10000; ++i) sink.fetch_add(1, std::memory_order_relaxed);
+    for (int i = 0; i < 10000; ++i)
+      sink.fetch_add(1, std::memory_order_relaxed);
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
   } while ((now.tv_sec - start.tv_sec) + 1e-9 * (now.tv_nsec - start.tv_nsec) <
            seconds);
@@ -42,8 +43,9 @@ TEST(LibraryLinesTest, FindsTheRowWhoseRangeHoldsAnOffset) {
       fb::LibraryLine(0x200, 1, 0, 0),
       fb::LibraryLine(0x240, KILN_LIBRARY_LINE_OUTSIDE_EXPORTS, 0, 0)};
   fbb.Finish(fbb.CreateVectorOfStructs(rows));
-  const auto* lines = flatbuffers::GetRoot<
-      flatbuffers::Vector<const fb::LibraryLine*>>(fbb.GetBufferPointer());
+  const auto* lines =
+      flatbuffers::GetRoot<flatbuffers::Vector<const fb::LibraryLine*>>(
+          fbb.GetBufferPointer());
   EXPECT_EQ(FindLibraryLine(lines, 0), nullptr);
   EXPECT_EQ(FindLibraryLine(lines, 0xff), nullptr);
   EXPECT_EQ(FindLibraryLine(lines, 0x100)->line(), 120u);
@@ -64,7 +66,8 @@ TEST(ProfilerTest, SamplesTheCallerAndEveryWorkerByCpuTime) {
   ASSERT_TRUE(pool.status().ok());
   ProfilerOptions options;
   options.hz = 1000;
-  StatusOr<std::unique_ptr<Profiler>> profiler = Profiler::Start(&pool, options);
+  StatusOr<std::unique_ptr<Profiler>> profiler =
+      Profiler::Start(&pool, options);
   ASSERT_TRUE(profiler.ok()) << profiler.status().ToString();
   // Each index waits for the others, so each runs on its own thread, which
   // then spins 0.1 s of its CPU time: about 100 samples per thread, and
@@ -104,7 +107,8 @@ TEST(ProfilerTest, FullBufferDropsAndCounts) {
   ProfilerOptions options;
   options.hz = 1000;
   options.max_samples = 10;
-  StatusOr<std::unique_ptr<Profiler>> profiler = Profiler::Start(nullptr, options);
+  StatusOr<std::unique_ptr<Profiler>> profiler =
+      Profiler::Start(nullptr, options);
   ASSERT_TRUE(profiler.ok()) << profiler.status().ToString();
   // 50 ms of CPU time is 50 periods, but a loaded machine may deliver fewer
   // timer signals: spin until one is dropped (up to 5 s of CPU time).
@@ -234,7 +238,8 @@ TEST(RollUpProfileTest, FollowsLinesBackThroughEveryStage) {
   // The line table's own stage leaves the lines as they are.
   StatusOr<Profile> same = RollUpProfile(**module, profile, "2.translated");
   ASSERT_TRUE(same.ok());
-  EXPECT_EQ(LinesOf(same->exports[0]).size(), 4u);  // the input line: "(no line)"
+  EXPECT_EQ(LinesOf(same->exports[0]).size(),
+            4u);  // the input line: "(no line)"
 
   EXPECT_EQ(RollUpProfile(**module, profile, "3.bogus").status().message(),
             "the module has no stage '3.bogus'; it has 0.source, "

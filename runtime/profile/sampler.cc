@@ -32,7 +32,8 @@ namespace {
 /// Where the handler writes; allocated at Start, never resized.
 struct SampleBuffer {
   SampleBuffer(size_t capacity, int generation)
-      : pcs(new uintptr_t[capacity]), capacity(capacity),
+      : pcs(new uintptr_t[capacity]),
+        capacity(capacity),
         generation(generation) {}
   std::unique_ptr<uintptr_t[]> pcs;
   const size_t capacity;
@@ -169,8 +170,7 @@ StatusOr<std::unique_ptr<Profiler>> Profiler::Start(
       g_generation.fetch_add(1, std::memory_order_relaxed) + 1);
   SampleBuffer* expected = nullptr;
   if (!g_active.compare_exchange_strong(expected, &impl->buffer)) {
-    return FailedPreconditionError(
-        "another profiler is sampling this process");
+    return FailedPreconditionError("another profiler is sampling this process");
   }
   impl->attached = true;
   std::unique_ptr<Profiler> profiler(new Profiler(std::move(impl)));
@@ -194,8 +194,8 @@ void Profiler::Stop() { impl_->Stop(); }
 std::vector<uintptr_t> Profiler::TakeSamples() {
   Stop();
   const SampleBuffer& buffer = impl_->buffer;
-  const size_t kept = std::min(
-      buffer.taken.load(std::memory_order_relaxed), buffer.capacity);
+  const size_t kept =
+      std::min(buffer.taken.load(std::memory_order_relaxed), buffer.capacity);
   return std::vector<uintptr_t>(buffer.pcs.get(), buffer.pcs.get() + kept);
 }
 

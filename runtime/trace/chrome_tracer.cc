@@ -55,11 +55,21 @@ void AppendJsonString(std::string* out, std::string_view text) {
   out->push_back('"');
   for (unsigned char c : text) {
     switch (c) {
-      case '"': out->append("\\\""); break;
-      case '\\': out->append("\\\\"); break;
-      case '\n': out->append("\\n"); break;
-      case '\r': out->append("\\r"); break;
-      case '\t': out->append("\\t"); break;
+      case '"':
+        out->append("\\\"");
+        break;
+      case '\\':
+        out->append("\\\\");
+        break;
+      case '\n':
+        out->append("\\n");
+        break;
+      case '\r':
+        out->append("\\r");
+        break;
+      case '\t':
+        out->append("\\t");
+        break;
       default:
         if (c < 0x20) {
           char escaped[8];
@@ -75,10 +85,14 @@ void AppendJsonString(std::string* out, std::string_view text) {
 
 const char* CategoryName(ZoneKind kind) {
   switch (kind) {
-    case ZoneKind::kModuleLoad: return "load";
-    case ZoneKind::kFunction: return "function";
-    case ZoneKind::kDispatch: return "dispatch";
-    case ZoneKind::kWorkgroups: return "workgroups";
+    case ZoneKind::kModuleLoad:
+      return "load";
+    case ZoneKind::kFunction:
+      return "function";
+    case ZoneKind::kDispatch:
+      return "dispatch";
+    case ZoneKind::kWorkgroups:
+      return "workgroups";
   }
   return "zone";
 }
@@ -174,14 +188,13 @@ class ChromeTracer final : public Tracer {
     const uint64_t now = clock_.Ticks();
     for (const ProfileExport& ex : profile.exports) {
       std::string lines = "[";
-      for (size_t i = 0; i < ex.lines.size() && i < kProfileTopLines;
-           ++i) {
+      for (size_t i = 0; i < ex.lines.size() && i < kProfileTopLines; ++i) {
         const ProfileLine& line = ex.lines[i];
         if (i) lines += ",";
         lines += "{\"path\":";
         AppendJsonString(&lines, line.path);
-        lines += StrCat(",\"line\":", line.line, ",\"samples\":",
-                        line.samples, ",\"text\":");
+        lines += StrCat(",\"line\":", line.line, ",\"samples\":", line.samples,
+                        ",\"text\":");
         std::optional<std::string_view> text;
         if (line.line != 0) {
           EmbedSource(line.path);
@@ -191,9 +204,9 @@ class ChromeTracer final : public Tracer {
           }
         }
         if (text) {
-          AppendJsonString(&lines, text->substr(std::min(
-                                       text->find_first_not_of(" \t"),
-                                       text->size())));
+          AppendJsonString(&lines,
+                           text->substr(std::min(text->find_first_not_of(" \t"),
+                                                 text->size())));
         } else {
           lines += "null";
         }
@@ -205,8 +218,10 @@ class ChromeTracer final : public Tracer {
                           ",\"lines\":" + lines + "}";
       std::string event = ",\n{\"name\":";
       AppendJsonString(&event, ex.export_view.name());
-      event += ",\"cat\":\"kiln.profile\",\"ph\":\"i\",\"s\":\"g\",\"pid\":1,"
-               "\"tid\":0,\"args\":" + entry + ",\"ts\":";
+      event +=
+          ",\"cat\":\"kiln.profile\",\"ph\":\"i\",\"s\":\"g\",\"pid\":1,"
+          "\"tid\":0,\"args\":" +
+          entry + ",\"ts\":";
       profile_events_.push_back({now, std::move(event)});
       std::string key;
       AppendJsonString(&key, ex.export_view.name());
@@ -407,8 +422,8 @@ class ChromeTracer final : public Tracer {
 
   /// Out of line, as are the other slow paths, so that EndZone's own code
   /// stays short.
-  [[gnu::noinline]] Site* CacheSite(ThreadEvents& thread,
-                                    const TraceSite& site, uint64_t epoch) {
+  [[gnu::noinline]] Site* CacheSite(ThreadEvents& thread, const TraceSite& site,
+                                    uint64_t epoch) {
     ThreadEvents::CachedSite& entry = thread.cache[CacheSlot(site)];
     if (thread.epoch != epoch) {
       for (ThreadEvents::CachedSite& stale : thread.cache) stale.key = nullptr;
@@ -555,10 +570,10 @@ class ChromeTracer final : public Tracer {
   void AppendEvents(std::string* out, const Chunk& chunk, uint32_t from,
                     uint32_t to) {
     if (from == to) return;
-    thread_names_.emplace(
-        chunk.tid, chunk.events[from].site->kind == ZoneKind::kWorkgroups
-                       ? "kiln worker"
-                       : "kiln");
+    thread_names_.emplace(chunk.tid,
+                          chunk.events[from].site->kind == ZoneKind::kWorkgroups
+                              ? "kiln worker"
+                              : "kiln");
     const std::string prefix =
         ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":" + std::to_string(chunk.tid) +
         ",\"ts\":";
@@ -568,8 +583,9 @@ class ChromeTracer final : public Tracer {
 
   void AppendHeader(std::string* out) {
     *out += "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
-    *out += "{\"ph\":\"M\",\"pid\":1,\"tid\":0,\"name\":\"process_name\","
-            "\"args\":{\"name\":\"kiln\"}}";
+    *out +=
+        "{\"ph\":\"M\",\"pid\":1,\"tid\":0,\"name\":\"process_name\","
+        "\"args\":{\"name\":\"kiln\"}}";
   }
 
   /// Metadata events for the threads seen since the last call.
@@ -585,8 +601,7 @@ class ChromeTracer final : public Tracer {
 
   Status OpenFile() {
     if (fd_ >= 0) return OkStatus();
-    fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                 0644);
+    fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd_ < 0)
       return ErrnoToStatus(errno, StrCat("cannot write trace '", path_, "'"));
     return OkStatus();
@@ -594,8 +609,8 @@ class ChromeTracer final : public Tracer {
 
   Status WriteAt(std::string_view data, uint64_t offset) {
     while (!data.empty()) {
-      const ssize_t n = ::pwrite(fd_, data.data(), data.size(),
-                                 static_cast<off_t>(offset));
+      const ssize_t n =
+          ::pwrite(fd_, data.data(), data.size(), static_cast<off_t>(offset));
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0)
         return ErrnoToStatus(n < 0 ? errno : ENOSPC,
@@ -609,8 +624,8 @@ class ChromeTracer final : public Tracer {
   /// Appends `nanoseconds` as microseconds with 3 decimals.
   static void AppendMicroseconds(std::string* out, uint64_t nanoseconds) {
     char digits[24];
-    char* end = std::to_chars(digits, digits + sizeof(digits),
-                              nanoseconds / 1000).ptr;
+    char* end =
+        std::to_chars(digits, digits + sizeof(digits), nanoseconds / 1000).ptr;
     const uint64_t fraction = nanoseconds % 1000;
     *end++ = '.';
     *end++ = static_cast<char>('0' + fraction / 100);
@@ -650,12 +665,10 @@ class ChromeTracer final : public Tracer {
       AppendJsonString(out, site.file);
       std::snprintf(numbers, sizeof(numbers),
                     ",\"line\":%u,\"workgroup_count\":[%u,%u,%u]", site.line,
-                    site.workgroups[0], site.workgroups[1],
-                    site.workgroups[2]);
+                    site.workgroups[0], site.workgroups[1], site.workgroups[2]);
       out->append(numbers);
       out->append(",\"input_location\":");
-      AppendJsonString(out, SourceLocationView{site.input_file,
-                                               site.input_line,
+      AppendJsonString(out, SourceLocationView{site.input_file, site.input_line,
                                                site.input_column}
                                 .ToString());
     } else if (!site.file.empty()) {
@@ -682,7 +695,7 @@ class ChromeTracer final : public Tracer {
   std::deque<Chunk*> queue_;  // full, for the writer
   bool writing_ = false;      // the writer formats a chunk outside the lock
   bool stopping_ = false;
-  Status status_;             // the first write error
+  Status status_;  // the first write error
   std::deque<Site> sites_;
   std::unordered_map<const TraceSite*, Site*> site_index_;
   std::map<std::string, std::string> sources_;
@@ -697,7 +710,7 @@ class ChromeTracer final : public Tracer {
   int fd_ = -1;
   /// Kept from chunk to chunk: no growth, copies or fresh pages per chunk.
   std::string writer_out_;
-  uint64_t events_end_ = 0;   // file offset after the last event
+  uint64_t events_end_ = 0;  // file offset after the last event
   std::map<uint32_t, const char*> thread_names_;
   std::set<uint32_t> named_threads_;
 

@@ -102,7 +102,8 @@ class ConsoleTracer final : public Tracer {
                    Printable(text.status().message()).c_str());
       return;
     }
-    const uint32_t first = site.line > kLinesBefore ? site.line - kLinesBefore : 1;
+    const uint32_t first =
+        site.line > kLinesBefore ? site.line - kLinesBefore : 1;
     ForEachNumberedLine(FindLineWindow(*text, first, site.line + kLinesAfter),
                         site.line, kLineNumberWidth,
                         [this](const std::string& line) {

@@ -1,4 +1,5 @@
-//===- providers.h - Tracing providers ----------------------------*- C++ -*-===//
+//===- providers.h - Tracing providers ----------------------------*- C++
+//-*-===//
 
 #ifndef KILN_RUNTIME_TRACE_PROVIDERS_H_
 #define KILN_RUNTIME_TRACE_PROVIDERS_H_

@@ -10,8 +10,8 @@
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <sstream>
 #include <set>
+#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -19,9 +19,9 @@
 #include "gtest/gtest.h"
 #include "kiln/context.h"
 #include "kiln/module.h"
+#include "kiln/profiler.h"
 #include "kiln/thread_pool.h"
 #include "module/module_test_util.h"
-#include "kiln/profiler.h"
 #include "nlohmann/json.hpp"
 #include "trace/providers.h"
 #include "trace/source_registry.h"
@@ -154,9 +154,9 @@ TEST(DispatchSiteTest, ZoneTextsLargerThanALimit) {
   found = FindZoneTextsLargerThan(*module, options, 0);
   std::vector<std::string_view> paths;
   for (const SourceFileView& file : found) paths.push_back(file.path);
-  EXPECT_NE(std::find(paths.begin(), paths.end(),
-                      "dbg_ex_cpu.2.translated.mlir"),
-            paths.end());
+  EXPECT_NE(
+      std::find(paths.begin(), paths.end(), "dbg_ex_cpu.2.translated.mlir"),
+      paths.end());
   EXPECT_EQ(std::find(paths.begin(), paths.end(), "dbg_ex_cpu.0.source.mlir"),
             paths.end());
 }
@@ -176,8 +176,8 @@ class RecordingTracer final : public Tracer {
     std::lock_guard<std::mutex> lock(mutex_);
     auto& stack = stacks_[std::this_thread::get_id()];
     stack.push_back(site.kind);
-    log_.push_back({true, site.kind, std::string(site.name),
-                    std::this_thread::get_id()});
+    log_.push_back(
+        {true, site.kind, std::string(site.name), std::this_thread::get_id()});
     return ++next_token_;
   }
   void EndZone(const TraceSite& site, uint64_t) override {
@@ -188,8 +188,8 @@ class RecordingTracer final : public Tracer {
       EXPECT_EQ(stack.back(), site.kind) << "zones must close in order";
       stack.pop_back();
     }
-    log_.push_back({false, site.kind, std::string(site.name),
-                    std::this_thread::get_id()});
+    log_.push_back(
+        {false, site.kind, std::string(site.name), std::this_thread::get_id()});
   }
   Status Flush() override { return OkStatus(); }
 
@@ -458,8 +458,8 @@ TEST(ChromeTracerTest, ProfileShowsEachExportsHottestLinesWithTheirTexts) {
   EXPECT_EQ(args["lines"][1]["text"],
             "translated line 121: %121 = arith.addf %a, %b : f32");
   // The texts the profile names are embedded beside those the events name.
-  EXPECT_TRUE(doc["kilnSources"].contains(std::string(
-      "dbg_ex_cpu.2.translated.mlir")));
+  EXPECT_TRUE(
+      doc["kilnSources"].contains(std::string("dbg_ex_cpu.2.translated.mlir")));
   EXPECT_TRUE(doc["kilnSources"].contains("dbg_ex_cpu.1.configured.mlir"));
   EXPECT_EQ(doc["kilnSources"].size(), 3u);
 }
@@ -531,10 +531,10 @@ TEST(ChromeTracerTest, EventsKeepTheirSiteWhenItsAddressIsReused) {
     seen.emplace_back(event["name"], event["args"]["line"]);
     EXPECT_EQ(event["args"]["workgroup_count"], json::parse("[4,1,1]"));
   }
-  EXPECT_EQ(seen, (std::vector<std::pair<std::string, int>>{
-                      {"first_export", 3},
-                      {"first_export", 3},
-                      {"other_export", 9}}));
+  EXPECT_EQ(
+      seen,
+      (std::vector<std::pair<std::string, int>>{
+          {"first_export", 3}, {"first_export", 3}, {"other_export", 9}}));
 }
 
 // A site with an id is known by its address and id: another id at the same
@@ -559,11 +559,12 @@ TEST(ChromeTracerTest, SitesWithIdsAreKnownByAddressAndId) {
   json doc = json::parse(ReadFile(trace.path));
   std::vector<std::pair<std::string, int>> seen;
   for (const json& event : doc["traceEvents"])
-    if (event["ph"] == "X") seen.emplace_back(event["name"], event["args"]["line"]);
-  EXPECT_EQ(seen, (std::vector<std::pair<std::string, int>>{
-                      {"first_export", 3},
-                      {"first_export", 3},
-                      {"other_export", 9}}));
+    if (event["ph"] == "X")
+      seen.emplace_back(event["name"], event["args"]["line"]);
+  EXPECT_EQ(
+      seen,
+      (std::vector<std::pair<std::string, int>>{
+          {"first_export", 3}, {"first_export", 3}, {"other_export", 9}}));
 }
 
 // Events stream to the file while the run goes on (memory stays bounded),
@@ -650,7 +651,8 @@ TEST(ChromeTracerTest, ExitedThreadsGiveTheirBuffersBack) {
   const int64_t heap_before = HeapBytesInUse();
   for (int t = 0; t < kThreads; ++t) {
     std::thread([&] {
-      for (int i = 0; i < 3; ++i) tracer->EndZone(site, tracer->BeginZone(site));
+      for (int i = 0; i < 3; ++i)
+        tracer->EndZone(site, tracer->BeginZone(site));
     }).join();
   }
   // A buffer kept per thread would be kThreads of them (about 40 MB).
@@ -685,8 +687,10 @@ TEST(TracerFactoryTest, Specs) {
   EXPECT_TRUE(CreateTracer("chrome=/tmp/x.json", {}).ok());
   EXPECT_EQ(CreateTracer("chrome", {}).status().message(),
             "--trace=chrome needs a file: --trace=chrome=/tmp/trace.json");
-  EXPECT_NE(CreateTracer("perfetto", {}).status().message().find(
-                "unknown tracer 'perfetto'; choose one of null, console"),
+  EXPECT_NE(CreateTracer("perfetto", {})
+                .status()
+                .message()
+                .find("unknown tracer 'perfetto'; choose one of null, console"),
             std::string::npos);
 #ifndef KILN_HAVE_TRACY
   EXPECT_NE(CreateTracer("tracy", {}).status().message().find("no Tracy"),
@@ -748,7 +752,9 @@ TEST(PublishTest, LoadedModulesServeTheirOwnTexts) {
             StatusCode::kNotFound);
 }
 
-char* MallocForTest(size_t size) { return static_cast<char*>(std::malloc(size)); }
+char* MallocForTest(size_t size) {
+  return static_cast<char*>(std::malloc(size));
+}
 
 // A profiler thread keeps asking for a text while modules load and unload:
 // every answer is the whole text or a refusal, never freed memory (run

@@ -1,7 +1,5 @@
 //===- tracer.cc - Process tracer, null provider, factory -----------------===//
 
-#include "kiln/trace.h"
-
 #include <array>
 #include <atomic>
 #include <cerrno>
@@ -9,7 +7,7 @@
 #include <set>
 
 #include "kiln/module.h"
-
+#include "kiln/trace.h"
 #include "trace/providers.h"
 #include "trace/source_registry.h"
 
@@ -46,8 +44,8 @@ void SourceRegistry::Remove(Entry* entry) {
 }
 
 StatusOr<std::string> ReadPublishedSource(std::string_view path) {
-  StatusOr<std::string> text = NotFoundError("no loaded module has source '",
-                                             path, "'");
+  StatusOr<std::string> text =
+      NotFoundError("no loaded module has source '", path, "'");
   SourceRegistry::Global().With(
       path, [&](const SourceFileView& file) { text = file.Decompress(); });
   return text;
@@ -99,8 +97,9 @@ TraceSite MakeDispatchSite(const Module& module, const ExportView& view,
   return site;
 }
 
-std::vector<SourceFileView> FindZoneTextsLargerThan(
-    const Module& module, const TraceOptions& options, uint64_t max_bytes) {
+std::vector<SourceFileView> FindZoneTextsLargerThan(const Module& module,
+                                                    const TraceOptions& options,
+                                                    uint64_t max_bytes) {
   std::vector<SourceFileView> found;
   std::set<std::string_view> seen;
   for (uint32_t e = 0; e < module.executable_count(); ++e) {

@@ -20,17 +20,16 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <tracy/TracyC.h>
+
 #include <mutex>
 #include <string>
 #include <string_view>
-#include <unordered_map>
-
 #include <tracy/Tracy.hpp>
-#include <tracy/TracyC.h>
+#include <unordered_map>
 
 #include "kiln/module_format.h"
 #include "kiln/sources.h"
-
 #include "trace/providers.h"
 
 namespace kiln {
@@ -102,10 +101,14 @@ char* ServeSource(void* /*data*/, const char* filename, size_t& size) {
 /// Tracy.hpp macro.
 uint32_t KindColor(ZoneKind kind) {
   switch (kind) {
-    case ZoneKind::kModuleLoad: return 0x8a6fdf;
-    case ZoneKind::kFunction: return 0x4f8fda;
-    case ZoneKind::kDispatch: return 0xe58a3a;
-    case ZoneKind::kWorkgroups: return 0x5fb35f;
+    case ZoneKind::kModuleLoad:
+      return 0x8a6fdf;
+    case ZoneKind::kFunction:
+      return 0x4f8fda;
+    case ZoneKind::kDispatch:
+      return 0xe58a3a;
+    case ZoneKind::kWorkgroups:
+      return 0x5fb35f;
   }
   return 0;
 }
@@ -118,9 +121,8 @@ class TracyTracer final : public Tracer {
   void PublishSources(const PublishedSources&) override {
     // Registering is idempotent; done on first publish so that a tracer
     // that never sees a module leaves Tracy's default behavior alone.
-    std::call_once(registered_, [] {
-      TracySourceCallbackRegister(&ServeSource, nullptr);
-    });
+    std::call_once(registered_,
+                   [] { TracySourceCallbackRegister(&ServeSource, nullptr); });
   }
   void UnpublishSources(const PublishedSources& sources) override {
     // Tracy may ask for these texts after the module is gone.

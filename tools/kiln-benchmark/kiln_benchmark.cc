@@ -1,4 +1,5 @@
-//===- kiln_benchmark.cc - Steady-state time per call of a kiln function ---===//
+//===- kiln_benchmark.cc - Steady-state time per call of a kiln function
+//---===//
 //
 //   kiln-benchmark MODULE.kiln [--function=NAME] [--input=VALUE]...
 //                  [--threads=N] [--perf] [--benchmark_repetitions=N]
@@ -78,12 +79,14 @@ std::string Usage() {
          "                        untimed calls before the first repetition\n"
          "                        (default: 3)\n"
          "  --benchmark_repetitions=N\n"
-         "                        repetitions, each timed on its own (default:\n"
+         "                        repetitions, each timed on its own "
+         "(default:\n"
          "                        1); with more than one, the mean, median,\n"
          "                        stddev, cv, min and max over them follow\n"
          "  --benchmark_min_time=X[s|x]\n"
          "                        each repetition calls the function until X\n"
-         "                        seconds have passed (X or Xs; default: 0.5s),\n"
+         "                        seconds have passed (X or Xs; default: "
+         "0.5s),\n"
          "                        or exactly X times (Xx, e.g. 10x)\n"
          "  --benchmark_format=console|json\n"
          "                        what stdout shows: a table (default) or\n"
@@ -94,9 +97,11 @@ std::string Usage() {
          "\n"
          "Each row is BM_<function>/process_time/real_time, as in\n"
          "iree-benchmark-module: Time is wall-clock time per call, CPU the\n"
-         "process's CPU time per call (all threads), both in ms; Iterations is\n"
+         "process's CPU time per call (all threads), both in ms; Iterations "
+         "is\n"
          "the number of calls timed. The console table goes to stdout and the\n"
-         "machine it ran on to stderr. Checks that fail (check.expect_* in the\n"
+         "machine it ran on to stderr. Checks that fail (check.expect_* in "
+         "the\n"
          "input program) are printed to stderr after the first call as\n"
          "'kiln-benchmark: check failed at LOCATION: MESSAGE'; the benchmark\n"
          "goes on and the exit status is 1.\n";
@@ -141,8 +146,8 @@ kiln::Status ParseMinTime(std::string_view text, MinTime* out) {
       text, "'");
   if (!text.empty() && text.back() == 'x') {
     int64_t calls = 0;
-    if (!ParseInteger("benchmark_min_time", text.substr(0, text.size() - 1),
-                      1, int64_t{1} << 40, &calls)
+    if (!ParseInteger("benchmark_min_time", text.substr(0, text.size() - 1), 1,
+                      int64_t{1} << 40, &calls)
              .ok()) {
       return error;
     }
@@ -176,15 +181,15 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
   options->module_path = line.module_path;
   for (const kiln::tools::Flag& flag : line.flags) {
     const std::string_view name = flag.name, value = flag.value;
-    KILN_ASSIGN_OR_RETURN(
-        const bool shared,
-        kiln::tools::ParseRunFlag(kiln::tools::kCallFlags, name, value, &options->run));
+    KILN_ASSIGN_OR_RETURN(const bool shared, kiln::tools::ParseRunFlag(
+                                                 kiln::tools::kCallFlags, name,
+                                                 value, &options->run));
     if (shared) continue;
     if (name == "help") {
       options->help = true;
     } else if (name == "benchmark_warmup_calls") {
-      KILN_RETURN_IF_ERROR(ParseInteger(name, value, 0, 1000000000,
-                                        &options->warmup_calls));
+      KILN_RETURN_IF_ERROR(
+          ParseInteger(name, value, 0, 1000000000, &options->warmup_calls));
     } else if (name == "benchmark_repetitions") {
       KILN_RETURN_IF_ERROR(
           ParseInteger(name, value, 1, 1000000, &options->repetitions));
@@ -224,7 +229,7 @@ double ProcessCpuSeconds() {
 
 // One row of the report: a repetition, or an aggregate over them.
 struct Row {
-  std::string aggregate;  // "" for a repetition, else "mean", "median", ...
+  std::string aggregate;    // "" for a repetition, else "mean", "median", ...
   bool percentage = false;  // cv: times are fractions of the mean
   int64_t repetition_index = 0;
   int64_t iterations = 0;
@@ -531,8 +536,7 @@ kiln::Status CheckOutputFile(const std::string& path) {
   const std::string dir = DirectoryOf(path);
   if (::access(dir.c_str(), W_OK | X_OK) != 0) {
     return kiln::ErrnoToStatus(
-        errno,
-        kiln::StrCat("--benchmark_out: cannot write in '", dir, "'"));
+        errno, kiln::StrCat("--benchmark_out: cannot write in '", dir, "'"));
   }
   return kiln::OkStatus();
 }
@@ -550,9 +554,9 @@ kiln::Status Run(const Options& options, const char* executable,
   if (!options.out_path.empty()) {
     KILN_RETURN_IF_ERROR(CheckOutputFile(options.out_path));
   }
-  KILN_ASSIGN_OR_RETURN(std::shared_ptr<const kiln::Module> module,
-                        kiln::Module::Load(options.module_path,
-                                           options.run.load_options()));
+  KILN_ASSIGN_OR_RETURN(
+      std::shared_ptr<const kiln::Module> module,
+      kiln::Module::Load(options.module_path, options.run.load_options()));
   KILN_ASSIGN_OR_RETURN(
       size_t function_index,
       kiln::tools::SelectFunction(*module, options.run.function));
@@ -598,9 +602,8 @@ kiln::Status Run(const Options& options, const char* executable,
   std::vector<Row> rows;
   // Sampling covers the timed calls alone.
   std::unique_ptr<kiln::Profiler> profiler;
-  KILN_RETURN_IF_ERROR(
-      kiln::tools::StartProfile(options.run.profile, *module, &pool,
-                                       &profiler));
+  KILN_RETURN_IF_ERROR(kiln::tools::StartProfile(options.run.profile, *module,
+                                                 &pool, &profiler));
   for (int64_t r = 0; r < options.repetitions; ++r) {
     KILN_ASSIGN_OR_RETURN(Row row, MeasureRepetition(call, options.min_time));
     row.repetition_index = r;
@@ -616,9 +619,9 @@ kiln::Status Run(const Options& options, const char* executable,
   if (profiler) {
     const kiln::Profile profile = profiler->Resolve(*module);
     if (options.run.profile.table) kiln::tools::Print("\n");
-    KILN_RETURN_IF_ERROR(kiln::tools::WriteProfileReport(
-        options.run.profile, *module, profile, signature.name,
-        pool.thread_count()));
+    KILN_RETURN_IF_ERROR(
+        kiln::tools::WriteProfileReport(options.run.profile, *module, profile,
+                                        signature.name, pool.thread_count()));
   }
 
   if (!options.json && options.out_path.empty()) {

@@ -43,16 +43,20 @@ class KilnBenchmarkTest : public ToolTest {
     ModuleSpec spec;
     spec.libraries.push_back({});
     spec.libraries[0].data = ReadBinaryFile(KILN_TEST_LIBRARY_1);
-    const TypeSpec v8{fb::ElementType::F32, {8}},
-        i32{fb::ElementType::I32, {}};
+    const TypeSpec v8{fb::ElementType::F32, {8}}, i32{fb::ElementType::I32, {}};
     ExportSpec add("add_f32", 0, 3, {2, 1, 1});
     add.binding_types = {v8, v8, v8};
     spec.executables.push_back({"ex", 0, {add}});
-    spec.functions.push_back(
-        {"main", {v8, v8, v8}, {0, 1}, {v8},
-         {Dispatch(0, 0, {0, 1}, {2}), Return({2})}});
+    spec.functions.push_back({"main",
+                              {v8, v8, v8},
+                              {0, 1},
+                              {v8},
+                              {Dispatch(0, 0, {0, 1}, {2}), Return({2})}});
     one_function_ = Write("one.kiln", BuildModule(spec));
-    spec.functions.push_back({"checks", {i32}, {0}, {i32},
+    spec.functions.push_back({"checks",
+                              {i32},
+                              {0},
+                              {i32},
                               {ExpectFalse(0, "t.mlir:5:3"), Return({0})}});
     two_functions_ = Write("two.kiln", BuildModule(spec));
   }
@@ -86,8 +90,8 @@ std::vector<TableRow> ParseTable(const std::string& out) {
   std::istringstream header(all[1]);
   std::vector<std::string> columns;
   for (std::string word; header >> word;) columns.push_back(word);
-  EXPECT_EQ(columns,
-            (std::vector<std::string>{"Benchmark", "Time", "CPU", "Iterations"}));
+  EXPECT_EQ(columns, (std::vector<std::string>{"Benchmark", "Time", "CPU",
+                                               "Iterations"}));
   for (size_t i = 3; i < all.size(); ++i) {
     std::istringstream fields(all[i]);
     std::vector<std::string> words;
@@ -123,8 +127,8 @@ TEST_F(KilnBenchmarkTest, Help) {
 }
 
 TEST_F(KilnBenchmarkTest, ConsoleTableWithFixedIterations) {
-  RunResult result = Run({one_function_, kA, kB, "--threads=2",
-                          "--benchmark_min_time=5x"});
+  RunResult result =
+      Run({one_function_, kA, kB, "--threads=2", "--benchmark_min_time=5x"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   std::vector<TableRow> rows = ParseTable(result.out);
   ASSERT_EQ(rows.size(), 1u) << result.out;
@@ -139,9 +143,9 @@ TEST_F(KilnBenchmarkTest, ProfileFollowsTheTable) {
   // The test kernel is too short to be sampled reliably: the table, then the
   // profile's header, and the (possibly empty) stacks file are certain.
   const std::string folded = dir_ + "/p.folded";
-  RunResult result = Run({one_function_, kA, kB, "--threads=1",
-                          "--benchmark_min_time=20x", "--profile=5000",
-                          "--profile-output=" + folded});
+  RunResult result =
+      Run({one_function_, kA, kB, "--threads=1", "--benchmark_min_time=20x",
+           "--profile=5000", "--profile-output=" + folded});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const size_t profile = result.out.find("\nprofile of main: ");
   ASSERT_NE(profile, std::string::npos) << result.out;
@@ -158,8 +162,7 @@ TEST_F(KilnBenchmarkTest, ProfileFollowsTheTable) {
                 "--profile-output=" + folded});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out.find("profile of"), std::string::npos);
-  result = Run({one_function_, kA, kB, "--benchmark_format=json",
-                "--profile"});
+  result = Run({one_function_, kA, kB, "--benchmark_format=json", "--profile"});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.err,
             "kiln-benchmark: error: --profile prints a table, which "
@@ -172,9 +175,9 @@ TEST_F(KilnBenchmarkTest, ProfileFollowsTheTable) {
 }
 
 TEST_F(KilnBenchmarkTest, PerfLoadsTheLibraryFromAFileInKilnPerfDir) {
-  RunResult result = RunInShell(
-      "export KILN_PERF_DIR=" + dir_ + "/perf", KILN_BENCHMARK_PATH,
-      {one_function_, kA, kB, "--perf", "--benchmark_min_time=1x"});
+  RunResult result =
+      RunInShell("export KILN_PERF_DIR=" + dir_ + "/perf", KILN_BENCHMARK_PATH,
+                 {one_function_, kA, kB, "--perf", "--benchmark_min_time=1x"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   const std::vector<std::string> files = Names(dir_ + "/perf");
   ASSERT_EQ(files.size(), 1u);
@@ -182,18 +185,18 @@ TEST_F(KilnBenchmarkTest, PerfLoadsTheLibraryFromAFileInKilnPerfDir) {
 }
 
 TEST_F(KilnBenchmarkTest, RepetitionsAddAggregates) {
-  RunResult result = Run({one_function_, kA, kB, "--benchmark_repetitions=3",
-                          "--benchmark_min_time=2x",
-                          "--benchmark_warmup_calls=0"});
+  RunResult result =
+      Run({one_function_, kA, kB, "--benchmark_repetitions=3",
+           "--benchmark_min_time=2x", "--benchmark_warmup_calls=0"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   std::vector<TableRow> rows = ParseTable(result.out);
   const std::string name = kName;
   std::vector<std::string> names;
   for (const TableRow& row : rows) names.push_back(row.name);
-  EXPECT_EQ(names, (std::vector<std::string>{
-                       name, name, name, name + "_mean", name + "_median",
-                       name + "_stddev", name + "_cv", name + "_min",
-                       name + "_max"}))
+  EXPECT_EQ(names,
+            (std::vector<std::string>{
+                name, name, name, name + "_mean", name + "_median",
+                name + "_stddev", name + "_cv", name + "_min", name + "_max"}))
       << result.out;
   for (size_t i = 0; i < rows.size(); ++i) {
     // Repetitions count calls, aggregates count repetitions.
@@ -301,13 +304,14 @@ TEST_F(KilnBenchmarkTest, OutWritesJsonAndReplacesTheFile) {
 }
 
 TEST_F(KilnBenchmarkTest, OutErrorsComeBeforeTheRun) {
-  RunResult result = Run({one_function_, kA, kB,
-                          "--benchmark_out=" + dir_ + "/missing/out.json"});
+  RunResult result = Run(
+      {one_function_, kA, kB, "--benchmark_out=" + dir_ + "/missing/out.json"});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.out, "");
-  EXPECT_EQ(result.err, "kiln-benchmark: error: --benchmark_out: cannot write "
-                        "in '" + dir_ +
-                            "/missing': No such file or directory\n");
+  EXPECT_EQ(result.err,
+            "kiln-benchmark: error: --benchmark_out: cannot write "
+            "in '" +
+                dir_ + "/missing': No such file or directory\n");
   result = Run({one_function_, kA, kB, "--benchmark_out=" + dir_});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.err, "kiln-benchmark: error: --benchmark_out: '" + dir_ +
@@ -342,8 +346,8 @@ TEST_F(KilnBenchmarkTest, InputErrors) {
   EXPECT_EQ(result.err,
             "kiln-benchmark: error: input 1: expected 8xf32, got 2x4xf32\n");
   result = Run({one_function_, kA, "--input=@" + dir_ + "/missing.npy"});
-  EXPECT_EQ(result.err, "kiln-benchmark: error: input 1: cannot open '" +
-                            dir_ + "/missing.npy': No such file or directory\n");
+  EXPECT_EQ(result.err, "kiln-benchmark: error: input 1: cannot open '" + dir_ +
+                            "/missing.npy': No such file or directory\n");
 }
 
 TEST_F(KilnBenchmarkTest, FunctionSelection) {
@@ -356,8 +360,8 @@ TEST_F(KilnBenchmarkTest, FunctionSelection) {
   EXPECT_EQ(result.err,
             "kiln-benchmark: error: no function 'nope' (available: main, "
             "checks)\n");
-  result = Run({two_functions_, "--function=main", kA, kB,
-                "--benchmark_min_time=1x"});
+  result = Run(
+      {two_functions_, "--function=main", kA, kB, "--benchmark_min_time=1x"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
 }
 
@@ -380,7 +384,8 @@ TEST_F(KilnBenchmarkTest, FlagErrors) {
        "calls (10x), got '-1s'"},
       {"--benchmark_format=csv",
        "--benchmark_format expects console or json, got 'csv'"},
-      {"--benchmark_out=", "--benchmark_out needs a file: --benchmark_out=FILE"},
+      {"--benchmark_out=",
+       "--benchmark_out needs a file: --benchmark_out=FILE"},
       {"--threads=0", "--threads expects an integer in [1, 1024], got '0'"},
   };
   for (const auto& [flag, message] : cases) {
@@ -391,19 +396,21 @@ TEST_F(KilnBenchmarkTest, FlagErrors) {
   }
   RunResult result = Run({});
   EXPECT_EQ(result.exit_code, 1);
-  EXPECT_EQ(result.err, "kiln-benchmark: error: no module given (see --help)\n");
+  EXPECT_EQ(result.err,
+            "kiln-benchmark: error: no module given (see --help)\n");
   // Accepted forms.
-  for (const char* min_time : {"--benchmark_min_time=0", "--benchmark_min_time=0.001",
-                               "--benchmark_min_time=0.001s"}) {
+  for (const char* min_time :
+       {"--benchmark_min_time=0", "--benchmark_min_time=0.001",
+        "--benchmark_min_time=0.001s"}) {
     result = Run({one_function_, kA, kB, min_time});
     EXPECT_EQ(result.exit_code, 0) << min_time << ": " << result.err;
   }
 }
 
 TEST_F(KilnBenchmarkTest, FailedChecksAreReportedOnceAndFailTheRun) {
-  RunResult result = Run({two_functions_, "--function=checks", "--input=i32=7",
-                          "--benchmark_min_time=4x",
-                          "--benchmark_repetitions=2"});
+  RunResult result =
+      Run({two_functions_, "--function=checks", "--input=i32=7",
+           "--benchmark_min_time=4x", "--benchmark_repetitions=2"});
   EXPECT_EQ(result.exit_code, 1);
   // The benchmark still runs to its end.
   EXPECT_EQ(ParseTable(result.out).size(), 2u + 6u) << result.out;

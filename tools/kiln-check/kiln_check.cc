@@ -47,9 +47,11 @@ std::string Usage() {
              "\n"
              "Runs every function of a compiled kiln module that takes no\n"
              "arguments (IREE e2e test format: check.expect_*,\n"
-             "util.unfoldable_constant), or only the one --function names, and\n"
+             "util.unfoldable_constant), or only the one --function names, "
+             "and\n"
              "reports which pass. A function passes when none of its checks\n"
-             "fails and it returns without error; a failing check does not stop\n"
+             "fails and it returns without error; a failing check does not "
+             "stop\n"
              "the function.\n"
              "\n"
              "options:\n") +
@@ -57,7 +59,8 @@ std::string Usage() {
          "  --help                show this help\n"
          "\n"
          "Prints 'NAME: PASS' or 'NAME: FAIL' (then each failed check and any\n"
-         "error, indented) per function, 'skipped: NAME (takes arguments)' for\n"
+         "error, indented) per function, 'skipped: NAME (takes arguments)' "
+         "for\n"
          "functions with arguments, and 'N passed, N failed' last. The exit\n"
          "status is 0 when all passed, 1 otherwise (also when none ran).\n";
 }
@@ -116,9 +119,9 @@ kiln::Status Run(const Options& options, bool* all_passed) {
   if (options.module_path.empty()) {
     return kiln::InvalidArgumentError("no module given (see --help)");
   }
-  KILN_ASSIGN_OR_RETURN(std::shared_ptr<const kiln::Module> module,
-                        kiln::Module::Load(options.module_path,
-                                           options.run.load_options()));
+  KILN_ASSIGN_OR_RETURN(
+      std::shared_ptr<const kiln::Module> module,
+      kiln::Module::Load(options.module_path, options.run.load_options()));
   const std::vector<kiln::FunctionSignature>& functions = module->functions();
   std::vector<size_t> selected;
   if (options.run.function) {

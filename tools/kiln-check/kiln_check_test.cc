@@ -59,25 +59,25 @@ ModuleSpec CheckSpec(bool with_failures) {
   };
   const TypeSpec f22{F32, {2, 2}}, i22{I32, {2, 2}}, i32{I32, {}}, i1{I1, {}},
       v8{F32, {8}};
-  spec.functions.push_back({"tensor_float",
-                            {f22, f22},
-                            {},
-                            {},
-                            {Constant(0, 0), Constant(1, 1),
-                             ExpectAlmostEq(1, 0, "tests/float.mlir:4:3"),
-                             Return({})}});
+  spec.functions.push_back(
+      {"tensor_float",
+       {f22, f22},
+       {},
+       {},
+       {Constant(0, 0), Constant(1, 1),
+        ExpectAlmostEq(1, 0, "tests/float.mlir:4:3"), Return({})}});
   spec.functions.push_back({"loop",
                             {i32, i32, i1},
                             {},
                             {i32},
-                            {Constant(0, 4),                     // 0: i = 0
-                             Constant(1, 5),                     // 1: n = 5
-                             Dispatch(0, 2, {0, 1}, {2}),        // 2: i < n
-                             CondBranch(2, 4, 6),                // 3
-                             Dispatch(0, 1, {0}, {0}),           // 4: ++i
-                             Branch(2),                          // 5
+                            {Constant(0, 4),                         // 0: i = 0
+                             Constant(1, 5),                         // 1: n = 5
+                             Dispatch(0, 2, {0, 1}, {2}),            // 2: i < n
+                             CondBranch(2, 4, 6),                    // 3
+                             Dispatch(0, 1, {0}, {0}),               // 4: ++i
+                             Branch(2),                              // 5
                              ExpectEq(0, 1, "tests/loop.mlir:9:5"),  // 6
-                             Return({0})}});                     // 7
+                             Return({0})}});                         // 7
   spec.functions.push_back(
       {"with_args", {i32}, {0}, {}, {ExpectTrue(0), Return({})}});
   if (with_failures) {
@@ -89,11 +89,8 @@ ModuleSpec CheckSpec(bool with_failures) {
          {Constant(0, 2), Constant(1, 3),
           ExpectEq(0, 0, "tests/e2e/tosa/foo.mlir:11:3"),
           ExpectEq(1, 0, "tests/e2e/tosa/foo.mlir:12:3"), Return({})}});
-    spec.functions.push_back({"error",
-                              {v8},
-                              {},
-                              {},
-                              {Dispatch(0, 0, {}, {0}), Return({})}});
+    spec.functions.push_back(
+        {"error", {v8}, {}, {}, {Dispatch(0, 0, {}, {0}), Return({})}});
   }
   return spec;
 }
@@ -119,9 +116,8 @@ TEST_F(KilnCheckTest, Help) {
   EXPECT_NE(result.out.find("usage: kiln-check MODULE.kiln"),
             std::string::npos);
   // The flags it shares with kiln-run and kiln-benchmark, as they say.
-  EXPECT_NE(result.out.find(tools::RunFlagsHelp(tools::kFunctionFlag |
-                                                tools::kThreadsFlag |
-                                                tools::kPerfFlag)),
+  EXPECT_NE(result.out.find(tools::RunFlagsHelp(
+                tools::kFunctionFlag | tools::kThreadsFlag | tools::kPerfFlag)),
             std::string::npos);
   EXPECT_EQ(result.err, "");
 }

@@ -5,6 +5,13 @@
 #include "Pipeline/Pipeline.h"
 #include "Pipeline/Registration.h"
 #include "Target/CPU/CPUTarget.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "mlir/Support/ToolUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
@@ -14,13 +21,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/xxhash.h"
-#include "mlir/IR/AsmState.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Support/FileUtilities.h"
-#include "mlir/Support/Timing.h"
-#include "mlir/Support/ToolUtilities.h"
 
 #include <csignal>
 
@@ -34,7 +34,8 @@ static cl::opt<std::string> inputFilename(cl::Positional,
                                           cl::init("-"), cl::cat(kilnCategory));
 static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                            cl::value_desc("file"),
-                                           cl::init("-"), cl::cat(kilnCategory));
+                                           cl::init("-"),
+                                           cl::cat(kilnCategory));
 static cl::opt<int> debugLevel(
     "executable-debug-level",
     cl::desc("Debug information in executables: 0 export names, 1 + input "
@@ -164,15 +165,14 @@ static std::string getModuleName(StringRef path) {
 /// different builds never share a path.
 static std::string getSourcePrefix(StringRef moduleName, StringRef input,
                                    const kiln::CompileOptions &options) {
-  std::string key = (input + "\n" + options.cpu + "\n" +
-                     Twine(options.debugLevel) + "\n" +
-                     Twine(static_cast<int>(options.mode)) + "\n" +
-                     Twine(options.accumulateHalfInF32) + "\n" +
-                     Twine(options.reassociateFpReductions))
-                        .str();
-  uint64_t hash = llvm::xxh3_64bits(
-      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(key.data()),
-                        key.size()));
+  std::string key =
+      (input + "\n" + options.cpu + "\n" + Twine(options.debugLevel) + "\n" +
+       Twine(static_cast<int>(options.mode)) + "\n" +
+       Twine(options.accumulateHalfInF32) + "\n" +
+       Twine(options.reassociateFpReductions))
+          .str();
+  uint64_t hash = llvm::xxh3_64bits(ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(key.data()), key.size()));
   std::string prefix;
   llvm::raw_string_ostream os(prefix);
   os << moduleName << "-" << llvm::format_hex_no_prefix(hash >> 32, 8);
@@ -317,8 +317,7 @@ static LogicalResult run(MLIRContext &context) {
     else if (!llvm::is_contained(kiln::getCaptureStages(options), lineStage)) {
       llvm::errs() << "kiln-compile: error: --executable-debug-line-stage '"
                    << lineStage << "' is not a captured stage; captured: "
-                   << llvm::join(kiln::getCaptureStages(options), ", ")
-                   << "\n";
+                   << llvm::join(kiln::getCaptureStages(options), ", ") << "\n";
       return failure();
     }
     options.lineStage = lineStage;
@@ -397,15 +396,14 @@ static LogicalResult run(MLIRContext &context) {
     return compileSource(sourceMgr, context, bufferOptions, out);
   };
   LogicalResult compiled =
-      splitInputFile
-          ? splitAndProcessBuffer(
-                std::move(input),
-                [&](std::unique_ptr<llvm::MemoryBuffer> chunk,
-                    raw_ostream &out) {
-                  return compileBuffer(std::move(chunk), out);
-                },
-                os, kDefaultSplitMarker, kDefaultSplitMarker)
-          : compileBuffer(std::move(input), os);
+      splitInputFile ? splitAndProcessBuffer(
+                           std::move(input),
+                           [&](std::unique_ptr<llvm::MemoryBuffer> chunk,
+                               raw_ostream &out) {
+                             return compileBuffer(std::move(chunk), out);
+                           },
+                           os, kDefaultSplitMarker, kDefaultSplitMarker)
+                     : compileBuffer(std::move(input), os);
   if (failed(compiled))
     return failure();
   if (verifyDiagnostics)

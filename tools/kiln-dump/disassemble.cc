@@ -20,8 +20,7 @@ std::string TypeString(const fb::TensorType& type) {
   Shape shape;
   if (type.shape()) shape.assign(type.shape()->begin(), type.shape()->end());
   // A verified module's element types are the runtime's.
-  return FormatTensorType(static_cast<ElementType>(type.element_type()),
-                          shape);
+  return FormatTensorType(static_cast<ElementType>(type.element_type()), shape);
 }
 
 std::string SlotTypeString(const fb::Function& function, uint32_t slot) {
@@ -153,8 +152,7 @@ std::string InstructionText(const Module& module, const fb::Function& function,
     }
     case fb::Op::CheckOp: {
       const auto* c = static_cast<const fb::CheckOp*>(op);
-      std::string out = CheckName(c->kind()) + " " +
-                        Slot(c->lhs());
+      std::string out = CheckName(c->kind()) + " " + Slot(c->lhs());
       if (HasRhs(c->kind())) out += ", " + Slot(c->rhs());
       if (c->kind() == fb::CheckKind::AlmostEqual) {
         out += StrCat(" atol ", c->atol(), " rtol ", c->rtol());
@@ -232,8 +230,7 @@ json InstructionJson(const Module& module, const fb::Function& function,
         out["atol"] = c->atol();
         out["rtol"] = c->rtol();
       }
-      out["location"] =
-          c->location() ? c->location()->str() : std::string();
+      out["location"] = c->location() ? c->location()->str() : std::string();
       break;
     }
     case fb::Op::NONE:
@@ -269,8 +266,8 @@ std::string DisassembleFunction(const Module& module,
   if (const auto* sizes = function.buffer_sizes(); sizes && sizes->size()) {
     out += "  buffers:";
     for (uint32_t i = 0; i < sizes->size(); ++i) {
-      out += StrCat(i ? ", " : " ", BufferName(i), " ", sizes->Get(i),
-                    " bytes");
+      out +=
+          StrCat(i ? ", " : " ", BufferName(i), " ", sizes->Get(i), " bytes");
     }
     out += "\n";
   }

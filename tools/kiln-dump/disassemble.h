@@ -1,4 +1,5 @@
-//===- disassemble.h - Host function bodies as text and JSON ------*- C++ -*-===//
+//===- disassemble.h - Host function bodies as text and JSON ------*- C++
+//-*-===//
 //
 // kiln-dump --disassemble: the slot program of each host function (see
 // "Host functions" in schema/module.fbs), one instruction per line.
@@ -19,9 +20,8 @@ namespace kiln::dump {
 /// `function` of `module` (a verified module: indices are in range):
 ///
 ///   func @main(%0: 4x8xf32) -> (4x8xf32)
-///      0  %1 = dispatch main_dispatch_0::main_dispatch_0_add_4x8_f32(%0) : 4x8xf32
-///      1  release %0
-///      2  return %1
+///      0  %1 = dispatch main_dispatch_0::main_dispatch_0_add_4x8_f32(%0) :
+///      4x8xf32 1  release %0 2  return %1
 std::string DisassembleFunction(const Module& module,
                                 const fb::Function& function);
 

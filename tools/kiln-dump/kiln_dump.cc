@@ -24,6 +24,8 @@
 #include <string_view>
 #include <vector>
 
+#include "correlate.h"
+#include "disassemble.h"
 #include "kiln/debug_info.h"
 #include "kiln/module.h"
 #include "kiln/module_generated.h"
@@ -31,8 +33,6 @@
 #include "kiln/printable.h"
 #include "kiln/sources.h"
 #include "kiln/status.h"
-#include "correlate.h"
-#include "disassemble.h"
 #include "nlohmann/json.hpp"
 #include "support/command_line.h"
 #include "support/source_lines.h"
@@ -72,8 +72,10 @@ constexpr char kUsage[] =
     "                          replace existing files\n"
     "  --disassemble           print each function's host program: one\n"
     "                          instruction per line (constant, dispatch,\n"
-    "                          reshape, release, br, cond_br, check.*, return)\n"
-    "                          over numbered slots, each result with its type,\n"
+    "                          reshape, release, br, cond_br, check.*, "
+    "return)\n"
+    "                          over numbered slots, each result with its "
+    "type,\n"
     "                          and the buffer plan: the function's buffers\n"
     "                          (b0, b1, ...) and which one each dispatch\n"
     "                          result is written into (new: storage of its\n"
@@ -172,7 +174,7 @@ struct SourceTotals {
   uint64_t distinct_raw_bytes = 0;  // over distinct contents
   uint64_t stored_bytes = 0;        // over distinct contents: module bytes
   uint64_t too_large = 0;
-  uint64_t line_origins = 0;        // cross-stage line map rows
+  uint64_t line_origins = 0;  // cross-stage line map rows
 };
 
 SourceTotals ComputeTotals(const kiln::SourceTable& table) {
@@ -225,10 +227,11 @@ json SourcesJson(const kiln::SourceTable& table) {
 }
 
 std::string TotalsLine(const SourceTotals& totals) {
-  std::string line = kiln::StrCat(
-      totals.files, " files (", totals.contents, " distinct contents): ",
-      totals.raw_bytes, " raw bytes (", totals.distinct_raw_bytes,
-      " distinct), ", totals.stored_bytes, " stored bytes");
+  std::string line =
+      kiln::StrCat(totals.files, " files (", totals.contents,
+                   " distinct contents): ", totals.raw_bytes, " raw bytes (",
+                   totals.distinct_raw_bytes, " distinct), ",
+                   totals.stored_bytes, " stored bytes");
   if (totals.too_large) {
     line += kiln::StrCat("; ", totals.too_large, " too large for Tracy");
   }
@@ -247,8 +250,7 @@ std::string SourcesTable(const kiln::SourceTable& table,
   if (full) rows.back().push_back("HASH");
   for (uint32_t i = 0; i < table.size(); ++i) {
     const kiln::SourceFileView file = table[i];
-    rows.push_back({Printable(file.path),
-                    kiln::StrCat(file.uncompressed_size),
+    rows.push_back({Printable(file.path), kiln::StrCat(file.uncompressed_size),
                     kiln::StrCat(file.stored_size),
                     std::string(SourceCompressionName(file.compression))});
     if (full) {
@@ -347,7 +349,8 @@ json SummaryJson(const kiln::Module& module) {
     for (const auto& type : function.arguments) {
       arguments.push_back(type.ToString());
     }
-    for (const auto& type : function.results) results.push_back(type.ToString());
+    for (const auto& type : function.results)
+      results.push_back(type.ToString());
     functions.push_back({{"name", function.name},
                          {"signature", function.ToString()},
                          {"arguments", arguments},
@@ -434,7 +437,8 @@ std::string ExportText(const kiln::Module& module, const kiln::ExportView& ex) {
     if (ex.provenance_count() == 0) fields.Add("provenance", "(none)");
     size_t name_width = 0;
     for (uint32_t p = 0; p < ex.provenance_count(); ++p) {
-      name_width = std::max(name_width, Printable(ex.provenance(p).name).size());
+      name_width =
+          std::max(name_width, Printable(ex.provenance(p).name).size());
     }
     for (uint32_t p = 0; p < ex.provenance_count(); ++p) {
       const kiln::FusedOpView op = ex.provenance(p);
@@ -516,10 +520,10 @@ kiln::Status ShowSummary(const kiln::Module& module, bool as_json) {
   out += kiln::StrCat("\nexecutables (", module.executable_count(), ")\n");
   for (uint32_t e = 0; e < module.executable_count(); ++e) {
     const uint32_t exports = module.export_count(e);
-    out += kiln::StrCat("  ", Printable(module.executable_name(e)),
-                        "  (library ", root.executables()->Get(e)->library(),
-                        ", ", exports, exports == 1 ? " export" : " exports",
-                        ")\n");
+    out +=
+        kiln::StrCat("  ", Printable(module.executable_name(e)), "  (library ",
+                     root.executables()->Get(e)->library(), ", ", exports,
+                     exports == 1 ? " export" : " exports", ")\n");
     for (uint32_t x = 0; x < exports; ++x) {
       out += ExportText(module, *module.GetExport(e, x));
     }
@@ -543,10 +547,9 @@ kiln::Status ShowSummary(const kiln::Module& module, bool as_json) {
 kiln::Status NoSuchSource(const kiln::Module& module, std::string_view path,
                           const std::string& module_path) {
   if (module.sources().empty()) {
-    return kiln::NotFoundError(
-        "no source file '", Printable(path),
-        "': the module embeds no sources (compile with "
-        "--executable-debug-level=3)");
+    return kiln::NotFoundError("no source file '", Printable(path),
+                               "': the module embeds no sources (compile with "
+                               "--executable-debug-level=3)");
   }
   return kiln::NotFoundError("no source file '", Printable(path),
                              "' in the module (list them with 'kiln-dump ",
@@ -585,10 +588,9 @@ kiln::Status PrintSource(const kiln::Module& module, const Options& options) {
   const kiln::SourceTable& table = module.sources();
   std::string_view path;
   uint32_t line = 0;
-  KILN_RETURN_IF_ERROR(SplitPathLine("print-source", options.print_source,
-                                     table.Find(options.print_source)
-                                         .has_value(),
-                                     &path, &line));
+  KILN_RETURN_IF_ERROR(SplitPathLine(
+      "print-source", options.print_source,
+      table.Find(options.print_source).has_value(), &path, &line));
   std::optional<kiln::SourceFileView> file = table.Find(path);
   if (!file) return NoSuchSource(module, path, options.module_path);
   if (options.has_context && line == 0) {
@@ -622,16 +624,15 @@ kiln::Status PrintSource(const kiln::Module& module, const Options& options) {
   constexpr size_t kChunk = 64 * 1024;
   std::string out;
   bool printed = true;
-  kiln::ForEachNumberedLine(
-      window, line, std::to_string(last).size(),
-      [&](const std::string& numbered) {
-        out += numbered;
-        out.push_back('\n');
-        if (out.size() >= kChunk) {
-          printed = printed && Print(out);
-          out.clear();
-        }
-      });
+  kiln::ForEachNumberedLine(window, line, std::to_string(last).size(),
+                            [&](const std::string& numbered) {
+                              out += numbered;
+                              out.push_back('\n');
+                              if (out.size() >= kChunk) {
+                                printed = printed && Print(out);
+                                out.clear();
+                              }
+                            });
   if (!printed) return kiln::InvalidArgumentError("cannot write to stdout");
   if (!Print(out)) return kiln::InvalidArgumentError("cannot write to stdout");
   return kiln::OkStatus();
@@ -711,8 +712,8 @@ kiln::StatusOr<size_t> ExtractSources(const kiln::Module& module,
                        {"bytes", file.uncompressed_size}});
   }
   if (options.json) {
-    KILN_RETURN_IF_ERROR(PrintJson(json{
-        {"directory", dir}, {"written", written}, {"errors", refused}}));
+    KILN_RETURN_IF_ERROR(PrintJson(
+        json{{"directory", dir}, {"written", written}, {"errors", refused}}));
   } else {
     if (table.empty()) {
       report =
@@ -768,8 +769,8 @@ kiln::StatusOr<size_t> ExtractLibraries(const kiln::Module& module,
                        {"bytes", data->size()}});
   }
   if (options.json) {
-    KILN_RETURN_IF_ERROR(PrintJson(json{
-        {"directory", dir}, {"written", written}, {"errors", refused}}));
+    KILN_RETURN_IF_ERROR(PrintJson(
+        json{{"directory", dir}, {"written", written}, {"errors", refused}}));
   } else if (!Print(report)) {
     return kiln::InvalidArgumentError("cannot write to stdout");
   }
@@ -840,8 +841,7 @@ kiln::Status ShowCorrelation(const kiln::Module& module,
   uint32_t line = 0;
   KILN_RETURN_IF_ERROR(SplitPathLine(
       "correlate", options.correlate,
-      table.Find(options.correlate) ||
-          table.FindInputFile(options.correlate),
+      table.Find(options.correlate) || table.FindInputFile(options.correlate),
       &path, &line));
   if (line == 0) {
     return kiln::InvalidArgumentError(
@@ -863,9 +863,9 @@ kiln::Status ShowCorrelation(const kiln::Module& module,
   for (const kiln::dump::Counterpart& c : correlation.counterparts) {
     width = std::max(width, c.stage.size());
   }
-  std::string out = kiln::StrCat(Pad(correlation.line.stage, width), "  ",
-                                 CounterpartText(correlation.line, texts),
-                                 "\n");
+  std::string out =
+      kiln::StrCat(Pad(correlation.line.stage, width), "  ",
+                   CounterpartText(correlation.line, texts), "\n");
   if (correlation.counterparts.empty()) {
     out += "  no counterparts: no op of another text stands for this line\n";
   }

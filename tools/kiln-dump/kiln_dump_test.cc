@@ -34,7 +34,6 @@ namespace {
 using namespace kiln::testing;
 using nlohmann::json;
 
-
 // Sanitizers reserve terabytes of address space: no limit on it can hold.
 #if defined(KILN_SANITIZER_ADDRESS) || defined(KILN_SANITIZER_THREAD)
 constexpr bool kSanitized = true;
@@ -73,7 +72,8 @@ const std::string& Big() {
   static const std::string text = Numbered("big line", 30000);
   return text;
 }
-const std::string kModel = "func.func @main() {\n  linalg.add\n}";  // no final \n
+const std::string kModel =
+    "func.func @main() {\n  linalg.add\n}";  // no final \n
 
 // `size` copies of `byte` as one zstd frame, compressed in pieces: neither
 // the test nor the module holds the text, so a module of a few KB can
@@ -221,7 +221,8 @@ TEST_F(KilnDumpTest, Summary) {
            "      provenance       linalg.add  model.mlir:2:3\n"
            "                       arith.addf  model.mlir:2:5\n"
            "      stages           0.source:     dbg_ex_cpu.0.source.mlir:7\n"
-           "                       1.translated: dbg_ex_cpu.1.translated.mlir:11\n",
+           "                       1.translated: "
+           "dbg_ex_cpu.1.translated.mlir:11\n",
            "    fail\n"
            "      workgroup count  1x1x1\n"
            "      bindings         1 (types not recorded)\n"
@@ -233,7 +234,8 @@ TEST_F(KilnDumpTest, Summary) {
            "  dbg_ex_cpu.1.translated.mlir     ",
            "  model:v2.mlir",
        }) {
-    EXPECT_TRUE(Contains(out, piece)) << "missing:\n" << piece << "\nin:\n"
+    EXPECT_TRUE(Contains(out, piece)) << "missing:\n"
+                                      << piece << "\nin:\n"
                                       << out;
   }
   EXPECT_TRUE(Contains(out, StrCat("version      ", KILN_MODULE_VERSION, "\n")))
@@ -276,8 +278,7 @@ TEST_F(KilnDumpTest, SummaryJson) {
   EXPECT_EQ(doc["version"], KILN_MODULE_VERSION);
   EXPECT_EQ(doc["debug_level"], 3);
   EXPECT_EQ(doc["capture_stages"], json({"0.source", "1.translated"}));
-  EXPECT_EQ(doc["functions"][0]["signature"],
-            "main(8xf32, 8xf32) -> (8xf32)");
+  EXPECT_EQ(doc["functions"][0]["signature"], "main(8xf32, 8xf32) -> (8xf32)");
   EXPECT_EQ(doc["libraries"][0]["format"], "elf-x86_64");
   const json& add = doc["executables"][0]["exports"][0];
   EXPECT_EQ(doc["executables"][0]["name"], "ex");
@@ -328,10 +329,9 @@ TEST_F(KilnDumpTest, Sources) {
   snprintf(hash, sizeof(hash), "0x%016llx",
            static_cast<unsigned long long>(HashText(Stage1())));
   EXPECT_EQ(Tokens(rows[3]),
-            (std::vector<std::string>{"dbg_ex_cpu.1.translated.mlir",
-                                      std::to_string(Stage1().size()),
-                                      std::to_string(Stage1().size()), "none",
-                                      hash}));
+            (std::vector<std::string>{
+                "dbg_ex_cpu.1.translated.mlir", std::to_string(Stage1().size()),
+                std::to_string(Stage1().size()), "none", hash}));
   EXPECT_EQ(Tokens(rows[5])[0], "model:v2.mlir");
   // Columns line up: every hash starts at the same offset.
   const size_t hash_column = rows[0].find("HASH");
@@ -340,9 +340,9 @@ TEST_F(KilnDumpTest, Sources) {
   }
   const uint64_t raw =
       Big().size() + Stage0().size() + Stage1().size() + 2 * kModel.size();
-  EXPECT_TRUE(Contains(rows[7], StrCat("5 files (4 distinct contents): ", raw,
-                                       " raw bytes (", raw - kModel.size(),
-                                       " distinct), ")))
+  EXPECT_TRUE(Contains(
+      rows[7], StrCat("5 files (4 distinct contents): ", raw, " raw bytes (",
+                      raw - kModel.size(), " distinct), ")))
       << rows[7];
   EXPECT_TRUE(Contains(rows[7], "stored bytes; 1 too large for Tracy"));
 
@@ -366,7 +366,8 @@ TEST_F(KilnDumpTest, Sources) {
   EXPECT_EQ(doc["totals"]["distinct_raw_bytes"], raw - kModel.size());
   EXPECT_EQ(doc["totals"]["too_large_for_tracy"], 1);
   uint64_t stored = 0;
-  for (int i = 0; i < 4; ++i) stored += doc["files"][i]["stored_size"].get<uint64_t>();
+  for (int i = 0; i < 4; ++i)
+    stored += doc["files"][i]["stored_size"].get<uint64_t>();
   EXPECT_EQ(doc["totals"]["stored_bytes"], stored);
 }
 
@@ -377,16 +378,18 @@ TEST_F(KilnDumpTest, Sources) {
 TEST_F(KilnDumpTest, PrintSource) {
   RunResult result = Run({module_, "--print-source=dbg_ex_cpu.0.source.mlir"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_TRUE(Contains(result.out, "   1  source line 1\n   2  source line 2\n"));
+  EXPECT_TRUE(
+      Contains(result.out, "   1  source line 1\n   2  source line 2\n"));
   EXPECT_TRUE(Contains(result.out, "  12  source line 12\n"));
   EXPECT_FALSE(Contains(result.out, ">"));
 
   // A marked line, the whole file.
   result = Run({module_, "--print-source=dbg_ex_cpu.0.source.mlir:7"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_TRUE(Contains(result.out, "   6  source line 6\n"
-                                   ">  7  source line 7\n"
-                                   "   8  source line 8\n"));
+  EXPECT_TRUE(Contains(result.out,
+                       "   6  source line 6\n"
+                       ">  7  source line 7\n"
+                       "   8  source line 8\n"));
   EXPECT_TRUE(Contains(result.out, "   1  source line 1\n"));
   EXPECT_TRUE(Contains(result.out, "  12  source line 12\n"));
 
@@ -410,8 +413,8 @@ TEST_F(KilnDumpTest, PrintSource) {
   EXPECT_EQ(result.out,
             "  1  func.func @main() {\n> 2    linalg.add\n  3  }\n");
 
-  json doc = RunJson({module_, "--print-source=dbg_ex_cpu.0.source.mlir:7",
-                      "--context=1"});
+  json doc = RunJson(
+      {module_, "--print-source=dbg_ex_cpu.0.source.mlir:7", "--context=1"});
   EXPECT_EQ(doc["path"], "dbg_ex_cpu.0.source.mlir");
   EXPECT_EQ(doc["line"], 7);
   EXPECT_EQ(doc["first_line"], 6);
@@ -620,10 +623,10 @@ TEST_F(KilnDumpTest, ExtractLibrariesWritesEachLibraryAsIs) {
   // Kept unless forced.
   result = Run({module_, "--extract-libraries=" + out_dir});
   EXPECT_EQ(result.exit_code, 1);
-  EXPECT_EQ(result.err, "kiln-dump: error: not extracting library 0: '" +
-                            out_dir +
-                            "/library0.so' exists (--force replaces it)\n"
-                            "kiln-dump: error: 1 of 1 libraries were not written\n");
+  EXPECT_EQ(result.err,
+            "kiln-dump: error: not extracting library 0: '" + out_dir +
+                "/library0.so' exists (--force replaces it)\n"
+                "kiln-dump: error: 1 of 1 libraries were not written\n");
   result = Run({module_, "--extract-libraries=" + out_dir, "--force"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
 }
@@ -756,8 +759,9 @@ TEST_F(KilnDumpTest, ExtractSourcesRefusesEscapingPaths) {
   EXPECT_EQ(result.exit_code, 1);
   // Sorted by path: "/..." first. An absolute path lands below the
   // directory; one that climbs out of it is refused.
-  EXPECT_EQ(result.out, "wrote " + out_dir + "/abs/path.mlir (9 bytes)\nwrote " +
-                            out_dir + "/ok.mlir (5 bytes)\nwrote " + out_dir +
+  EXPECT_EQ(result.out, "wrote " + out_dir +
+                            "/abs/path.mlir (9 bytes)\nwrote " + out_dir +
+                            "/ok.mlir (5 bytes)\nwrote " + out_dir +
                             "/sub/dir/deep.mlir (5 bytes)\n");
   EXPECT_EQ(result.err,
             "kiln-dump: error: not extracting '': empty path\n"
@@ -1006,21 +1010,24 @@ ModuleSpec LineMapSpec() {
 
 TEST_F(KilnDumpTest, CorrelateFollowsLinesBothWays) {
   const std::string module = Write("lines.kiln", BuildModule(LineMapSpec()));
-  RunResult result = Run({module, "--correlate=dbg_ex_cpu.1.translated.mlir:11"});
+  RunResult result =
+      Run({module, "--correlate=dbg_ex_cpu.1.translated.mlir:11"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_EQ(result.out,
-            "1.translated  dbg_ex_cpu.1.translated.mlir:11  translated line 11\n"
-            "  0.source      dbg_ex_cpu.0.source.mlir:7  source line 7\n"
-            "  0.source      dbg_ex_cpu.0.source.mlir:8  source line 8\n"
-            "  input         model.mlir:2  linalg.add\n");
+  EXPECT_EQ(
+      result.out,
+      "1.translated  dbg_ex_cpu.1.translated.mlir:11  translated line 11\n"
+      "  0.source      dbg_ex_cpu.0.source.mlir:7  source line 7\n"
+      "  0.source      dbg_ex_cpu.0.source.mlir:8  source line 8\n"
+      "  input         model.mlir:2  linalg.add\n");
   // Forward, and to an input file that is not embedded.
   result = Run({module, "--correlate=dbg_ex_cpu.0.source.mlir:8"});
-  EXPECT_EQ(result.out,
-            "0.source      dbg_ex_cpu.0.source.mlir:8  source line 8\n"
-            "  1.translated  dbg_ex_cpu.1.translated.mlir:11  translated line 11\n"
-            "  1.translated  dbg_ex_cpu.1.translated.mlir:12  translated line 12\n"
-            "  input         model.mlir:2  linalg.add\n"
-            "  input         other.mlir:5  (text not embedded)\n");
+  EXPECT_EQ(
+      result.out,
+      "0.source      dbg_ex_cpu.0.source.mlir:8  source line 8\n"
+      "  1.translated  dbg_ex_cpu.1.translated.mlir:11  translated line 11\n"
+      "  1.translated  dbg_ex_cpu.1.translated.mlir:12  translated line 12\n"
+      "  input         model.mlir:2  linalg.add\n"
+      "  input         other.mlir:5  (text not embedded)\n");
   // From the input program to every stage.
   result = Run({module, "--correlate=model.mlir:2", "--json"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
@@ -1031,11 +1038,11 @@ TEST_F(KilnDumpTest, CorrelateFollowsLinesBothWays) {
   for (const json& c : document["counterparts"]) {
     counterparts.emplace_back(c["stage"], c["line"]);
   }
-  EXPECT_EQ(counterparts, (std::vector<std::pair<std::string, int>>{
-                              {"0.source", 7},
-                              {"0.source", 8},
-                              {"1.translated", 11},
-                              {"1.translated", 12}}));
+  EXPECT_EQ(counterparts,
+            (std::vector<std::pair<std::string, int>>{{"0.source", 7},
+                                                      {"0.source", 8},
+                                                      {"1.translated", 11},
+                                                      {"1.translated", 12}}));
   result = Run({module, "--correlate=other.mlir:5", "--json"});
   document = json::parse(result.out);
   EXPECT_EQ(document["text"], nullptr);
@@ -1135,9 +1142,9 @@ TEST_F(KilnDumpTest, ModuleStringsArePrintedEscaped) {
 #if defined(KILN_COMPILE_PATH) && defined(KILN_SAMPLES_DIR)
 TEST_F(KilnDumpTest, CompiledModule) {
   const std::string module = dir_ + "/mlp.kiln";
-  RunResult compiled = RunProgram(
-      KILN_COMPILE_PATH, {KILN_SAMPLES_DIR "/mlp.mlir",
-                          "--executable-debug-level=3", "-o", module});
+  RunResult compiled = RunProgram(KILN_COMPILE_PATH,
+                                  {KILN_SAMPLES_DIR "/mlp.mlir",
+                                   "--executable-debug-level=3", "-o", module});
   ASSERT_EQ(compiled.exit_code, 0) << compiled.err;
   json doc = RunJson({module});
   EXPECT_EQ(doc["debug_level"], 3);

@@ -56,28 +56,44 @@ std::string Usage() {
              "\n"
              "options:\n") +
          kiln::tools::RunFlagsHelp(kiln::tools::kCallFlags) +
-         "  --output=@FILE.npy    write the k-th result to FILE.npy instead of\n"
-         "                        printing it (k-th --output flag); '-' prints.\n"
-         "                        The file is replaced as a whole: written beside\n"
-         "                        it, then renamed (a failed write leaves none).\n"
+         "  --output=@FILE.npy    write the k-th result to FILE.npy instead "
+         "of\n"
+         "                        printing it (k-th --output flag); '-' "
+         "prints.\n"
+         "                        The file is replaced as a whole: written "
+         "beside\n"
+         "                        it, then renamed (a failed write leaves "
+         "none).\n"
          "                        Types NumPy lacks (bf16, fp8, f4E2M1FN) are\n"
-         "                        written as unsigned integers of their bits (in\n"
-         "                        numpy: np.load(f).view(ml_dtypes.bfloat16)), as\n"
+         "                        written as unsigned integers of their bits "
+         "(in\n"
+         "                        numpy: np.load(f).view(ml_dtypes.bfloat16)), "
+         "as\n"
          "                        --dump-dispatches writes them; --input and\n"
-         "                        --binding read such files (and ml_dtypes' void\n"
+         "                        --binding read such files (and ml_dtypes' "
+         "void\n"
          "                        ones) for arguments of those types\n"
          "  --list-functions      print the signature of every function (the\n"
          "                        module is verified; its code is not loaded)\n"
-         "  --dump-dispatches=DIR save every dispatch's bindings after it runs:\n"
-         "                        DIR/<n>_<export>/in<i>.npy and out<i>.npy, a\n"
-         "                        reproducer for --dispatch. DIR must not exist:\n"
-         "                        it is created, and nothing in it is replaced or\n"
-         "                        followed. In <export>, bytes other than letters,\n"
-         "                        digits, '_', '-' and '.' are written %XX (hex)\n"
-         "  --trace=PROVIDER      trace zones (module load, function, dispatch)\n"
+         "  --dump-dispatches=DIR save every dispatch's bindings after it "
+         "runs:\n"
+         "                        DIR/<n>_<export>/in<i>.npy and out<i>.npy, "
+         "a\n"
+         "                        reproducer for --dispatch. DIR must not "
+         "exist:\n"
+         "                        it is created, and nothing in it is replaced "
+         "or\n"
+         "                        followed. In <export>, bytes other than "
+         "letters,\n"
+         "                        digits, '_', '-' and '.' are written %XX "
+         "(hex)\n"
+         "  --trace=PROVIDER      trace zones (module load, function, "
+         "dispatch)\n"
          "                        with a provider: null (default), console,\n"
-         "                        chrome=FILE.json (Perfetto, chrome://tracing)\n"
-         "                        or tracy (builds with Tracy); also KILN_TRACE\n"
+         "                        chrome=FILE.json (Perfetto, "
+         "chrome://tracing)\n"
+         "                        or tracy (builds with Tracy); also "
+         "KILN_TRACE\n"
          "  --trace-stage=STAGE   the captured stage dispatch zones point at\n"
          "                        (default: the earliest captured)\n"
          "  --trace-print-source  console: print each export's code once\n"
@@ -87,14 +103,17 @@ std::string Usage() {
          "  --help                show this help\n"
          "\n"
          "Results are printed one per line, e.g. 2x2xf32=[1 2][3 4], in the\n"
-         "syntax --input accepts. Checks that fail (check.expect_* in the input\n"
+         "syntax --input accepts. Checks that fail (check.expect_* in the "
+         "input\n"
          "program) do not stop the function; each is printed to stderr as\n"
-         "'kiln-run: check failed at LOCATION: MESSAGE' and the exit status is 1.\n"
+         "'kiln-run: check failed at LOCATION: MESSAGE' and the exit status is "
+         "1.\n"
          "\n"
          "Running one dispatch on its own (to debug a kernel):\n"
          "  --dispatch=EXPORT     run export EXPORT (of any executable; or\n"
          "                        EXECUTABLE::EXPORT) instead of a function\n"
-         "  --binding=VALUE       one per binding, inputs then outputs, in the\n"
+         "  --binding=VALUE       one per binding, inputs then outputs, in "
+         "the\n"
          "                        --input syntax; each must have the type the\n"
          "                        export records (e.g. --binding=4x4xf32=1\n"
          "                        --binding=4x4xf32=0 for an output)\n"
@@ -166,19 +185,23 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
       kiln::tools::CommandLine line,
       kiln::tools::ParseCommandLine(
           argc, argv,
-          kiln::tools::RunFlagSpecs(
-              kiln::tools::kCallFlags,
-              {{"list-functions"}, {"trace-print-source"},
-               {"trace-workgroups"}, {"output", true}, {"dispatch", true},
-               {"binding", true}, {"workgroup-count", true},
-               {"dump-dispatches", true}, {"trace", true},
-               {"trace-stage", true}})));
+          kiln::tools::RunFlagSpecs(kiln::tools::kCallFlags,
+                                    {{"list-functions"},
+                                     {"trace-print-source"},
+                                     {"trace-workgroups"},
+                                     {"output", true},
+                                     {"dispatch", true},
+                                     {"binding", true},
+                                     {"workgroup-count", true},
+                                     {"dump-dispatches", true},
+                                     {"trace", true},
+                                     {"trace-stage", true}})));
   options->module_path = line.module_path;
   for (const kiln::tools::Flag& flag : line.flags) {
     const std::string_view name = flag.name, value = flag.value;
-    KILN_ASSIGN_OR_RETURN(
-        const bool shared,
-        kiln::tools::ParseRunFlag(kiln::tools::kCallFlags, name, value, &options->run));
+    KILN_ASSIGN_OR_RETURN(const bool shared, kiln::tools::ParseRunFlag(
+                                                 kiln::tools::kCallFlags, name,
+                                                 value, &options->run));
     if (shared) continue;
     if (name == "help") {
       options->help = true;
@@ -477,9 +500,8 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
   // Listing inspects: the module is verified but its code is not loaded.
   kiln::ModuleLoadOptions load_options = options.run.load_options();
   load_options.load_libraries = options.has_dispatch || !options.list_functions;
-  KILN_ASSIGN_OR_RETURN(
-      std::shared_ptr<const kiln::Module> module,
-      kiln::Module::Load(options.module_path, load_options));
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<const kiln::Module> module,
+                        kiln::Module::Load(options.module_path, load_options));
   WarnAboutTraceStage(*module, options.trace_options.stage);
   WarnAboutTextsTooLargeToShow(*module);
   if (options.has_dispatch) return DispatchOne(module, options);
@@ -515,9 +537,8 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
   }
   // Sampling covers the call alone: not loading, parsing or printing.
   std::unique_ptr<kiln::Profiler> profiler;
-  KILN_RETURN_IF_ERROR(
-      kiln::tools::StartProfile(options.run.profile, *module, &pool,
-                                       &profiler));
+  KILN_RETURN_IF_ERROR(kiln::tools::StartProfile(options.run.profile, *module,
+                                                 &pool, &profiler));
   std::vector<kiln::Tensor> results;
   kiln::Status status = context.Call(function_index, inputs, &results);
   std::optional<kiln::Profile> profile;
@@ -528,9 +549,9 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
   kiln::tools::PrintCheckFailures("kiln-run", checks);
   *checks_failed = checks.failure_count() != 0;
   if (status.ok() && profile) {
-    status = kiln::tools::WriteProfileReport(options.run.profile, *module,
-                                             *profile, signature.name,
-                                             pool.thread_count());
+    status =
+        kiln::tools::WriteProfileReport(options.run.profile, *module, *profile,
+                                        signature.name, pool.thread_count());
   }
   return status;
 }

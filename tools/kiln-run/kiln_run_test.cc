@@ -43,12 +43,12 @@ class KilnRunTest : public ToolTest {
     ExportSpec add("add_f32", 0, 3, {2, 1, 1});
     add.binding_types = {v8, v8, v8};
     spec.executables.push_back({"ex", 0, {add, {"fail", 1, 1, {1, 1, 1}}}});
-    spec.functions.push_back({"main",
-                              {v8, v8, v8, m24},
-                              {0, 1},
-                              {v8, m24},
-                              {Dispatch(0, 0, {0, 1}, {2}), Reshape(3, 2),
-                               Return({2, 3})}});
+    spec.functions.push_back(
+        {"main",
+         {v8, v8, v8, m24},
+         {0, 1},
+         {v8, m24},
+         {Dispatch(0, 0, {0, 1}, {2}), Reshape(3, 2), Return({2, 3})}});
     spec.functions.push_back(
         {"fail", {v8}, {}, {v8}, {Dispatch(0, 1, {}, {0}), Return({0})}});
     two_functions_ = Write("two.kiln", BuildModule(spec));
@@ -184,8 +184,8 @@ TEST_F(KilnRunTest, NpyInputsAndOutputs) {
   ASSERT_TRUE(b.ok());
   const std::string b_path = dir_ + "/b.npy", out_path = dir_ + "/out.npy";
   ASSERT_TRUE(WriteNpyFile(b_path, *b).ok());
-  RunResult result = Run({one_function_, kA, "--input=@" + b_path,
-                          "--output=@" + out_path});
+  RunResult result =
+      Run({one_function_, kA, "--input=@" + b_path, "--output=@" + out_path});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   // The first result went to the file, the second is printed.
   EXPECT_EQ(result.out, "2x4xf32=[10 11 12 13][14 15 16 17]\n");
@@ -220,8 +220,8 @@ TEST_F(KilnRunTest, InputErrors) {
   EXPECT_EQ(result.err,
             "kiln-run: error: output 0: expected '@FILE.npy' or '-', got "
             "'out.bin'\n");
-  result = Run({one_function_, kA, kB, "--output=-", "--output=-",
-                "--output=-"});
+  result =
+      Run({one_function_, kA, kB, "--output=-", "--output=-", "--output=-"});
   EXPECT_EQ(result.err,
             "kiln-run: error: 3 --output flags, but 'main' has 2 results\n");
 }
@@ -229,7 +229,8 @@ TEST_F(KilnRunTest, InputErrors) {
 TEST_F(KilnRunTest, FlagErrors) {
   RunResult result = Run({one_function_, "--bogus"});
   EXPECT_EQ(result.exit_code, 1);
-  EXPECT_EQ(result.err, "kiln-run: error: unknown flag '--bogus' (see --help)\n");
+  EXPECT_EQ(result.err,
+            "kiln-run: error: unknown flag '--bogus' (see --help)\n");
   result = Run({one_function_, "--threads=0"});
   EXPECT_EQ(result.err,
             "kiln-run: error: --threads expects an integer in [1, 1024], got "
@@ -246,8 +247,8 @@ TEST_F(KilnRunTest, ProfileFollowsTheResults) {
   // Too short to be sampled reliably: the table's header and the (possibly
   // empty) stacks file are what is certain.
   const std::string folded = dir_ + "/p.folded";
-  RunResult result = Run({one_function_, kA, kB, "--threads=2", "--profile=2000",
-                          "--profile-output=" + folded});
+  RunResult result = Run({one_function_, kA, kB, "--threads=2",
+                          "--profile=2000", "--profile-output=" + folded});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out.rfind("8xf32=100 201 302 403 504 605 706 807\n"
                              "2x4xf32=[100 201 302 403][504 605 706 807]\n"
@@ -289,7 +290,8 @@ TEST_F(KilnRunTest, BadModulesAreErrorsNotCrashes) {
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.err, "kiln-run: error: cannot open '" + dir_ +
                             "/missing.kiln': No such file or directory\n");
-  const std::string garbage = Write("garbage.kiln", {1, 2, 3, 4, 5, 6, 7, 8, 9});
+  const std::string garbage =
+      Write("garbage.kiln", {1, 2, 3, 4, 5, 6, 7, 8, 9});
   result = Run({garbage});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_NE(result.err.find("not a kiln module"), std::string::npos);
@@ -305,9 +307,9 @@ TEST_F(KilnRunTest, BadModulesAreErrorsNotCrashes) {
 //===----------------------------------------------------------------------===//
 
 TEST_F(KilnRunTest, DispatchRunsOneExport) {
-  RunResult result =
-      Run({one_function_, "--dispatch=add_f32", "--binding=8xf32=0,1,2,3,4,5,6,7",
-           "--binding=8xf32=100", "--binding=8xf32=0", "--threads=2"});
+  RunResult result = Run(
+      {one_function_, "--dispatch=add_f32", "--binding=8xf32=0,1,2,3,4,5,6,7",
+       "--binding=8xf32=100", "--binding=8xf32=0", "--threads=2"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out,
             "8xf32=0 1 2 3 4 5 6 7\n"
@@ -400,9 +402,9 @@ TEST_F(KilnRunTest, DispatchErrors) {
             "2\n");
   // Types are checked before anything is allocated: a huge shape fails at
   // once instead of filling gigabytes first.
-  result = Run({one_function_, "--dispatch=add_f32",
-                "--binding=1000000000xf32=1", "--binding=8xf32=1",
-                "--binding=8xf32=1"});
+  result =
+      Run({one_function_, "--dispatch=add_f32", "--binding=1000000000xf32=1",
+           "--binding=8xf32=1", "--binding=8xf32=1"});
   EXPECT_EQ(result.err,
             "kiln-run: error: dispatch 'add_f32': binding 0: expected 8xf32, "
             "got 1000000000xf32\n");
@@ -416,8 +418,8 @@ TEST_F(KilnRunTest, DispatchErrors) {
   EXPECT_EQ(result.err,
             "kiln-run: error: --workgroup-count expects X[,Y[,Z]]: 1 to 3 "
             "positive integers, missing ones 1; got '1,0'\n");
-  result = Run({one_function_, "--dispatch=add_f32",
-                "--workgroup-count=1,1,1,1"});
+  result =
+      Run({one_function_, "--dispatch=add_f32", "--workgroup-count=1,1,1,1"});
   EXPECT_EQ(result.err,
             "kiln-run: error: --workgroup-count expects X[,Y[,Z]]: 1 to 3 "
             "positive integers, missing ones 1; got '1,1,1,1'\n");
@@ -426,8 +428,8 @@ TEST_F(KilnRunTest, DispatchErrors) {
   EXPECT_EQ(result.err,
             "kiln-run: error: dispatch 'fail': the module does not record the "
             "export's binding types, so its bindings cannot be checked\n");
-  result = Run({one_function_, "--dispatch=add_f32", "--output=-",
-                "--output=-", "--output=-", "--output=-"});
+  result = Run({one_function_, "--dispatch=add_f32", "--output=-", "--output=-",
+                "--output=-", "--output=-"});
   EXPECT_EQ(result.err,
             "kiln-run: error: 4 --output flags, but 'add_f32' has 3 "
             "bindings\n");
@@ -539,9 +541,8 @@ TEST_F(KilnRunTest, TraceOptionsNeedATracer) {
 // console tracer's (empty) summary table around it.
 TEST_F(KilnRunTest, EarlyFailureWithConsoleTracerPrintsOnlyTheError) {
   ScopedTraceEnv env(nullptr);
-  RunResult result =
-      Run({one_function_, kA, "--input=8xf32", "--input=8xf32",
-           "--trace=console"});
+  RunResult result = Run(
+      {one_function_, kA, "--input=8xf32", "--input=8xf32", "--trace=console"});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.out, "");
   EXPECT_EQ(result.err,
@@ -588,10 +589,11 @@ TEST_F(KilnRunTest, TraceProviderProblemsAreReportedBeforeTheRun) {
                           "--trace=chrome=" + dir_ + "/missing/dir/t.json"});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.out, "");
-  EXPECT_EQ(result.err, "kiln-run: error: cannot write trace '" + dir_ +
-                            "/missing/dir/t.json': No such file or directory\n");
-  result = Run({one_function_, kA, kB, "--trace=console",
-                "--trace-workgroups"});
+  EXPECT_EQ(result.err,
+            "kiln-run: error: cannot write trace '" + dir_ +
+                "/missing/dir/t.json': No such file or directory\n");
+  result =
+      Run({one_function_, kA, kB, "--trace=console", "--trace-workgroups"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.err.rfind("kiln-run: warning: --trace-workgroups: the "
                              "console shows dispatches only; workgroup zones "
@@ -662,12 +664,12 @@ TEST_F(KilnRunTest, PassingChecksExitZero) {
   ModuleSpec spec;
   spec.constants = {I32Constant({2, 2}, {1, 2, 3, 4})};
   const TypeSpec m22{fb::ElementType::I32, {2, 2}};
-  spec.functions.push_back({"checks",
-                            {m22},
-                            {},
-                            {m22},
-                            {Constant(0, 0), ExpectEq(0, 0, "t.mlir:3:3"),
-                             Return({0})}});
+  spec.functions.push_back(
+      {"checks",
+       {m22},
+       {},
+       {m22},
+       {Constant(0, 0), ExpectEq(0, 0, "t.mlir:3:3"), Return({0})}});
   RunResult result = Run({Write("pass.kiln", BuildModule(spec))});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out, "2x2xi32=[1 2][3 4]\n");
@@ -677,7 +679,6 @@ TEST_F(KilnRunTest, PassingChecksExitZero) {
 //===----------------------------------------------------------------------===//
 // Files and output
 //===----------------------------------------------------------------------===//
-
 
 TEST_F(KilnRunTest, OutputIsReplacedAsAWhole) {
   // No native library: loading one writes it to a memfd, which the file

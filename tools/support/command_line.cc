@@ -45,8 +45,8 @@ StatusOr<CommandLine> ParseCommandLine(int argc, char** argv,
       }
       // An unknown or ambiguous long flag, as typed.
       const std::string_view arg = argv[optind - 1];
-      return InvalidArgumentError("unknown flag '", arg.substr(0, arg.find('=')),
-                                  "' (see --help)");
+      return InvalidArgumentError(
+          "unknown flag '", arg.substr(0, arg.find('=')), "' (see --help)");
     } else {
       line.flags.push_back(
           {all[c - 1].name, optarg ? std::string_view(optarg) : ""});

@@ -34,8 +34,8 @@ StatusOr<size_t> SelectFunction(const Module& module,
     names.append(names.empty() ? "" : ", ").append(function.name);
   }
   return InvalidArgumentError(
-      "the module has several functions; choose one with --function (",
-      names, ")");
+      "the module has several functions; choose one with --function (", names,
+      ")");
 }
 
 Status ParseTensors(const std::vector<std::string>& values,
@@ -65,7 +65,8 @@ Status ParseInputs(const std::vector<std::string>& values,
   for (size_t i = 0; i < values.size(); ++i) {
     StatusOr<TensorType> type =
         ParseTensorValueType(values[i], ReadOptions(expected, i));
-    if (!type.ok()) return std::move(type).status().Prepend(StrCat("input ", i));
+    if (!type.ok())
+      return std::move(type).status().Prepend(StrCat("input ", i));
     types.push_back(std::move(type).value());
   }
   KILN_RETURN_IF_ERROR(CheckInputTypes(signature, types));

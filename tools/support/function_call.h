@@ -1,4 +1,5 @@
-//===- function_call.h - Calling a module's function from a tool --*- C++ -*-===//
+//===- function_call.h - Calling a module's function from a tool --*- C++
+//-*-===//
 //
 // What kiln-run and kiln-benchmark share around Context::Call: choosing the
 // function (--function), parsing its inputs (--input) or an export's

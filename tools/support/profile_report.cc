@@ -41,21 +41,20 @@ std::string Frame(std::string_view name) {
 std::string FormatProfileTable(const Module& module, const Profile& profile,
                                std::string_view function,
                                const ProfileReportOptions& options) {
-  std::string out = StrCat(
-      "profile of ", Printable(function), ": ", profile.samples, " samples at ",
-      options.hz, " Hz of CPU time on ", options.threads,
-      options.threads == 1 ? " thread; host " : " threads; host ",
-      profile.host_samples, " (",
-      Percent(profile.host_samples, profile.samples, false), ")");
+  std::string out =
+      StrCat("profile of ", Printable(function), ": ", profile.samples,
+             " samples at ", options.hz, " Hz of CPU time on ", options.threads,
+             options.threads == 1 ? " thread; host " : " threads; host ",
+             profile.host_samples, " (",
+             Percent(profile.host_samples, profile.samples, false), ")");
   if (profile.dropped_samples) {
     out += StrCat(", ", profile.dropped_samples, " dropped (buffer full)");
   }
   out += "\n";
   SourceLines texts(module);
   for (const ProfileExport& ex : profile.exports) {
-    out += StrCat("  ", Percent(ex.samples, profile.samples), "  ",
-                  ex.samples, " samples  ", Printable(ex.export_view.name()),
-                  "\n");
+    out += StrCat("  ", Percent(ex.samples, profile.samples), "  ", ex.samples,
+                  " samples  ", Printable(ex.export_view.name()), "\n");
     size_t shown = 0;
     for (const ProfileLine& line : ex.lines) {
       if (shown++ == options.top_lines) break;
@@ -64,11 +63,11 @@ std::string FormatProfileTable(const Module& module, const Profile& profile,
         out += "(no line)\n";
         continue;
       }
-      out += StrCat(Printable(line.path), ":", line.line, "  ",
-                    line.source == kNoSource
-                        ? std::string("(text not embedded)")
-                        : texts.Get(line.source, line.line),
-                    "\n");
+      out +=
+          StrCat(Printable(line.path), ":", line.line, "  ",
+                 line.source == kNoSource ? std::string("(text not embedded)")
+                                          : texts.Get(line.source, line.line),
+                 "\n");
     }
     if (ex.lines.size() > options.top_lines) {
       out += StrCat("      (", ex.lines.size() - options.top_lines,
@@ -76,8 +75,9 @@ std::string FormatProfileTable(const Module& module, const Profile& profile,
     }
   }
   if (profile.exports.empty() && profile.samples > 0) {
-    out += "  no samples in kernels (does the module carry its address -> "
-           "line table? recompile it with this kiln)\n";
+    out +=
+        "  no samples in kernels (does the module carry its address -> "
+        "line table? recompile it with this kiln)\n";
   }
   return out;
 }
@@ -87,8 +87,7 @@ std::string FormatCollapsedStacks(const Profile& profile,
   const std::string root = Frame(function);
   std::string out;
   for (const ProfileExport& ex : profile.exports) {
-    const std::string stack =
-        StrCat(root, ";", Frame(ex.export_view.name()));
+    const std::string stack = StrCat(root, ";", Frame(ex.export_view.name()));
     for (const ProfileLine& line : ex.lines) {
       if (line.line == 0) {
         out += StrCat(stack, " ", line.samples, "\n");
@@ -116,7 +115,8 @@ StatusOr<bool> ParseProfileFlag(std::string_view name, std::string_view value,
           flags->hz > 100000) {
         return InvalidArgumentError(
             "--profile expects a rate in [1, 100000] samples per second, "
-            "got '", value, "'");
+            "got '",
+            value, "'");
       }
     }
     return true;
@@ -125,7 +125,8 @@ StatusOr<bool> ParseProfileFlag(std::string_view name, std::string_view value,
     if (value.empty()) {
       return InvalidArgumentError(
           "--profile-stage needs a stage: --profile-stage=NAME (a captured "
-          "stage such as 0.source, or ", kInputStage, ")");
+          "stage such as 0.source, or ",
+          kInputStage, ")");
     }
     flags->stage = std::string(value);
     return true;
@@ -158,8 +159,8 @@ Status StartProfile(const ProfileFlags& flags, const Module& module,
   options.hz = flags.hz;
   StatusOr<std::unique_ptr<Profiler>> started = Profiler::Start(pool, options);
   if (!started.ok()) {
-    return std::move(started).status().Prepend(flags.table ? "--profile"
-                                                           : "--profile-output");
+    return std::move(started).status().Prepend(
+        flags.table ? "--profile" : "--profile-output");
   }
   *profiler = std::move(started).value();
   return OkStatus();

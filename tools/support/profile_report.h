@@ -1,4 +1,5 @@
-//===- profile_report.h - The tools' views of a sampled profile ---*- C++ -*-===//
+//===- profile_report.h - The tools' views of a sampled profile ---*- C++
+//-*-===//
 //
 // kiln-run's and kiln-benchmark's --profile, --profile-output and
 // --profile-stage flags, the

@@ -18,26 +18,31 @@ struct RunFlagInfo {
 
 // In the order the help lists them.
 constexpr RunFlagInfo kRunFlags[] = {
-    {kFunctionFlag, {"function", true},
+    {kFunctionFlag,
+     {"function", true},
      "  --function=NAME       function to run\n"},
-    {kInputFlag, {"input", true},
+    {kInputFlag,
+     {"input", true},
      "  --input=VALUE         one per argument, in order:\n"
      "                          2x3xf32=1,2,3,4,5,6   2x2xf32=[1 2][3 4]\n"
      "                          2x3xf32=0 (splat)     f32=3.5 (0-d)\n"
      "                          @file.npy (NumPy file)\n"
      "                          2x3xf32 (no values: zeros, as in\n"
      "                          iree-run-module)\n"},
-    {kThreadsFlag, {"threads", true},
+    {kThreadsFlag,
+     {"threads", true},
      "  --threads=N           worker threads including the caller\n"
      "                        (default: hardware concurrency)\n"},
-    {kPerfFlag, {"perf"},
+    {kPerfFlag,
+     {"perf"},
      "  --perf                load the libraries from files that perf reads\n"
      "                        after the run (export names, stage-text lines\n"
      "                        in perf report): <hash>.so in $KILN_PERF_DIR,\n"
      "                        else $XDG_CACHE_HOME/kiln/libraries, else\n"
      "                        ~/.cache/kiln/libraries, kept and reused;\n"
      "                        also KILN_PERF=1\n"},
-    {kProfileFlags, {"profile", true, /*value_optional=*/true},
+    {kProfileFlags,
+     {"profile", true, /*value_optional=*/true},
      "  --profile[=HZ]        sample every thread that runs kernels at HZ\n"
      "                        samples per second of its CPU time (default\n"
      "                        1000) while the function runs, and print after\n"
@@ -48,14 +53,17 @@ constexpr RunFlagInfo kRunFlags[] = {
      "                        line's text from the module); samples outside\n"
      "                        kernels are host time. Needs only the module\n"
      "                        (its address -> line table), no perf\n"},
-    {kProfileFlags, {"profile-output", true},
+    {kProfileFlags,
+     {"profile-output", true},
      "  --profile-output=FILE write the samples as collapsed stacks\n"
      "                        (FUNCTION;EXPORT;PATH:LINE COUNT per line: for\n"
      "                        flamegraph.pl, inferno, speedscope); FILE is\n"
      "                        replaced as a whole. Samples as --profile does\n"
-     "                        (at its HZ when given), printing no table unless\n"
+     "                        (at its HZ when given), printing no table "
+     "unless\n"
      "                        --profile is given too\n"},
-    {kProfileFlags, {"profile-stage", true},
+    {kProfileFlags,
+     {"profile-stage", true},
      "  --profile-stage=STAGE show the samples of --profile and\n"
      "                        --profile-output at the lines of another text:\n"
      "                        a captured stage (e.g. 0.source, the kernel as\n"

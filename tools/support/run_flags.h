@@ -1,4 +1,5 @@
-//===- run_flags.h - The flags of the tools that run functions ----*- C++ -*-===//
+//===- run_flags.h - The flags of the tools that run functions ----*- C++
+//-*-===//
 //
 // kiln-run, kiln-benchmark and kiln-check run functions of a module and
 // share their flags: --function, --input, --threads, --perf and the profile
@@ -31,9 +32,8 @@ inline constexpr unsigned kPerfFlag = 1u << 3;      // --perf
 inline constexpr unsigned kProfileFlags = 1u << 4;
 /// Those of a tool that calls one function on inputs (kiln-run,
 /// kiln-benchmark): all of them.
-inline constexpr unsigned kCallFlags = kFunctionFlag | kInputFlag |
-                                       kThreadsFlag | kPerfFlag |
-                                       kProfileFlags;
+inline constexpr unsigned kCallFlags =
+    kFunctionFlag | kInputFlag | kThreadsFlag | kPerfFlag | kProfileFlags;
 
 /// The shared flags as given.
 struct RunFlags {

@@ -59,5 +59,5 @@ struct BoundExtractIndicesPass
   }
 };
 
-}  // namespace
-}  // namespace mlir::kiln
+} // namespace
+} // namespace mlir::kiln

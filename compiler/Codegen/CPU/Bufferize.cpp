@@ -20,8 +20,7 @@ struct EraseSelfCopy : OpRewritePattern<linalg::CopyOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(linalg::CopyOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.hasPureBufferSemantics() ||
-        op.getInputs()[0] != op.getOutputs()[0])
+    if (!op.hasPureBufferSemantics() || op.getInputs()[0] != op.getOutputs()[0])
       return rewriter.notifyMatchFailure(op, "not a self copy");
     rewriter.eraseOp(op);
     return success();
@@ -52,8 +51,8 @@ struct BufferizePass : impl::BufferizePassBase<BufferizePass> {
     bufferization::OneShotBufferizationOptions options;
     // Temporaries are tile-sized: the stack holds them without a heap
     // allocator in the kernel.
-    options.allocationFn = [](OpBuilder &builder, Location loc,
-                              MemRefType type, ValueRange dynamicSizes,
+    options.allocationFn = [](OpBuilder &builder, Location loc, MemRefType type,
+                              ValueRange dynamicSizes,
                               unsigned alignment) -> FailureOr<Value> {
       return memref::AllocaOp::create(builder, loc, type, dynamicSizes,
                                       builder.getI64IntegerAttr(alignment))
@@ -90,5 +89,5 @@ struct BufferizePass : impl::BufferizePassBase<BufferizePass> {
   }
 };
 
-}  // namespace
-}  // namespace mlir::kiln
+} // namespace
+} // namespace mlir::kiln

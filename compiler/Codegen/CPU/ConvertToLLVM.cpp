@@ -22,12 +22,12 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
-#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -68,9 +68,9 @@ Value loadStateField(ConversionPatternRewriter &rewriter, Location loc,
                      const LLVMTypeConverter &converter, Value state,
                      Type stateType, int32_t field, int32_t index) {
   auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
-  Value address = LLVM::GEPOp::create(
-      rewriter, loc, ptrType, stateType, state,
-      ArrayRef<LLVM::GEPArg>{0, field, index}, LLVM::GEPNoWrapFlags::inbounds);
+  Value address = LLVM::GEPOp::create(rewriter, loc, ptrType, stateType, state,
+                                      ArrayRef<LLVM::GEPArg>{0, field, index},
+                                      LLVM::GEPNoWrapFlags::inbounds);
   Value value = LLVM::LoadOp::create(rewriter, loc, rewriter.getI32Type(),
                                      address, /*alignment=*/4,
                                      /*isVolatile=*/false,
@@ -94,10 +94,10 @@ struct BindingOpLowering : ConvertOpToLLVMPattern<BindingOp> {
     Value bindings = LLVM::LoadOp::create(rewriter, loc, ptrType,
                                           bindingsAddress, /*alignment=*/8);
     int64_t index = op.getIndex().getSExtValue();
-    Value baseAddress = LLVM::GEPOp::create(
-        rewriter, loc, ptrType, ptrType, bindings,
-        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)},
-        LLVM::GEPNoWrapFlags::inbounds);
+    Value baseAddress =
+        LLVM::GEPOp::create(rewriter, loc, ptrType, ptrType, bindings,
+                            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)},
+                            LLVM::GEPNoWrapFlags::inbounds);
     Value base = LLVM::LoadOp::create(rewriter, loc, ptrType, baseAddress,
                                       /*alignment=*/8);
     auto descriptor = MemRefDescriptor::fromStaticShape(
@@ -155,8 +155,8 @@ bool isApproximated(StringRef name) {
 bool needsLibm(Operation *op) {
   return isa<math::AcosOp, math::AcoshOp, math::AsinOp, math::AsinhOp,
              math::AtanOp, math::Atan2Op, math::AtanhOp, math::CbrtOp,
-             math::CoshOp, math::ErfOp, math::ErfcOp, math::SinhOp,
-             math::TanOp, math::TanhOp>(op);
+             math::CoshOp, math::ErfOp, math::ErfcOp, math::SinhOp, math::TanOp,
+             math::TanhOp>(op);
 }
 
 LogicalResult lowerMath(ModuleOp moduleOp) {
@@ -198,7 +198,8 @@ struct ConvertToLLVMPass : impl::ConvertToLLVMPassBase<ConvertToLLVMPass> {
       // would otherwise call a compiler-rt helper the kernel cannot link).
       TypeConverter converter;
       Type bf16 = BFloat16Type::get(context), f32 = Float32Type::get(context);
-      arith::populateEmulateUnsupportedFloatsConversions(converter, {bf16}, f32);
+      arith::populateEmulateUnsupportedFloatsConversions(converter, {bf16},
+                                                         f32);
       RewritePatternSet patterns(context);
       arith::populateEmulateUnsupportedFloatsPatterns(patterns, converter);
       ConversionTarget target(*context);
@@ -258,5 +259,5 @@ struct ConvertToLLVMPass : impl::ConvertToLLVMPassBase<ConvertToLLVMPass> {
   }
 };
 
-}  // namespace
-}  // namespace mlir::kiln
+} // namespace
+} // namespace mlir::kiln

@@ -10,13 +10,13 @@
 
 #include "Codegen/CPU/Passes.h"
 
-#include "llvm/ADT/APFloat.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/APFloat.h"
 
 namespace mlir::kiln {
 #define GEN_PASS_DEF_EXPANDSMALLFLOATSPASS
@@ -368,7 +368,7 @@ bool computesOnSmallFloats(Operation *op) {
          llvm::any_of(op->getResultTypes(), isSmallFloat);
 }
 
-}  // namespace
+} // namespace
 
 void populateExpandSmallFloatConversionPatterns(RewritePatternSet &patterns) {
   patterns.add<ExpandSmallExtF, ExpandSmallTruncF>(patterns.getContext());
@@ -465,5 +465,5 @@ struct ExpandSmallFloatsPass
   }
 };
 
-}  // namespace
-}  // namespace mlir::kiln
+} // namespace
+} // namespace mlir::kiln

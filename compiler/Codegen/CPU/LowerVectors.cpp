@@ -104,12 +104,12 @@ struct ScalarizeExtractedLoad : OpRewritePattern<vector::LoadOp> {
   }
 };
 
-}  // namespace
+} // namespace
 
 void populateLowerVectorsPatterns(RewritePatternSet &patterns) {
-  patterns.add<ScalarizeSubByteLoad, ScalarizeSubByteStore,
-               ScalarizeExtractedLoad>(
-      patterns.getContext());
+  patterns
+      .add<ScalarizeSubByteLoad, ScalarizeSubByteStore, ScalarizeExtractedLoad>(
+          patterns.getContext());
   vector::populateVectorToVectorCanonicalizationPatterns(patterns);
   vector::populateVectorContractLoweringPatterns(
       patterns, vector::VectorContractLowering::OuterProduct);
@@ -184,5 +184,5 @@ struct LowerVectorsPass : impl::LowerVectorsPassBase<LowerVectorsPass> {
   }
 };
 
-}  // namespace
-}  // namespace mlir::kiln
+} // namespace
+} // namespace mlir::kiln

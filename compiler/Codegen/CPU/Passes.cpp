@@ -39,7 +39,7 @@ void addCleanupPasses(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
-}  // namespace
+} // namespace
 
 void buildCPUCodegenPassPipeline(OpPassManager &variantPM, CodegenStage from,
                                  bool reassociateFpReductions,
@@ -92,4 +92,4 @@ void buildCPUCodegenPassPipeline(OpPassManager &variantPM, CodegenStage from,
   reach(CodegenStage::Translated);
 }
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln

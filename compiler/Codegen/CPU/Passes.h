@@ -1,4 +1,5 @@
-//===- Passes.h - CPU code generation -----------------------------*- C++ -*-===//
+//===- Passes.h - CPU code generation -----------------------------*- C++
+//-*-===//
 
 #ifndef KILN_CODEGEN_CPU_PASSES_H_
 #define KILN_CODEGEN_CPU_PASSES_H_
@@ -73,6 +74,6 @@ LoweringConfigAttr getLoweringConfig(Operation *op);
 #define GEN_PASS_REGISTRATION
 #include "Codegen/CPU/Passes.h.inc"
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_CODEGEN_CPU_PASSES_H_
+#endif // KILN_CODEGEN_CPU_PASSES_H_

@@ -27,7 +27,8 @@ std::optional<SmallVector<int64_t>> getWorkgroupGrid(scf::ForallOp forallOp) {
         getConstantIntValue(forallOp.getMixedStep()[i]);
     if (!lb || !ub || !step || *step <= 0)
       return std::nullopt;
-    grid[rank - 1 - i] = llvm::divideCeil(std::max<int64_t>(*ub - *lb, 0), *step);
+    grid[rank - 1 - i] =
+        llvm::divideCeil(std::max<int64_t>(*ub - *lb, 0), *step);
   }
   return grid;
 }
@@ -113,5 +114,5 @@ struct ResolveWorkgroupIdsPass
   }
 };
 
-}  // namespace
-}  // namespace mlir::kiln
+} // namespace
+} // namespace mlir::kiln

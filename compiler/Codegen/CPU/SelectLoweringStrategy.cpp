@@ -51,9 +51,9 @@ int64_t selectTile(int64_t range, int64_t preferred) {
 
 int64_t getElementBits(Operation *op) {
   Type type = getElementTypeOrSelf(op->getResult(0).getType());
-  return type.isIntOrIndexOrFloat() ? std::max<unsigned>(
-                                          8, type.getIntOrFloatBitWidth())
-                                    : 32;
+  return type.isIntOrIndexOrFloat()
+             ? std::max<unsigned>(8, type.getIntOrFloatBitWidth())
+             : 32;
 }
 
 /// Workgroup and vector tiles per loop of one op.
@@ -87,15 +87,14 @@ TilePlan selectPackedContractionTiles(linalg::LinalgOp op,
 
   int64_t elementBytes = getElementBits(op) / 8;
   int64_t rhsPanelBytes = ranges[k1] * n0 * k0 * elementBytes;
-  int64_t tn1 = std::clamp<int64_t>(target.l2Bytes / 2 / rhsPanelBytes, 1,
-                                    ranges[n1]);
+  int64_t tn1 =
+      std::clamp<int64_t>(target.l2Bytes / 2 / rhsPanelBytes, 1, ranges[n1]);
   // A workgroup that packs its RHS panels itself runs every row against
   // them: splitting the rows would pack the same panels twice, so the
   // columns alone make the workgroups.
   bool packsRHS = op.getDpsInputs()[1].getDefiningOp<linalg::PackOp>();
   if (packsRHS)
-    tn1 = std::min(tn1, std::max<int64_t>(
-                            1, ranges[n1] / kTargetWorkgroups));
+    tn1 = std::min(tn1, std::max<int64_t>(1, ranges[n1] / kTargetWorkgroups));
   int64_t columnBlocks = llvm::divideCeil(ranges[n1], tn1);
   int64_t batches = first ? ranges[0] : 1;
   int64_t rowBlocks = std::max<int64_t>(
@@ -178,11 +177,10 @@ SmallVector<int64_t> selectRelayoutWorkgroupTiles(ArrayRef<int64_t> ranges,
   for (int64_t range : ranges)
     total *= range;
   SmallVector<int64_t> tiles(ranges.size(), 0);
-  if (total < kMinDistributedWork || ranges.empty() ||
-      ranges[splitLoop] <= 1)
+  if (total < kMinDistributedWork || ranges.empty() || ranges[splitLoop] <= 1)
     return tiles;
-  int64_t workgroups = std::clamp<int64_t>(
-      total / kRelayoutWorkgroupElements, 1, kTargetWorkgroups * 4);
+  int64_t workgroups = std::clamp<int64_t>(total / kRelayoutWorkgroupElements,
+                                           1, kTargetWorkgroups * 4);
   int64_t step = std::max<int64_t>(1, vector[splitLoop]);
   tiles[splitLoop] =
       llvm::alignTo(llvm::divideCeil(ranges[splitLoop], workgroups), step);
@@ -201,14 +199,13 @@ TilePlan selectPackTiles(linalg::PackOp op, const CPUTargetInfo &target) {
   TilePlan plan;
   plan.vector.assign(outerRank, 1);
   if (outerRank > 0)
-    plan.vector.back() = selectTile(
-        ranges.back(), target.getLanes(getElementBits(op)));
+    plan.vector.back() =
+        selectTile(ranges.back(), target.getLanes(getElementBits(op)));
   // Workgroups split the loop over the source's outermost dim, so each
   // reads whole rows of the source: splitting another (the columns of a
   // transposed RHS) would read one cache line per row, a page apart.
   ArrayRef<int64_t> perm = op.getOuterDimsPerm();
-  unsigned splitLoop =
-      perm.empty() ? 0 : llvm::find(perm, 0) - perm.begin();
+  unsigned splitLoop = perm.empty() ? 0 : llvm::find(perm, 0) - perm.begin();
   plan.workgroup = selectRelayoutWorkgroupTiles(ranges, plan.vector,
                                                 innerElements, splitLoop);
   return plan;
@@ -276,8 +273,8 @@ SmallVector<int64_t> selectVectorTiles(linalg::LinalgOp op,
         int64_t halo =
             dims->filterLoop.empty() ? 0 : ranges[dims->filterLoop.back()] - 1;
         unsigned ow = dims->outputImage.back();
-        tiles[ow] = selectTile(
-            ranges[ow], std::max<int64_t>(1, block.rows - halo));
+        tiles[ow] =
+            selectTile(ranges[ow], std::max<int64_t>(1, block.rows - halo));
       }
       unsigned oc = dims->outputChannel.back();
       tiles[oc] = selectTile(ranges[oc], block.columns);
@@ -428,8 +425,7 @@ void markLoopsOverReductions(linalg::LinalgOp op,
     AffineMap readMap = op.getMatchingIndexingMap(input);
     AffineMap writeMap =
         producer.getIndexingMapMatchingResult(cast<OpResult>(input->get()));
-    if (!readMap.isProjectedPermutation() ||
-        !writeMap.isProjectedPermutation())
+    if (!readMap.isProjectedPermutation() || !writeMap.isProjectedPermutation())
       continue;
     SmallVector<std::optional<unsigned>> next(toOp.size());
     for (auto [i, loop] : llvm::enumerate(toOp)) {
@@ -487,9 +483,10 @@ bool configureInsertSlice(ExecutableExportOp exportOp, func::FuncOp funcOp) {
   SmallVector<int64_t> workgroup(shape.size(), 0);
   workgroup[dim - shape.begin()] = tile;
   MLIRContext *context = funcOp.getContext();
-  stored->setAttr("lowering_config",
-                  LoweringConfigAttr::get(
-                      context, workgroup, SmallVector<int64_t>(shape.size(), 0)));
+  stored->setAttr(
+      "lowering_config",
+      LoweringConfigAttr::get(context, workgroup,
+                              SmallVector<int64_t>(shape.size(), 0)));
   const int64_t count = llvm::divideCeil(*dim, tile);
   exportOp.setWorkgroupCountAttr(
       DenseI64ArrayAttr::get(context, {count, int64_t(1), int64_t(1)}));
@@ -536,14 +533,13 @@ void configureExport(ExecutableExportOp exportOp, func::FuncOp funcOp,
   };
   // A packed contraction unpacked in its dispatch: its tiles, planned on it,
   // carried to the unpack's dims and from there along the epilogue.
-  linalg::UnPackOp unpackOfHeavy =
-      storedOp && heavyOp && !hasEmptyLoop(heavyOp)
-          ? findUnPackOfContraction(heavyOp)
-          : nullptr;
+  linalg::UnPackOp unpackOfHeavy = storedOp && heavyOp && !hasEmptyLoop(heavyOp)
+                                       ? findUnPackOfContraction(heavyOp)
+                                       : nullptr;
   SmallVector<int64_t> loopsToUnPack;
   if (unpackOfHeavy && storedOp == unpackOfHeavy.getOperation())
-    loopsToUnPack = llvm::to_vector(
-        llvm::seq<int64_t>(0, unpackOfHeavy.getDestRank()));
+    loopsToUnPack =
+        llvm::to_vector(llvm::seq<int64_t>(0, unpackOfHeavy.getDestRank()));
   else if (auto storedLinalg = dyn_cast_if_present<linalg::LinalgOp>(storedOp);
            unpackOfHeavy && storedLinalg)
     loopsToUnPack = mapLoopsToProducer(storedLinalg, unpackOfHeavy);
@@ -643,7 +639,8 @@ struct SelectLoweringStrategyPass
     CPUTargetInfo target =
         getCPUTargetInfo(variantOp.getCpu(), variantOp.getFeatures());
     for (ExecutableExportOp exportOp : variantOp.getExportOps()) {
-      auto funcOp = innerModule.lookupSymbol<func::FuncOp>(exportOp.getSymName());
+      auto funcOp =
+          innerModule.lookupSymbol<func::FuncOp>(exportOp.getSymName());
       if (!funcOp) {
         exportOp.emitError("export has no function in the variant module");
         return signalPassFailure();
@@ -653,5 +650,5 @@ struct SelectLoweringStrategyPass
   }
 };
 
-}  // namespace
-}  // namespace mlir::kiln
+} // namespace
+} // namespace mlir::kiln

@@ -110,10 +110,11 @@ LogicalResult distributeInsertChain(RewriterBase &rewriter,
     return affine::makeComposedFoldedAffineMax(rewriter, loc, map, operands);
   };
   // Rows [iv, iv + rows) of the destination.
-  OpFoldResult rows = min(AffineMap::get(1, 0, {d0 * -1 + extent,
-                                                 getAffineConstantExpr(tile, context)},
-                                         context),
-                          {iv});
+  OpFoldResult rows =
+      min(AffineMap::get(
+              1, 0, {d0 * -1 + extent, getAffineConstantExpr(tile, context)},
+              context),
+          {iv});
   auto slice = [&](ArrayRef<int64_t> staticOffsets,
                    ArrayRef<int64_t> staticSizes, OpFoldResult offset,
                    OpFoldResult size) {
@@ -127,11 +128,10 @@ LogicalResult distributeInsertChain(RewriterBase &rewriter,
   };
   SmallVector<OpFoldResult> ones(rank, rewriter.getIndexAttr(1));
   SmallVector<int64_t> zeros(rank, 0);
-  auto [tileOffsets, tileSizes] =
-      slice(zeros, type.getShape(), iv, rows);
-  Value acc = tensor::ExtractSliceOp::create(
-      rewriter, loc, forallOp.getRegionIterArgs()[0], tileOffsets, tileSizes,
-      ones);
+  auto [tileOffsets, tileSizes] = slice(zeros, type.getShape(), iv, rows);
+  Value acc = tensor::ExtractSliceOp::create(rewriter, loc,
+                                             forallOp.getRegionIterArgs()[0],
+                                             tileOffsets, tileSizes, ones);
   if (auto fillOp = chain->base.getDefiningOp<linalg::FillOp>())
     acc = linalg::FillOp::create(rewriter, loc, fillOp.getInputs()[0], acc)
               .getResult(0);
@@ -143,26 +143,25 @@ LogicalResult distributeInsertChain(RewriterBase &rewriter,
         AffineMap::get(1, 0, {d0 - offset, getAffineConstantExpr(0, context)},
                        context),
         {iv});
-    OpFoldResult hi = min(
-        AffineMap::get(2, 0, {d0 + d1 - offset,
-                              getAffineConstantExpr(size, context)},
-                       context),
-        {iv, rows});
-    OpFoldResult count = max(
-        AffineMap::get(2, 0, {d1 - d0, getAffineConstantExpr(0, context)},
-                       context),
-        {lo, hi});
+    OpFoldResult hi =
+        min(AffineMap::get(
+                2, 0, {d0 + d1 - offset, getAffineConstantExpr(size, context)},
+                context),
+            {iv, rows});
+    OpFoldResult count =
+        max(AffineMap::get(2, 0, {d1 - d0, getAffineConstantExpr(0, context)},
+                           context),
+            {lo, hi});
     auto [sourceOffsets, sourceSizes] =
         slice(zeros, insertOp.getSourceType().getShape(), lo, count);
     Value source = tensor::ExtractSliceOp::create(
         rewriter, loc, insertOp.getSource(), sourceOffsets, sourceSizes, ones);
     OpFoldResult destRow = affine::makeComposedFoldedAffineApply(
         rewriter, loc, d0 + offset - d1, {lo, iv});
-    auto [destOffsets, destSizes] =
-        slice(insertOp.getStaticOffsets(), insertOp.getStaticSizes(), destRow,
-              count);
-    acc = tensor::InsertSliceOp::create(rewriter, loc, source, acc,
-                                        destOffsets, destSizes, ones);
+    auto [destOffsets, destSizes] = slice(
+        insertOp.getStaticOffsets(), insertOp.getStaticSizes(), destRow, count);
+    acc = tensor::InsertSliceOp::create(rewriter, loc, source, acc, destOffsets,
+                                        destSizes, ones);
   }
   rewriter.setInsertionPointToStart(forallOp.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(rewriter, loc, acc,
@@ -185,7 +184,8 @@ struct TileAndDistributeToWorkgroupsPass
         insertRoot = op;
     });
     if (insertRoot) {
-      ArrayRef<int64_t> workgroup = getLoweringConfig(insertRoot).getWorkgroup();
+      ArrayRef<int64_t> workgroup =
+          getLoweringConfig(insertRoot).getWorkgroup();
       auto dim = llvm::find_if(workgroup, [](int64_t t) { return t != 0; });
       if (dim != workgroup.end() &&
           failed(distributeInsertChain(rewriter, insertRoot,
@@ -215,5 +215,5 @@ struct TileAndDistributeToWorkgroupsPass
   }
 };
 
-}  // namespace
-}  // namespace mlir::kiln
+} // namespace
+} // namespace mlir::kiln

@@ -68,8 +68,8 @@ LogicalResult tileWithFor(RewriterBase &rewriter, Operation *op,
     // compute; fusing it would divide its loops by sizes of zero. It stays
     // outside the loop nest and runs zero times.
     options.setFusionControlFn(
-        [](tensor::ExtractSliceOp, OpResult producer, bool)
-            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        [](tensor::ExtractSliceOp, OpResult producer,
+           bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
           auto producerOp = dyn_cast<linalg::LinalgOp>(producer.getOwner());
           if (producerOp && getIterationSpaceSize(producerOp) == 0)
             return std::nullopt;
@@ -143,8 +143,7 @@ bool isTiledByWholeRows(Operation *storedOp) {
     return false;
   ArrayRef<int64_t> vector = getLoweringConfig(storedOp).getVector();
   SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
-  SmallVector<utils::IteratorType> iterators =
-      linalgOp.getIteratorTypesArray();
+  SmallVector<utils::IteratorType> iterators = linalgOp.getIteratorTypesArray();
   for (auto [i, tile] : llvm::enumerate(vector))
     if (tile == 0 && i < ranges.size() &&
         iterators[i] == utils::IteratorType::parallel && ranges[i] > 1)
@@ -266,5 +265,5 @@ struct TileToVectorSizesPass
   }
 };
 
-}  // namespace
-}  // namespace mlir::kiln
+} // namespace
+} // namespace mlir::kiln

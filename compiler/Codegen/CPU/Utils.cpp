@@ -27,4 +27,4 @@ int64_t getIterationSpaceSize(Operation *op) {
   return size;
 }
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln

@@ -1,4 +1,5 @@
-//===- Utils.h - facts of ops that CPU code generation tiles -------*- C++ -*-===//
+//===- Utils.h - facts of ops that CPU code generation tiles -------*- C++
+//-*-===//
 
 #ifndef KILN_CODEGEN_CPU_UTILS_H_
 #define KILN_CODEGEN_CPU_UTILS_H_
@@ -29,6 +30,6 @@ SmallVector<int64_t> getStaticLoopRanges(Operation *op);
 /// dynamic.
 int64_t getIterationSpaceSize(Operation *op);
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_CODEGEN_CPU_UTILS_H_
+#endif // KILN_CODEGEN_CPU_UTILS_H_

@@ -55,8 +55,7 @@ bool hasUniformElementType(linalg::LinalgOp op) {
 /// (vmaskmovps) run at less than half the speed of plain ones, and of a
 /// padded pack's tiles only the last needs its mask.
 void versionMaskedRead(RewriterBase &rewriter, vector::MaskOp maskOp) {
-  auto read =
-      dyn_cast_or_null<vector::TransferReadOp>(maskOp.getMaskableOp());
+  auto read = dyn_cast_or_null<vector::TransferReadOp>(maskOp.getMaskableOp());
   auto createMask = maskOp.getMask().getDefiningOp<vector::CreateMaskOp>();
   if (!read || !createMask || maskOp.hasPassthru() ||
       maskOp->getNumResults() != 1)
@@ -72,13 +71,13 @@ void versionMaskedRead(RewriterBase &rewriter, vector::MaskOp maskOp) {
     Value covers = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::sge, bound,
         arith::ConstantIndexOp::create(rewriter, loc, size));
-    inside = inside ? arith::AndIOp::create(rewriter, loc, inside, covers)
-                    : covers;
+    inside =
+        inside ? arith::AndIOp::create(rewriter, loc, inside, covers) : covers;
   }
   if (!inside)
     return;
-  auto ifOp = scf::IfOp::create(rewriter, loc, maskOp->getResultTypes(),
-                                inside, /*withElseRegion=*/true);
+  auto ifOp = scf::IfOp::create(rewriter, loc, maskOp->getResultTypes(), inside,
+                                /*withElseRegion=*/true);
   rewriter.setInsertionPointToStart(ifOp.thenBlock());
   Operation *unmasked = rewriter.clone(*read);
   scf::YieldOp::create(rewriter, loc, unmasked->getResults());
@@ -129,10 +128,10 @@ struct ReadPackedTileFromSource : OpRewritePattern<vector::TransferReadOp> {
           {sourceIndices[dim], indices[outerRank + position]});
     SmallVector<AffineExpr> results;
     for (int64_t dim = firstVectorDim; dim < packedRank; ++dim)
-      results.push_back(dim < outerRank
-                            ? getAffineConstantExpr(0, context)
-                            : getAffineDimExpr(innerDims[dim - outerRank],
-                                               context));
+      results.push_back(
+          dim < outerRank
+              ? getAffineConstantExpr(0, context)
+              : getAffineDimExpr(innerDims[dim - outerRank], context));
     AffineMap map = AffineMap::get(outerRank, 0, results, context);
     SmallVector<bool> inBounds(shape.size(), true);
     rewriter.replaceOpWithNewOp<vector::TransferReadOp>(
@@ -153,8 +152,8 @@ LogicalResult lowerRelayouts(RewriterBase &rewriter,
     if (auto packOp = dyn_cast<linalg::PackOp>(op)) {
       if (failed(linalg::lowerPack(rewriter, packOp)))
         return packOp.emitError("cannot lower pack");
-    } else if (failed(linalg::lowerUnPack(rewriter,
-                                          cast<linalg::UnPackOp>(op)))) {
+    } else if (failed(
+                   linalg::lowerUnPack(rewriter, cast<linalg::UnPackOp>(op)))) {
       return op->emitError("cannot lower unpack");
     }
   }
@@ -209,10 +208,10 @@ struct VectorizePass : impl::VectorizePassBase<VectorizePass> {
       // losing an unsigned cast. Nor into a 0-d result (linalg.dot): the
       // vectorizer would build an accumulator vector<T>, which
       // vector.contract rejects (it wants a scalar there).
-      bool isContraction =
-          linalgOp && linalg::isaContractionOpInterface(linalgOp) &&
-          hasUniformElementType(linalgOp) &&
-          linalgOp.getRank(linalgOp.getDpsInitOperand(0)) > 0;
+      bool isContraction = linalgOp &&
+                           linalg::isaContractionOpInterface(linalgOp) &&
+                           hasUniformElementType(linalgOp) &&
+                           linalgOp.getRank(linalgOp.getDpsInitOperand(0)) > 0;
       FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
           rewriter, op, vectorSizes, /*inputScalableVecDims=*/{},
           /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
@@ -274,5 +273,5 @@ struct VectorizePass : impl::VectorizePassBase<VectorizePass> {
   }
 };
 
-}  // namespace
-}  // namespace mlir::kiln
+} // namespace
+} // namespace mlir::kiln

@@ -110,4 +110,4 @@ CPUTargetInfo getCPUTargetInfo(StringRef cpu, StringRef features) {
   return info;
 }
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln

@@ -1,4 +1,5 @@
-//===- CPUTarget.h - What kiln knows of an x86-64 CPU -------------*- C++ -*-===//
+//===- CPUTarget.h - What kiln knows of an x86-64 CPU -------------*- C++
+//-*-===//
 //
 // The one place that turns a `--cpu` choice into an LLVM CPU name and
 // features, and those into the facts code generation plans with: vector
@@ -21,7 +22,7 @@
 namespace llvm {
 class Target;
 class Triple;
-}  // namespace llvm
+} // namespace llvm
 
 namespace mlir::kiln {
 
@@ -62,7 +63,8 @@ struct CPUTargetInfo {
 
   /// Elements of `bitWidth` bits in one vector register.
   int64_t getLanes(int64_t bitWidth) const {
-    return std::max<int64_t>(1, vectorBytes * 8 / std::max<int64_t>(8, bitWidth));
+    return std::max<int64_t>(1,
+                             vectorBytes * 8 / std::max<int64_t>(8, bitWidth));
   }
 
   /// The accumulator block of a contraction or convolution kernel: `rows`
@@ -96,6 +98,6 @@ struct CPUTargetInfo {
 /// assumes for any CPU (32 KiB L1d, 256 KiB L2).
 CPUTargetInfo getCPUTargetInfo(StringRef cpu, StringRef features);
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_TARGET_CPU_CPUTARGET_H_
+#endif // KILN_TARGET_CPU_CPUTARGET_H_

@@ -4,13 +4,13 @@
 
 #include "Target/CPU/CPUTarget.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetOptions.h"
-#include "mlir/IR/Diagnostics.h"
 
 namespace mlir::kiln {
 
@@ -70,4 +70,4 @@ LogicalResult emitObjectFile(Location loc, llvm::Module &module,
   return success();
 }
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln

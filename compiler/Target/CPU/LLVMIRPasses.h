@@ -1,4 +1,5 @@
-//===- LLVMIRPasses.h - LLVM optimization and object emission -----*- C++ -*-===//
+//===- LLVMIRPasses.h - LLVM optimization and object emission -----*- C++
+//-*-===//
 //
 // The LLVM half of building a CPU library: a target machine for the
 // variants' CPU, the O3 pipeline, and the object file.
@@ -8,10 +9,10 @@
 #ifndef KILN_TARGET_CPU_LLVMIRPASSES_H_
 #define KILN_TARGET_CPU_LLVMIRPASSES_H_
 
-#include "llvm/IR/Module.h"
-#include "llvm/Target/TargetMachine.h"
 #include "mlir/IR/Location.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Target/TargetMachine.h"
 
 #include <memory>
 
@@ -30,6 +31,6 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine);
 LogicalResult emitObjectFile(Location loc, llvm::Module &module,
                              llvm::TargetMachine &machine, StringRef path);
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_TARGET_CPU_LLVMIRPASSES_H_
+#endif // KILN_TARGET_CPU_LLVMIRPASSES_H_

@@ -63,9 +63,9 @@ void addLibraryTable(llvm::Module &module, ArrayRef<llvm::Function *> functions,
   auto *i32 = builder.getInt32Ty();
   auto *i64 = builder.getInt64Ty();
   auto privateConstant = [&](llvm::Constant *init, StringRef name) {
-    return new llvm::GlobalVariable(module, init->getType(), /*isConstant=*/true,
-                                    llvm::GlobalValue::PrivateLinkage, init,
-                                    name);
+    return new llvm::GlobalVariable(
+        module, init->getType(), /*isConstant=*/true,
+        llvm::GlobalValue::PrivateLinkage, init, name);
   };
   auto stringConstant = [&](StringRef text, StringRef name) {
     return privateConstant(llvm::ConstantDataArray::getString(context, text),
@@ -73,7 +73,8 @@ void addLibraryTable(llvm::Module &module, ArrayRef<llvm::Function *> functions,
   };
 
   // kiln_binding_descriptor_v1_t and kiln_export_descriptor_v1_t.
-  auto *bindingType = llvm::StructType::get(context, {i8, i8, i16, i32, ptrType});
+  auto *bindingType =
+      llvm::StructType::get(context, {i8, i8, i16, i32, ptrType});
   auto *descriptorType = llvm::StructType::get(
       context, {llvm::ArrayType::get(i32, 3), i32, ptrType, i64});
   auto *nullPtr = llvm::ConstantPointerNull::get(ptrType);
@@ -88,10 +89,11 @@ void addLibraryTable(llvm::Module &module, ArrayRef<llvm::Function *> functions,
           binding.shape.empty()
               ? static_cast<llvm::Constant *>(nullPtr)
               : privateConstant(
-                    llvm::ConstantDataArray::get(context, ArrayRef<uint64_t>(
-                        reinterpret_cast<const uint64_t *>(
-                            binding.shape.data()),
-                        binding.shape.size())),
+                    llvm::ConstantDataArray::get(
+                        context,
+                        ArrayRef<uint64_t>(reinterpret_cast<const uint64_t *>(
+                                               binding.shape.data()),
+                                           binding.shape.size())),
                     "__kiln_binding_shape");
       bindings.push_back(llvm::ConstantStruct::get(
           bindingType,
@@ -117,8 +119,8 @@ void addLibraryTable(llvm::Module &module, ArrayRef<llvm::Function *> functions,
   auto ptrArray = llvm::ArrayType::get(ptrType, functions.size());
   auto *namesGlobal = privateConstant(
       llvm::ConstantArray::get(ptrArray, namePtrs), "__kiln_export_names");
-  auto *ptrsGlobal = privateConstant(
-      llvm::ConstantArray::get(ptrArray, fnPtrs), "__kiln_export_ptrs");
+  auto *ptrsGlobal = privateConstant(llvm::ConstantArray::get(ptrArray, fnPtrs),
+                                     "__kiln_export_ptrs");
   auto *descriptorsGlobal = privateConstant(
       llvm::ConstantArray::get(
           llvm::ArrayType::get(descriptorType, functions.size()),
@@ -129,10 +131,9 @@ void addLibraryTable(llvm::Module &module, ArrayRef<llvm::Function *> functions,
   auto *headerType = llvm::StructType::get(context, {i32, i32, ptrType});
   auto *header = privateConstant(
       llvm::ConstantStruct::get(
-          headerType,
-          {builder.getInt32(KILN_EXECUTABLE_LIBRARY_VERSION_1),
-           builder.getInt32(0),
-           stringConstant(libraryName, "__kiln_library_name")}),
+          headerType, {builder.getInt32(KILN_EXECUTABLE_LIBRARY_VERSION_1),
+                       builder.getInt32(0),
+                       stringConstant(libraryName, "__kiln_library_name")}),
       "__kiln_library_header");
   // kiln_executable_library_v1_t { header*, kiln_export_table_v1_t }
   auto *tableType =
@@ -142,31 +143,30 @@ void addLibraryTable(llvm::Module &module, ArrayRef<llvm::Function *> functions,
       llvm::ConstantStruct::get(
           libraryType,
           {header, llvm::ConstantStruct::get(
-                       tableType, {builder.getInt32(functions.size()),
-                                   builder.getInt32(0), ptrsGlobal,
-                                   namesGlobal, descriptorsGlobal})}),
+                       tableType,
+                       {builder.getInt32(functions.size()), builder.getInt32(0),
+                        ptrsGlobal, namesGlobal, descriptorsGlobal})}),
       "__kiln_library");
 
   // const header_t **kiln_executable_library_query(uint32_t, const void *)
   auto *queryType = llvm::FunctionType::get(ptrType, {i32, ptrType}, false);
-  auto *query = llvm::Function::Create(queryType,
-                                       llvm::GlobalValue::ExternalLinkage,
-                                       KILN_EXECUTABLE_LIBRARY_QUERY_NAME,
-                                       module);
+  auto *query =
+      llvm::Function::Create(queryType, llvm::GlobalValue::ExternalLinkage,
+                             KILN_EXECUTABLE_LIBRARY_QUERY_NAME, module);
   query->setVisibility(llvm::GlobalValue::DefaultVisibility);
   auto *entry = llvm::BasicBlock::Create(context, "entry", query);
   auto *serve = llvm::BasicBlock::Create(context, "serve", query);
   auto *refuse = llvm::BasicBlock::Create(context, "refuse", query);
   builder.SetInsertPoint(entry);
   // Version 1 is the oldest this library serves.
-  builder.CreateCondBr(
-      builder.CreateICmpULT(query->getArg(0),
-                            builder.getInt32(KILN_EXECUTABLE_LIBRARY_VERSION_1)),
-      refuse, serve);
+  builder.CreateCondBr(builder.CreateICmpULT(
+                           query->getArg(0),
+                           builder.getInt32(KILN_EXECUTABLE_LIBRARY_VERSION_1)),
+                       refuse, serve);
   builder.SetInsertPoint(serve);
   builder.CreateRet(library);
   builder.SetInsertPoint(refuse);
   builder.CreateRet(nullPtr);
 }
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln

@@ -1,4 +1,5 @@
-//===- LibraryABI.h - The export table of executable_library.h ----*- C++ -*-===//
+//===- LibraryABI.h - The export table of executable_library.h ----*- C++
+//-*-===//
 //
 // What a CPU library tells the runtime about itself (executable_library.h):
 // each export's descriptor, the export table, the library header and the
@@ -11,8 +12,8 @@
 
 #include "Dialect/Kiln/IR/KilnOps.h"
 #include "kiln/module_generated.h"
-#include "llvm/IR/Module.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/IR/Module.h"
 
 #include <array>
 #include <string>
@@ -42,6 +43,6 @@ void addLibraryTable(llvm::Module &module, ArrayRef<llvm::Function *> functions,
                      ArrayRef<ExportDescriptor> descriptors,
                      StringRef libraryName);
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_TARGET_CPU_LIBRARYABI_H_
+#endif // KILN_TARGET_CPU_LIBRARYABI_H_

@@ -11,6 +11,10 @@
 #include "Target/CPU/LibraryLines.h"
 #include "Target/CPU/LinkerTool.h"
 #include "kiln/executable_library.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/IR/Threading.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
@@ -18,10 +22,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/TargetParser/Host.h"
-#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
-#include "mlir/IR/Threading.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Export.h"
 
 namespace mlir::kiln {
 
@@ -44,8 +44,8 @@ LogicalResult createBuildFile(Location loc, StringRef keepDir,
                               BuildFile &file) {
   if (keepDir.empty()) {
     if (llvm::sys::fs::createTemporaryFile("kiln", extension, file.path))
-      return emitError(loc) << "cannot create a temporary ." << extension
-                            << " file";
+      return emitError(loc)
+             << "cannot create a temporary ." << extension << " file";
     return success();
   }
   if (std::error_code error = llvm::sys::fs::create_directories(keepDir))
@@ -59,8 +59,8 @@ LogicalResult createBuildFile(Location loc, StringRef keepDir,
 
 /// The one line an op's code maps to: its line in the text at `stagePath`
 /// that the capture tagged it with, else the first file location in its own
-/// outside the tags (an inlined op's own line, the first of fused ops' lines, never LLVM's
-/// line 0 for merged ones), else null.
+/// outside the tags (an inlined op's own line, the first of fused ops' lines,
+/// never LLVM's line 0 for merged ones), else null.
 FileLineColLoc getLineTableLoc(Location loc, StringRef stagePath) {
   if (FileLineColLoc stageLine = findStageLine(loc, stagePath))
     return stageLine;
@@ -80,9 +80,9 @@ OwningOpRef<ModuleOp> cloneWithLineScopes(ModuleOp module,
   copy->walk<WalkOrder::PreOrder>([&](Operation *op) {
     FileLineColLoc line = getLineTableLoc(op->getLoc(), stagePath);
     Operation *parent = op->getParentOp();
-    op->setLoc(line ? Location(line)
-                    : parent ? parent->getLoc()
-                             : Location(UnknownLoc::get(op->getContext())));
+    op->setLoc(line     ? Location(line)
+               : parent ? parent->getLoc()
+                        : Location(UnknownLoc::get(op->getContext())));
   });
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
   // The copy of verified IR only gains debug scopes. Verifying it again
@@ -141,9 +141,8 @@ std::string getExportFunctionName(unsigned ordinal) {
 /// internal when one share holds everything. Runs on a thread of its own:
 /// it touches no state of other shares.
 LogicalResult buildLibraryShare(Location loc, const LibraryPlan &plan,
-                                ArrayRef<size_t> variantIndices,
-                                bool withTable, bool onlyShare,
-                                StringRef objectPath) {
+                                ArrayRef<size_t> variantIndices, bool withTable,
+                                bool onlyShare, StringRef objectPath) {
   const CPULibraryOptions &options = *plan.options;
   llvm::LLVMContext llvmContext;
   auto linked = std::make_unique<llvm::Module>(plan.libraryName, llvmContext);
@@ -247,7 +246,7 @@ LogicalResult buildLibraryShare(Location loc, const LibraryPlan &plan,
   return emitObjectFile(loc, *linked, **machine, objectPath);
 }
 
-}  // namespace
+} // namespace
 
 FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
                                       const CPULibraryOptions &options) {
@@ -317,8 +316,8 @@ FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
     shares[i % shareCount].push_back(i);
   std::vector<BuildFile> objects(shareCount);
   for (auto [i, object] : llvm::enumerate(objects)) {
-    std::string name = i == 0 ? libraryName.str()
-                              : (libraryName + "." + Twine(i)).str();
+    std::string name =
+        i == 0 ? libraryName.str() : (libraryName + "." + Twine(i)).str();
     if (failed(createBuildFile(loc, options.keepFilesDir, name, "o", object)))
       return failure();
   }
@@ -349,4 +348,4 @@ FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
   return library;
 }
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln

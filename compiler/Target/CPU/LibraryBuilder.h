@@ -1,4 +1,5 @@
-//===- LibraryBuilder.h - CPU variants to one shared object -------*- C++ -*-===//
+//===- LibraryBuilder.h - CPU variants to one shared object -------*- C++
+//-*-===//
 
 #ifndef KILN_TARGET_CPU_LIBRARYBUILDER_H_
 #define KILN_TARGET_CPU_LIBRARYBUILDER_H_
@@ -57,12 +58,12 @@ struct CPULibraryOptions {
 /// LLVM IR, links them into one module that also holds the export table and
 /// `kiln_executable_library_query` (see executable_library.h), optimizes it,
 /// emits an object (each variant's functions for its own CPU) and links it
-/// into a shared object with ld.lld. `libraryName` names the library in its header. Each export's
-/// code is a local symbol named after the export. A module without variants
-/// gets an empty library for `options.targetCPU`.
+/// into a shared object with ld.lld. `libraryName` names the library in its
+/// header. Each export's code is a local symbol named after the export. A
+/// module without variants gets an empty library for `options.targetCPU`.
 FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
                                       const CPULibraryOptions &options);
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_TARGET_CPU_LIBRARYBUILDER_H_
+#endif // KILN_TARGET_CPU_LIBRARYBUILDER_H_

@@ -31,7 +31,7 @@ struct ExportRange {
   uint32_t ordinal;
 };
 
-}  // namespace
+} // namespace
 
 FailureOr<LibraryLines> readLibraryLines(Location loc, StringRef bytes,
                                          ArrayRef<std::string> exportSymbols) {
@@ -132,4 +132,4 @@ FailureOr<LibraryLines> readLibraryLines(Location loc, StringRef bytes,
   return lines;
 }
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln

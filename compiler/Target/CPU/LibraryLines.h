@@ -1,4 +1,5 @@
-//===- LibraryLines.h - Address -> line rows of a linked library --*- C++ -*-===//
+//===- LibraryLines.h - Address -> line rows of a linked library --*- C++
+//-*-===//
 //
 // Reads the DWARF line table of a linked shared object (LLVM's DWARF reader
 // over its bytes) and the function symbols of its exports, and turns them
@@ -50,6 +51,6 @@ struct LibraryLines {
 FailureOr<LibraryLines> readLibraryLines(Location loc, StringRef bytes,
                                          ArrayRef<std::string> exportSymbols);
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_TARGET_CPU_LIBRARYLINES_H_
+#endif // KILN_TARGET_CPU_LIBRARYLINES_H_

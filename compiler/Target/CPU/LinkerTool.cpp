@@ -2,8 +2,8 @@
 
 #include "Target/CPU/LinkerTool.h"
 
-#include "llvm/Support/Program.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/Program.h"
 
 #include <string>
 
@@ -24,17 +24,17 @@ FailureOr<std::string> findLinker(Location loc) {
   return emitError(loc) << "cannot find ld.lld (install lld-22)";
 }
 
-}  // namespace
+} // namespace
 
 LogicalResult linkSharedLibrary(Location loc, ArrayRef<StringRef> objectPaths,
                                 StringRef libraryPath) {
   FailureOr<std::string> linkerPath = findLinker(loc);
   if (failed(linkerPath))
     return failure();
-  SmallVector<StringRef> args = {*linkerPath, "-shared", "--build-id=none",
-                                 "-z",        "now",     "-z",
-                                 "noexecstack", "-z",    "text",
-                                 "-O2",       "-o",      libraryPath};
+  SmallVector<StringRef> args = {*linkerPath,   "-shared", "--build-id=none",
+                                 "-z",          "now",     "-z",
+                                 "noexecstack", "-z",      "text",
+                                 "-O2",         "-o",      libraryPath};
   llvm::append_range(args, objectPaths);
   std::string linkError;
   int status = llvm::sys::ExecuteAndWait(*linkerPath, args, std::nullopt, {},
@@ -44,4 +44,4 @@ LogicalResult linkSharedLibrary(Location loc, ArrayRef<StringRef> objectPaths,
   return success();
 }
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln

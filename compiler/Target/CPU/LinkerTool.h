@@ -1,4 +1,5 @@
-//===- LinkerTool.h - ld.lld, the object to a shared object -------*- C++ -*-===//
+//===- LinkerTool.h - ld.lld, the object to a shared object -------*- C++
+//-*-===//
 
 #ifndef KILN_TARGET_CPU_LINKERTOOL_H_
 #define KILN_TARGET_CPU_LINKERTOOL_H_
@@ -16,6 +17,6 @@ namespace mlir::kiln {
 LogicalResult linkSharedLibrary(Location loc, ArrayRef<StringRef> objectPaths,
                                 StringRef libraryPath);
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_TARGET_CPU_LINKERTOOL_H_
+#endif // KILN_TARGET_CPU_LINKERTOOL_H_

@@ -1,4 +1,5 @@
-//===- printable.h - Module text made safe to print ---------------*- C++ -*-===//
+//===- printable.h - Module text made safe to print ---------------*- C++
+//-*-===//
 
 #ifndef KILN_PRINTABLE_H_
 #define KILN_PRINTABLE_H_
@@ -45,8 +46,7 @@ struct LineWindow {
   /// How many lines the whole text has.
   uint64_t line_count = 0;
 };
-LineWindow FindLineWindow(std::string_view text, uint64_t first,
-                          uint64_t last);
+LineWindow FindLineWindow(std::string_view text, uint64_t first, uint64_t last);
 
 /// Calls `emit` with each line of `window` as NumberedSourceLine shows it,
 /// line `marked` marked, numbers `width` digits wide: the window printer of

@@ -1,4 +1,5 @@
-//===- profiler.h - Sampling where kernels spend their time --------*- C++ -*-===//
+//===- profiler.h - Sampling where kernels spend their time --------*- C++
+//-*-===//
 //
 // A Profiler samples the program counter of every thread that runs kernels
 // (the thread that starts it and the workers of a ThreadPool) at a fixed
@@ -60,7 +61,7 @@ struct ProfileLine {
   /// Index into Module::sources() of the line's text; kNoSource for a line
   /// of an input file the module does not embed (or no line).
   uint32_t source = kNoSource;
-  uint32_t line = 0;    // 1-based; 0: code the line table names no line for
+  uint32_t line = 0;  // 1-based; 0: code the line table names no line for
   uint64_t samples = 0;
   /// The text's path (a view into the module); empty when line is 0.
   std::string_view path;

@@ -1,4 +1,5 @@
-//===- status.h - Error codes, messages and StatusOr ---------------*- C++ -*-===//
+//===- status.h - Error codes, messages and StatusOr ---------------*- C++
+//-*-===//
 //
 // Every fallible runtime call returns a Status (an error code plus a message)
 // or a StatusOr<T>. Callers annotate errors on the way up by prefixing
@@ -75,10 +76,9 @@ inline void AppendPiece(std::string& out, const std::string& piece) {
   out.append(piece);
 }
 inline void AppendPiece(std::string& out, char c) { out.push_back(c); }
-template <typename T,
-          typename = std::enable_if_t<std::is_arithmetic_v<T> &&
-                                      !std::is_same_v<T, char> &&
-                                      !std::is_same_v<T, bool>>>
+template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T> &&
+                                                  !std::is_same_v<T, char> &&
+                                                  !std::is_same_v<T, bool>>>
 void AppendPiece(std::string& out, T value) {
   char buffer[64];
   auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
@@ -188,13 +188,13 @@ Status Annotate(Status status, const Args&... context) {
 /// Returns the error of `expr` (a Status) from the current function, prefixed
 /// with the optional context arguments (evaluated only on error):
 ///   KILN_RETURN_IF_ERROR(VerifyType(t), "slot ", i);
-#define KILN_RETURN_IF_ERROR(expr, ...)                                      \
-  do {                                                                       \
-    ::kiln::Status kiln_status_ = (expr);                                    \
-    if (__builtin_expect(!kiln_status_.ok(), 0)) {                           \
-      return ::kiln::internal::Annotate(std::move(kiln_status_),             \
-                                        ##__VA_ARGS__);                      \
-    }                                                                        \
+#define KILN_RETURN_IF_ERROR(expr, ...)                          \
+  do {                                                           \
+    ::kiln::Status kiln_status_ = (expr);                        \
+    if (__builtin_expect(!kiln_status_.ok(), 0)) {               \
+      return ::kiln::internal::Annotate(std::move(kiln_status_), \
+                                        ##__VA_ARGS__);          \
+    }                                                            \
   } while (0)
 
 #define KILN_STATUS_CONCAT_INNER_(a, b) a##b
@@ -202,12 +202,12 @@ Status Annotate(Status status, const Args&... context) {
 
 /// Evaluates `expr` (a StatusOr<T>); on error returns its status, otherwise
 /// moves the value into `lhs` (which may be a declaration: `auto x`).
-#define KILN_ASSIGN_OR_RETURN(lhs, expr)                                     \
-  KILN_ASSIGN_OR_RETURN_IMPL_(                                               \
-      KILN_STATUS_CONCAT_(kiln_status_or_, __LINE__), lhs, expr)
-#define KILN_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr)                          \
-  auto tmp = (expr);                                                         \
-  if (__builtin_expect(!tmp.ok(), 0)) return std::move(tmp).status();        \
+#define KILN_ASSIGN_OR_RETURN(lhs, expr)                                      \
+  KILN_ASSIGN_OR_RETURN_IMPL_(KILN_STATUS_CONCAT_(kiln_status_or_, __LINE__), \
+                              lhs, expr)
+#define KILN_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr)                   \
+  auto tmp = (expr);                                                  \
+  if (__builtin_expect(!tmp.ok(), 0)) return std::move(tmp).status(); \
   lhs = std::move(tmp).value()
 
 #endif  // KILN_STATUS_H_

@@ -1,4 +1,5 @@
-//===- tensor.h - Element types, shapes and tensors ----------------*- C++ -*-===//
+//===- tensor.h - Element types, shapes and tensors ----------------*- C++
+//-*-===//
 //
 // A Tensor is a dense, row-major, statically shaped array. Its storage is
 // shared (reshapes and slot copies alias it) and is either an owned 64-byte
@@ -81,9 +82,7 @@ struct TensorType {
   ElementType element_type = ElementType::kF32;
   Shape shape;
 
-  std::string ToString() const {
-    return FormatTensorType(element_type, shape);
-  }
+  std::string ToString() const { return FormatTensorType(element_type, shape); }
   bool operator==(const TensorType& other) const {
     return element_type == other.element_type && shape == other.shape;
   }

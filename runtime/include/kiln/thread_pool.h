@@ -1,4 +1,5 @@
-//===- thread_pool.h - Fork-join pool for dispatch workgroups ------*- C++ -*-===//
+//===- thread_pool.h - Fork-join pool for dispatch workgroups ------*- C++
+//-*-===//
 //
 // A fixed set of worker threads that run ParallelFor loops. The calling
 // thread takes part in every loop, so a pool of N threads starts N - 1
@@ -49,8 +50,8 @@ class ThreadPool {
   /// A worker thread (not the caller), for a sampler that arms a timer on
   /// each (kiln/profiler.h).
   struct WorkerThread {
-    pid_t tid;          // Linux thread id (gettid)
-    pthread_t handle;   // its POSIX handle
+    pid_t tid;         // Linux thread id (gettid)
+    pthread_t handle;  // its POSIX handle
   };
   /// Every worker, known from construction on (each records its id when it
   /// starts; the constructor waits for that).

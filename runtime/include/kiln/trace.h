@@ -1,4 +1,5 @@
-//===- trace.h - Tracing providers ---------------------------------*- C++ -*-===//
+//===- trace.h - Tracing providers ---------------------------------*- C++
+//-*-===//
 //
 // One tracing interface with several providers: null (the default, near zero
 // cost), console, chrome (Chrome Trace Event JSON for Perfetto and
@@ -137,8 +138,9 @@ TraceSite MakeDispatchSite(const Module& module, const ExportView& view,
 
 /// The embedded texts that dispatch zones of `module` point at under
 /// `options` and that are larger than `max_bytes`, each once, by path.
-std::vector<SourceFileView> FindZoneTextsLargerThan(
-    const Module& module, const TraceOptions& options, uint64_t max_bytes);
+std::vector<SourceFileView> FindZoneTextsLargerThan(const Module& module,
+                                                    const TraceOptions& options,
+                                                    uint64_t max_bytes);
 
 /// The process's tracer: the null provider unless SetTracer installed one.
 Tracer& GetTracer();

@@ -171,8 +171,9 @@ static int copy_rows_2x4_f32(const kiln_dispatch_state_v0_t* d,
 
 static const kiln_dispatch_fn_v0_t kPtrs[] = {
     add_f32, fail, workgroup_ids, inc_i32, less_i32, copy_rows_2x4_f32};
-static const char* const kNames[] = {"add_f32", "fail",     "workgroup_ids",
-                                     "inc_i32", "less_i32", "copy_rows_2x4_f32"};
+static const char* const kNames[] = {"add_f32",       "fail",
+                                     "workgroup_ids", "inc_i32",
+                                     "less_i32",      "copy_rows_2x4_f32"};
 static const int64_t kShape2x4[] = {2, 4};
 static const kiln_binding_descriptor_v1_t kCopyRows[] = {
     {kF32, KILN_BINDING_ACCESS_READ, 2, 0, kShape2x4},
@@ -194,12 +195,9 @@ static const kiln_binding_descriptor_v1_t kScalarI32Compare[] = {
     {kI1, KILN_BINDING_ACCESS_WRITE, 0, 0, 0},
 };
 static const kiln_export_descriptor_v1_t kDescriptors[] = {
-    {{0, 0, 0}, 3, kF32Binary, 0},
-    {{0, 0, 0}, 1, kAnyF32Output, 0},
-    {{0, 0, 0}, 1, kAnyI32Output, 0},
-    {{1, 1, 1}, 2, kScalarI32Unary, 0},
-    {{1, 1, 1}, 3, kScalarI32Compare, 0},
-    {{2, 1, 1}, 2, kCopyRows, 0},
+    {{0, 0, 0}, 3, kF32Binary, 0},        {{0, 0, 0}, 1, kAnyF32Output, 0},
+    {{0, 0, 0}, 1, kAnyI32Output, 0},     {{1, 1, 1}, 2, kScalarI32Unary, 0},
+    {{1, 1, 1}, 3, kScalarI32Compare, 0}, {{2, 1, 1}, 2, kCopyRows, 0},
 };
 #define LIBRARY_NAME "kiln_test_library"
 

@@ -1,4 +1,5 @@
-//===- CheckDialect.h - test assertions ---------------------------*- C++ -*-===//
+//===- CheckDialect.h - test assertions ---------------------------*- C++
+//-*-===//
 
 #ifndef KILN_DIALECT_CHECK_IR_CHECKDIALECT_H_
 #define KILN_DIALECT_CHECK_IR_CHECKDIALECT_H_
@@ -14,4 +15,4 @@
 #define GET_OP_CLASSES
 #include "Dialect/Check/IR/CheckOps.h.inc"
 
-#endif  // KILN_DIALECT_CHECK_IR_CHECKDIALECT_H_
+#endif // KILN_DIALECT_CHECK_IR_CHECKDIALECT_H_

@@ -1,4 +1,5 @@
-//===- FlowDialect.h - IREE test-format flow ops ------------------*- C++ -*-===//
+//===- FlowDialect.h - IREE test-format flow ops ------------------*- C++
+//-*-===//
 
 #ifndef KILN_DIALECT_FLOW_IR_FLOWDIALECT_H_
 #define KILN_DIALECT_FLOW_IR_FLOWDIALECT_H_
@@ -15,4 +16,4 @@
 #define GET_OP_CLASSES
 #include "Dialect/Flow/IR/FlowOps.h.inc"
 
-#endif  // KILN_DIALECT_FLOW_IR_FLOWDIALECT_H_
+#endif // KILN_DIALECT_FLOW_IR_FLOWDIALECT_H_

@@ -4,9 +4,9 @@
 
 #include "Dialect/Host/IR/HostOps.h"
 #include "Dialect/Kiln/IR/KilnOps.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::kiln::host;

@@ -1,4 +1,5 @@
-//===- HostDialect.h - host programs as the runtime runs them -----*- C++ -*-===//
+//===- HostDialect.h - host programs as the runtime runs them -----*- C++
+//-*-===//
 
 #ifndef KILN_DIALECT_HOST_IR_HOSTDIALECT_H_
 #define KILN_DIALECT_HOST_IR_HOSTDIALECT_H_
@@ -8,4 +9,4 @@
 
 #include "Dialect/Host/IR/HostDialect.h.inc"
 
-#endif  // KILN_DIALECT_HOST_IR_HOSTDIALECT_H_
+#endif // KILN_DIALECT_HOST_IR_HOSTDIALECT_H_

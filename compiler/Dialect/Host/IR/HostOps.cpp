@@ -67,8 +67,8 @@ LogicalResult ReshapeOp::verify() {
 LogicalResult DispatchOp::verify() {
   if (getBuffers().size() != getResults().size())
     return emitOpError("has ")
-           << getResults().size() << " results but "
-           << getBuffers().size() << " buffers to write them into";
+           << getResults().size() << " results but " << getBuffers().size()
+           << " buffers to write them into";
   for (auto [index, buffer] : llvm::enumerate(getBuffers())) {
     if (llvm::is_contained(getBuffers().take_front(index), buffer))
       return emitOpError("writes results ")
@@ -87,11 +87,10 @@ LogicalResult DispatchOp::verify() {
   return success();
 }
 
-LogicalResult
-DispatchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+LogicalResult DispatchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   return kiln::verifyEntryPointUse(*this, getEntryPoint(),
-                             getArguments().size() + getResults().size(),
-                             symbolTable);
+                                   getArguments().size() + getResults().size(),
+                                   symbolTable);
 }
 
 //===----------------------------------------------------------------------===//
@@ -100,7 +99,8 @@ DispatchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 
 LogicalResult CheckOp::verify() {
   CheckKind kind = getKind();
-  bool hasRhs = kind == CheckKind::ExpectEq || kind == CheckKind::ExpectAlmostEq;
+  bool hasRhs =
+      kind == CheckKind::ExpectEq || kind == CheckKind::ExpectAlmostEq;
   if (hasRhs != static_cast<bool>(getRhs()))
     return emitOpError() << stringifyCheckKind(kind)
                          << (hasRhs ? " compares two values"

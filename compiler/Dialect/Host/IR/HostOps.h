@@ -1,4 +1,5 @@
-//===- HostOps.h - host programs as the runtime runs them ---------*- C++ -*-===//
+//===- HostOps.h - host programs as the runtime runs them ---------*- C++
+//-*-===//
 
 #ifndef KILN_DIALECT_HOST_IR_HOSTOPS_H_
 #define KILN_DIALECT_HOST_IR_HOSTOPS_H_
@@ -32,6 +33,6 @@ int64_t getStorageElementBytes(Type type);
 /// Bytes a value of `type` takes at run time, row-major and dense.
 int64_t getStorageByteSize(ShapedType type);
 
-}  // namespace mlir::kiln::host
+} // namespace mlir::kiln::host
 
-#endif  // KILN_DIALECT_HOST_IR_HOSTOPS_H_
+#endif // KILN_DIALECT_HOST_IR_HOSTOPS_H_

@@ -1,10 +1,11 @@
-//===- KilnDialect.cpp - kiln dialect -----------------------------*- C++ -*-===//
+//===- KilnDialect.cpp - kiln dialect -----------------------------*- C++
+//-*-===//
 
 #include "Dialect/Kiln/IR/KilnDialect.h"
 
 #include "Dialect/Kiln/IR/KilnOps.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::kiln;

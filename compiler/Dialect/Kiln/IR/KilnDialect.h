@@ -1,4 +1,5 @@
-//===- KilnDialect.h - kiln dialect -------------------------------*- C++ -*-===//
+//===- KilnDialect.h - kiln dialect -------------------------------*- C++
+//-*-===//
 
 #ifndef KILN_DIALECT_KILN_IR_KILNDIALECT_H_
 #define KILN_DIALECT_KILN_IR_KILNDIALECT_H_
@@ -33,6 +34,6 @@ inline constexpr StringLiteral kInputFilesAttrName = "kiln.input_files";
 /// On captured standalone executables: the stage they were captured at.
 inline constexpr StringLiteral kStageAttrName = "kiln.stage";
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_DIALECT_KILN_IR_KILNDIALECT_H_
+#endif // KILN_DIALECT_KILN_IR_KILNDIALECT_H_

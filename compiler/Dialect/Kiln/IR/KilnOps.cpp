@@ -1,4 +1,5 @@
-//===- KilnOps.cpp - kiln operations ------------------------------*- C++ -*-===//
+//===- KilnOps.cpp - kiln operations ------------------------------*- C++
+//-*-===//
 
 #include "Dialect/Kiln/IR/KilnOps.h"
 
@@ -24,9 +25,10 @@ LogicalResult DispatchRegionOp::verify() {
 // DispatchOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult mlir::kiln::verifyEntryPointUse(
-    Operation *op, SymbolRefAttr entryPoint, int64_t bindings,
-    SymbolTableCollection &symbolTable) {
+LogicalResult
+mlir::kiln::verifyEntryPointUse(Operation *op, SymbolRefAttr entryPoint,
+                                int64_t bindings,
+                                SymbolTableCollection &symbolTable) {
   StringAttr executableName = entryPoint.getRootReference();
   StringAttr exportName = entryPoint.getLeafReference();
   auto executableOp =
@@ -43,14 +45,13 @@ LogicalResult mlir::kiln::verifyEntryPointUse(
         cast<ExecutableExportOp>(exportOp).getBindings().getSExtValue();
     if (exportBindings != bindings)
       return op->emitOpError("has ")
-             << bindings << " bindings but export " << exportName
-             << " takes " << exportBindings;
+             << bindings << " bindings but export " << exportName << " takes "
+             << exportBindings;
   }
   return success();
 }
 
-LogicalResult
-DispatchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+LogicalResult DispatchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   return verifyEntryPointUse(*this, getEntryPoint(),
                              getNumOperands() + getNumResults(), symbolTable);
 }

@@ -1,4 +1,5 @@
-//===- KilnOps.h - kiln operations --------------------------------*- C++ -*-===//
+//===- KilnOps.h - kiln operations --------------------------------*- C++
+//-*-===//
 
 #ifndef KILN_DIALECT_KILN_IR_KILNOPS_H_
 #define KILN_DIALECT_KILN_IR_KILNOPS_H_
@@ -23,6 +24,6 @@ LogicalResult verifyEntryPointUse(Operation *op, SymbolRefAttr entryPoint,
                                   int64_t bindings,
                                   SymbolTableCollection &symbolTable);
 
-}  // namespace mlir::kiln
+} // namespace mlir::kiln
 
-#endif  // KILN_DIALECT_KILN_IR_KILNOPS_H_
+#endif // KILN_DIALECT_KILN_IR_KILNOPS_H_

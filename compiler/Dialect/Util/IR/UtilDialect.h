@@ -1,4 +1,5 @@
-//===- UtilDialect.h - IREE test-format utility ops ---------------*- C++ -*-===//
+//===- UtilDialect.h - IREE test-format utility ops ---------------*- C++
+//-*-===//
 
 #ifndef KILN_DIALECT_UTIL_IR_UTILDIALECT_H_
 #define KILN_DIALECT_UTIL_IR_UTILDIALECT_H_
@@ -15,4 +16,4 @@
 #define GET_OP_CLASSES
 #include "Dialect/Util/IR/UtilOps.h.inc"
 
-#endif  // KILN_DIALECT_UTIL_IR_UTILDIALECT_H_
+#endif // KILN_DIALECT_UTIL_IR_UTILDIALECT_H_

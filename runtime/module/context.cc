@@ -597,8 +597,31 @@ Status Context::Impl::RunDispatchOp(const fb::DispatchOp& op,
     params.trace_site = &export_sites_[op.executable()][op.export_index()];
   }
   Status status = RunDispatch(*pool_, params);
-  // What the kernel wrote is the results' now.
+  // The observer sees each binding as the kernel did: before the results
+  // replace their slots, a loop-carried operand still holds its input.
   const uint32_t operand_count = operands ? operands->size() : 0;
+  if (status.ok() && dispatch_observer) {
+    StatusOr<ExportView> view =
+        module_->GetExport(op.executable(), op.export_index());
+    if (view.ok()) {
+      std::vector<Tensor> bindings;
+      for (uint32_t i = 0; status.ok() && i < binding_ptrs_.size(); ++i) {
+        const SlotInfo& info =
+            plan.slots[i < operand_count ? operands->Get(i)
+                                         : results->Get(i - operand_count)];
+        StatusOr<Tensor> binding =
+            Tensor::Borrow(info.type.element_type, info.type.shape,
+                           binding_ptrs_[i], info.byte_size);
+        status = binding.status();
+        if (binding.ok()) bindings.push_back(std::move(binding).value());
+      }
+      if (status.ok())
+        status = dispatch_observer(*view, bindings, operand_count);
+    } else {
+      status = std::move(view).status();
+    }
+  }
+  // What the kernel wrote is the results' now.
   for (uint32_t i = 0; i < result_count; ++i) {
     SlotValue& slot = slots_[results->Get(i)];
     slot = SlotValue();
@@ -614,27 +637,6 @@ Status Context::Impl::RunDispatchOp(const fb::DispatchOp& op,
     }
   }
   new_storage_.clear();
-  if (status.ok() && dispatch_observer) {
-    StatusOr<ExportView> view =
-        module_->GetExport(op.executable(), op.export_index());
-    if (view.ok()) {
-      std::vector<Tensor> bindings;
-      for (uint32_t i = 0; status.ok() && i < operand_count; ++i) {
-        StatusOr<Tensor> binding = ViewSlot(operands->Get(i), plan);
-        status = binding.status();
-        if (binding.ok()) bindings.push_back(std::move(binding).value());
-      }
-      for (uint32_t i = 0; status.ok() && i < result_count; ++i) {
-        StatusOr<Tensor> binding = ViewSlot(results->Get(i), plan);
-        status = binding.status();
-        if (binding.ok()) bindings.push_back(std::move(binding).value());
-      }
-      if (status.ok())
-        status = dispatch_observer(*view, bindings, operand_count);
-    } else {
-      status = std::move(view).status();
-    }
-  }
   if (!status.ok()) {
     return status.Prepend(StrCat("function '", name, "' instruction ", pc));
   }

@@ -489,6 +489,33 @@ TEST_P(ControlFlowRunTest, LoopCarriedValuesAreFreedAsTheyAreReplaced) {
   EXPECT_LT(HeapBytesInUse() - before, kValueBytes / 2);
 }
 
+// A dispatch observer sees each binding as the kernel read and wrote it:
+// the loop-carried accumulator (`acc = acc + x`, one slot both operand and
+// result) as its input, not as the result that replaces it.
+TEST_P(ControlFlowRunTest, ObserverSeesLoopCarriedOperandsAsTheKernelReadThem) {
+  Tensor x = Parse(StrCat(kBig, "xf32=1.5"));
+  std::vector<std::pair<float, float>> adds;  // (acc in, acc out)
+  context_->SetDispatchObserver([&](const ExportView& view,
+                                    const std::vector<Tensor>& bindings,
+                                    size_t operand_count) {
+    if (view.name() == "add_f32") {
+      EXPECT_EQ(operand_count, 2u);
+      adds.emplace_back(bindings[0].data_as<float>()[0],
+                        bindings[2].data_as<float>()[0]);
+    }
+    return OkStatus();
+  });
+  std::vector<Tensor> outputs;
+  Status status = context_->Call("accumulate", {Parse("i32=3"), x}, &outputs);
+  ASSERT_TRUE(status.ok()) << status.ToString();
+  ASSERT_EQ(adds.size(), 3u);
+  for (size_t i = 0; i < adds.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(adds[i].first, 1.5f * (i + 1));
+    EXPECT_EQ(adds[i].second, 1.5f * (i + 2));
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Threads, ControlFlowRunTest, ::testing::Values(1, 3));
 
 }  // namespace

@@ -70,16 +70,19 @@ std::optional<std::string> readInputFile(FileLineColLoc loc, uint64_t limit,
     return std::nullopt;
   }
   if (status.getSize() > limit) {
-    emitWarning(loc) << "input file '" << path << "' is " << status.getSize()
-                     << " bytes, above the " << limit
-                     << "-byte limit; not embedded";
+    emitWarning(wholeFile) << "input file '" << path
+                           << "', named by a location at line " << loc.getLine()
+                           << ", is " << status.getSize()
+                           << " bytes, above the " << limit
+                           << "-byte limit; not embedded";
     return std::nullopt;
   }
   int fd = -1;
   SmallString<256> openedPath;
   if (llvm::sys::fs::openFileForRead(path, fd, llvm::sys::fs::OF_None,
                                      &openedPath)) {
-    emitWarning(loc) << "cannot read input file '" << path << "'; not embedded";
+    emitWarning(wholeFile) << "cannot read input file '" << path
+                           << "'; not embedded";
     return std::nullopt;
   }
   llvm::scope_exit closeFile(
@@ -99,7 +102,8 @@ std::optional<std::string> readInputFile(FileLineColLoc loc, uint64_t limit,
       llvm::sys::fs::convertFDToNativeFile(fd), path, opened.getSize(), 0,
       /*IsVolatile=*/true);
   if (!buffer) {
-    emitWarning(loc) << "cannot read input file '" << path << "'; not embedded";
+    emitWarning(wholeFile) << "cannot read input file '" << path
+                           << "'; not embedded";
     return std::nullopt;
   }
   StringRef text = (*buffer)->getBuffer();

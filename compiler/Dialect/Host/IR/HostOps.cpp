@@ -25,9 +25,6 @@ int64_t mlir::kiln::host::getStorageByteSize(ShapedType type) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult BufferOp::verify() {
-  // getSize() is the attribute's value read as unsigned.
-  if (getSizeAttr().getInt() < 0)
-    return emitOpError("size must not be negative");
   if (!isa<func::FuncOp>((*this)->getParentOp()) ||
       !(*this)->getBlock()->isEntryBlock())
     return emitOpError("must be in the entry block of a function");
@@ -79,7 +76,7 @@ LogicalResult DispatchOp::verify() {
       continue;
     auto resultType = cast<ShapedType>(getResult(index).getType());
     int64_t bytes = getStorageByteSize(resultType);
-    if (bytes > bufferOp.getSizeAttr().getInt())
+    if (static_cast<uint64_t>(bytes) > bufferOp.getSize())
       return emitOpError("writes result ")
              << index << " (" << resultType << ", " << bytes
              << " bytes) into a buffer of " << bufferOp.getSize() << " bytes";

@@ -91,7 +91,7 @@ def Host_BufferOp : Host_Op<"buffer"> {
     %buffer = host.buffer 1024
     ```
   }];
-  let arguments = (ins I64Attr:$size);
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$size);
   let results = (outs Res<Host_BufferType, "", [MemAlloc]>:$result);
   let assemblyFormat = "$size attr-dict";
   let hasVerifier = 1;

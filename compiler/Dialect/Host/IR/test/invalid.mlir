@@ -175,7 +175,7 @@ func.func @return(%x: tensor<4xf32>) -> tensor<4xi32> {
 
 // Tests that a buffer's size is not negative.
 func.func @negative_size() {
-  // expected-error@+1 {{'host.buffer' op size must not be negative}}
+  // expected-error@+1 {{'host.buffer' op attribute 'size' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
   %b = host.buffer -1
   host.return
 }

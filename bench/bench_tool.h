@@ -1,5 +1,4 @@
-//===- bench_tool.h - What the runtime benchmarks' mains share ----*- C++
-//-*-===//
+//===- bench_tool.h - What the runtime benchmarks' mains share ----*- C++ -*-===//
 
 #ifndef KILN_BENCH_BENCH_TOOL_H_
 #define KILN_BENCH_BENCH_TOOL_H_

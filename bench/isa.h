@@ -1,5 +1,4 @@
-//===- isa.h - The instruction sets a benchmark's figures hold for -*- C++
-//-*-===//
+//===- isa.h - The instruction sets a benchmark's figures hold for -*- C++ -*-===//
 //
 // A figure holds only for the instruction set its code was compiled for:
 // each runtime benchmark runs one module per --cpu (host, x86-64-v3 and

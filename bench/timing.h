@@ -1,5 +1,4 @@
-//===- timing.h - Timing shared by the benchmarks ------------------*- C++
-//-*-===//
+//===- timing.h - Timing shared by the benchmarks ------------------*- C++ -*-===//
 //
 // Figures are medians of repeated runs after a warm-up, and the best of
 // rounds that measure every contender in turn, so that a moment of load

@@ -1,5 +1,4 @@
-//===- CaptureInputFiles.cpp - input files the exports name, embedded
-//------===//
+//===- CaptureInputFiles.cpp - input files the exports name, embedded ------===//
 //
 // Reads the input files that export locations (and, from level 2, the
 // provenance of each export) name, within limits that keep a location

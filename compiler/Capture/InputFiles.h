@@ -1,5 +1,4 @@
-//===- InputFiles.h - input files as the module names them --------*- C++
-//-*-===//
+//===- InputFiles.h - input files as the module names them --------*- C++ -*-===//
 //
 // Locations name files of the input program; the module stores a file's
 // path once, the same way in export locations, line tables and the source

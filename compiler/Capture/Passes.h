@@ -1,5 +1,4 @@
-//===- Passes.h - source capture passes ---------------------------*- C++
-//-*-===//
+//===- Passes.h - source capture passes ---------------------------*- C++ -*-===//
 
 #ifndef KILN_CAPTURE_PASSES_H_
 #define KILN_CAPTURE_PASSES_H_

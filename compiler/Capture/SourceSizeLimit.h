@@ -1,5 +1,4 @@
-//===- SourceSizeLimit.h - embedded texts a profiler can show -----*- C++
-//-*-===//
+//===- SourceSizeLimit.h - embedded texts a profiler can show -----*- C++ -*-===//
 //
 // Header-only so that every part of the compiler that embeds a text (stage
 // captures, input files) warns the same way without linking KilnCapture.

@@ -1,5 +1,4 @@
-//===- StageLines.h - op locations tagged with their stage-text line -*- C++
-//-*-===//
+//===- StageLines.h - op locations tagged with their stage-text line -*- C++ -*-===//
 //
 // Each capture tags each op's location with where the op stands in that
 // stage's text. The tags of one stage are how the next capture knows which

@@ -1,5 +1,4 @@
-//===- Passes.cpp - dispatch formation pipeline -------------------*- C++
-//-*-===//
+//===- Passes.cpp - dispatch formation pipeline -------------------*- C++ -*-===//
 
 #include "Dispatch/Passes.h"
 

@@ -1,5 +1,4 @@
-//===- Passes.h - dispatch formation passes -----------------------*- C++
-//-*-===//
+//===- Passes.h - dispatch formation passes -----------------------*- C++ -*-===//
 
 #ifndef KILN_DISPATCH_PASSES_H_
 #define KILN_DISPATCH_PASSES_H_

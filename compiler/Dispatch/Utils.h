@@ -1,5 +1,4 @@
-//===- Utils.h - dispatch naming helpers --------------------------*- C++
-//-*-===//
+//===- Utils.h - dispatch naming helpers --------------------------*- C++ -*-===//
 
 #ifndef KILN_DISPATCH_UTILS_H_
 #define KILN_DISPATCH_UTILS_H_

@@ -1,5 +1,4 @@
-//===- Passes.cpp - global optimization pipeline ------------------*- C++
-//-*-===//
+//===- Passes.cpp - global optimization pipeline ------------------*- C++ -*-===//
 
 #include "GlobalOpt/Passes.h"
 

@@ -1,5 +1,4 @@
-//===- Passes.h - global optimization passes ----------------------*- C++
-//-*-===//
+//===- Passes.h - global optimization passes ----------------------*- C++ -*-===//
 
 #ifndef KILN_GLOBALOPT_PASSES_H_
 #define KILN_GLOBALOPT_PASSES_H_

@@ -1,5 +1,4 @@
-//===- Passes.h - host program passes -----------------------------*- C++
-//-*-===//
+//===- Passes.h - host program passes -----------------------------*- C++ -*-===//
 
 #ifndef KILN_HOST_PASSES_H_
 #define KILN_HOST_PASSES_H_

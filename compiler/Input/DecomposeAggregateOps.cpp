@@ -1,5 +1,4 @@
-//===- DecomposeAggregateOps.cpp - softmax, pack, pad, concat to simpler ops
-//===//
+//===- DecomposeAggregateOps.cpp - softmax, pack, pad, concat to simpler ops ===//
 
 #include "Input/Passes.h"
 

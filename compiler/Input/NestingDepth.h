@@ -1,5 +1,4 @@
-//===- NestingDepth.h - bound the input's nesting before parsing --*- C++
-//-*-===//
+//===- NestingDepth.h - bound the input's nesting before parsing --*- C++ -*-===//
 
 #ifndef KILN_INPUT_NESTINGDEPTH_H_
 #define KILN_INPUT_NESTINGDEPTH_H_

@@ -1,5 +1,4 @@
-//===- Passes.cpp - input conversion pipeline ---------------------*- C++
-//-*-===//
+//===- Passes.cpp - input conversion pipeline ---------------------*- C++ -*-===//
 
 #include "Input/Passes.h"
 

@@ -1,5 +1,4 @@
-//===- Passes.h - input conversion passes -------------------------*- C++
-//-*-===//
+//===- Passes.h - input conversion passes -------------------------*- C++ -*-===//
 
 #ifndef KILN_INPUT_PASSES_H_
 #define KILN_INPUT_PASSES_H_

@@ -1,5 +1,4 @@
-//===- ElementType.h - Element types as the module format numbers them ---*- C++
-//-*-===//
+//===- ElementType.h - Element types as the module format numbers them ---*- C++ -*-===//
 //
 // One mapping for everything the compiler writes for the runtime: module
 // types (SerializeModule) and the library's export descriptors

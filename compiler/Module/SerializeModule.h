@@ -1,5 +1,4 @@
-//===- SerializeModule.h - compiled IR to a kiln module file ------*- C++
-//-*-===//
+//===- SerializeModule.h - compiled IR to a kiln module file ------*- C++ -*-===//
 
 #ifndef KILN_MODULE_SERIALIZEMODULE_H_
 #define KILN_MODULE_SERIALIZEMODULE_H_

@@ -1,5 +1,4 @@
-//===- Passes.h - pipeline passes ---------------------------------*- C++
-//-*-===//
+//===- Passes.h - pipeline passes ---------------------------------*- C++ -*-===//
 
 #ifndef KILN_PIPELINE_PASSES_H_
 #define KILN_PIPELINE_PASSES_H_

@@ -1,5 +1,4 @@
-//===- Pipeline.h - the whole kiln compilation pipeline -----------*- C++
-//-*-===//
+//===- Pipeline.h - the whole kiln compilation pipeline -----------*- C++ -*-===//
 
 #ifndef KILN_PIPELINE_PIPELINE_H_
 #define KILN_PIPELINE_PIPELINE_H_

@@ -1,5 +1,4 @@
-//===- Registration.h - dialects and passes kiln tools load -------*- C++
-//-*-===//
+//===- Registration.h - dialects and passes kiln tools load -------*- C++ -*-===//
 
 #ifndef KILN_PIPELINE_REGISTRATION_H_
 #define KILN_PIPELINE_REGISTRATION_H_

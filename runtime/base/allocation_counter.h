@@ -1,5 +1,4 @@
-//===- allocation_counter.h - Counting heap allocations in tests ---*- C++
-//-*-===//
+//===- allocation_counter.h - Counting heap allocations in tests ---*- C++ -*-===//
 //
 // Test binaries that link allocation_counter.cc route every global operator
 // new through a counter; an AllocationCounter arms it for its lifetime.

@@ -1,5 +1,4 @@
-//===- float_convert.h - Narrow float formats <-> double ---------*- C++
-//-*-===//
+//===- float_convert.h - Narrow float formats <-> double ---------*- C++ -*-===//
 //
 // Exact widening and correctly rounded (round-to-nearest-even) narrowing
 // between double and the float formats narrower than f32: f16, bf16, the

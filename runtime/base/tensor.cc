@@ -1,5 +1,4 @@
-//===- tensor.cc - Element types, sizes and tensor storage
-//-----------------===//
+//===- tensor.cc - Element types, sizes and tensor storage -----------------===//
 
 #include "kiln/tensor.h"
 

@@ -1,5 +1,4 @@
-//===- dispatch.h - Runs one dispatch over the thread pool ---------*- C++
-//-*-===//
+//===- dispatch.h - Runs one dispatch over the thread pool ---------*- C++ -*-===//
 //
 // The single place where a dispatch starts and ends: tracing zones and other
 // per-dispatch instrumentation belong in RunDispatch.

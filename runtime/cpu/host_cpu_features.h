@@ -1,5 +1,4 @@
-//===- host_cpu_features.h - Instruction sets of this machine ------*- C++
-//-*-===//
+//===- host_cpu_features.h - Instruction sets of this machine ------*- C++ -*-===//
 //
 // Whether this machine can run code that uses an x86 feature, by the names
 // LLVM gives them ("avx2", "avx512f", "fma4", ...), as recorded in a module's

@@ -1,5 +1,4 @@
-//===- sources_fuzzer.cc - Look up and decompress an untrusted module's sources
-//===//
+//===- sources_fuzzer.cc - Look up and decompress an untrusted module's sources ===//
 //
 // Loads arbitrary bytes as a module and, when it verifies, looks up every
 // embedded source by path and decompresses it, both into an owned string and

@@ -1,5 +1,4 @@
-//===- tensor_text.cc - Tensor parsing and printing (iree-run-module syntax)
-//===//
+//===- tensor_text.cc - Tensor parsing and printing (iree-run-module syntax) ===//
 
 #include <algorithm>
 #include <cerrno>

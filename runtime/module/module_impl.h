@@ -1,5 +1,4 @@
-//===- module_impl.h - Internal state of a loaded Module -----------*- C++
-//-*-===//
+//===- module_impl.h - Internal state of a loaded Module -----------*- C++ -*-===//
 //
 // Shared by the loader, the verifier and the Context. Not a public header.
 //

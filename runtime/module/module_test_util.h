@@ -1,5 +1,4 @@
-//===- module_test_util.h - Building modules in tests --------------*- C++
-//-*-===//
+//===- module_test_util.h - Building modules in tests --------------*- C++ -*-===//
 //
 // Plain structs mirroring schema/module.fbs, so tests can describe a module,
 // break one field, and serialize it with FlatBufferBuilder.

@@ -1,5 +1,4 @@
-//===- providers.h - Tracing providers ----------------------------*- C++
-//-*-===//
+//===- providers.h - Tracing providers ----------------------------*- C++ -*-===//
 
 #ifndef KILN_RUNTIME_TRACE_PROVIDERS_H_
 #define KILN_RUNTIME_TRACE_PROVIDERS_H_

@@ -1,5 +1,4 @@
-//===- source_registry.h - Published source tables ----------------*- C++
-//-*-===//
+//===- source_registry.h - Published source tables ----------------*- C++ -*-===//
 //
 // Every loaded module links its source table here (an intrusive list: no
 // allocation) for as long as it is loaded, so that providers can serve a

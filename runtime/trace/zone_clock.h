@@ -1,5 +1,4 @@
-//===- zone_clock.h - Cheap timestamps for trace zones ------------*- C++
-//-*-===//
+//===- zone_clock.h - Cheap timestamps for trace zones ------------*- C++ -*-===//
 
 #ifndef KILN_RUNTIME_TRACE_ZONE_CLOCK_H_
 #define KILN_RUNTIME_TRACE_ZONE_CLOCK_H_

@@ -1,5 +1,4 @@
-//===- kiln_benchmark.cc - Steady-state time per call of a kiln function
-//---===//
+//===- kiln_benchmark.cc - Steady-state time per call of a kiln function ---===//
 //
 //   kiln-benchmark MODULE.kiln [--function=NAME] [--input=VALUE]...
 //                  [--threads=N] [--perf] [--benchmark_repetitions=N]

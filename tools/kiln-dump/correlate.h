@@ -1,5 +1,4 @@
-//===- correlate.h - A line's counterparts in every other text ----*- C++
-//-*-===//
+//===- correlate.h - A line's counterparts in every other text ----*- C++ -*-===//
 //
 // kiln-dump --correlate=PATH:LINE: follows the module's cross-stage line
 // maps (SourceFile.origins in schema/module.fbs) from one line of a stage

@@ -1,5 +1,4 @@
-//===- disassemble.h - Host function bodies as text and JSON ------*- C++
-//-*-===//
+//===- disassemble.h - Host function bodies as text and JSON ------*- C++ -*-===//
 //
 // kiln-dump --disassemble: the slot program of each host function (see
 // "Host functions" in schema/module.fbs), one instruction per line.

@@ -1,5 +1,4 @@
-//===- command_line.h - The runtime tools' command line -----------*- C++
-//-*-===//
+//===- command_line.h - The runtime tools' command line -----------*- C++ -*-===//
 //
 // kiln-run, kiln-benchmark, kiln-check and kiln-dump take one module path
 // and GNU long flags (--name=value or --name value; -h is --help), parsed by

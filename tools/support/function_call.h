@@ -1,5 +1,4 @@
-//===- function_call.h - Calling a module's function from a tool --*- C++
-//-*-===//
+//===- function_call.h - Calling a module's function from a tool --*- C++ -*-===//
 //
 // What kiln-run and kiln-benchmark share around Context::Call: choosing the
 // function (--function), parsing its inputs (--input) or an export's

@@ -1,5 +1,4 @@
-//===- profile_report.h - The tools' views of a sampled profile ---*- C++
-//-*-===//
+//===- profile_report.h - The tools' views of a sampled profile ---*- C++ -*-===//
 //
 // kiln-run's and kiln-benchmark's --profile, --profile-output and
 // --profile-stage flags, the

@@ -1,5 +1,4 @@
-//===- run_flags.h - The flags of the tools that run functions ----*- C++
-//-*-===//
+//===- run_flags.h - The flags of the tools that run functions ----*- C++ -*-===//
 //
 // kiln-run, kiln-benchmark and kiln-check run functions of a module and
 // share their flags: --function, --input, --threads, --perf and the profile

@@ -1,5 +1,4 @@
-//===- source_lines.h - Lines of a module's embedded texts ---------*- C++
-//-*-===//
+//===- source_lines.h - Lines of a module's embedded texts ---------*- C++ -*-===//
 //
 // The tools show single lines of the module's texts beside what they report
 // (a profile's hot lines, a line's counterparts in other stages). Each text

@@ -1,5 +1,4 @@
-//===- tool_output.h - What the runtime tools print ---------------*- C++
-//-*-===//
+//===- tool_output.h - What the runtime tools print ---------------*- C++ -*-===//
 //
 // A tool's output is its result: stdout that could not be written is an
 // error, not a success with nothing shown. Everything a module controls

@@ -1,5 +1,4 @@
-//===- tool_test.h - Running a tool from a test -------------------*- C++
-//-*-===//
+//===- tool_test.h - Running a tool from a test -------------------*- C++ -*-===//
 
 #ifndef KILN_TOOLS_SUPPORT_TOOL_TEST_H_
 #define KILN_TOOLS_SUPPORT_TOOL_TEST_H_

@@ -1,5 +1,4 @@
-//===- Passes.h - CPU code generation -----------------------------*- C++
-//-*-===//
+//===- Passes.h - CPU code generation -----------------------------*- C++ -*-===//
 
 #ifndef KILN_CODEGEN_CPU_PASSES_H_
 #define KILN_CODEGEN_CPU_PASSES_H_

@@ -1,5 +1,4 @@
-//===- Utils.h - facts of ops that CPU code generation tiles -------*- C++
-//-*-===//
+//===- Utils.h - facts of ops that CPU code generation tiles -------*- C++ -*-===//
 
 #ifndef KILN_CODEGEN_CPU_UTILS_H_
 #define KILN_CODEGEN_CPU_UTILS_H_

@@ -1,5 +1,4 @@
-//===- CPUTarget.h - What kiln knows of an x86-64 CPU -------------*- C++
-//-*-===//
+//===- CPUTarget.h - What kiln knows of an x86-64 CPU -------------*- C++ -*-===//
 //
 // The one place that turns a `--cpu` choice into an LLVM CPU name and
 // features, and those into the facts code generation plans with: vector

@@ -1,5 +1,4 @@
-//===- LLVMIRPasses.h - LLVM optimization and object emission -----*- C++
-//-*-===//
+//===- LLVMIRPasses.h - LLVM optimization and object emission -----*- C++ -*-===//
 //
 // The LLVM half of building a CPU library: a target machine for the
 // variants' CPU, the O3 pipeline, and the object file.

@@ -1,5 +1,4 @@
-//===- LibraryABI.h - The export table of executable_library.h ----*- C++
-//-*-===//
+//===- LibraryABI.h - The export table of executable_library.h ----*- C++ -*-===//
 //
 // What a CPU library tells the runtime about itself (executable_library.h):
 // each export's descriptor, the export table, the library header and the

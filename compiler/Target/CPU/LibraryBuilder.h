@@ -1,5 +1,4 @@
-//===- LibraryBuilder.h - CPU variants to one shared object -------*- C++
-//-*-===//
+//===- LibraryBuilder.h - CPU variants to one shared object -------*- C++ -*-===//
 
 #ifndef KILN_TARGET_CPU_LIBRARYBUILDER_H_
 #define KILN_TARGET_CPU_LIBRARYBUILDER_H_

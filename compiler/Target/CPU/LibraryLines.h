@@ -1,5 +1,4 @@
-//===- LibraryLines.h - Address -> line rows of a linked library --*- C++
-//-*-===//
+//===- LibraryLines.h - Address -> line rows of a linked library --*- C++ -*-===//
 //
 // Reads the DWARF line table of a linked shared object (LLVM's DWARF reader
 // over its bytes) and the function symbols of its exports, and turns them

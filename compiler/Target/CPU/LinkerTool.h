@@ -1,5 +1,4 @@
-//===- LinkerTool.h - ld.lld, the object to a shared object -------*- C++
-//-*-===//
+//===- LinkerTool.h - ld.lld, the object to a shared object -------*- C++ -*-===//
 
 #ifndef KILN_TARGET_CPU_LINKERTOOL_H_
 #define KILN_TARGET_CPU_LINKERTOOL_H_

@@ -1,5 +1,4 @@
-//===- allocator.h - Where tensor data comes from ------------------*- C++
-//-*-===//
+//===- allocator.h - Where tensor data comes from ------------------*- C++ -*-===//
 //
 // An Allocator hands out the memory of tensors' data, as IREE's
 // iree_allocator_t does for its runtime: an embedder passes one to a

@@ -1,5 +1,4 @@
-//===- check.h - IREE's check ops: evaluation and failures ---------*- C++
-//-*-===//
+//===- check.h - IREE's check ops: evaluation and failures ---------*- C++ -*-===//
 //
 // The kiln_check library: the semantics of check instructions (IREE's
 // check.expect_*, compiled from test programs) and the messages that

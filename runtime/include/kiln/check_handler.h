@@ -1,5 +1,4 @@
-//===- check_handler.h - Where check instructions go ---------------*- C++
-//-*-===//
+//===- check_handler.h - Where check instructions go ---------------*- C++ -*-===//
 //
 // A module compiled from a test program carries check instructions (IREE's
 // check.expect_*). The core runtime verifies them with the rest of the

@@ -1,5 +1,4 @@
-//===- context.h - Running host functions --------------------------*- C++
-//-*-===//
+//===- context.h - Running host functions --------------------------*- C++ -*-===//
 //
 // A Context runs the host functions of one Module: it checks the inputs,
 // interprets the function's instructions (constants, dispatches, reshapes,

@@ -1,5 +1,4 @@
-//===- debug_info.h - Views of exports and their debug information -*- C++
-//-*-===//
+//===- debug_info.h - Views of exports and their debug information -*- C++ -*-===//
 //
 // What a module records about each export (one entry point of an
 // executable): its name, workgroup count and binding types, and, depending

@@ -1,5 +1,4 @@
-//===- file_descriptor.h - A file descriptor closed with its owner -*- C++
-//-*-===//
+//===- file_descriptor.h - A file descriptor closed with its owner -*- C++ -*-===//
 
 #ifndef KILN_FILE_DESCRIPTOR_H_
 #define KILN_FILE_DESCRIPTOR_H_

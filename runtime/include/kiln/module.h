@@ -1,5 +1,4 @@
-//===- module.h - Loading and verifying kiln modules ---------------*- C++
-//-*-===//
+//===- module.h - Loading and verifying kiln modules ---------------*- C++ -*-===//
 //
 // A Module is a verified, immutable view of a .kiln file plus the native
 // libraries it carries, loaded and resolved. Everything the runtime later

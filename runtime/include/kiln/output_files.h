@@ -1,5 +1,4 @@
-//===- output_files.h - How kiln's tools write files ---------------*- C++
-//-*-===//
+//===- output_files.h - How kiln's tools write files ---------------*- C++ -*-===//
 //
 // Every file a tool writes appears whole or not at all: it is written to a
 // temporary file in its directory and renamed into place, so a full disk

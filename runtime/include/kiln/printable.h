@@ -1,5 +1,4 @@
-//===- printable.h - Module text made safe to print ---------------*- C++
-//-*-===//
+//===- printable.h - Module text made safe to print ---------------*- C++ -*-===//
 
 #ifndef KILN_PRINTABLE_H_
 #define KILN_PRINTABLE_H_

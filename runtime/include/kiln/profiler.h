@@ -1,5 +1,4 @@
-//===- profiler.h - Sampling where kernels spend their time --------*- C++
-//-*-===//
+//===- profiler.h - Sampling where kernels spend their time --------*- C++ -*-===//
 //
 // A Profiler samples the program counter of every thread that runs kernels
 // (the thread that starts it and the workers of a ThreadPool) at a fixed

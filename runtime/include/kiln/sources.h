@@ -1,5 +1,4 @@
-//===- sources.h - A module's embedded source table ----------------*- C++
-//-*-===//
+//===- sources.h - A module's embedded source table ----------------*- C++ -*-===//
 //
 // A kiln module carries the texts behind its dispatches (each executable's IR
 // at every captured stage, optionally the input files) in one source table,

@@ -1,5 +1,4 @@
-//===- status.h - Error codes, messages and StatusOr ---------------*- C++
-//-*-===//
+//===- status.h - Error codes, messages and StatusOr ---------------*- C++ -*-===//
 //
 // Every fallible runtime call returns a Status (an error code plus a message)
 // or a StatusOr<T>. Callers annotate errors on the way up by prefixing

@@ -1,5 +1,4 @@
-//===- tensor.h - Element types, shapes and tensors ----------------*- C++
-//-*-===//
+//===- tensor.h - Element types, shapes and tensors ----------------*- C++ -*-===//
 //
 // A Tensor is a dense, row-major, statically shaped array. Its storage is
 // shared (reshapes and slot copies alias it) and is either an owned 64-byte

@@ -1,5 +1,4 @@
-//===- tensor_io.h - Tensor text and .npy I/O ----------------------*- C++
-//-*-===//
+//===- tensor_io.h - Tensor text and .npy I/O ----------------------*- C++ -*-===//
 //
 // Tensors in the conventions of IREE's iree-run-module:
 //   2x3xf32=1,2,3,4,5,6        flat values, commas or whitespace

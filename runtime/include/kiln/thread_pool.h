@@ -1,5 +1,4 @@
-//===- thread_pool.h - Fork-join pool for dispatch workgroups ------*- C++
-//-*-===//
+//===- thread_pool.h - Fork-join pool for dispatch workgroups ------*- C++ -*-===//
 //
 // A fixed set of worker threads that run ParallelFor loops. The calling
 // thread takes part in every loop, so a pool of N threads starts N - 1

@@ -1,5 +1,4 @@
-//===- trace.h - Tracing providers ---------------------------------*- C++
-//-*-===//
+//===- trace.h - Tracing providers ---------------------------------*- C++ -*-===//
 //
 // One tracing interface with several providers: null (the default, near zero
 // cost), console, chrome (Chrome Trace Event JSON for Perfetto and

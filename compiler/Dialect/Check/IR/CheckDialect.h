@@ -1,5 +1,4 @@
-//===- CheckDialect.h - test assertions ---------------------------*- C++
-//-*-===//
+//===- CheckDialect.h - test assertions ---------------------------*- C++ -*-===//
 
 #ifndef KILN_DIALECT_CHECK_IR_CHECKDIALECT_H_
 #define KILN_DIALECT_CHECK_IR_CHECKDIALECT_H_

@@ -1,5 +1,4 @@
-//===- FlowDialect.h - IREE test-format flow ops ------------------*- C++
-//-*-===//
+//===- FlowDialect.h - IREE test-format flow ops ------------------*- C++ -*-===//
 
 #ifndef KILN_DIALECT_FLOW_IR_FLOWDIALECT_H_
 #define KILN_DIALECT_FLOW_IR_FLOWDIALECT_H_

@@ -1,5 +1,4 @@
-//===- HostDialect.h - host programs as the runtime runs them -----*- C++
-//-*-===//
+//===- HostDialect.h - host programs as the runtime runs them -----*- C++ -*-===//
 
 #ifndef KILN_DIALECT_HOST_IR_HOSTDIALECT_H_
 #define KILN_DIALECT_HOST_IR_HOSTDIALECT_H_

@@ -1,5 +1,4 @@
-//===- HostOps.h - host programs as the runtime runs them ---------*- C++
-//-*-===//
+//===- HostOps.h - host programs as the runtime runs them ---------*- C++ -*-===//
 
 #ifndef KILN_DIALECT_HOST_IR_HOSTOPS_H_
 #define KILN_DIALECT_HOST_IR_HOSTOPS_H_

@@ -1,5 +1,4 @@
-//===- KilnDialect.cpp - kiln dialect -----------------------------*- C++
-//-*-===//
+//===- KilnDialect.cpp - kiln dialect -----------------------------*- C++ -*-===//
 
 #include "Dialect/Kiln/IR/KilnDialect.h"
 

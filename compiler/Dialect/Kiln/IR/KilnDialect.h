@@ -1,5 +1,4 @@
-//===- KilnDialect.h - kiln dialect -------------------------------*- C++
-//-*-===//
+//===- KilnDialect.h - kiln dialect -------------------------------*- C++ -*-===//
 
 #ifndef KILN_DIALECT_KILN_IR_KILNDIALECT_H_
 #define KILN_DIALECT_KILN_IR_KILNDIALECT_H_

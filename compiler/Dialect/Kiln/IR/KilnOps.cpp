@@ -1,5 +1,4 @@
-//===- KilnOps.cpp - kiln operations ------------------------------*- C++
-//-*-===//
+//===- KilnOps.cpp - kiln operations ------------------------------*- C++ -*-===//
 
 #include "Dialect/Kiln/IR/KilnOps.h"
 

@@ -1,5 +1,4 @@
-//===- KilnOps.h - kiln operations --------------------------------*- C++
-//-*-===//
+//===- KilnOps.h - kiln operations --------------------------------*- C++ -*-===//
 
 #ifndef KILN_DIALECT_KILN_IR_KILNOPS_H_
 #define KILN_DIALECT_KILN_IR_KILNOPS_H_

@@ -1,5 +1,4 @@
-//===- UtilDialect.h - IREE test-format utility ops ---------------*- C++
-//-*-===//
+//===- UtilDialect.h - IREE test-format utility ops ---------------*- C++ -*-===//
 
 #ifndef KILN_DIALECT_UTIL_IR_UTILDIALECT_H_
 #define KILN_DIALECT_UTIL_IR_UTILDIALECT_H_

@@ -1040,6 +1040,18 @@ TEST(ModuleVerifyTest, ResultBuffers) {
             "function 'main' buffer 0 is 1099511627776 bytes, more than the "
             "buffer limit of 1048576 bytes (ModuleLoadOptions::"
             "max_buffer_bytes; default: physical memory)");
+  // Each buffer within the limit, all of them not.
+  spec = GoodSpec();
+  spec.functions[0].buffer_sizes = {32, 600 << 10, 600 << 10};
+  module = LoadSpec(spec, options);
+  ASSERT_FALSE(module.ok());
+  EXPECT_EQ(module.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_EQ(module.status().message(),
+            "function 'main' buffers 0 to 2 add up to more than the buffer "
+            "limit of 1048576 bytes (ModuleLoadOptions::max_buffer_bytes; "
+            "default: physical memory)");
+  spec.functions[0].buffer_sizes = {32, 500 << 10, 500 << 10};
+  EXPECT_TRUE(LoadSpec(spec, options).ok());
 }
 
 // In a function without branches, a value whose buffer a later dispatch

@@ -710,16 +710,27 @@ class FunctionVerifier {
       return InvalidArgumentError(prefix,
                                   " buffer sizes are not 8-byte aligned");
     }
+    // The Context allocates every buffer of a function before its first
+    // call: together they are within the limit, as each one is.
+    uint64_t total_buffer_bytes = 0;
     for (uint32_t i = 0; i < SizeOf(buffer_sizes); ++i) {
       KILN_RETURN_IF_ERROR(budget_->Spend(1));
       const uint64_t size = buffer_sizes->Get(i);
-      if (size > max_buffer_bytes_) {
+      if (size > max_buffer_bytes_ - total_buffer_bytes) {
+        if (size <= max_buffer_bytes_) {
+          return ResourceExhaustedError(
+              prefix, " buffers 0 to ", i,
+              " add up to more than the buffer limit of ", max_buffer_bytes_,
+              " bytes (ModuleLoadOptions::max_buffer_bytes; default: physical "
+              "memory)");
+        }
         return ResourceExhaustedError(
             prefix, " buffer ", i, " is ", size,
             " bytes, more than the buffer limit of ", max_buffer_bytes_,
             " bytes (ModuleLoadOptions::max_buffer_bytes; default: physical "
             "memory)");
       }
+      total_buffer_bytes += size;
       plan_->buffer_sizes.push_back(size);
     }
     std::vector<SlotInfo> results(SizeOf(function_.result_types()));

@@ -100,7 +100,12 @@ Status ComputeTensorSize(ElementType type, const Shape& shape,
 std::string FormatTensorType(ElementType type, const Shape& shape) {
   std::string out;
   for (int64_t dim : shape) {
-    internal::AppendPiece(out, dim);
+    // KILN_DYNAMIC_DIMENSION (a type's dimension fixed at run time).
+    if (dim == -1) {
+      out.push_back('?');
+    } else {
+      internal::AppendPiece(out, dim);
+    }
     out.push_back('x');
   }
   out.append(ElementTypeName(type));

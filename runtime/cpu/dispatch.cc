@@ -34,11 +34,14 @@ Status RunDispatch(ThreadPool& pool, const DispatchParams& params) {
   dispatch_state.binding_count = params.binding_count;
   dispatch_state.binding_ptrs = params.binding_ptrs;
   dispatch_state.binding_lengths = params.binding_lengths;
+  dispatch_state.constant_count = params.constant_count;
+  dispatch_state.constants = params.constants;
 
   const uint64_t count_x = params.workgroup_count[0];
   const uint64_t count_xy = count_x * params.workgroup_count[1];
   // The module verifier bounds the product; computed in 64 bits regardless.
   const uint64_t total = count_xy * params.workgroup_count[2];
+  // 0 (a dynamic extent of 0): the zone shows the dispatch, nothing runs.
 
   // First failure wins; later workgroups see it and skip their work.
   std::atomic<bool> failed{false};

@@ -28,6 +28,9 @@ struct DispatchParams {
   uint32_t binding_count = 0;
   void* const* binding_ptrs = nullptr;
   const uint64_t* binding_lengths = nullptr;
+  /// The bindings' dynamic extents (kiln_dispatch_state_v0_t::constants).
+  uint32_t constant_count = 0;
+  const int64_t* constants = nullptr;
   /// The zone of this dispatch when tracing (null otherwise).
   const TraceSite* trace_site = nullptr;
 };

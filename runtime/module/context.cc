@@ -37,6 +37,7 @@ struct SlotValue {
     kOwned,     // new storage, kept alive by `owner`
   };
   const void* data = nullptr;
+  uint64_t byte_size = 0;  // of what it holds (the slot type's, if static)
   Storage storage = Storage::kNone;
   uint32_t buffer = 0;
   uint64_t generation = 0;
@@ -82,6 +83,24 @@ class Context::Impl {
   Status CheckRead(uint32_t slot, const std::string& name, uint32_t pc) const;
   /// A tensor viewing what `slot` holds, for the call only.
   StatusOr<Tensor> ViewSlot(uint32_t slot, const FunctionPlan& plan) const;
+  /// Dimension `d` of what `slot` holds.
+  int64_t DimOf(const FunctionPlan& plan, uint32_t slot, size_t d) const {
+    const SlotInfo& info = plan.slots[slot];
+    return info.dynamic ? slot_dims_[info.dims_offset + d] : info.type.shape[d];
+  }
+  /// The shape of what `slot` holds.
+  Shape ShapeOf(const FunctionPlan& plan, uint32_t slot) const;
+  /// The shape a value written into `slot` takes: its type's, with each
+  /// dynamic dimension from the index register `dims[(*next_dim)++]`; into
+  /// `shape` (the slot's rank of entries), its byte size into `byte_size`.
+  Status ComputeShape(const FunctionPlan& plan, uint32_t slot,
+                      const flatbuffers::Vector<uint32_t>* dims,
+                      uint32_t* next_dim, int64_t* shape,
+                      uint64_t* byte_size) const;
+  /// Makes `shape` the shape of what dynamic `slot` holds (no-op if static).
+  void SetShape(const FunctionPlan& plan, uint32_t slot, const int64_t* shape);
+  /// Runs the IndexOp `op` over the registers.
+  Status RunIndexOp(const fb::IndexOp& op);
   /// Builds the trace sites of every function and export for the process
   /// tracer, when it changed since the last call; false when tracing is off.
   bool PrepareTraceSites();
@@ -104,6 +123,13 @@ class Context::Impl {
   std::vector<std::shared_ptr<void>> new_storage_;
   std::vector<void*> binding_ptrs_;
   std::vector<uint64_t> binding_lengths_;
+  std::vector<int64_t> constants_;
+  // The shapes of the dynamic slots (SlotInfo::dims_offset), and the index
+  // registers.
+  std::vector<int64_t> slot_dims_;
+  std::vector<int64_t> registers_;
+  // Shapes of the values an instruction writes, before they are committed.
+  std::vector<int64_t> pending_dims_;
   // What zones show, per function and per [executable][export], built for
   // `trace_sites_tracer_` (views into the module; see kiln/trace.h).
   const Tracer* trace_sites_tracer_ = nullptr;
@@ -154,6 +180,39 @@ Status Context::Dispatch(uint32_t executable, uint32_t export_index,
 
 namespace {
 
+/// Multiplies `count` (the export's static grid) by the export's workgroup
+/// tiles over `constants`, the dispatch's dynamic extents.
+Status ApplyWorkgroupTiles(const ResolvedExport& ex,
+                           const std::vector<int64_t>& constants,
+                           uint32_t count[3]) {
+  if (!ex.workgroup_tiles) return OkStatus();
+  uint64_t total[3] = {count[0], count[1], count[2]};
+  for (const fb::WorkgroupTile* tile : *ex.workgroup_tiles) {
+    const int64_t extent = constants[tile->constant()];
+    // Extents are sizes of values (>= 0); the tile is >= 1.
+    const uint64_t tiles =
+        (static_cast<uint64_t>(extent) + tile->tile() - 1) / tile->tile();
+    uint64_t& dim = total[tile->dimension()];
+    if (__builtin_mul_overflow(dim, tiles, &dim) || dim > UINT32_MAX) {
+      dim = uint64_t{UINT32_MAX} + 1;
+    }
+  }
+  uint64_t product = 1;
+  bool too_many = false;
+  for (uint64_t dim : total) {
+    too_many = too_many || dim > UINT32_MAX ||
+               __builtin_mul_overflow(product, dim, &product) ||
+               product > kMaxWorkgroupsPerDispatch;
+  }
+  if (too_many) {
+    return ResourceExhaustedError("dispatch of '", ex.name,
+                                  "' would have more than ",
+                                  kMaxWorkgroupsPerDispatch, " workgroups");
+  }
+  for (int d = 0; d < 3; ++d) count[d] = static_cast<uint32_t>(total[d]);
+  return OkStatus();
+}
+
 Status CheckLibrariesLoaded(const Module& module) {
   if (!module.libraries_loaded()) {
     return FailedPreconditionError(
@@ -180,8 +239,14 @@ Status CheckTypesAgainst(const FunctionSignature& signature, size_t count,
   }
   for (size_t i = 0; i < count; ++i) {
     const auto [element_type, shape] = type_of(i);
-    if (element_type != signature.arguments[i].element_type ||
-        *shape != signature.arguments[i].shape) {
+    const Shape& expected = signature.arguments[i].shape;
+    bool matches = element_type == signature.arguments[i].element_type &&
+                   shape->size() == expected.size();
+    for (size_t d = 0; matches && d < expected.size(); ++d) {
+      matches =
+          expected[d] == KILN_DYNAMIC_DIMENSION || expected[d] == (*shape)[d];
+    }
+    if (!matches) {
       return InvalidArgumentError("input ", i, ": expected ",
                                   signature.arguments[i].ToString(), ", got ",
                                   FormatTensorType(element_type, *shape));
@@ -268,7 +333,7 @@ Status Context::Impl::Dispatch(uint32_t executable, uint32_t export_index,
       return InvalidArgumentError(context, ": binding ", i, ": empty tensor");
     }
     const TensorTypeView expected = view.binding_type(static_cast<uint32_t>(i));
-    if (expected != binding.type()) {
+    if (!expected.Admits(binding.type())) {
       return InvalidArgumentError(context, ": binding ", i, ": expected ",
                                   expected.ToString(), ", got ",
                                   binding.type().ToString());
@@ -280,7 +345,16 @@ Status Context::Impl::Dispatch(uint32_t executable, uint32_t export_index,
           "allocated tensor)");
     }
   }
-  const std::array<uint32_t, 3> compiled = view.workgroup_count();
+  const ResolvedExport& ex =
+      module_->impl_->executables[executable][export_index];
+  constants_.clear();
+  for (const auto& [binding, d] : ex.constant_dims) {
+    constants_.push_back(bindings[binding].shape()[d]);
+  }
+  // The grid the code handles for these bindings.
+  uint32_t compiled[3];
+  for (int d = 0; d < 3; ++d) compiled[d] = ex.workgroup_count[d];
+  KILN_RETURN_IF_ERROR(ApplyWorkgroupTiles(ex, constants_, compiled), context);
   for (int d = 0; d < 3; ++d) {
     if (workgroup_count[d] < 1 || workgroup_count[d] > compiled[d]) {
       return InvalidArgumentError(
@@ -291,8 +365,6 @@ Status Context::Impl::Dispatch(uint32_t executable, uint32_t export_index,
     }
   }
 
-  const ResolvedExport& ex =
-      module_->impl_->executables[executable][export_index];
   binding_ptrs_.clear();
   binding_lengths_.clear();
   for (const Tensor& binding : bindings) {
@@ -306,6 +378,8 @@ Status Context::Impl::Dispatch(uint32_t executable, uint32_t export_index,
   params.binding_count = static_cast<uint32_t>(binding_ptrs_.size());
   params.binding_ptrs = binding_ptrs_.data();
   params.binding_lengths = binding_lengths_.data();
+  params.constant_count = static_cast<uint32_t>(constants_.size());
+  params.constants = constants_.empty() ? nullptr : constants_.data();
   if (PrepareTraceSites())
     params.trace_site = &export_sites_[executable][export_index];
   return RunDispatch(*pool_, params);
@@ -381,9 +455,120 @@ Status Context::Impl::CheckRead(uint32_t slot, const std::string& name,
 
 StatusOr<Tensor> Context::Impl::ViewSlot(uint32_t slot,
                                          const FunctionPlan& plan) const {
+  return Tensor::Borrow(plan.slots[slot].type.element_type, ShapeOf(plan, slot),
+                        slots_[slot].data, slots_[slot].byte_size);
+}
+
+Shape Context::Impl::ShapeOf(const FunctionPlan& plan, uint32_t slot) const {
   const SlotInfo& info = plan.slots[slot];
-  return Tensor::Borrow(info.type.element_type, info.type.shape,
-                        slots_[slot].data, info.byte_size);
+  if (!info.dynamic) return info.type.shape;
+  const int64_t* dims = slot_dims_.data() + info.dims_offset;
+  return Shape(dims, dims + info.type.shape.size());
+}
+
+Status Context::Impl::ComputeShape(const FunctionPlan& plan, uint32_t slot,
+                                   const flatbuffers::Vector<uint32_t>* dims,
+                                   uint32_t* next_dim, int64_t* shape,
+                                   uint64_t* byte_size) const {
+  const SlotInfo& info = plan.slots[slot];
+  if (!info.dynamic) {
+    std::copy(info.type.shape.begin(), info.type.shape.end(), shape);
+    *byte_size = info.byte_size;
+    return OkStatus();
+  }
+  uint64_t count = 1;
+  bool overflow = false;
+  for (size_t d = 0; d < info.type.shape.size(); ++d) {
+    int64_t dim = info.type.shape[d];
+    if (dim == KILN_DYNAMIC_DIMENSION) {
+      dim = registers_[dims->Get((*next_dim)++)];
+      if (dim < 0) {
+        return InvalidArgumentError("slot ", slot, " (", info.type.ToString(),
+                                    ") dimension ", d, " would be ", dim);
+      }
+    }
+    shape[d] = dim;
+    overflow =
+        overflow ||
+        __builtin_mul_overflow(count, static_cast<uint64_t>(dim), &count) ||
+        count > kMaxTensorByteSize;
+  }
+  const uint64_t limit = module_->impl_->max_buffer_bytes;
+  const uint64_t element_size = ElementTypeByteSize(info.type.element_type);
+  if (count != 0 && (overflow || count * element_size > limit)) {
+    return ResourceExhaustedError(
+        "slot ", slot, " (", info.type.ToString(), ") would be ",
+        FormatTensorType(info.type.element_type,
+                         Shape(shape, shape + info.type.shape.size())),
+        ", more than the buffer limit of ", limit,
+        " bytes (ModuleLoadOptions::max_buffer_bytes; default: physical "
+        "memory)");
+  }
+  *byte_size = count * element_size;
+  return OkStatus();
+}
+
+void Context::Impl::SetShape(const FunctionPlan& plan, uint32_t slot,
+                             const int64_t* shape) {
+  const SlotInfo& info = plan.slots[slot];
+  if (info.dynamic) {
+    std::copy(shape, shape + info.type.shape.size(),
+              slot_dims_.begin() + info.dims_offset);
+  }
+}
+
+Status Context::Impl::RunIndexOp(const fb::IndexOp& op) {
+  const int64_t lhs = registers_[op.lhs()];
+  const int64_t rhs = registers_[op.rhs()];
+  int64_t result = 0;
+  bool overflow = false;
+  switch (op.kind()) {
+    case fb::IndexKind::Constant:
+      result = op.value();
+      break;
+    case fb::IndexKind::Add:
+      overflow = __builtin_add_overflow(lhs, rhs, &result);
+      break;
+    case fb::IndexKind::Sub:
+      overflow = __builtin_sub_overflow(lhs, rhs, &result);
+      break;
+    case fb::IndexKind::Mul:
+      overflow = __builtin_mul_overflow(lhs, rhs, &result);
+      break;
+    case fb::IndexKind::FloorDiv:
+    case fb::IndexKind::CeilDiv:
+    case fb::IndexKind::Rem: {
+      if (rhs == 0) return InvalidArgumentError("index division by zero");
+      if (lhs == INT64_MIN && rhs == -1) {
+        overflow = true;
+        break;
+      }
+      const int64_t quotient = lhs / rhs;  // truncated
+      const int64_t remainder = lhs % rhs;
+      const bool inexact = remainder != 0;
+      const bool negative = (lhs < 0) != (rhs < 0);
+      if (op.kind() == fb::IndexKind::Rem) {
+        result = remainder;
+      } else if (op.kind() == fb::IndexKind::FloorDiv) {
+        result = quotient - (inexact && negative);
+      } else {
+        result = quotient + (inexact && !negative);
+      }
+      break;
+    }
+    case fb::IndexKind::Min:
+      result = std::min(lhs, rhs);
+      break;
+    case fb::IndexKind::Max:
+      result = std::max(lhs, rhs);
+      break;
+  }
+  if (overflow) {
+    return InvalidArgumentError("index ", fb::EnumNameIndexKind(op.kind()),
+                                " of ", lhs, " and ", rhs, " overflows");
+  }
+  registers_[op.result()] = result;
+  return OkStatus();
 }
 
 Status Context::Impl::Execute(size_t function_index,
@@ -396,10 +581,15 @@ Status Context::Impl::Execute(size_t function_index,
 
   KILN_RETURN_IF_ERROR(PrepareBuffers(plan, name));
   slots_.resize(plan.slots.size());
+  slot_dims_.resize(plan.dynamic_dims);
+  registers_.assign(plan.index_count, 0);
   for (size_t i = 0; i < inputs.size(); ++i) {
-    SlotValue& slot = slots_[plan.argument_slots[i]];
+    const uint32_t index = plan.argument_slots[i];
+    SlotValue& slot = slots_[index];
     slot.data = inputs[i].data();
+    slot.byte_size = inputs[i].byte_size();
     slot.storage = SlotValue::Storage::kInput;
+    SetShape(plan, index, inputs[i].shape().data());
   }
 
   const auto* types = function.body_type();
@@ -419,6 +609,7 @@ Status Context::Impl::Execute(size_t function_index,
         slot.data = constant->data() && constant->data()->size() != 0
                         ? constant->data()->data()
                         : kNoBytes;
+        slot.byte_size = plan.slots[op->result()].byte_size;
         slot.storage = SlotValue::Storage::kConstant;
         break;
       }
@@ -430,8 +621,47 @@ Status Context::Impl::Execute(size_t function_index,
       case fb::Op::ReshapeOp: {
         const auto* op = static_cast<const fb::ReshapeOp*>(body->Get(pc));
         KILN_RETURN_IF_ERROR(CheckRead(op->source(), name, pc));
-        // Same bytes, the result slot's type (the verifier checked sizes).
+        // Same bytes, the result slot's type (the verifier checked static
+        // sizes; dynamic ones are compared here).
+        const uint32_t rank = plan.slots[op->result()].type.shape.size();
+        pending_dims_.resize(rank);
+        uint32_t next_dim = 0;
+        uint64_t byte_size = 0;
+        Status status =
+            ComputeShape(plan, op->result(), op->result_dims(), &next_dim,
+                         pending_dims_.data(), &byte_size);
+        if (status.ok() && byte_size != slots_[op->source()].byte_size) {
+          status = InvalidArgumentError(
+              "reshape of ",
+              FormatTensorType(plan.slots[op->source()].type.element_type,
+                               ShapeOf(plan, op->source())),
+              " to ",
+              FormatTensorType(
+                  plan.slots[op->result()].type.element_type,
+                  Shape(pending_dims_.begin(), pending_dims_.end())),
+              " changes its size");
+        }
+        if (!status.ok()) {
+          return status.Prepend(
+              StrCat("function '", name, "' instruction ", pc));
+        }
         slots_[op->result()] = slots_[op->source()];
+        SetShape(plan, op->result(), pending_dims_.data());
+        break;
+      }
+      case fb::Op::DimOp: {
+        const auto* op = static_cast<const fb::DimOp*>(body->Get(pc));
+        KILN_RETURN_IF_ERROR(CheckRead(op->source(), name, pc));
+        registers_[op->result()] = DimOf(plan, op->source(), op->dimension());
+        break;
+      }
+      case fb::Op::IndexOp: {
+        const auto* op = static_cast<const fb::IndexOp*>(body->Get(pc));
+        Status status = RunIndexOp(*op);
+        if (!status.ok()) {
+          return status.Prepend(
+              StrCat("function '", name, "' instruction ", pc));
+        }
         break;
       }
       case fb::Op::ReleaseOp: {
@@ -455,18 +685,19 @@ Status Context::Impl::Execute(size_t function_index,
           // The caller owns its results: new storage is handed over, and
           // anything else copied (the caller's inputs, the module's
           // constants, a buffer the next call writes).
+          Shape shape = ShapeOf(plan, slot);
           StatusOr<Tensor> result =
               value.storage == SlotValue::Storage::kOwned
-                  ? Tensor::Share(info.type.element_type, info.type.shape,
+                  ? Tensor::Share(info.type.element_type, std::move(shape),
                                   value.owner)
-                  : Tensor::Allocate(info.type.element_type, info.type.shape,
+                  : Tensor::Allocate(info.type.element_type, std::move(shape),
                                      allocator_);
           if (!result.ok()) {
             return std::move(result).status().Prepend(
                 StrCat("function '", name, "' instruction ", pc));
           }
           if (value.storage != SlotValue::Storage::kOwned) {
-            std::memcpy(result->mutable_data(), value.data, info.byte_size);
+            std::memcpy(result->mutable_data(), value.data, value.byte_size);
           }
           outputs->push_back(std::move(result).value());
         }
@@ -494,6 +725,14 @@ Status Context::Impl::Execute(size_t function_index,
         Tensor rhs;
         if (has_rhs) {
           KILN_ASSIGN_OR_RETURN(rhs, ViewSlot(op->rhs(), plan));
+          // Types were compared at load; dynamic shapes only now.
+          if (lhs.shape() != rhs.shape()) {
+            return InvalidArgumentError("function '", name, "' instruction ",
+                                        pc, ": check ", CheckKindName(kind),
+                                        " at ", StringOf(op->location()),
+                                        " compares ", lhs.type().ToString(),
+                                        " with ", rhs.type().ToString());
+          }
         }
         CheckCall call;
         call.kind = kind;
@@ -535,28 +774,66 @@ Status Context::Impl::RunDispatchOp(const fb::DispatchOp& op,
   const auto buffer_of = [result_buffers](uint32_t i) {
     return result_buffers ? result_buffers->Get(i) : KILN_NEW_BUFFER;
   };
+  const auto fail = [&](Status status) {
+    return status.Prepend(StrCat("function '", name, "' instruction ", pc));
+  };
+  const uint32_t operand_count = operands ? operands->size() : 0;
+  const uint32_t result_count = results ? results->size() : 0;
   binding_ptrs_.clear();
   binding_lengths_.clear();
-  if (operands) {
-    for (uint32_t slot : *operands) {
-      KILN_RETURN_IF_ERROR(CheckRead(slot, name, pc));
-      binding_ptrs_.push_back(const_cast<void*>(slots_[slot].data));
-      binding_lengths_.push_back(plan.slots[slot].byte_size);
-    }
+  for (uint32_t i = 0; i < operand_count; ++i) {
+    const uint32_t slot = operands->Get(i);
+    KILN_RETURN_IF_ERROR(CheckRead(slot, name, pc));
+    binding_ptrs_.push_back(const_cast<void*>(slots_[slot].data));
+    binding_lengths_.push_back(slots_[slot].byte_size);
   }
+  // The results' shapes, result after result in pending_dims_; committed to
+  // their slots only once the kernel ran (a result slot may also be an
+  // operand, whose shape the kernel takes).
+  pending_dims_.clear();
+  uint32_t next_dim = 0;
+  for (uint32_t i = 0; i < result_count; ++i) {
+    const uint32_t slot = results->Get(i);
+    const size_t offset = pending_dims_.size();
+    pending_dims_.resize(offset + plan.slots[slot].type.shape.size());
+    uint64_t byte_size = 0;
+    Status status = ComputeShape(plan, slot, op.result_dims(), &next_dim,
+                                 pending_dims_.data() + offset, &byte_size);
+    if (!status.ok()) return fail(std::move(status));
+    binding_lengths_.push_back(byte_size);
+  }
+  const auto dim_of_binding = [&](uint32_t binding, uint32_t d) -> int64_t {
+    if (binding < operand_count) {
+      return DimOf(plan, operands->Get(binding), d);
+    }
+    size_t offset = 0;
+    for (uint32_t i = 0; i < binding - operand_count; ++i) {
+      offset += plan.slots[results->Get(i)].type.shape.size();
+    }
+    return pending_dims_[offset + d];
+  };
+  constants_.clear();
+  for (const auto& [binding, d] : ex.constant_dims) {
+    constants_.push_back(dim_of_binding(binding, d));
+  }
+  DispatchParams params;
+  for (int d = 0; d < 3; ++d) params.workgroup_count[d] = ex.workgroup_count[d];
+  Status count_status =
+      ApplyWorkgroupTiles(ex, constants_, params.workgroup_count);
+  if (!count_status.ok()) return fail(std::move(count_status));
+
   // Results replace their slots once the dispatch is done: a result slot
   // may also be an operand (a loop-carried value, `i = i + 1`), whose bytes
   // must live until then. The previous value of any other result slot is
   // dropped first, so a loop holds one copy of what it carries.
   new_storage_.clear();
-  const uint32_t result_count = results ? results->size() : 0;
   for (uint32_t i = 0; i < result_count; ++i) {
     const uint32_t slot = results->Get(i);
-    const uint64_t byte_size = plan.slots[slot].byte_size;
+    const uint64_t byte_size = binding_lengths_[operand_count + i];
     const uint32_t buffer = buffer_of(i);
     if (buffer != KILN_NEW_BUFFER) {
       // A kernel must not write what it reads.
-      for (uint32_t j = 0; operands && j < operands->size(); ++j) {
+      for (uint32_t j = 0; j < operand_count; ++j) {
         const SlotValue& operand = slots_[operands->Get(j)];
         if (operand.storage == SlotValue::Storage::kBuffer &&
             operand.buffer == buffer) {
@@ -566,52 +843,56 @@ Status Context::Impl::RunDispatchOp(const fb::DispatchOp& op,
               ", which result ", i, " is written into");
         }
       }
+      if (byte_size > plan.buffer_sizes[buffer]) {
+        return FailedPreconditionError(
+            "function '", name, "' instruction ", pc, ": result ", i, " (",
+            byte_size, " bytes) does not fit buffer ", buffer, " (",
+            plan.buffer_sizes[buffer], " bytes)");
+      }
       new_storage_.emplace_back();
       binding_ptrs_.push_back(buffers_[buffer].data);
-      binding_lengths_.push_back(byte_size);
       continue;
     }
     bool is_operand = false;
-    for (uint32_t j = 0; operands && j < operands->size(); ++j) {
+    for (uint32_t j = 0; j < operand_count; ++j) {
       is_operand = is_operand || operands->Get(j) == slot;
     }
     if (!is_operand) slots_[slot] = SlotValue();
     StatusOr<std::shared_ptr<void>> storage =
         AllocateShared(allocator_, byte_size);
-    if (!storage.ok()) {
-      return std::move(storage).status().Prepend(
-          StrCat("function '", name, "' instruction ", pc));
-    }
+    if (!storage.ok()) return fail(std::move(storage).status());
     binding_ptrs_.push_back(storage->get());
-    binding_lengths_.push_back(byte_size);
     new_storage_.push_back(std::move(storage).value());
   }
-  DispatchParams params;
   params.export_name = ex.name;
   params.function = ex.function;
-  for (int d = 0; d < 3; ++d) params.workgroup_count[d] = ex.workgroup_count[d];
   params.binding_count = static_cast<uint32_t>(binding_ptrs_.size());
   params.binding_ptrs = binding_ptrs_.data();
   params.binding_lengths = binding_lengths_.data();
+  params.constant_count = static_cast<uint32_t>(constants_.size());
+  params.constants = constants_.empty() ? nullptr : constants_.data();
   if (trace_sites_tracer_ && GetTracer().enabled()) {
     params.trace_site = &export_sites_[op.executable()][op.export_index()];
   }
   Status status = RunDispatch(*pool_, params);
   // The observer sees each binding as the kernel did: before the results
   // replace their slots, a loop-carried operand still holds its input.
-  const uint32_t operand_count = operands ? operands->size() : 0;
   if (status.ok() && dispatch_observer) {
     StatusOr<ExportView> view =
         module_->GetExport(op.executable(), op.export_index());
     if (view.ok()) {
       std::vector<Tensor> bindings;
       for (uint32_t i = 0; status.ok() && i < binding_ptrs_.size(); ++i) {
-        const SlotInfo& info =
-            plan.slots[i < operand_count ? operands->Get(i)
-                                         : results->Get(i - operand_count)];
+        const uint32_t slot = i < operand_count
+                                  ? operands->Get(i)
+                                  : results->Get(i - operand_count);
+        Shape shape(plan.slots[slot].type.shape.size());
+        for (size_t d = 0; d < shape.size(); ++d) {
+          shape[d] = dim_of_binding(i, static_cast<uint32_t>(d));
+        }
         StatusOr<Tensor> binding =
-            Tensor::Borrow(info.type.element_type, info.type.shape,
-                           binding_ptrs_[i], info.byte_size);
+            Tensor::Borrow(plan.slots[slot].type.element_type, std::move(shape),
+                           binding_ptrs_[i], binding_lengths_[i]);
         status = binding.status();
         if (binding.ok()) bindings.push_back(std::move(binding).value());
       }
@@ -622,10 +903,15 @@ Status Context::Impl::RunDispatchOp(const fb::DispatchOp& op,
     }
   }
   // What the kernel wrote is the results' now.
+  size_t offset = 0;
   for (uint32_t i = 0; i < result_count; ++i) {
-    SlotValue& slot = slots_[results->Get(i)];
+    const uint32_t slot_index = results->Get(i);
+    SlotValue& slot = slots_[slot_index];
     slot = SlotValue();
     slot.data = binding_ptrs_[operand_count + i];
+    slot.byte_size = binding_lengths_[operand_count + i];
+    SetShape(plan, slot_index, pending_dims_.data() + offset);
+    offset += plan.slots[slot_index].type.shape.size();
     const uint32_t buffer = buffer_of(i);
     if (buffer != KILN_NEW_BUFFER) {
       slot.storage = SlotValue::Storage::kBuffer;
@@ -637,9 +923,7 @@ Status Context::Impl::RunDispatchOp(const fb::DispatchOp& op,
     }
   }
   new_storage_.clear();
-  if (!status.ok()) {
-    return status.Prepend(StrCat("function '", name, "' instruction ", pc));
-  }
+  if (!status.ok()) return fail(std::move(status));
   return OkStatus();
 }
 

@@ -58,6 +58,18 @@ bool TensorTypeView::operator==(const TensorType& type) const {
   return true;
 }
 
+bool TensorTypeView::Admits(const TensorType& type) const {
+  if (element_type != type.element_type || rank != type.shape.size()) {
+    return false;
+  }
+  for (uint32_t i = 0; i < rank; ++i) {
+    if (dims[i] != KILN_DYNAMIC_DIMENSION && dims[i] != type.shape[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
 //===----------------------------------------------------------------------===//
 // ExportView
 //===----------------------------------------------------------------------===//

@@ -667,6 +667,24 @@ Status ResolveExport(const fb::Export& ex, const kiln_export_table_v1_t& table,
       }
     }
   }
+  out->constant_dims.clear();
+  for (uint32_t i = 0; i < descriptor.binding_count; ++i) {
+    const kiln_binding_descriptor_v1_t& binding = descriptor.bindings[i];
+    for (uint32_t d = 0; d < binding.rank; ++d) {
+      if (binding.shape[d] == KILN_DIMENSION_ANY) {
+        out->constant_dims.emplace_back(i, d);
+      }
+    }
+  }
+  for (uint32_t i = 0; i < SizeOf(ex.workgroup_tiles()); ++i) {
+    const uint32_t constant = ex.workgroup_tiles()->Get(i)->constant();
+    if (constant >= out->constant_dims.size()) {
+      return OutOfRangeError("workgroup tile ", i, " divides constant ",
+                             constant, " but the library export takes ",
+                             out->constant_dims.size(), " constants");
+    }
+  }
+  out->workgroup_tiles = ex.workgroup_tiles();
   out->name = name;
   out->function = table.ptrs[ordinal];
   out->descriptor = &descriptor;

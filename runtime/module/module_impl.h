@@ -31,10 +31,15 @@ namespace kiln {
 /// Most workgroups one dispatch may have; larger counts are corrupt.
 inline constexpr uint64_t kMaxWorkgroupsPerDispatch = uint64_t{1} << 32;
 
-/// A slot's type with its byte size, computed once at load.
+/// A slot's type with its byte size, computed once at load. A dynamic type
+/// (some dimension KILN_DYNAMIC_DIMENSION) has its byte size and dimensions
+/// from what the slot holds: a call keeps the slot's shape at
+/// `dims_offset` of its dimension array.
 struct SlotInfo {
   TensorType type;
-  uint64_t byte_size = 0;
+  uint64_t byte_size = 0;  // 0 when dynamic
+  bool dynamic = false;
+  uint32_t dims_offset = 0;
 };
 
 /// A verified host function, ready to run.
@@ -46,6 +51,10 @@ struct FunctionPlan {
   std::vector<uint64_t> buffer_sizes;
   /// Whether the body has check instructions, which need a CheckHandler.
   bool has_checks = false;
+  /// Total rank of the dynamic slots.
+  uint32_t dynamic_dims = 0;
+  /// Number of index registers.
+  uint32_t index_count = 0;
 };
 
 /// An export resolved against its native library.
@@ -55,6 +64,12 @@ struct ResolvedExport {
   /// What the library says the code was built for (in the loaded library).
   const kiln_export_descriptor_v1_t* descriptor = nullptr;
   uint32_t workgroup_count[3] = {1, 1, 1};
+  /// The dispatch constants, (binding, dimension) for each extent the
+  /// descriptor leaves KILN_DIMENSION_ANY, in order.
+  std::vector<std::pair<uint32_t, uint32_t>> constant_dims;
+  /// Export.workgroup_tiles (in the module; null when absent).
+  const flatbuffers::Vector<const fb::WorkgroupTile*>* workgroup_tiles =
+      nullptr;
 };
 
 /// A native library loaded with dlopen. Owns the handle and the file (a
@@ -108,6 +123,9 @@ struct Module::Impl {
   size_t size = 0;
 
   const fb::Module* root = nullptr;
+  // ModuleLoadOptions::max_buffer_bytes resolved: also bounds the values
+  // whose size is known only at run time.
+  uint64_t max_buffer_bytes = 0;
   // A view of root's source table (set once verified).
   SourceTable sources;
   // `sources` as published to the tracer and the source registry while

@@ -1434,9 +1434,9 @@ TEST(ModuleVerifyTest, Returns) {
   EXPECT_EQ(LoadError(spec),
             "function 'main' instruction 0: unknown instruction type 0");
   spec = GoodSpec();
-  spec.functions[0].body[0].kind = static_cast<fb::Op>(9);
+  spec.functions[0].body[0].kind = static_cast<fb::Op>(99);
   EXPECT_EQ(LoadError(spec),
-            "function 'main' instruction 0: unknown instruction type 9");
+            "function 'main' instruction 0: unknown instruction type 99");
 }
 
 TEST(ModuleVerifyTest, FunctionNames) {
@@ -1457,7 +1457,7 @@ TEST(ModuleVerifyTest, Libraries) {
   spec.executables[0].exports[0].library_ordinal = 9;
   EXPECT_EQ(LoadError(spec),
             "executable 'ex' export 'add_f32': library ordinal 9 out of range "
-            "(library 0 has 6 exports)");
+            "(library 0 has 7 exports)");
   spec = GoodSpec();
   spec.libraries[0].data.assign({'h', 'e', 'l', 'l', 'o', ' ', 'w', 'o'});
   EXPECT_EQ(LoadError(spec), "library 0: not an ELF file");

@@ -609,9 +609,9 @@ TEST(DebugInfoVerifyTest, BindingTypesLocationsAndProvenance) {
   EXPECT_EQ(LoadError(spec),
             prefix + "binding type 1: invalid element type 42");
   spec = DebugSpec();
-  spec.executables[0].exports[0].binding_types[2].shape = {-1};
+  spec.executables[0].exports[0].binding_types[2].shape = {-2};
   EXPECT_EQ(LoadError(spec),
-            prefix + "binding type 2: dimension 0 is negative (-1)");
+            prefix + "binding type 2: dimension 0 is negative (-2)");
   spec = DebugSpec();
   spec.executables[0].exports[0].location->file.reset();
   EXPECT_EQ(LoadError(spec), prefix + "location: missing file");

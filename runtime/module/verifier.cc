@@ -91,8 +91,13 @@ class WorkBudget {
   const size_t module_size_;
 };
 
+// Which types may leave dimensions to run time: those of function slots,
+// arguments and results and of export bindings, not of constants.
+enum class Dimensions : uint8_t { kStatic, kMayBeDynamic };
+
 Status ConvertTensorType(const fb::TensorType* fb_type, WorkBudget* budget,
-                         SlotInfo* out) {
+                         SlotInfo* out,
+                         Dimensions dimensions = Dimensions::kStatic) {
   if (!fb_type) return InvalidArgumentError("missing type");
   const auto element_type = static_cast<uint32_t>(fb_type->element_type());
   if (!IsValidElementType(element_type)) {
@@ -115,8 +120,26 @@ Status ConvertTensorType(const fb::TensorType* fb_type, WorkBudget* budget,
     KILN_RETURN_IF_ERROR(budget->Spend(8 + shape->size()));
     out->type.shape.assign(shape->begin(), shape->end());
   }
-  return ComputeTensorSize(out->type.element_type, out->type.shape, nullptr,
-                           &out->byte_size);
+  out->dynamic = false;
+  for (int64_t dim : out->type.shape) {
+    out->dynamic = out->dynamic || dim == KILN_DYNAMIC_DIMENSION;
+  }
+  if (!out->dynamic) {
+    return ComputeTensorSize(out->type.element_type, out->type.shape, nullptr,
+                             &out->byte_size);
+  }
+  if (dimensions == Dimensions::kStatic) {
+    return InvalidArgumentError("dynamic dimension in ", out->type.ToString());
+  }
+  // The static dimensions alone must make a valid size; the whole is known
+  // only at run time.
+  Shape static_part = out->type.shape;
+  for (int64_t& dim : static_part) {
+    if (dim == KILN_DYNAMIC_DIMENSION) dim = 1;
+  }
+  out->byte_size = 0;
+  return ComputeTensorSize(out->type.element_type, static_part, nullptr,
+                           nullptr);
 }
 
 Status VerifyLibraries(const fb::Module& module) {
@@ -341,6 +364,22 @@ Status VerifySourceTable(const fb::Module& module) {
   return VerifyLineOrigins(module);
 }
 
+// Each row names a grid dimension, a dispatch constant and a tile of at
+// least 1; which constants exist is the library's to say (checked when it
+// is loaded).
+Status VerifyWorkgroupTiles(const fb::Export& ex) {
+  for (uint32_t i = 0; i < SizeOf(ex.workgroup_tiles()); ++i) {
+    const fb::WorkgroupTile* tile = ex.workgroup_tiles()->Get(i);
+    if (tile->dimension() > 2 || tile->tile() < 1) {
+      return InvalidArgumentError("row ", i, " (dimension ", tile->dimension(),
+                                  ", tile ", tile->tile(),
+                                  ") needs a dimension of 0 to 2 and a tile "
+                                  "of at least 1");
+    }
+  }
+  return OkStatus();
+}
+
 Status VerifyExportDebugInfo(const fb::Module& module, const fb::Export& ex,
                              WorkBudget* budget) {
   if (const auto* types = ex.binding_types(); types && types->size() != 0) {
@@ -350,10 +389,12 @@ Status VerifyExportDebugInfo(const fb::Module& module, const fb::Export& ex,
     }
     SlotInfo info;
     for (uint32_t i = 0; i < types->size(); ++i) {
-      KILN_RETURN_IF_ERROR(ConvertTensorType(types->Get(i), budget, &info),
+      KILN_RETURN_IF_ERROR(ConvertTensorType(types->Get(i), budget, &info,
+                                             Dimensions::kMayBeDynamic),
                            "binding type ", i);
     }
   }
+  KILN_RETURN_IF_ERROR(VerifyWorkgroupTiles(ex), "workgroup tiles");
   KILN_RETURN_IF_ERROR(VerifyLocation(ex.location()), "location");
   for (uint32_t i = 0; i < SizeOf(ex.provenance()); ++i) {
     const fb::FusedOp* op = ex.provenance()->Get(i);
@@ -639,8 +680,10 @@ class SlotTracker {
   std::vector<uint32_t> writers_;
 };
 
-// `type` equals a verified binding type.
-bool SameType(const TensorType& type, const fb::TensorType& binding) {
+// A slot of `type` may be bound to a verified binding type: the same
+// element type and rank, and each dimension the binding fixes fixed alike
+// (a dynamic binding dimension takes any).
+bool Binds(const TensorType& type, const fb::TensorType& binding) {
   if (static_cast<uint32_t>(type.element_type) !=
       static_cast<uint32_t>(binding.element_type())) {
     return false;
@@ -648,7 +691,10 @@ bool SameType(const TensorType& type, const fb::TensorType& binding) {
   const auto* shape = binding.shape();
   if (SizeOf(shape) != type.shape.size()) return false;
   for (uint32_t d = 0; d < type.shape.size(); ++d) {
-    if (shape->Get(d) != type.shape[d]) return false;
+    if (shape->Get(d) != KILN_DYNAMIC_DIMENSION &&
+        shape->Get(d) != type.shape[d]) {
+      return false;
+    }
   }
   return true;
 }
@@ -688,9 +734,15 @@ class FunctionVerifier {
 
     plan_->slots.resize(SizeOf(function_.slot_types()));
     for (uint32_t i = 0; i < plan_->slots.size(); ++i) {
-      KILN_RETURN_IF_ERROR(ConvertTensorType(function_.slot_types()->Get(i),
-                                             budget_, &plan_->slots[i]),
-                           prefix, " slot ", i);
+      SlotInfo& slot = plan_->slots[i];
+      KILN_RETURN_IF_ERROR(
+          ConvertTensorType(function_.slot_types()->Get(i), budget_, &slot,
+                            Dimensions::kMayBeDynamic),
+          prefix, " slot ", i);
+      if (slot.dynamic) {
+        slot.dims_offset = plan_->dynamic_dims;
+        plan_->dynamic_dims += static_cast<uint32_t>(slot.type.shape.size());
+      }
       // Refused now rather than failing (or exhausting memory) mid-run.
       if (plan_->slots[i].byte_size > max_buffer_bytes_) {
         return ResourceExhaustedError(
@@ -735,15 +787,24 @@ class FunctionVerifier {
     }
     std::vector<SlotInfo> results(SizeOf(function_.result_types()));
     for (uint32_t i = 0; i < results.size(); ++i) {
-      KILN_RETURN_IF_ERROR(ConvertTensorType(function_.result_types()->Get(i),
-                                             budget_, &results[i]),
-                           prefix, " result ", i);
+      KILN_RETURN_IF_ERROR(
+          ConvertTensorType(function_.result_types()->Get(i), budget_,
+                            &results[i], Dimensions::kMayBeDynamic),
+          prefix, " result ", i);
       signature_->results.push_back(results[i].type);
     }
 
     const auto* types = function_.body_type();
     const auto* body = function_.body();
     const uint32_t count = SizeOf(body);
+    // Every register is written by an instruction of the body, so there are
+    // no more of them than instructions.
+    plan_->index_count = function_.index_count();
+    if (plan_->index_count > count) {
+      return InvalidArgumentError(prefix, " has ", plan_->index_count,
+                                  " index registers but ", count,
+                                  " instructions");
+    }
     bool has_branches = false;
     for (uint32_t pc = 0; pc < count; ++pc) {
       const fb::Op type = types->GetEnum<fb::Op>(pc);
@@ -843,11 +904,46 @@ class FunctionVerifier {
                                   tracker);
       case fb::Op::CheckOp:
         return VerifyCheckOp(*static_cast<const fb::CheckOp*>(op), tracker);
+      case fb::Op::DimOp:
+        return VerifyDimOp(*static_cast<const fb::DimOp*>(op), tracker);
+      case fb::Op::IndexOp:
+        return VerifyIndexOp(*static_cast<const fb::IndexOp*>(op));
       default:
         break;
     }
     return InvalidArgumentError("unknown instruction type ",
                                 static_cast<int>(type));
+  }
+
+  Status VerifyRegister(uint32_t index, std::string_view role) const {
+    KILN_RETURN_IF_ERROR(budget_->Spend(1));
+    if (index >= plan_->index_count) {
+      return OutOfRangeError(role, " index register ", index, " out of range (",
+                             plan_->index_count, " registers)");
+    }
+    return OkStatus();
+  }
+
+  Status VerifyDimOp(const fb::DimOp& op, SlotTracker* tracker) {
+    KILN_RETURN_IF_ERROR(tracker->Read(op.source(), "source"));
+    KILN_RETURN_IF_ERROR(VerifyRegister(op.result(), "result"));
+    const size_t rank = plan_->slots[op.source()].type.shape.size();
+    if (op.dimension() >= rank) {
+      return OutOfRangeError("dimension ", op.dimension(), " of slot ",
+                             op.source(), " out of range (rank ", rank, ")");
+    }
+    return OkStatus();
+  }
+
+  Status VerifyIndexOp(const fb::IndexOp& op) {
+    const auto kind = static_cast<uint32_t>(op.kind());
+    if (kind > static_cast<uint32_t>(fb::IndexKind::MAX)) {
+      return InvalidArgumentError("invalid index kind ", kind);
+    }
+    KILN_RETURN_IF_ERROR(VerifyRegister(op.result(), "result"));
+    if (op.kind() == fb::IndexKind::Constant) return OkStatus();
+    KILN_RETURN_IF_ERROR(VerifyRegister(op.lhs(), "lhs"));
+    return VerifyRegister(op.rhs(), "rhs");
   }
 
   Status VerifyConstantOp(const fb::ConstantOp& op, SlotTracker* tracker) {
@@ -888,8 +984,21 @@ class FunctionVerifier {
     for (uint32_t i = 0; i < operand_count; ++i) {
       KILN_RETURN_IF_ERROR(tracker->Read(op.operands()->Get(i), "operand"));
     }
+    uint64_t result_dims = 0;
     for (uint32_t i = 0; i < result_count; ++i) {
-      KILN_RETURN_IF_ERROR(tracker->Write(op.results()->Get(i), "result"));
+      const uint32_t slot = op.results()->Get(i);
+      KILN_RETURN_IF_ERROR(tracker->Write(slot, "result"));
+      for (int64_t dim : plan_->slots[slot].type.shape) {
+        result_dims += dim == KILN_DYNAMIC_DIMENSION;
+      }
+    }
+    if (SizeOf(op.result_dims()) != result_dims) {
+      return InvalidArgumentError(
+          "results have ", result_dims, " dynamic dimensions but ",
+          SizeOf(op.result_dims()), " registers name them");
+    }
+    for (uint32_t i = 0; i < SizeOf(op.result_dims()); ++i) {
+      KILN_RETURN_IF_ERROR(VerifyRegister(op.result_dims()->Get(i), "result"));
     }
     KILN_RETURN_IF_ERROR(VerifyResultBuffers(op, *tracker));
     for (uint32_t i = 0; i < SizeOf(op.result_buffers()); ++i) {
@@ -906,9 +1015,10 @@ class FunctionVerifier {
                                   ? op.operands()->Get(i)
                                   : op.results()->Get(i - operand_count);
         const TensorType& actual = plan_->slots[slot].type;
-        if (!SameType(actual, *types->Get(i))) {
+        if (!Binds(actual, *types->Get(i))) {
           SlotInfo expected;
-          (void)ConvertTensorType(types->Get(i), budget_, &expected);
+          (void)ConvertTensorType(types->Get(i), budget_, &expected,
+                                  Dimensions::kMayBeDynamic);
           return InvalidArgumentError(
               "dispatch of '", StringOf(ex->name()), "' binding ", i,
               " is slot ", slot, " of type ", actual.ToString(),
@@ -942,7 +1052,8 @@ class FunctionVerifier {
       }
       const uint32_t slot = op.results()->Get(i);
       const SlotInfo& info = plan_->slots[slot];
-      if (info.byte_size > sizes[buffer]) {
+      // A dynamic result's size is checked when it is known, at run time.
+      if (!info.dynamic && info.byte_size > sizes[buffer]) {
         return InvalidArgumentError("result ", i, " (slot ", slot, ", ",
                                     info.type.ToString(), ", ", info.byte_size,
                                     " bytes) is written into buffer ", buffer,
@@ -978,10 +1089,24 @@ class FunctionVerifier {
                                   source.type.ToString(), " to ",
                                   result.type.ToString(), ")");
     }
-    if (source.byte_size != result.byte_size) {
+    // Where either side is dynamic, the sizes are compared at run time.
+    if (!source.dynamic && !result.dynamic &&
+        source.byte_size != result.byte_size) {
       return InvalidArgumentError("reshape changes the size (",
                                   source.type.ToString(), " to ",
                                   result.type.ToString(), ")");
+    }
+    uint32_t dynamic = 0;
+    for (int64_t dim : result.type.shape) {
+      dynamic += dim == KILN_DYNAMIC_DIMENSION;
+    }
+    if (SizeOf(op.result_dims()) != dynamic) {
+      return InvalidArgumentError(
+          "result has ", dynamic, " dynamic dimensions but ",
+          SizeOf(op.result_dims()), " registers name them");
+    }
+    for (uint32_t i = 0; i < dynamic; ++i) {
+      KILN_RETURN_IF_ERROR(VerifyRegister(op.result_dims()->Get(i), "result"));
     }
     return OkStatus();
   }
@@ -1152,6 +1277,7 @@ uint64_t EffectiveMaxBufferBytes(const ModuleLoadOptions& options) {
 }
 
 Status VerifyModule(Module::Impl* impl, uint64_t max_buffer_bytes) {
+  impl->max_buffer_bytes = max_buffer_bytes;
   const uint8_t* data = impl->data;
   const size_t size = impl->size;
   // The identifier sits at bytes 4..7; check it first for a clear message.

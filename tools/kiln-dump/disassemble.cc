@@ -2,6 +2,7 @@
 
 #include "disassemble.h"
 
+#include <cctype>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -68,6 +69,36 @@ std::string DispatchTarget(const Module& module, const fb::DispatchOp& op) {
 /// "b0" for buffer 0 of the function.
 std::string BufferName(uint32_t buffer) { return StrCat("b", buffer); }
 
+/// "i0" for index register 0 of the function.
+std::string RegisterName(uint32_t index) { return StrCat("i", index); }
+
+/// " dims(i0, i1)" for the registers giving a result's dynamic dimensions,
+/// "" when there are none.
+std::string ResultDims(const flatbuffers::Vector<uint32_t>* dims) {
+  if (!dims || dims->size() == 0) return "";
+  std::string out = " dims(";
+  for (uint32_t i = 0; i < dims->size(); ++i) {
+    if (i) out += ", ";
+    out += RegisterName(dims->Get(i));
+  }
+  return out + ")";
+}
+
+json RegisterArray(const flatbuffers::Vector<uint32_t>* registers) {
+  json out = json::array();
+  for (uint32_t i = 0; registers && i < registers->size(); ++i) {
+    out.push_back(registers->Get(i));
+  }
+  return out;
+}
+
+/// "add", "ceildiv", ...: IndexKind names as the disassembly spells them.
+std::string IndexKindName(fb::IndexKind kind) {
+  std::string name = fb::EnumNameIndexKind(kind);
+  for (char& c : name) c = static_cast<char>(std::tolower(c));
+  return name.empty() ? StrCat("kind", static_cast<int>(kind)) : name;
+}
+
 /// Where each result of a dispatch is written: "into(b0, new)", or "" when
 /// every result is new storage as the module does not say otherwise.
 std::string ResultBuffers(const fb::DispatchOp& op) {
@@ -124,15 +155,30 @@ std::string InstructionText(const Module& module, const fb::Function& function,
       const auto* d = static_cast<const fb::DispatchOp*>(op);
       std::string out = SlotList(d->results());
       out += " = dispatch " + DispatchTarget(module, *d) + "(" +
-             SlotList(d->operands()) + ")" + ResultBuffers(*d);
+             SlotList(d->operands()) + ")" + ResultBuffers(*d) +
+             ResultDims(d->result_dims());
       const std::string types = ResultsWithTypes(function, d->results());
       if (!types.empty()) out += " : " + types;
       return out;
     }
     case fb::Op::ReshapeOp: {
       const auto* r = static_cast<const fb::ReshapeOp*>(op);
-      return StrCat(Slot(r->result()), " = reshape ", Slot(r->source()), " : ",
+      return StrCat(Slot(r->result()), " = reshape ", Slot(r->source()),
+                    ResultDims(r->result_dims()), " : ",
                     SlotTypeString(function, r->result()));
+    }
+    case fb::Op::DimOp: {
+      const auto* d = static_cast<const fb::DimOp*>(op);
+      return StrCat(RegisterName(d->result()), " = dim ", Slot(d->source()),
+                    ", ", d->dimension());
+    }
+    case fb::Op::IndexOp: {
+      const auto* x = static_cast<const fb::IndexOp*>(op);
+      if (x->kind() == fb::IndexKind::Constant) {
+        return StrCat(RegisterName(x->result()), " = index ", x->value());
+      }
+      return StrCat(RegisterName(x->result()), " = ", IndexKindName(x->kind()),
+                    " ", RegisterName(x->lhs()), ", ", RegisterName(x->rhs()));
     }
     case fb::Op::ReleaseOp:
       return "release " +
@@ -191,6 +237,7 @@ json InstructionJson(const Module& module, const fb::Function& function,
       out["results"] = SlotArray(d->results());
       // Per result, its buffer; null for new storage.
       out["result_buffers"] = ResultBuffersJson(*d);
+      out["result_dims"] = RegisterArray(d->result_dims());
       break;
     }
     case fb::Op::ReshapeOp: {
@@ -198,6 +245,28 @@ json InstructionJson(const Module& module, const fb::Function& function,
       out["op"] = "reshape";
       out["result"] = r->result();
       out["source"] = r->source();
+      out["result_dims"] = RegisterArray(r->result_dims());
+      break;
+    }
+    case fb::Op::DimOp: {
+      const auto* d = static_cast<const fb::DimOp*>(op);
+      out["op"] = "dim";
+      out["result"] = d->result();
+      out["source"] = d->source();
+      out["dimension"] = d->dimension();
+      break;
+    }
+    case fb::Op::IndexOp: {
+      const auto* x = static_cast<const fb::IndexOp*>(op);
+      out["op"] = "index";
+      out["kind"] = IndexKindName(x->kind());
+      out["result"] = x->result();
+      if (x->kind() == fb::IndexKind::Constant) {
+        out["value"] = x->value();
+      } else {
+        out["lhs"] = x->lhs();
+        out["rhs"] = x->rhs();
+      }
       break;
     }
     case fb::Op::ReleaseOp:

@@ -94,7 +94,7 @@ Status ParseBindings(const std::vector<std::string>& values,
       }
       const TensorTypeView expected_type =
           ex.binding_type(static_cast<uint32_t>(i));
-      if (expected_type != *type) {
+      if (!expected_type.Admits(*type)) {
         return InvalidArgumentError(context, ": binding ", i, ": expected ",
                                     expected_type.ToString(), ", got ",
                                     type->ToString());

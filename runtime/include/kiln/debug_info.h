@@ -69,6 +69,9 @@ struct TensorTypeView {
   std::string ToString() const;
   bool operator==(const TensorType& type) const;
   bool operator!=(const TensorType& type) const { return !(*this == type); }
+  /// Whether a tensor of `type` may be bound here: equal, except that a
+  /// dynamic dimension (KILN_DYNAMIC_DIMENSION) takes any extent.
+  bool Admits(const TensorType& type) const;
 };
 
 /// One export of a verified module. Cheap to copy (a few pointers); O(1) to

@@ -36,7 +36,13 @@ typedef struct kiln_dispatch_state_v0_t {
   void* const* binding_ptrs;
   /// binding_count lengths in bytes.
   const uint64_t* binding_lengths;
-  uint64_t reserved[4];
+  /// The extents of the bindings that the export's descriptor leaves
+  /// KILN_DIMENSION_ANY, in binding order (each binding's in dimension
+  /// order); NULL when there are none.
+  uint32_t constant_count;
+  uint32_t reserved0;
+  const int64_t* constants;
+  uint64_t reserved[2];
 } kiln_dispatch_state_v0_t;
 
 /// Per-workgroup state.
@@ -60,8 +66,8 @@ enum {
   KILN_BINDING_ACCESS_WRITE = 2u,
 };
 
-/// An extent a kernel takes whatever it is; it then bounds its accesses by
-/// the dispatch state's binding_lengths. kiln-compile never emits it.
+/// An extent a kernel takes whatever it is: the dispatch state's constants
+/// say what it is in each dispatch.
 #define KILN_DIMENSION_ANY INT64_C(-1)
 
 /// The buffer a kernel was built to take at one binding index.
@@ -80,8 +86,8 @@ typedef struct kiln_binding_descriptor_v1_t {
 /// against it before any dispatch and never launches a larger grid.
 typedef struct kiln_export_descriptor_v1_t {
   /// The grid the code handles: workgroup ids below these. 0: any count
-  /// (the code bounds its work by the dispatch state's workgroup_count;
-  /// kiln-compile never emits it).
+  /// (the code bounds its work by the dispatch state's workgroup_count; a
+  /// kernel whose bindings have dynamic extents).
   uint32_t workgroup_count[3];
   uint32_t binding_count;
   /// binding_count descriptors, inputs first then outputs.
@@ -129,6 +135,7 @@ static_assert(sizeof(kiln_export_table_v1_t) == 32, "ABI size");
 static_assert(sizeof(kiln_executable_library_v1_t) == 40, "ABI size");
 static_assert(sizeof(kiln_executable_library_header_t) == 16, "ABI size");
 static_assert(offsetof(kiln_dispatch_state_v0_t, binding_ptrs) == 16, "ABI");
+static_assert(offsetof(kiln_dispatch_state_v0_t, constants) == 40, "ABI");
 #endif
 
 #endif  // KILN_EXECUTABLE_LIBRARY_H_

@@ -10,7 +10,7 @@
 
 /* Module.version written by the compiler and the only one the runtime
    accepts. Bump on every incompatible change of schema/module.fbs. */
-#define KILN_MODULE_VERSION 3
+#define KILN_MODULE_VERSION 4
 
 /* FlatBuffer file identifier of a module (schema/module.fbs). */
 #define KILN_MODULE_IDENTIFIER "KILN"
@@ -20,6 +20,9 @@
 
 /* LibraryLine.export_ordinal of code outside every export. */
 #define KILN_LIBRARY_LINE_OUTSIDE_EXPORTS 0xFFFFFFFFu
+
+/* TensorType.shape entry of a dimension fixed only at run time. */
+#define KILN_DYNAMIC_DIMENSION (-1)
 
 /* DispatchOp.result_buffers entry of a result written into new storage. */
 #define KILN_NEW_BUFFER 0xFFFFFFFFu

@@ -8,7 +8,9 @@
 //      less_i32 (3 bindings, 0-d i32, i32 -> i1: out = a < b)
 //      (the last two drive loops and branches in control-flow tests),
 //      copy_rows_2x4_f32 (2 bindings, 2x4xf32: out = a, one row per
-//      workgroup over a 2x1x1 grid, unchecked as kiln-compile's kernels)
+//      workgroup over a 2x1x1 grid, unchecked as kiln-compile's kernels),
+//      double_rows_f32 (2 bindings, ?x?xf32: out = 2 * a, one row per
+//      workgroup, its extents from the dispatch constants)
 //   2: sub_f32 (3 bindings: out = a - b)
 //   3: like 1, but its header claims ABI version 99
 //   4: like 2, plus a constructor (DT_INIT_ARRAY), which the runtime refuses
@@ -169,15 +171,48 @@ static int copy_rows_2x4_f32(const kiln_dispatch_state_v0_t* d,
   return 0;
 }
 
+/* out = 2 * a over ?x? f32 matrices, one row per workgroup (the grid's x
+   is the row count, from the dispatch constants: a's rows and columns, then
+   out's); returns 8 unless the constants agree with each other and with
+   the binding lengths. */
+static int double_rows_f32(const kiln_dispatch_state_v0_t* d,
+                           const kiln_workgroup_state_v0_t* w) {
+  if (d->binding_count != 2 || d->constant_count != 4 || !d->constants) {
+    return 8;
+  }
+  const int64_t* c = d->constants;
+  const uint64_t rows = (uint64_t)c[0], cols = (uint64_t)c[1];
+  if (c[0] < 0 || c[1] < 0 || c[2] != c[0] || c[3] != c[1] ||
+      d->binding_lengths[0] != rows * cols * sizeof(float) ||
+      d->binding_lengths[1] != rows * cols * sizeof(float) ||
+      d->workgroup_count[0] != rows || w->workgroup_id[0] >= rows) {
+    return 8;
+  }
+  const float* a = (const float*)d->binding_ptrs[0];
+  float* out = (float*)d->binding_ptrs[1];
+  const uint64_t row = w->workgroup_id[0];
+  for (uint64_t i = 0; i < cols; ++i) {
+    out[row * cols + i] = 2 * a[row * cols + i];
+  }
+  return 0;
+}
+
 static const kiln_dispatch_fn_v0_t kPtrs[] = {
-    add_f32, fail, workgroup_ids, inc_i32, less_i32, copy_rows_2x4_f32};
-static const char* const kNames[] = {"add_f32",       "fail",
-                                     "workgroup_ids", "inc_i32",
-                                     "less_i32",      "copy_rows_2x4_f32"};
+    add_f32,           fail,           workgroup_ids, inc_i32, less_i32,
+    copy_rows_2x4_f32, double_rows_f32};
+static const char* const kNames[] = {"add_f32",        "fail",
+                                     "workgroup_ids",  "inc_i32",
+                                     "less_i32",       "copy_rows_2x4_f32",
+                                     "double_rows_f32"};
 static const int64_t kShape2x4[] = {2, 4};
 static const kiln_binding_descriptor_v1_t kCopyRows[] = {
     {kF32, KILN_BINDING_ACCESS_READ, 2, 0, kShape2x4},
     {kF32, KILN_BINDING_ACCESS_WRITE, 2, 0, kShape2x4},
+};
+static const int64_t kAnyExtents2[] = {KILN_DIMENSION_ANY, KILN_DIMENSION_ANY};
+static const kiln_binding_descriptor_v1_t kAnyF32Matrices[] = {
+    {kF32, KILN_BINDING_ACCESS_READ, 2, 0, kAnyExtents2},
+    {kF32, KILN_BINDING_ACCESS_WRITE, 2, 0, kAnyExtents2},
 };
 static const kiln_binding_descriptor_v1_t kAnyF32Output[] = {
     {kF32, KILN_BINDING_ACCESS_WRITE, 1, 0, kAnyExtent},
@@ -198,6 +233,7 @@ static const kiln_export_descriptor_v1_t kDescriptors[] = {
     {{0, 0, 0}, 3, kF32Binary, 0},        {{0, 0, 0}, 1, kAnyF32Output, 0},
     {{0, 0, 0}, 1, kAnyI32Output, 0},     {{1, 1, 1}, 2, kScalarI32Unary, 0},
     {{1, 1, 1}, 3, kScalarI32Compare, 0}, {{2, 1, 1}, 2, kCopyRows, 0},
+    {{0, 1, 1}, 2, kAnyF32Matrices, 0},
 };
 #define LIBRARY_NAME "kiln_test_library"
 

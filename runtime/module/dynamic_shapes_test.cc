@@ -1,0 +1,472 @@
+//===- dynamic_shapes_test.cc - Dimensions known only at run time ---------===//
+//
+// Functions whose slots, arguments and results have dynamic dimensions:
+// index registers (DimOp, IndexOp), dynamic results and reshapes, dispatch
+// constants and workgroup tiles, driven by the test library's add_f32 and
+// double_rows_f32 (runtime/module/testdata/test_library.c). Modules are
+// described with the schema's object API.
+//
+//===----------------------------------------------------------------------===//
+
+#include <xxhash.h>
+
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "kiln/context.h"
+#include "kiln/module.h"
+#include "kiln/module_format.h"
+#include "kiln/module_generated.h"
+#include "kiln/tensor_io.h"
+#include "kiln/thread_pool.h"
+
+namespace kiln {
+namespace {
+
+constexpr int64_t kDynamic = KILN_DYNAMIC_DIMENSION;
+
+std::unique_ptr<fb::TensorTypeT> Type(
+    std::vector<int64_t> shape, fb::ElementType type = fb::ElementType::F32) {
+  auto out = std::make_unique<fb::TensorTypeT>();
+  out->element_type = type;
+  out->shape = std::move(shape);
+  return out;
+}
+
+fb::OpUnion Dim(uint32_t result, uint32_t source, uint32_t dimension) {
+  fb::DimOpT op;
+  op.result = result;
+  op.source = source;
+  op.dimension = dimension;
+  fb::OpUnion out;
+  out.Set(std::move(op));
+  return out;
+}
+
+fb::OpUnion Index(fb::IndexKind kind, uint32_t result, uint32_t lhs,
+                  uint32_t rhs, int64_t value = 0) {
+  fb::IndexOpT op;
+  op.kind = kind;
+  op.result = result;
+  op.lhs = lhs;
+  op.rhs = rhs;
+  op.value = value;
+  fb::OpUnion out;
+  out.Set(std::move(op));
+  return out;
+}
+
+fb::OpUnion IndexConstant(uint32_t result, int64_t value) {
+  return Index(fb::IndexKind::Constant, result, 0, 0, value);
+}
+
+fb::OpUnion Dispatch(uint32_t export_index, std::vector<uint32_t> operands,
+                     std::vector<uint32_t> results,
+                     std::vector<uint32_t> result_dims) {
+  fb::DispatchOpT op;
+  op.executable = 0;
+  op.export_index = export_index;
+  op.operands = std::move(operands);
+  op.results = std::move(results);
+  op.result_dims = std::move(result_dims);
+  fb::OpUnion out;
+  out.Set(std::move(op));
+  return out;
+}
+
+fb::OpUnion Reshape(uint32_t result, uint32_t source,
+                    std::vector<uint32_t> result_dims) {
+  fb::ReshapeOpT op;
+  op.result = result;
+  op.source = source;
+  op.result_dims = std::move(result_dims);
+  fb::OpUnion out;
+  out.Set(std::move(op));
+  return out;
+}
+
+fb::OpUnion Return(std::vector<uint32_t> operands) {
+  fb::ReturnOpT op;
+  op.operands = std::move(operands);
+  fb::OpUnion out;
+  out.Set(std::move(op));
+  return out;
+}
+
+std::unique_ptr<fb::FunctionT> Function(
+    std::string name, std::vector<std::vector<int64_t>> slots,
+    std::vector<uint32_t> arguments, std::vector<std::vector<int64_t>> results,
+    uint32_t index_count) {
+  auto function = std::make_unique<fb::FunctionT>();
+  function->name = std::move(name);
+  for (auto& shape : slots) function->slot_types.push_back(Type(shape));
+  function->arguments = std::move(arguments);
+  for (auto& shape : results) function->result_types.push_back(Type(shape));
+  function->index_count = index_count;
+  return function;
+}
+
+std::unique_ptr<fb::ExportT> Export(std::string name, uint32_t ordinal,
+                                    std::vector<std::vector<int64_t>> bindings,
+                                    std::vector<uint32_t> workgroup_count) {
+  auto ex = std::make_unique<fb::ExportT>();
+  ex->name = std::move(name);
+  ex->library_ordinal = ordinal;
+  ex->binding_count = static_cast<uint32_t>(bindings.size());
+  ex->workgroup_count = std::move(workgroup_count);
+  for (auto& shape : bindings) ex->binding_types.push_back(Type(shape));
+  return ex;
+}
+
+// Executable 0, exports:
+//   0 add_f32 over ?xf32 (one workgroup; the kernel bounds itself),
+//   1 double_rows_f32 over ?x?xf32, one workgroup per row (a tile of 1 of
+//     constant 0, the input's rows).
+// Functions:
+//   add(x: ?xf32, y: ?xf32) -> ?xf32          x + y, sized as x
+//   double(x: ?x?xf32) -> ?x?xf32             2 * x
+//   flatten(x: ?x?xf32) -> ?xf32              x reshaped to rows * cols
+//   index(x: 12xf32, kind, lhs, rhs) -> ?xf32 x reshaped to [lhs kind rhs]
+//     (one function per case, named by it; see IndexFunction)
+fb::ModuleT DynamicModule() {
+  fb::ModuleT module;
+  module.version = KILN_MODULE_VERSION;
+  module.name = "dyn";
+  auto library = std::make_unique<fb::LibraryT>();
+  library->format = KILN_LIBRARY_FORMAT_ELF_X86_64;
+  library->cpu = "x86-64";
+  std::ifstream in(KILN_TEST_LIBRARY_1, std::ios::binary);
+  library->data.assign(std::istreambuf_iterator<char>(in),
+                       std::istreambuf_iterator<char>());
+  library->hash = XXH3_64bits(library->data.data(), library->data.size());
+  module.libraries.push_back(std::move(library));
+
+  auto executable = std::make_unique<fb::ExecutableT>();
+  executable->name = "ex";
+  executable->library = 0;
+  executable->exports.push_back(
+      Export("add_f32", 0, {{kDynamic}, {kDynamic}, {kDynamic}}, {1, 1, 1}));
+  auto rows = Export("double_rows_f32", 6,
+                     {{kDynamic, kDynamic}, {kDynamic, kDynamic}}, {1, 1, 1});
+  rows->workgroup_tiles.emplace_back(/*dimension=*/0, /*constant=*/0,
+                                     /*tile=*/1);
+  executable->exports.push_back(std::move(rows));
+  module.executables.push_back(std::move(executable));
+
+  // add: slots 0 x, 1 y, 2 sum; register 0 = x's size.
+  auto add = Function("add", {{kDynamic}, {kDynamic}, {kDynamic}}, {0, 1},
+                      {{kDynamic}}, 2);
+  add->body.push_back(Dim(0, 0, 0));
+  add->body.push_back(Dispatch(0, {0, 1}, {2}, {0}));
+  add->body.push_back(Return({2}));
+  module.functions.push_back(std::move(add));
+
+  // double: slots 0 x, 1 2x; registers 0, 1 = x's rows and columns.
+  auto twice = Function("double", {{kDynamic, kDynamic}, {kDynamic, kDynamic}},
+                        {0}, {{kDynamic, kDynamic}}, 3);
+  twice->body.push_back(Dim(0, 0, 0));
+  twice->body.push_back(Dim(1, 0, 1));
+  twice->body.push_back(Dispatch(1, {0}, {1}, {0, 1}));
+  twice->body.push_back(Return({1}));
+  module.functions.push_back(std::move(twice));
+
+  // flatten: slots 0 x, 1 flat; register 2 = rows * cols.
+  auto flatten = Function("flatten", {{kDynamic, kDynamic}, {kDynamic}}, {0},
+                          {{kDynamic}}, 4);
+  flatten->body.push_back(Dim(0, 0, 0));
+  flatten->body.push_back(Dim(1, 0, 1));
+  flatten->body.push_back(Index(fb::IndexKind::Mul, 2, 0, 1));
+  flatten->body.push_back(Reshape(1, 0, {2}));
+  flatten->body.push_back(Return({1}));
+  module.functions.push_back(std::move(flatten));
+  return module;
+}
+
+// index_NAME(x: 12xf32) -> ?xf32: x reshaped to [lhs KIND rhs].
+std::unique_ptr<fb::FunctionT> IndexFunction(const std::string& name,
+                                             fb::IndexKind kind, int64_t lhs,
+                                             int64_t rhs) {
+  auto function =
+      Function("index_" + name, {{12}, {kDynamic}}, {0}, {{kDynamic}}, 4);
+  function->body.push_back(IndexConstant(0, lhs));
+  function->body.push_back(IndexConstant(1, rhs));
+  function->body.push_back(Index(kind, 2, 0, 1));
+  function->body.push_back(Reshape(1, 0, {2}));
+  function->body.push_back(Return({1}));
+  return function;
+}
+
+std::vector<uint8_t> Serialize(const fb::ModuleT& module) {
+  flatbuffers::FlatBufferBuilder builder;
+  builder.Finish(fb::Module::Pack(builder, &module), fb::ModuleIdentifier());
+  return std::vector<uint8_t>(builder.GetBufferPointer(),
+                              builder.GetBufferPointer() + builder.GetSize());
+}
+
+StatusOr<std::shared_ptr<const Module>> Load(
+    const fb::ModuleT& module, const ModuleLoadOptions& options = {}) {
+  std::vector<uint8_t> bytes = Serialize(module);
+  return Module::LoadFromMemory(bytes.data(), bytes.size(),
+                                Module::MemoryMode::kCopy, options);
+}
+
+std::string LoadError(const fb::ModuleT& module) {
+  StatusOr<std::shared_ptr<const Module>> loaded = Load(module);
+  EXPECT_FALSE(loaded.ok()) << "module loaded unexpectedly";
+  return loaded.ok() ? "" : loaded.status().message();
+}
+
+class DynamicShapesTest : public ::testing::TestWithParam<int> {
+ protected:
+  void Init(const fb::ModuleT& module, const ModuleLoadOptions& options = {}) {
+    StatusOr<std::shared_ptr<const Module>> loaded = Load(module, options);
+    ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+    module_ = *loaded;
+    pool_ = std::make_unique<ThreadPool>(GetParam());
+    context_ = std::make_unique<Context>(module_, pool_.get());
+  }
+
+  // Calls `function` on inputs given as text and returns its only result as
+  // text, or the error.
+  std::string Run(std::string_view function,
+                  const std::vector<std::string>& inputs) {
+    std::vector<Tensor> tensors;
+    for (const std::string& text : inputs) {
+      StatusOr<Tensor> tensor = ParseTensor(text);
+      if (!tensor.ok()) return "bad input: " + tensor.status().message();
+      tensors.push_back(*tensor);
+    }
+    std::vector<Tensor> outputs;
+    Status status = context_->Call(function, tensors, &outputs);
+    if (!status.ok()) return "error: " + status.message();
+    if (outputs.size() != 1) return "wrong result count";
+    return FormatTensor(outputs[0]);
+  }
+
+  std::shared_ptr<const Module> module_;
+  std::unique_ptr<ThreadPool> pool_;
+  std::unique_ptr<Context> context_;
+};
+
+TEST_P(DynamicShapesTest, SignaturesShowDynamicDimensions) {
+  Init(DynamicModule());
+  EXPECT_EQ(module_->functions()[0].ToString(), "add(?xf32, ?xf32) -> (?xf32)");
+  EXPECT_EQ(module_->functions()[1].ToString(), "double(?x?xf32) -> (?x?xf32)");
+}
+
+TEST_P(DynamicShapesTest, ResultsTakeTheSizesOfEachCall) {
+  Init(DynamicModule());
+  EXPECT_EQ(Run("add", {"3xf32=1,2,3", "3xf32=10,20,30"}), "3xf32=11 22 33");
+  EXPECT_EQ(Run("add", {"1xf32=5", "1xf32=1"}), "1xf32=6");
+  EXPECT_EQ(Run("add", {"0xf32", "0xf32"}), "0xf32=");
+  // The kernel gets each binding's extents as its dispatch constants and a
+  // grid of one workgroup per row.
+  EXPECT_EQ(Run("double", {"2x3xf32=1,2,3,4,5,6"}), "2x3xf32=[2 4 6][8 10 12]");
+  EXPECT_EQ(Run("double", {"5x1xf32=1,2,3,4,5"}), "5x1xf32=[2][4][6][8][10]");
+  EXPECT_EQ(Run("double", {"0x4xf32"}), "0x4xf32=");
+  // A function of the same module called again at another size.
+  EXPECT_EQ(Run("add", {"2xf32=1,2", "2xf32=3,4"}), "2xf32=4 6");
+}
+
+TEST_P(DynamicShapesTest, InputsMustMatchTheStaticPartAndRank) {
+  Init(DynamicModule());
+  EXPECT_EQ(Run("double", {"4xf32=1,2,3,4"}),
+            "error: input 0: expected ?x?xf32, got 4xf32");
+  EXPECT_EQ(Run("add", {"2xi32=1,2", "2xf32=3,4"}),
+            "error: input 0: expected ?xf32, got 2xi32");
+}
+
+TEST_P(DynamicShapesTest, ReshapeTakesComputedDimensions) {
+  Init(DynamicModule());
+  EXPECT_EQ(Run("flatten", {"2x3xf32=1,2,3,4,5,6"}), "6xf32=1 2 3 4 5 6");
+  EXPECT_EQ(Run("flatten", {"1x0xf32"}), "0xf32=");
+}
+
+TEST_P(DynamicShapesTest, IndexArithmetic) {
+  fb::ModuleT module = DynamicModule();
+  using K = fb::IndexKind;
+  // Each makes 12, the size of the reshaped input, or fails.
+  const struct {
+    const char* name;
+    K kind;
+    int64_t lhs, rhs;
+  } cases[] = {
+      {"add", K::Add, 5, 7},
+      {"sub", K::Sub, 20, 8},
+      {"mul", K::Mul, 3, 4},
+      {"floordiv", K::FloorDiv, 25, 2},
+      {"floordiv_negative", K::FloorDiv, -25, -2},
+      {"ceildiv", K::CeilDiv, 23, 2},
+      {"ceildiv_negative", K::CeilDiv, -23, -2},
+      {"rem", K::Rem, 25, 13},
+      {"min", K::Min, 12, 40},
+      {"max", K::Max, 12, -3},
+      {"floor_of_negative", K::FloorDiv, -25, 2},  // -13
+      {"ceil_of_negative", K::CeilDiv, -25, 2},    // -12
+      {"rem_negative", K::Rem, -25, 13},           // -12
+      {"zero", K::FloorDiv, 1, 0},
+      {"overflow", K::Mul, int64_t{1} << 62, 4},
+      {"min_by_minus_one", K::FloorDiv, INT64_MIN, -1},
+  };
+  for (const auto& c : cases) {
+    module.functions.push_back(IndexFunction(c.name, c.kind, c.lhs, c.rhs));
+  }
+  Init(module);
+  const std::string x = "12xf32=1,2,3,4,5,6,7,8,9,10,11,12";
+  const std::string twelve = "12xf32=1 2 3 4 5 6 7 8 9 10 11 12";
+  for (const char* name :
+       {"add", "sub", "mul", "floordiv", "floordiv_negative", "ceildiv",
+        "ceildiv_negative", "rem", "min", "max"}) {
+    EXPECT_EQ(Run(std::string("index_") + name, {x}), twelve) << name;
+  }
+  EXPECT_EQ(Run("index_floor_of_negative", {x}),
+            "error: function 'index_floor_of_negative' instruction 3: slot 1 "
+            "(?xf32) dimension 0 would be -13");
+  EXPECT_EQ(Run("index_ceil_of_negative", {x}),
+            "error: function 'index_ceil_of_negative' instruction 3: slot 1 "
+            "(?xf32) dimension 0 would be -12");
+  EXPECT_EQ(Run("index_rem_negative", {x}),
+            "error: function 'index_rem_negative' instruction 3: slot 1 "
+            "(?xf32) dimension 0 would be -12");
+  EXPECT_EQ(Run("index_zero", {x}),
+            "error: function 'index_zero' instruction 2: index division by "
+            "zero");
+  EXPECT_EQ(Run("index_overflow", {x}),
+            "error: function 'index_overflow' instruction 2: index Mul of "
+            "4611686018427387904 and 4 overflows");
+  EXPECT_EQ(Run("index_min_by_minus_one", {x}),
+            "error: function 'index_min_by_minus_one' instruction 2: index "
+            "FloorDiv of -9223372036854775808 and -1 overflows");
+}
+
+TEST_P(DynamicShapesTest, ReshapeToAnotherSizeFails) {
+  fb::ModuleT module = DynamicModule();
+  module.functions.push_back(IndexFunction("eleven", fb::IndexKind::Add, 5, 6));
+  Init(module);
+  EXPECT_EQ(Run("index_eleven", {"12xf32=1,2,3,4,5,6,7,8,9,10,11,12"}),
+            "error: function 'index_eleven' instruction 3: reshape of 12xf32 "
+            "to 11xf32 changes its size");
+}
+
+TEST_P(DynamicShapesTest, ResultsBeyondTheBufferLimitFail) {
+  fb::ModuleT module = DynamicModule();
+  // 2^20 elements of f32: 4 MiB, over a limit of 1 MiB.
+  module.functions.push_back(IndexFunction("big", fb::IndexKind::Mul,
+                                           int64_t{1} << 10, int64_t{1} << 10));
+  ModuleLoadOptions options;
+  options.max_buffer_bytes = 1 << 20;
+  Init(module, options);
+  EXPECT_EQ(Run("index_big", {"12xf32=1,2,3,4,5,6,7,8,9,10,11,12"}),
+            "error: function 'index_big' instruction 3: slot 1 (?xf32) would "
+            "be 1048576xf32, more than the buffer limit of 1048576 bytes "
+            "(ModuleLoadOptions::max_buffer_bytes; default: physical memory)");
+}
+
+TEST_P(DynamicShapesTest, StaticSlotsBindDynamicBindings) {
+  fb::ModuleT module = DynamicModule();
+  // add4(x: 4xf32, y: 4xf32) -> 4xf32 through the dynamic add_f32.
+  auto add4 = Function("add4", {{4}, {4}, {4}}, {0, 1}, {{4}}, 0);
+  add4->body.push_back(Dispatch(0, {0, 1}, {2}, {}));
+  add4->body.push_back(Return({2}));
+  module.functions.push_back(std::move(add4));
+  Init(module);
+  EXPECT_EQ(Run("add4", {"4xf32=1,2,3,4", "4xf32=1,1,1,1"}), "4xf32=2 3 4 5");
+}
+
+INSTANTIATE_TEST_SUITE_P(Threads, DynamicShapesTest, ::testing::Values(1, 3));
+
+//===----------------------------------------------------------------------===//
+// Verification
+//===----------------------------------------------------------------------===//
+
+TEST(DynamicShapesVerifyTest, RegistersAndDimensions) {
+  fb::ModuleT module = DynamicModule();
+  module.functions[0]->index_count = 4;
+  EXPECT_EQ(LoadError(module),
+            "function 'add' has 4 index registers but 3 instructions");
+
+  module = DynamicModule();
+  module.functions[0]->body[0].AsDimOp()->result = 2;
+  EXPECT_EQ(LoadError(module),
+            "function 'add' instruction 0: result index register 2 out of "
+            "range (2 registers)");
+
+  module = DynamicModule();
+  module.functions[0]->body[0].AsDimOp()->dimension = 1;
+  EXPECT_EQ(LoadError(module),
+            "function 'add' instruction 0: dimension 1 of slot 0 out of range "
+            "(rank 1)");
+
+  module = DynamicModule();
+  module.functions[0]->body[1].AsDispatchOp()->result_dims.clear();
+  EXPECT_EQ(LoadError(module),
+            "function 'add' instruction 1: results have 1 dynamic dimensions "
+            "but 0 registers name them");
+
+  module = DynamicModule();
+  module.functions[2]->body[3].AsReshapeOp()->result_dims = {2, 2};
+  EXPECT_EQ(LoadError(module),
+            "function 'flatten' instruction 3: result has 1 dynamic "
+            "dimensions but 2 registers name them");
+
+  module = DynamicModule();
+  module.functions[2]->body[2].AsIndexOp()->rhs = 9;
+  EXPECT_EQ(LoadError(module),
+            "function 'flatten' instruction 2: rhs index register 9 out of "
+            "range (4 registers)");
+}
+
+TEST(DynamicShapesVerifyTest, Types) {
+  // A dynamic slot binds only a binding that leaves that dimension dynamic.
+  fb::ModuleT module = DynamicModule();
+  module.executables[0]->exports[0]->binding_types[2]->shape = {4};
+  EXPECT_EQ(LoadError(module),
+            "function 'add' instruction 1: dispatch of 'add_f32' binding 2 is "
+            "slot 2 of type ?xf32 but the export takes 4xf32");
+
+  // Constants are static.
+  module = DynamicModule();
+  auto constant = std::make_unique<fb::ConstantT>();
+  constant->type = Type({kDynamic});
+  module.constants.push_back(std::move(constant));
+  EXPECT_EQ(LoadError(module), "constant 0: dynamic dimension in ?xf32");
+
+  // The static part of a dynamic type has a valid size.
+  module = DynamicModule();
+  module.functions[0]->slot_types[0]->shape = {kDynamic, -2};
+  EXPECT_EQ(LoadError(module),
+            "function 'add' slot 0: dimension 1 is negative (-2)");
+}
+
+TEST(DynamicShapesVerifyTest, WorkgroupTiles) {
+  fb::ModuleT module = DynamicModule();
+  module.executables[0]->exports[1]->workgroup_tiles[0] =
+      fb::WorkgroupTile(3, 0, 1);
+  EXPECT_EQ(LoadError(module),
+            "executable 0 'ex' export 'double_rows_f32': workgroup tiles: row "
+            "0 (dimension 3, tile 1) needs a dimension of 0 to 2 and a tile of "
+            "at least 1");
+
+  module = DynamicModule();
+  module.executables[0]->exports[1]->workgroup_tiles[0] =
+      fb::WorkgroupTile(0, 0, 0);
+  EXPECT_EQ(LoadError(module),
+            "executable 0 'ex' export 'double_rows_f32': workgroup tiles: row "
+            "0 (dimension 0, tile 0) needs a dimension of 0 to 2 and a tile of "
+            "at least 1");
+
+  // The library's descriptor of double_rows_f32 leaves 4 extents open.
+  module = DynamicModule();
+  module.executables[0]->exports[1]->workgroup_tiles[0] =
+      fb::WorkgroupTile(0, 4, 1);
+  EXPECT_EQ(LoadError(module),
+            "executable 'ex' export 'double_rows_f32': workgroup tile 0 "
+            "divides constant 4 but the library export takes 4 constants");
+}
+
+}  // namespace
+}  // namespace kiln

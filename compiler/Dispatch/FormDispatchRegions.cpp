@@ -252,8 +252,47 @@ void pullInProducers(Group &group, DenseSet<Operation *> &grouped) {
   }
 }
 
+/// Dimension `dim` of `value`, an output of `group` or a value it reads, as
+/// a value the host has before the group runs (the host sizes a dispatch's
+/// results before it runs); null when only the group's work tells.
+Value getDimBeforeGroup(RewriterBase &rewriter, const Group &group, Value value,
+                        int64_t dim);
+
+/// `size`, an index the group computes or reads, as a value the host has
+/// before the group runs; null when only the group's work tells.
+Value getIndexBeforeGroup(RewriterBase &rewriter, const Group &group,
+                          Value size) {
+  Operation *producer = size.getDefiningOp();
+  if (!producer || !group.moved.contains(producer))
+    return size;
+  if (auto dimOp = dyn_cast<tensor::DimOp>(producer))
+    if (std::optional<int64_t> index = dimOp.getConstantIndex())
+      return getDimBeforeGroup(rewriter, group, dimOp.getSource(), *index);
+  return {};
+}
+
+Value getDimBeforeGroup(RewriterBase &rewriter, const Group &group, Value value,
+                        int64_t dim) {
+  Operation *producer = value.getDefiningOp();
+  // Through the ops of the group to what the host has; a cloned op (an
+  // empty tensor) stays where it is too, but its size operands are plainer.
+  if (!producer ||
+      !(group.moved.contains(producer) || group.cloned.contains(producer)))
+    return tensor::DimOp::create(rewriter, value.getLoc(), value, dim);
+  if (auto emptyOp = dyn_cast<tensor::EmptyOp>(producer))
+    return getIndexBeforeGroup(rewriter, group, emptyOp.getDynamicSize(dim));
+  if (auto dpsOp = dyn_cast<DestinationStyleOpInterface>(producer)) {
+    Value init =
+        dpsOp.getDpsInitOperand(cast<OpResult>(value).getResultNumber())->get();
+    return getDimBeforeGroup(rewriter, group, init, dim);
+  }
+  if (auto insertOp = dyn_cast<tensor::InsertSliceOp>(producer))
+    return getDimBeforeGroup(rewriter, group, insertOp.getDest(), dim);
+  return {};
+}
+
 /// Replaces the ops of `group` by a kiln.dispatch.region at the head.
-void createRegion(RewriterBase &rewriter, Group &group) {
+LogicalResult createRegion(RewriterBase &rewriter, Group &group) {
   Block *block = group.head->getBlock();
   // Program order; clones from enclosing blocks come first, outermost
   // first (they dominate everything in this block).
@@ -285,9 +324,28 @@ void createRegion(RewriterBase &rewriter, Group &group) {
         outputs.push_back(result);
   }
 
+  // Dynamic dimensions of the outputs, computed before the group.
+  SmallVector<Value> resultDims;
+  rewriter.setInsertionPoint(group.head);
+  for (Value output : outputs) {
+    auto type = cast<RankedTensorType>(output.getType());
+    for (int64_t dim = 0; dim < type.getRank(); ++dim) {
+      if (!type.isDynamicDim(dim))
+        continue;
+      Value size = getDimBeforeGroup(rewriter, group, output, dim);
+      if (!size)
+        return output.getDefiningOp()->emitError()
+               << "dimension " << dim << " of this result (" << type
+               << ") is known only once it is computed; its dispatch "
+                  "needs it before";
+      resultDims.push_back(size);
+    }
+  }
+
   rewriter.setInsertionPointAfter(group.head);
-  auto regionOp = kiln::DispatchRegionOp::create(
-      rewriter, group.head->getLoc(), TypeRange(ValueRange(outputs)));
+  auto regionOp = kiln::DispatchRegionOp::create(rewriter, group.head->getLoc(),
+                                                 TypeRange(ValueRange(outputs)),
+                                                 resultDims);
   Block *body = rewriter.createBlock(&regionOp.getBody());
   rewriter.setInsertionPointToStart(body);
   SmallVector<std::pair<Operation *, Operation *>> clones;
@@ -310,6 +368,7 @@ void createRegion(RewriterBase &rewriter, Group &group) {
     rewriter.replaceUsesWithIf(output, result, [&](OpOperand &use) {
       return !regionOp->isAncestor(use.getOwner());
     });
+  return success();
 }
 
 struct FormDispatchRegionsPass
@@ -350,7 +409,8 @@ struct FormDispatchRegionsPass
       }
     }
     for (Group &group : groups)
-      createRegion(rewriter, group);
+      if (failed(createRegion(rewriter, group)))
+        return signalPassFailure();
     // Originals of cloned ops that nothing on the host uses any more; users
     // come after producers, so a reverse walk sees them dead in turn.
     for (Block *block : llvm::reverse(blocks))

@@ -21,8 +21,8 @@ Value convertElements(OpBuilder &builder, Location loc, Value input,
                       Type elementType) {
   auto inputType = cast<RankedTensorType>(input.getType());
   auto resultType = inputType.clone(elementType);
-  Value init =
-      tensor::EmptyOp::create(builder, loc, resultType.getShape(), elementType);
+  Value init = tensor::EmptyOp::create(
+      builder, loc, tensor::getMixedSizes(builder, loc, input), elementType);
   SmallVector<AffineMap> maps(
       2, builder.getMultiDimIdentityMap(inputType.getRank()));
   SmallVector<utils::IteratorType> iterators(inputType.getRank(),
@@ -70,33 +70,59 @@ LogicalResult buildKernel(OpBuilder &builder, DispatchRegionOp regionOp,
   OpBuilder body = OpBuilder::atBlockBegin(entry);
   IRMapping mapping;
   int64_t bindingIndex = 0;
+  // The dispatch constants: each binding's dynamic extents in turn.
+  int64_t constantIndex = 0;
+  auto getDynamicSizes = [&](RankedTensorType type) {
+    SmallVector<Value> sizes;
+    for (int64_t i = 0, e = type.getNumDynamicDims(); i < e; ++i)
+      sizes.push_back(DispatchConstantOp::create(
+          body, loc, body.getIndexType(), body.getIndexAttr(constantIndex++)));
+    return sizes;
+  };
+  // What tensor.dim of a bound tensor reads: its dispatch constant.
+  DenseMap<Value, SmallVector<Value>> boundSizes;
   for (Value input : inputs) {
     auto tensorType = dyn_cast<RankedTensorType>(input.getType());
-    if (!tensorType || !tensorType.hasStaticShape() ||
-        tensorType.getElementType().isIndex())
+    if (!tensorType || tensorType.getElementType().isIndex())
       return regionOp.emitError()
              << "dispatch input of type " << input.getType()
-             << " cannot be bound: only statically shaped tensors of numbers "
-                "cross dispatch boundaries";
+             << " cannot be bound: only ranked tensors of numbers cross "
+                "dispatch boundaries";
     auto memrefType = cast<MemRefType>(getBindingStorageType(tensorType));
+    SmallVector<Value> sizes = getDynamicSizes(tensorType);
     Value binding = BindingOp::create(body, loc, memrefType,
-                                      body.getIndexAttr(bindingIndex++));
+                                      body.getIndexAttr(bindingIndex++), sizes);
     Value tensor = bufferization::ToTensorOp::create(
         body, loc, tensorType.clone(memrefType.getElementType()), binding,
         /*restrict=*/true, /*writable=*/false);
     if (memrefType.getElementType() != tensorType.getElementType())
       tensor = convertElements(body, loc, tensor, tensorType.getElementType());
     mapping.map(input, tensor);
+    if (!sizes.empty())
+      boundSizes[tensor] = std::move(sizes);
   }
   Block &regionBlock = regionOp.getBody().front();
   for (Operation &op : regionBlock.without_terminator())
     body.clone(op, mapping);
+  funcOp.walk([&](tensor::DimOp dimOp) {
+    auto it = boundSizes.find(dimOp.getSource());
+    std::optional<int64_t> index = dimOp.getConstantIndex();
+    if (it == boundSizes.end() || !index)
+      return;
+    auto type = cast<RankedTensorType>(dimOp.getSource().getType());
+    if (!type.isDynamicDim(*index))
+      return;
+    dimOp.replaceAllUsesWith(it->second[type.getDynamicDimIndex(*index)]);
+    dimOp.erase();
+  });
   auto returnOp = cast<ReturnOp>(regionBlock.getTerminator());
+  body.setInsertionPoint(entry, entry->end());
   for (Value output : returnOp.getOperands()) {
     auto tensorType = cast<RankedTensorType>(output.getType());
     auto memrefType = cast<MemRefType>(getBindingStorageType(tensorType));
     Value binding = BindingOp::create(body, loc, memrefType,
-                                      body.getIndexAttr(bindingIndex++));
+                                      body.getIndexAttr(bindingIndex++),
+                                      getDynamicSizes(tensorType));
     Value value = mapping.lookup(output);
     if (memrefType.getElementType() != tensorType.getElementType())
       value = convertElements(body, loc, value, memrefType.getElementType());
@@ -173,7 +199,7 @@ struct OutlineDispatchRegionsPass
             builder.getStringAttr(exportName), builder.getIndexAttr(0),
             builder.getIndexAttr(inputs.size() + regionOp.getNumResults()),
             /*workgroup_count=*/nullptr, /*binding_types=*/nullptr,
-            /*outputs=*/nullptr);
+            /*outputs=*/nullptr, /*workgroup_tiles=*/nullptr);
         exportOp->setAttr(kProvenanceAttrName,
                           getProvenance(regionOp.getBody()));
         SmallVector<Type> bindingTypes = llvm::to_vector(
@@ -189,9 +215,9 @@ struct OutlineDispatchRegionsPass
         auto entryPoint = SymbolRefAttr::get(
             builder.getStringAttr(executableOp.getSymName()),
             {FlatSymbolRefAttr::get(builder.getStringAttr(exportName))});
-        auto dispatchOp =
-            DispatchOp::create(builder, regionOp.getLoc(),
-                               regionOp.getResultTypes(), entryPoint, inputs);
+        auto dispatchOp = DispatchOp::create(
+            builder, regionOp.getLoc(), regionOp.getResultTypes(), entryPoint,
+            inputs, regionOp.getResultDims());
         regionOp.replaceAllUsesWith(dispatchOp.getResults());
         regionOp.erase();
       }

@@ -85,9 +85,16 @@ std::string describeDispatchWork(Region &body) {
     if (auto shapedType = dyn_cast<ShapedType>(root->getResult(0).getType()))
       ranges = llvm::to_vector(shapedType.getShape());
   if (!ranges.empty())
-    parts.push_back(llvm::join(
-        llvm::map_range(ranges, [](int64_t r) { return std::to_string(r); }),
-        "x"));
+    parts.push_back(llvm::join(llvm::map_range(ranges,
+                                               [](int64_t r) {
+                                                 // "D" for a size known at run
+                                                 // time, as IREE names its
+                                                 // dispatches.
+                                                 return ShapedType::isDynamic(r)
+                                                            ? std::string("D")
+                                                            : std::to_string(r);
+                                               }),
+                               "x"));
   if (root->getNumResults() > 0)
     parts.push_back(
         describeType(getElementTypeOrSelf(root->getResult(0).getType())));

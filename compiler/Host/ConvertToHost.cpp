@@ -16,6 +16,7 @@
 #include "Dialect/Kiln/IR/KilnOps.h"
 #include "Dialect/Util/IR/UtilDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -90,12 +91,76 @@ struct ConvertDispatch : OpRewritePattern<DispatchOp> {
     for (unsigned i = 0; i < op.getNumResults(); ++i)
       buffers.push_back(host::AllocateOp::create(
           rewriter, op.getLoc(), rewriter.getType<host::BufferType>()));
-    rewriter.replaceOpWithNewOp<host::DispatchOp>(op, op.getResultTypes(),
-                                                  op.getEntryPoint(),
-                                                  op.getArguments(), buffers);
+    rewriter.replaceOpWithNewOp<host::DispatchOp>(
+        op, op.getResultTypes(), op.getEntryPoint(), op.getArguments(), buffers,
+        op.getResultDims());
     return success();
   }
 };
+
+struct ConvertDim : OpRewritePattern<tensor::DimOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::DimOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<int64_t> index = op.getConstantIndex();
+    if (!index)
+      return rewriter.notifyMatchFailure(op, "dimension not a constant");
+    rewriter.replaceOpWithNewOp<host::DimOp>(op, rewriter.getIndexType(),
+                                             op.getSource(),
+                                             rewriter.getIndexAttr(*index));
+    return success();
+  }
+};
+
+/// Dimension `dim` of `value` on the host: a constant where static.
+Value getHostDim(RewriterBase &rewriter, Location loc, Value value,
+                 int64_t dim) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (!type.isDynamicDim(dim))
+    return arith::ConstantIndexOp::create(rewriter, loc, type.getDimSize(dim));
+  return host::DimOp::create(rewriter, loc, rewriter.getIndexType(), value,
+                             rewriter.getIndexAttr(dim));
+}
+
+/// The dynamic dimensions of the result of reshape `op`, as host values;
+/// failure for a reshape whose result sizes the host cannot compute.
+FailureOr<SmallVector<Value>> getReshapeResultDims(RewriterBase &rewriter,
+                                                   Operation *op) {
+  Location loc = op->getLoc();
+  Value source = op->getOperand(0);
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  SmallVector<Value> dims;
+  if (resultType.hasStaticShape())
+    return dims;
+  if (isa<tensor::CastOp>(op)) {
+    for (int64_t d = 0; d < resultType.getRank(); ++d)
+      if (resultType.isDynamicDim(d))
+        dims.push_back(getHostDim(rewriter, loc, source, d));
+    return dims;
+  }
+  if (auto expandOp = dyn_cast<tensor::ExpandShapeOp>(op)) {
+    for (auto [d, size] : llvm::enumerate(expandOp.getMixedOutputShape()))
+      if (resultType.isDynamicDim(d))
+        dims.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, size));
+    return dims;
+  }
+  if (auto collapseOp = dyn_cast<tensor::CollapseShapeOp>(op)) {
+    for (auto [d, group] :
+         llvm::enumerate(collapseOp.getReassociationIndices())) {
+      if (!resultType.isDynamicDim(d))
+        continue;
+      Value product;
+      for (int64_t sourceDim : group) {
+        Value size = getHostDim(rewriter, loc, source, sourceDim);
+        product = product ? arith::MulIOp::create(rewriter, loc, product, size)
+                          : size;
+      }
+      dims.push_back(product);
+    }
+    return dims;
+  }
+  return failure();
+}
 
 /// Reshapes of every kind view the same bytes.
 template <typename OpTy>
@@ -103,8 +168,11 @@ struct ConvertReshape : OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
+    FailureOr<SmallVector<Value>> dims = getReshapeResultDims(rewriter, op);
+    if (failed(dims))
+      return rewriter.notifyMatchFailure(op, "result sizes unknown");
     rewriter.replaceOpWithNewOp<host::ReshapeOp>(op, op->getResult(0).getType(),
-                                                 op->getOperand(0));
+                                                 op->getOperand(0), *dims);
     return success();
   }
 };
@@ -231,6 +299,17 @@ struct ConvertWhile : OpRewritePattern<scf::WhileOp> {
 /// Whether `op` is something the patterns lower (or that goes with it);
 /// otherwise an error at `op` says why it cannot run on the host.
 LogicalResult checkLowerable(Operation *op) {
+  if (host::isIndexArithmetic(op))
+    return success();
+  if (auto dimOp = dyn_cast<tensor::DimOp>(op)) {
+    if (dimOp.getConstantIndex())
+      return success();
+    return dimOp.emitError("a dimension read on the host has a constant index");
+  }
+  if (auto reshapeOp = dyn_cast<tensor::ReshapeOp>(op);
+      reshapeOp && !reshapeOp.getType().hasStaticShape())
+    return reshapeOp.emitError(
+        "a reshape to a shape computed in a tensor cannot run on the host");
   if (isa<func::ReturnOp, tensor::EmptyOp, DispatchOp, tensor::ExpandShapeOp,
           tensor::CollapseShapeOp, tensor::CastOp, tensor::ReshapeOp,
           util::OptimizationBarrierOp, check::ExpectTrueOp,
@@ -269,16 +348,16 @@ LogicalResult checkLowerable(Operation *op) {
   return op->emitError() << "'" << op->getName() << "' cannot run on the host";
 }
 
-/// Host values are slots of statically shaped tensors.
+/// Host values are slots of ranked tensors, and indices (dimensions and
+/// the arithmetic on them).
 LogicalResult checkHostValue(Location loc, Value value) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (type && type.hasStaticShape())
+  if (isa<RankedTensorType>(value.getType()) || value.getType().isIndex())
     return success();
   // Scalars read only by dispatches (constants) are erased with their op.
-  if (!type && value.use_empty())
+  if (value.use_empty())
     return success();
   return emitError(loc) << "host value of type " << value.getType()
-                        << " is not a statically shaped tensor";
+                        << " is not a ranked tensor or an index";
 }
 
 struct ConvertToHostPass : impl::ConvertToHostPassBase<ConvertToHostPass> {
@@ -325,8 +404,18 @@ struct ConvertToHostPass : impl::ConvertToHostPassBase<ConvertToHostPass> {
     config.enableConstantCSE(false);
     if (failed(applyPatternsGreedily(funcOp, std::move(patterns), config)))
       return signalPassFailure();
+    // Index arithmetic only the converted ops read (a tensor.dim's index).
+    SmallVector<Operation *> indexOps;
+    funcOp.walk([&](Operation *op) {
+      if (host::isIndexArithmetic(op))
+        indexOps.push_back(op);
+    });
+    for (Operation *op : llvm::reverse(indexOps))
+      if (op->use_empty())
+        op->erase();
     WalkResult left = funcOp.walk([&](Operation *op) {
-      if (op == funcOp || isa<host::HostDialect>(op->getDialect()))
+      if (op == funcOp || isa<host::HostDialect>(op->getDialect()) ||
+          host::isIndexArithmetic(op))
         return WalkResult::advance();
       op->emitError() << "'" << op->getName()
                       << "' was not lowered to host ops";
@@ -342,7 +431,7 @@ struct ConvertToHostPass : impl::ConvertToHostPassBase<ConvertToHostPass> {
 void populateConvertToHostPatterns(RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   patterns.add<
-      ConvertConstant, ConvertEmpty, ConvertDispatch,
+      ConvertConstant, ConvertEmpty, ConvertDispatch, ConvertDim,
       ConvertReshape<tensor::ExpandShapeOp>,
       ConvertReshape<tensor::CollapseShapeOp>, ConvertReshape<tensor::CastOp>,
       ConvertReshape<tensor::ReshapeOp>, ConvertOptimizationBarrier,

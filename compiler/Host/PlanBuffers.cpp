@@ -68,6 +68,9 @@ public:
         if (!allocateOp)
           continue;
         auto type = cast<ShapedType>(dispatchOp.getResult(index).getType());
+        // Sized only as the program runs: new storage each time.
+        if (!type.hasStaticShape())
+          continue;
         results.push_back({dispatchOp,
                            static_cast<unsigned>(index),
                            allocateOp,

@@ -12,6 +12,8 @@
 
 #include "Input/Passes.h"
 
+#include "Dialect/Host/IR/HostOps.h"
+
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
@@ -76,11 +78,34 @@ private:
     return parent && holdsHostCode(parent);
   }
 
+  /// Dimensions of tensors, and index arithmetic on them and on
+  /// constants, stay scalars: the host computes shapes with them.
+  bool isShapeComputation(Operation *op) {
+    if (auto dimOp = dyn_cast<tensor::DimOp>(op))
+      return dimOp.getConstantIndex().has_value();
+    if (isa<arith::ConstantOp>(op) || !host::isIndexArithmetic(op))
+      return false;
+    bool readsShape = false;
+    for (Value operand : op->getOperands()) {
+      if (shapeValues.contains(operand)) {
+        readsShape = true;
+        continue;
+      }
+      if (!matchPattern(operand, m_Constant()))
+        return false;
+    }
+    return readsShape;
+  }
+
   LogicalResult convert(Operation *op) {
     // Scalar constants stay: each use that wants a tensor gets a 0-d copy,
     // the others (fill values, slice offsets) keep the scalar.
     if (isa<arith::ConstantOp>(op))
       return success();
+    if (isShapeComputation(op)) {
+      shapeValues.insert(op->getResult(0));
+      return success();
+    }
     if (auto conditionOp = dyn_cast<scf::ConditionOp>(op)) {
       Value condition = conditionOp.getCondition();
       if (isa<RankedTensorType>(condition.getType()))
@@ -329,6 +354,8 @@ private:
   RewriterBase &rewriter;
   /// Ops this pass made, which need no conversion.
   DenseSet<Operation *> created;
+  // Index values the host keeps as they are (isShapeComputation).
+  DenseSet<Value> shapeValues;
   /// The 0-d tensor of each scalar constant.
   DenseMap<Operation *, Value> constantTensors;
 };

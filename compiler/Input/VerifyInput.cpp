@@ -76,12 +76,6 @@ LogicalResult verifyType(Location loc, Type type) {
     return success();
   if (!shapedType.hasRank())
     return emitError(loc) << "unranked types are not supported: " << type;
-  if (!shapedType.hasStaticShape())
-    return emitError(loc)
-           << "dynamic shapes are not supported: " << type
-           << " has sizes known only at run time (a size the program "
-              "states, or one a helper's call site gives, is static "
-              "after inlining)";
   if (static_cast<uint64_t>(shapedType.getRank()) > ::kiln::kMaxTensorRank)
     return emitError(loc) << type << " has rank " << shapedType.getRank()
                           << "; a kiln tensor has at most "
@@ -97,6 +91,9 @@ LogicalResult verifyType(Location loc, Type type) {
                        ? 8
                        : std::max(1u, elementType.getIntOrFloatBitWidth() / 8);
   for (int64_t dim : shapedType.getShape()) {
+    // A dynamic size is checked when it is known, at run time.
+    if (ShapedType::isDynamic(dim))
+      continue;
     if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(dim), &bytes) ||
         bytes > ::kiln::kMaxTensorByteSize)
       return emitError(loc) << type << " needs more than "

@@ -9,6 +9,7 @@
 #ifndef KILN_MODULE_ELEMENTTYPE_H_
 #define KILN_MODULE_ELEMENTTYPE_H_
 
+#include "kiln/module_format.h"
 #include "kiln/module_generated.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -16,7 +17,19 @@
 #include "mlir/IR/Types.h"
 #include "mlir/Support/LLVM.h"
 
+#include <vector>
+
 namespace mlir::kiln {
+
+/// `type`'s shape as the module format and the library ABI write it: a
+/// dynamic dimension as KILN_DYNAMIC_DIMENSION (-1; KILN_DIMENSION_ANY in
+/// executable_library.h).
+inline std::vector<int64_t> getModuleShape(ShapedType type) {
+  std::vector<int64_t> shape;
+  for (int64_t dim : type.getShape())
+    shape.push_back(ShapedType::isDynamic(dim) ? KILN_DYNAMIC_DIMENSION : dim);
+  return shape;
+}
 
 /// The module format's ElementType of `type`; an error at `loc` for types a
 /// module cannot store.

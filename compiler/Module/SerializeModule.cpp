@@ -15,11 +15,13 @@
 #include "Module/ElementType.h"
 #include "kiln/module_format.h"
 #include "kiln/module_generated.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/xxhash.h"
 
 #include <zstd.h>
@@ -419,13 +421,22 @@ private:
               return failure();
             bindingTypes.push_back(*serialized);
           }
+        std::vector<fb::WorkgroupTile> workgroupTiles;
+        if (auto tiles = exportOp.getWorkgroupTilesAttr())
+          for (size_t i = 0; i + 2 < tiles.size(); i += 3)
+            workgroupTiles.emplace_back(static_cast<uint32_t>(tiles[i]),
+                                        static_cast<uint32_t>(tiles[i + 1]),
+                                        static_cast<uint32_t>(tiles[i + 2]));
         exports.push_back(fb::CreateExport(
             builder, builder.CreateString(exportOp.getSymName().str()),
             it->second,
             static_cast<uint32_t>(exportOp.getBindings().getZExtValue()),
             builder.CreateVector(workgroupCount),
             builder.CreateVector(bindingTypes), debugInfo->location,
-            debugInfo->provenance, debugInfo->stageLocations));
+            debugInfo->provenance, debugInfo->stageLocations,
+            workgroupTiles.empty()
+                ? 0
+                : builder.CreateVectorOfStructs(workgroupTiles)));
         exportIndices[key] = {static_cast<uint32_t>(executables.size()),
                               static_cast<uint32_t>(index)};
       }
@@ -439,17 +450,16 @@ private:
   FailureOr<flatbuffers::Offset<fb::TensorType>> serializeType(Location loc,
                                                                Type type) {
     auto tensorType = dyn_cast<RankedTensorType>(type);
-    if (!tensorType || !tensorType.hasStaticShape())
-      return emitError(loc) << "host value of type " << type
-                            << " is not a statically shaped tensor";
+    if (!tensorType)
+      return emitError(loc)
+             << "host value of type " << type << " is not a ranked tensor";
     FailureOr<fb::ElementType> elementType =
         getModuleElementType(loc, tensorType.getElementType());
     if (failed(elementType))
       return failure();
     return fb::CreateTensorType(
         builder, *elementType,
-        builder.CreateVector(std::vector<int64_t>(
-            tensorType.getShape().begin(), tensorType.getShape().end())));
+        builder.CreateVector(getModuleShape(tensorType)));
   }
 
   /// Fails, at `loc`, when `bytes` more (and alignment) would take the
@@ -516,10 +526,13 @@ private:
           if (failed(newSlot(funcOp.getLoc(), arg)))
             return failure();
         for (Operation &op : block)
-          for (Value result : op.getResults())
-            if (!isa<host::BufferType>(result.getType()) &&
-                failed(newSlot(op.getLoc(), result)))
+          for (Value result : op.getResults()) {
+            if (result.getType().isIndex())
+              registers[result] = registerCount++;
+            else if (!isa<host::BufferType>(result.getType()) &&
+                     failed(newSlot(op.getLoc(), result)))
               return failure();
+          }
       }
       std::vector<uint32_t> arguments;
       for (BlockArgument arg : funcOp.getArguments())
@@ -564,7 +577,8 @@ private:
           builder, builder.CreateString(funcOp.getName().str()),
           builder.CreateVector(slotTypes), builder.CreateVector(arguments),
           builder.CreateVector(resultTypes), builder.CreateVector(bodyTypes),
-          builder.CreateVector(bodyOffsets), builder.CreateVector(bufferSizes));
+          builder.CreateVector(bodyOffsets), builder.CreateVector(bufferSizes),
+          registerCount);
     }
 
   private:
@@ -585,6 +599,27 @@ private:
       slots[value] = slotTypes.size();
       slotTypes.push_back(*serialized);
       return success();
+    }
+
+    std::vector<uint32_t> registersOf(ValueRange values) {
+      std::vector<uint32_t> result;
+      for (Value value : values)
+        result.push_back(registers.lookup(value));
+      return result;
+    }
+
+    /// The IndexOp kind of an arith op on indices, if it has one.
+    static std::optional<fb::IndexKind> getIndexKind(Operation *op) {
+      return llvm::TypeSwitch<Operation *, std::optional<fb::IndexKind>>(op)
+          .Case([](arith::AddIOp) { return fb::IndexKind::Add; })
+          .Case([](arith::SubIOp) { return fb::IndexKind::Sub; })
+          .Case([](arith::MulIOp) { return fb::IndexKind::Mul; })
+          .Case([](arith::FloorDivSIOp) { return fb::IndexKind::FloorDiv; })
+          .Case([](arith::CeilDivSIOp) { return fb::IndexKind::CeilDiv; })
+          .Case([](arith::RemSIOp) { return fb::IndexKind::Rem; })
+          .Case([](arith::MinSIOp) { return fb::IndexKind::Min; })
+          .Case([](arith::MaxSIOp) { return fb::IndexKind::Max; })
+          .Default([](Operation *) { return std::nullopt; });
     }
 
     std::vector<uint32_t> slotsOf(ValueRange values) {
@@ -638,14 +673,48 @@ private:
                  builder, it->second.first, it->second.second,
                  builder.CreateVector(slotsOf(dispatchOp.getArguments())),
                  builder.CreateVector(slotsOf(dispatchOp.getResults())),
-                 builder.CreateVector(resultBuffers))
+                 builder.CreateVector(resultBuffers),
+                 dispatchOp.getResultDims().empty()
+                     ? 0
+                     : builder.CreateVector(
+                           registersOf(dispatchOp.getResultDims())))
                  .Union());
         return success();
       }
       if (auto reshapeOp = dyn_cast<host::ReshapeOp>(op)) {
         emit(fb::Op::ReshapeOp,
              fb::CreateReshapeOp(builder, slots.lookup(reshapeOp.getResult()),
-                                 slots.lookup(reshapeOp.getSource()))
+                                 slots.lookup(reshapeOp.getSource()),
+                                 reshapeOp.getResultDims().empty()
+                                     ? 0
+                                     : builder.CreateVector(registersOf(
+                                           reshapeOp.getResultDims())))
+                 .Union());
+        return success();
+      }
+      if (auto dimOp = dyn_cast<host::DimOp>(op)) {
+        emit(fb::Op::DimOp,
+             fb::CreateDimOp(builder, registers.lookup(dimOp.getResult()),
+                             slots.lookup(dimOp.getSource()),
+                             dimOp.getDimension().getZExtValue())
+                 .Union());
+        return success();
+      }
+      if (auto constantOp = dyn_cast<arith::ConstantIndexOp>(op)) {
+        emit(fb::Op::IndexOp,
+             fb::CreateIndexOp(builder, fb::IndexKind::Constant,
+                               registers.lookup(constantOp.getResult()), 0, 0,
+                               constantOp.value())
+                 .Union());
+        return success();
+      }
+      if (std::optional<fb::IndexKind> kind = getIndexKind(op);
+          kind && op->getResult(0).getType().isIndex()) {
+        emit(fb::Op::IndexOp,
+             fb::CreateIndexOp(builder, *kind,
+                               registers.lookup(op->getResult(0)),
+                               registers.lookup(op->getOperand(0)),
+                               registers.lookup(op->getOperand(1)))
                  .Union());
         return success();
       }
@@ -665,11 +734,25 @@ private:
       }
       if (auto branchOp = dyn_cast<host::BranchOp>(op)) {
         for (auto [arg, operand] : llvm::zip(branchOp.getDest()->getArguments(),
-                                             branchOp.getDestOperands()))
+                                             branchOp.getDestOperands())) {
+          // A dynamic argument takes the operand's dimensions, read into
+          // registers of their own.
+          std::vector<uint32_t> dims;
+          auto type = cast<RankedTensorType>(arg.getType());
+          for (int64_t d = 0; d < type.getRank(); ++d) {
+            if (!type.isDynamicDim(d))
+              continue;
+            dims.push_back(registerCount++);
+            emit(fb::Op::DimOp,
+                 fb::CreateDimOp(builder, dims.back(), slots.lookup(operand), d)
+                     .Union());
+          }
           emit(fb::Op::ReshapeOp,
-               fb::CreateReshapeOp(builder, slots.lookup(arg),
-                                   slots.lookup(operand))
+               fb::CreateReshapeOp(
+                   builder, slots.lookup(arg), slots.lookup(operand),
+                   dims.empty() ? 0 : builder.CreateVector(dims))
                    .Union());
+        }
         instructions.push_back({fb::Op::BranchOp, {}, branchOp.getDest()});
         return success();
       }
@@ -697,6 +780,9 @@ private:
     flatbuffers::FlatBufferBuilder &builder;
     func::FuncOp funcOp;
     DenseMap<Value, uint32_t> slots;
+    // Index registers: each index value, then the dimensions branches read.
+    DenseMap<Value, uint32_t> registers;
+    uint32_t registerCount = 0;
     std::vector<flatbuffers::Offset<fb::TensorType>> slotTypes;
     DenseMap<Operation *, uint32_t> bufferIndices;
     std::vector<uint64_t> bufferSizes;

@@ -69,8 +69,7 @@ LogicalResult verifyExport(ExecutableExportOp exportOp, func::FuncOp funcOp) {
     }
     auto declared =
         dyn_cast<RankedTensorType>(cast<TypeAttr>(types[index]).getValue());
-    if (!declared || !declared.hasStaticShape() ||
-        getBindingStorageType(declared) != bindingOp.getType()) {
+    if (!declared || getBindingStorageType(declared) != bindingOp.getType()) {
       bindingOp.emitError("binding ")
           << index << " is " << bindingOp.getType() << " but export "
           << exportOp.getSymName() << " declares " << types[index];

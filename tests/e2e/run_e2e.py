@@ -226,8 +226,15 @@ def num_elements(shape):
 
 
 def type_string(shape, etype):
-    """``2x3xf32`` / ``f32`` (the iree-run-module spelling)."""
-    return "x".join([str(d) for d in shape] + [etype.name])
+    """``2x3xf32`` / ``f32`` (the iree-run-module spelling); a dimension of
+    None (a signature's dynamic one) is ``?``."""
+    return "x".join(["?" if d is None else str(d) for d in shape] + [etype.name])
+
+
+def shape_matches(shape, pattern):
+    """Whether ``shape`` has ``pattern``'s rank and its static dimensions."""
+    return len(shape) == len(pattern) and all(
+        p is None or p == d for d, p in zip(shape, pattern))
 
 
 def tensor_type_mlir(shape, etype):
@@ -649,8 +656,12 @@ def parse_tensor_type(text):
     if not m:
         raise E2EError("unsupported argument/result type '%s' (only ranked "
                        "static tensors are supported)" % text)
-    shape, etype = parse_type_prefix(m.group(1))
-    return shape, etype
+    # Dynamic dimensions ("?") are None: each call's input gives them.
+    parts = m.group(1).split("x")
+    if not parts[-1] in TYPES:
+        raise E2EError("bad tensor type '%s'" % text)
+    shape = tuple(None if d == "?" else int(d) for d in parts[:-1])
+    return shape, TYPES[parts[-1]]
 
 
 def function_signature(printed, name):
@@ -785,10 +796,16 @@ def build_wrapper(program_text, calls):
     for ci, call in enumerate(calls):
         lines.append("  // call %d: @%s" % (ci, call.function))
         arg_names = []
-        for t in call.inputs:
+        for t, (arg_shape, _) in zip(call.inputs, call.arg_types):
             v = fresh("in")
             lines.append("  %s = arith.constant %s : %s"
                          % (v, dense_literal(t), tensor_type_mlir(t.shape, t.etype)))
+            if tuple(arg_shape) != t.shape:
+                cast = fresh("cast")
+                lines.append("  %s = tensor.cast %s : %s to %s"
+                             % (cast, v, tensor_type_mlir(t.shape, t.etype),
+                                tensor_type_mlir(arg_shape, t.etype)))
+                v = cast
             arg_names.append(v)
         arg_types = ", ".join(tensor_type_mlir(s, e) for s, e in call.arg_types)
         res_types = ", ".join(tensor_type_mlir(s, e) for s, e in call.result_types)
@@ -814,7 +831,16 @@ def build_wrapper(program_text, calls):
                 iters = ", ".join(['"parallel"'] * rank)
                 wtype = tensor_type_mlir(shape, TYPES[ptype])
                 e, w = fresh("empty"), fresh("wide")
-                lines.append("  %s = tensor.empty() : %s" % (e, wtype))
+                sizes = []
+                for i, d in enumerate(shape):
+                    if d is None:
+                        c, n = fresh("c"), fresh("n")
+                        lines.append("  %s = arith.constant %d : index" % (c, i))
+                        lines.append("  %s = tensor.dim %s, %s : %s"
+                                     % (n, val, c, ttype))
+                        sizes.append(n)
+                lines.append("  %s = tensor.empty(%s) : %s"
+                             % (e, ", ".join(sizes), wtype))
                 lines.append(
                     "  %s = linalg.generic {indexing_maps = [%s, %s], "
                     "iterator_types = [%s]} ins(%s : %s) outs(%s : %s) {"
@@ -863,9 +889,10 @@ def parse_memref_prints(stdout, expected_results):
     for i, (h, (shape, etype)) in enumerate(zip(heads, expected_results)):
         end = heads[i + 1].start() if i + 1 < len(heads) else len(stdout)
         sizes = tuple(int(s) for s in h.group(3).replace(",", " ").split())
-        if sizes != tuple(shape):
+        if not shape_matches(sizes, shape):
             raise E2EError("reference result %d has sizes %s, expected %s"
-                           % (i, sizes, shape))
+                           % (i, sizes, type_string(shape, etype)))
+        shape = sizes
         ints = [int(s) for s in re.findall(r"-?\d+", stdout[h.end():end])]
         if num_elements(shape) == 0:
             ints = []  # upstream prints one (garbage) row even when empty
@@ -1107,7 +1134,7 @@ def main(argv):
                 raise E2EError("@%s takes %d arguments but %d INPUT lines are given"
                                % (call.function, len(call.arg_types), len(call.inputs)))
             for ii, (t, (shape, etype)) in enumerate(zip(call.inputs, call.arg_types)):
-                if t.shape != tuple(shape) or t.etype is not etype:
+                if not shape_matches(t.shape, shape) or t.etype is not etype:
                     raise E2EError("@%s input %d is %s but the argument is %s"
                                    % (call.function, ii, t.type_str,
                                       type_string(shape, etype)))

@@ -67,3 +67,23 @@ func.func @count() {
 
 // MISSING: kiln-dump: error: no function 'missing' in the module
 // NOVIEW: kiln-dump: error: --function only applies to --disassemble
+
+// A function over a dynamic shape: dimensions read into index registers
+// (i0, ...), arithmetic on them, and the registers giving each dynamic
+// result's dimensions.
+// CHECK-LABEL: func @flatten_square(%0: ?x4xf32) -> (?xf32)
+//  CHECK-NEXT:   0  i0 = dim %0, 0
+//  CHECK-NEXT:   1  %1 = dispatch flatten_square_dispatch_0::flatten_square_dispatch_0_elementwise_Dx4_f32(%0) into(new) dims(i0) : ?x4xf32
+//  CHECK-NEXT:   2  i1 = dim %1, 0
+//  CHECK-NEXT:   3  i2 = index 4
+//  CHECK-NEXT:   4  i3 = mul i1, i2
+//  CHECK-NEXT:   5  %2 = reshape %1 dims(i3) : ?xf32
+//  CHECK-NEXT:   6  return %2
+func.func @flatten_square(%x: tensor<?x4xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x4xf32>
+  %e = tensor.empty(%n) : tensor<?x4xf32>
+  %r = linalg.mul ins(%x, %x : tensor<?x4xf32>, tensor<?x4xf32>) outs(%e : tensor<?x4xf32>) -> tensor<?x4xf32>
+  %f = tensor.collapse_shape %r [[0, 1]] : tensor<?x4xf32> into tensor<?xf32>
+  return %f : tensor<?xf32>
+}

@@ -43,9 +43,16 @@ LLVM::LLVMStructType getDispatchStateType(MLIRContext *context) {
   auto i64 = IntegerType::get(context, 64);
   auto ptr = LLVM::LLVMPointerType::get(context);
   return LLVM::LLVMStructType::getLiteral(
-      context, {LLVM::LLVMArrayType::get(i32, 3), i32, ptr, ptr,
-                LLVM::LLVMArrayType::get(i64, 4)});
+      context, {LLVM::LLVMArrayType::get(i32, 3), i32, ptr, ptr, i32, i32, ptr,
+                LLVM::LLVMArrayType::get(i64, 2)});
 }
+
+/// Fields of kiln_dispatch_state_v0_t, as numbered above.
+enum DispatchStateField : int32_t {
+  kWorkgroupCountField = 0,
+  kBindingPtrsField = 2,
+  kConstantsField = 6,
+};
 
 /// kiln_workgroup_state_v0_t.
 LLVM::LLVMStructType getWorkgroupStateType(MLIRContext *context) {
@@ -90,7 +97,8 @@ struct BindingOpLowering : ConvertOpToLLVMPattern<BindingOp> {
     Value state = getStateArgument(op, kDispatchState);
     Value bindingsAddress = LLVM::GEPOp::create(
         rewriter, loc, ptrType, getDispatchStateType(context), state,
-        ArrayRef<LLVM::GEPArg>{0, 2}, LLVM::GEPNoWrapFlags::inbounds);
+        ArrayRef<LLVM::GEPArg>{0, kBindingPtrsField},
+        LLVM::GEPNoWrapFlags::inbounds);
     Value bindings = LLVM::LoadOp::create(rewriter, loc, ptrType,
                                           bindingsAddress, /*alignment=*/8);
     int64_t index = op.getIndex().getSExtValue();
@@ -100,9 +108,55 @@ struct BindingOpLowering : ConvertOpToLLVMPattern<BindingOp> {
                             LLVM::GEPNoWrapFlags::inbounds);
     Value base = LLVM::LoadOp::create(rewriter, loc, ptrType, baseAddress,
                                       /*alignment=*/8);
-    auto descriptor = MemRefDescriptor::fromStaticShape(
-        rewriter, loc, *getTypeConverter(), op.getType(), base);
-    rewriter.replaceOp(op, {descriptor});
+    MemRefType type = op.getType();
+    if (type.hasStaticShape()) {
+      auto descriptor = MemRefDescriptor::fromStaticShape(
+          rewriter, loc, *getTypeConverter(), type, base);
+      rewriter.replaceOp(op, {descriptor});
+      return success();
+    }
+    // Row-major strides over the dynamic sizes.
+    SmallVector<Value> sizes, strides;
+    Value size;
+    getMemRefDescriptorSizes(loc, type, adaptor.getDynamicSizes(), rewriter,
+                             sizes, strides, size, /*sizeInBytes=*/false);
+    Value descriptor =
+        createMemRefDescriptor(loc, type, base, base, sizes, strides, rewriter);
+    rewriter.replaceOp(op, descriptor);
+    return success();
+  }
+};
+
+/// Loads the i64 at `state->constants[index]` as an index value.
+struct DispatchConstantOpLowering : ConvertOpToLLVMPattern<DispatchConstantOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(DispatchConstantOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    auto ptrType = LLVM::LLVMPointerType::get(context);
+    Value state = getStateArgument(op, kDispatchState);
+    Value constantsAddress = LLVM::GEPOp::create(
+        rewriter, loc, ptrType, getDispatchStateType(context), state,
+        ArrayRef<LLVM::GEPArg>{0, kConstantsField},
+        LLVM::GEPNoWrapFlags::inbounds);
+    Value constants = LLVM::LoadOp::create(rewriter, loc, ptrType,
+                                           constantsAddress, /*alignment=*/8,
+                                           /*isVolatile=*/false,
+                                           /*isNonTemporal=*/false,
+                                           /*isInvariant=*/true);
+    Value address = LLVM::GEPOp::create(
+        rewriter, loc, ptrType, rewriter.getI64Type(), constants,
+        ArrayRef<LLVM::GEPArg>{
+            static_cast<int32_t>(op.getIndex().getSExtValue())},
+        LLVM::GEPNoWrapFlags::inbounds);
+    Value value = LLVM::LoadOp::create(rewriter, loc, rewriter.getI64Type(),
+                                       address, /*alignment=*/8,
+                                       /*isVolatile=*/false,
+                                       /*isNonTemporal=*/false,
+                                       /*isInvariant=*/true);
+    rewriter.replaceOp(op, value);
     return success();
   }
 };
@@ -234,10 +288,10 @@ struct ConvertToLLVMPass : impl::ConvertToLLVMPassBase<ConvertToLLVMPass> {
     LowerToLLVMOptions options(context);
     LLVMTypeConverter converter(context, options);
     RewritePatternSet patterns(context);
-    patterns.add<BindingOpLowering>(converter);
+    patterns.add<BindingOpLowering, DispatchConstantOpLowering>(converter);
     patterns.add<StateFieldLowering<WorkgroupIdOp, kWorkgroupState, 0>,
-                 StateFieldLowering<WorkgroupCountOp, kDispatchState, 0>>(
-        converter);
+                 StateFieldLowering<WorkgroupCountOp, kDispatchState,
+                                    kWorkgroupCountField>>(converter);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);

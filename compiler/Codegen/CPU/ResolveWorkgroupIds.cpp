@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 namespace mlir::kiln {
@@ -12,23 +13,76 @@ namespace mlir::kiln {
 
 namespace {
 
-/// The workgroup grid `forallOp` distributes over (x innermost), if static.
-std::optional<SmallVector<int64_t>> getWorkgroupGrid(scf::ForallOp forallOp) {
+/// A workgroup grid (x innermost): a static count per dimension, and for
+/// each loop whose range is a dispatch constant, a triple (dimension,
+/// constant, tile) as ExecutableExportOp's workgroup_tiles.
+struct WorkgroupGrid {
+  SmallVector<int64_t> count = {1, 1, 1};
+  SmallVector<int64_t> tiles;
+  bool operator==(const WorkgroupGrid &other) const {
+    return count == other.count && tiles == other.tiles;
+  }
+  bool operator!=(const WorkgroupGrid &other) const {
+    return !(*this == other);
+  }
+  /// "[4, 1, 1]", then " x ceil(constant 0 / 64) along 0" per tile.
+  std::string describe() const {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "[";
+    llvm::interleaveComma(count, os);
+    os << "]";
+    for (size_t i = 0; i + 2 < tiles.size(); i += 3)
+      os << " x ceil(constant " << tiles[i + 1] << " / " << tiles[i + 2]
+         << ") along " << tiles[i];
+    return text;
+  }
+};
+
+/// The dispatch constant `value` is: the constant itself, or a dynamic
+/// size of a binding read back with memref.dim.
+std::optional<int64_t> getDispatchConstantIndex(Value value) {
+  if (auto constantOp = value.getDefiningOp<DispatchConstantOp>())
+    return constantOp.getIndex().getSExtValue();
+  if (auto dimOp = value.getDefiningOp<memref::DimOp>()) {
+    auto bindingOp = dimOp.getSource().getDefiningOp<BindingOp>();
+    std::optional<int64_t> dim = dimOp.getConstantIndex();
+    if (!bindingOp || !dim || !bindingOp.getType().isDynamicDim(*dim))
+      return std::nullopt;
+    return getDispatchConstantIndex(
+        bindingOp
+            .getDynamicSizes()[bindingOp.getType().getDynamicDimIndex(*dim)]);
+  }
+  return std::nullopt;
+}
+
+/// The grid `forallOp` distributes over, if its bounds are static or
+/// dispatch constants from 0.
+std::optional<WorkgroupGrid> getWorkgroupGrid(scf::ForallOp forallOp) {
   int64_t rank = forallOp.getRank();
   if (rank > 3)
     return std::nullopt;
-  SmallVector<int64_t> grid(3, 1);
+  WorkgroupGrid grid;
   for (int64_t i = 0; i < rank; ++i) {
     std::optional<int64_t> lb =
         getConstantIntValue(forallOp.getMixedLowerBound()[i]);
-    std::optional<int64_t> ub =
-        getConstantIntValue(forallOp.getMixedUpperBound()[i]);
+    OpFoldResult upper = forallOp.getMixedUpperBound()[i];
+    std::optional<int64_t> ub = getConstantIntValue(upper);
     std::optional<int64_t> step =
         getConstantIntValue(forallOp.getMixedStep()[i]);
-    if (!lb || !ub || !step || *step <= 0)
+    if (!lb || !step || *step <= 0)
       return std::nullopt;
-    grid[rank - 1 - i] =
-        llvm::divideCeil(std::max<int64_t>(*ub - *lb, 0), *step);
+    int64_t dim = rank - 1 - i;
+    if (ub) {
+      grid.count[dim] =
+          llvm::divideCeil(std::max<int64_t>(*ub - *lb, 0), *step);
+      continue;
+    }
+    std::optional<int64_t> constant =
+        getDispatchConstantIndex(cast<Value>(upper));
+    if (!constant || *lb != 0)
+      return std::nullopt;
+    llvm::append_values(grid.tiles, dim, *constant, *step);
   }
   return grid;
 }
@@ -49,18 +103,21 @@ LogicalResult verifyWorkgroupCount(func::FuncOp funcOp,
   if (exportOps.empty())
     return success();
   ExecutableExportOp exportOp = *exportOps.begin();
-  SmallVector<int64_t> declared(3, 1);
+  WorkgroupGrid declared;
   if (auto count = exportOp.getWorkgroupCountAttr())
     for (auto [i, value] : llvm::enumerate(count.asArrayRef()))
       if (i < 3)
-        declared[i] = value;
-  SmallVector<int64_t> built(3, 1);
+        declared.count[i] = value;
+  if (auto tiles = exportOp.getWorkgroupTilesAttr())
+    declared.tiles = llvm::to_vector(tiles.asArrayRef());
+  WorkgroupGrid built;
   Operation *where = funcOp;
   for (scf::ForallOp forallOp : forallOps) {
-    std::optional<SmallVector<int64_t>> grid = getWorkgroupGrid(forallOp);
+    std::optional<WorkgroupGrid> grid = getWorkgroupGrid(forallOp);
     if (!grid)
       return forallOp.emitError(
-          "workgroup loop must be at most 3-D with static bounds");
+          "workgroup loop must be at most 3-D with static bounds or "
+          "dispatch constants");
     built = *grid;
     where = forallOp;
     if (built != declared)
@@ -68,11 +125,10 @@ LogicalResult verifyWorkgroupCount(func::FuncOp funcOp,
   }
   if (built == declared)
     return success();
-  InFlightDiagnostic diag = exportOp.emitError()
-                            << "declares workgroup count ["
-                            << ArrayRef<int64_t>(declared)
-                            << "] but its kernel is built for ["
-                            << ArrayRef<int64_t>(built) << "]";
+  InFlightDiagnostic diag =
+      exportOp.emitError() << "declares workgroup count " << declared.describe()
+                           << " but its kernel is built for "
+                           << built.describe();
   diag.attachNote(where->getLoc()) << "workgroup loop here";
   return diag;
 }

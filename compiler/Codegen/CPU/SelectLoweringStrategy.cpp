@@ -70,7 +70,7 @@ struct TilePlan {
 /// RHS panels stay in L2 and each LHS panel in L1 while it is reused.
 TilePlan selectPackedContractionTiles(linalg::LinalgOp op,
                                       const CPUTargetInfo &target) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> ranges = getPlanningLoopRanges(op);
   // (b,) m1, n1, k1, m0, n0, k0.
   unsigned first = isa<linalg::BatchMmt4DOp>(op.getOperation()) ? 1 : 0;
   unsigned m1 = first, n1 = first + 1, k1 = first + 2;
@@ -234,7 +234,7 @@ TilePlan selectUnPackTiles(linalg::UnPackOp op) {
 SmallVector<int64_t> selectVectorTiles(linalg::LinalgOp op,
                                        const CPUTargetInfo &target) {
   int64_t lanes = target.getLanes(getElementBits(op));
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> ranges = getPlanningLoopRanges(op);
   SmallVector<int64_t> tiles(ranges.size(), 1);
   if (ranges.empty())
     return tiles;
@@ -304,7 +304,7 @@ SmallVector<int64_t> selectVectorTiles(linalg::LinalgOp op,
 /// give each workgroup enough work to amortize its scheduling.
 SmallVector<int64_t> selectWorkgroupTiles(linalg::LinalgOp op,
                                           ArrayRef<int64_t> vectorTiles) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> ranges = getPlanningLoopRanges(op);
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<int64_t> tiles(ranges.size(), 0);
   int64_t reduction = 1, parallel = 1;
@@ -493,12 +493,61 @@ bool configureInsertSlice(ExecutableExportOp exportOp, func::FuncOp funcOp) {
   return true;
 }
 
-void configureExport(ExecutableExportOp exportOp, func::FuncOp funcOp,
-                     const CPUTargetInfo &target) {
+/// The dispatch constant that dimension `dim` of `value` is, when the
+/// kernel reads it from one (a binding's dynamic size, through empty
+/// tensors and destinations).
+std::optional<int64_t> findDispatchConstant(Value value, int64_t dim) {
+  Value size;
+  if (auto toTensorOp = value.getDefiningOp<bufferization::ToTensorOp>()) {
+    auto bindingOp = toTensorOp.getBuffer().getDefiningOp<BindingOp>();
+    if (!bindingOp || !bindingOp.getType().isDynamicDim(dim))
+      return std::nullopt;
+    size = bindingOp
+               .getDynamicSizes()[bindingOp.getType().getDynamicDimIndex(dim)];
+  } else if (auto emptyOp = value.getDefiningOp<tensor::EmptyOp>()) {
+    if (!emptyOp.getType().isDynamicDim(dim))
+      return std::nullopt;
+    size = emptyOp.getDynamicSize(dim);
+  } else if (auto dpsOp = value.getDefiningOp<DestinationStyleOpInterface>()) {
+    return findDispatchConstant(
+        dpsOp.getDpsInitOperand(cast<OpResult>(value).getResultNumber())->get(),
+        dim);
+  }
+  if (auto constantOp =
+          dyn_cast_if_present<DispatchConstantOp>(size.getDefiningOp()))
+    return constantOp.getIndex().getSExtValue();
+  return std::nullopt;
+}
+
+/// The dispatch constant that the range of loop `loop` of `op` is.
+std::optional<int64_t> findLoopRangeConstant(Operation *op, int64_t loop) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return std::nullopt;
+  for (OpOperand &operand : linalgOp->getOpOperands()) {
+    auto type = dyn_cast<ShapedType>(operand.get().getType());
+    if (!type)
+      continue;
+    for (auto [dim, expr] : llvm::enumerate(
+             linalgOp.getMatchingIndexingMap(&operand).getResults()))
+      if (auto dimExpr = dyn_cast<AffineDimExpr>(expr);
+          dimExpr && dimExpr.getPosition() == loop && type.isDynamicDim(dim))
+        if (std::optional<int64_t> constant =
+                findDispatchConstant(operand.get(), dim))
+          return constant;
+  }
+  return std::nullopt;
+}
+
+LogicalResult configureExport(ExecutableExportOp exportOp, func::FuncOp funcOp,
+                              const CPUTargetInfo &target) {
   if (configureInsertSlice(exportOp, funcOp))
-    return;
+    return success();
   MLIRContext *context = funcOp.getContext();
   SmallVector<int64_t> workgroupCount = {1, 1, 1};
+  // (grid dimension, dispatch constant, tile) of each dynamic loop.
+  SmallVector<int64_t> workgroupTiles;
+  bool unresolved = false;
   auto setConfig = [&](Operation *op, ArrayRef<int64_t> workgroup,
                        ArrayRef<int64_t> vector) {
     op->setAttr("lowering_config",
@@ -522,14 +571,29 @@ void configureExport(ExecutableExportOp exportOp, func::FuncOp funcOp,
     // loop away, so it must not take a dimension of the grid either.
     SmallVector<int64_t> ranges = getStaticLoopRanges(storedOp);
     for (auto [tile, range] : llvm::zip(workgroup, ranges))
-      if (tile >= range)
+      if (!ShapedType::isDynamic(range) && tile >= range)
         tile = 0;
     setConfig(storedOp, workgroup, vector);
-    // Workgroup grid: x is the innermost distributed loop.
+    // Workgroup grid: x is the innermost distributed loop. A loop whose
+    // range is a dispatch constant scales its dimension at run time.
     int64_t dim = 0;
-    for (int64_t i = workgroup.size() - 1; i >= 0 && dim < 3; --i)
-      if (workgroup[i] != 0)
+    for (int64_t i = workgroup.size() - 1; i >= 0 && dim < 3; --i) {
+      if (workgroup[i] == 0)
+        continue;
+      if (!ShapedType::isDynamic(ranges[i])) {
         workgroupCount[dim++] = llvm::divideCeil(ranges[i], workgroup[i]);
+        continue;
+      }
+      std::optional<int64_t> constant = findLoopRangeConstant(storedOp, i);
+      if (!constant) {
+        storedOp->emitError() << "loop " << i
+                              << " has a range known only at run time that "
+                                 "is no extent of the dispatch's bindings";
+        unresolved = true;
+        return;
+      }
+      llvm::append_values(workgroupTiles, dim++, *constant, workgroup[i]);
+    }
   };
   // A packed contraction unpacked in its dispatch: its tiles, planned on it,
   // carried to the unpack's dims and from there along the epilogue.
@@ -613,7 +677,7 @@ void configureExport(ExecutableExportOp exportOp, func::FuncOp funcOp,
     SmallVector<int64_t> vector = selectVectorTiles(op, target);
     int64_t reduced = 1;
     for (auto [range, iterator] :
-         llvm::zip(op.getStaticLoopRanges(), op.getIteratorTypesArray()))
+         llvm::zip(getPlanningLoopRanges(op), op.getIteratorTypesArray()))
       if (iterator == utils::IteratorType::reduction)
         reduced *= range;
     if (reduced <= kMaxVectorizedElements)
@@ -625,6 +689,10 @@ void configureExport(ExecutableExportOp exportOp, func::FuncOp funcOp,
   });
   exportOp.setWorkgroupCountAttr(
       DenseI64ArrayAttr::get(context, workgroupCount));
+  if (!workgroupTiles.empty())
+    exportOp.setWorkgroupTilesAttr(
+        DenseI64ArrayAttr::get(context, workgroupTiles));
+  return success(!unresolved);
 }
 
 struct SelectLoweringStrategyPass
@@ -645,7 +713,8 @@ struct SelectLoweringStrategyPass
         exportOp.emitError("export has no function in the variant module");
         return signalPassFailure();
       }
-      configureExport(exportOp, funcOp, target);
+      if (failed(configureExport(exportOp, funcOp, target)))
+        return signalPassFailure();
     }
   }
 };

@@ -17,6 +17,14 @@ SmallVector<int64_t> getStaticLoopRanges(Operation *op) {
   return {};
 }
 
+SmallVector<int64_t> getPlanningLoopRanges(Operation *op) {
+  SmallVector<int64_t> ranges = getStaticLoopRanges(op);
+  for (int64_t &range : ranges)
+    if (ShapedType::isDynamic(range))
+      range = kPlanningRange;
+  return ranges;
+}
+
 int64_t getIterationSpaceSize(Operation *op) {
   int64_t size = 1;
   for (int64_t range : getStaticLoopRanges(op)) {

@@ -29,6 +29,15 @@ SmallVector<int64_t> getStaticLoopRanges(Operation *op);
 /// dynamic.
 int64_t getIterationSpaceSize(Operation *op);
 
+/// The range tiles are planned for where a loop's range is known only at
+/// run time: large enough that every tile is full-sized and the work is
+/// spread over every core.
+inline constexpr int64_t kPlanningRange = 65536;
+
+/// getStaticLoopRanges with each dynamic range as kPlanningRange: what
+/// strategy selection sizes its tiles by.
+SmallVector<int64_t> getPlanningLoopRanges(Operation *op);
+
 } // namespace mlir::kiln
 
 #endif // KILN_CODEGEN_CPU_UTILS_H_

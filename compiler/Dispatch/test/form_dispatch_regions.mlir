@@ -296,3 +296,31 @@ func.func @lhs_pack_read_in_place(%a: tensor<64x80xf32>, %b: tensor<2x80x32x1xf3
   %u2 = linalg.unpack %m2 inner_dims_pos = [0, 1] inner_tiles = [8, 32] into %e : tensor<8x2x8x32xf32> -> tensor<64x40xf32>
   return %u1, %u2 : tensor<64x40xf32>, tensor<64x40xf32>
 }
+
+// -----
+
+// Tests that a region's dynamic result dims are computed before it from
+// what the host has (through the result's empty destination to the
+// tensor.dim of the input), and that the dim is also cloned in for the
+// region's own use.
+// CHECK-LABEL: func.func @dynamic
+//  CHECK-SAME:   (%[[X:.+]]: tensor<?x4xf32>)
+//       CHECK:   %[[N:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<?x4xf32>
+//       CHECK:   %[[R:.+]] = kiln.dispatch.region -> (tensor<?x4xf32>) dims(%[[N]]) {
+//       CHECK:     %[[M:.+]] = tensor.dim %[[X]]
+//       CHECK:     tensor.empty(%[[M]]) : tensor<?x4xf32>
+//       CHECK:     linalg.generic
+//       CHECK:   return %[[R]]
+func.func @dynamic(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x4xf32>
+  %e = tensor.empty(%n) : tensor<?x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<?x4xf32>) outs(%e : tensor<?x4xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.mulf %v, %v : f32
+    linalg.yield %s : f32
+  } -> tensor<?x4xf32>
+  return %r : tensor<?x4xf32>
+}

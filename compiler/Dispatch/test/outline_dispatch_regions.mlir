@@ -83,3 +83,44 @@ func.func @small(%a: tensor<8xf4E2M1FN>, %b: tensor<8xf8E4M3FN>) -> tensor<8xf4E
   }
   return %0 : tensor<8xf4E2M1FN>
 }
+
+// -----
+
+// Tests that dynamic dimensions cross the dispatch as its constants: each
+// binding's dynamic extents in binding order, the sizes of its
+// kiln.binding; a tensor.dim of a bound input reads its constant; the
+// export declares dynamic binding types and is named with D for them; the
+// dispatch takes the region's result dims.
+//       CHECK: kiln.executable.export @main_dispatch_0_elementwise_Dx4_f32 ordinal(0) bindings(2)
+//  CHECK-SAME:     binding_types = [tensor<?x4xf32>, tensor<?x4xf32>]
+//       CHECK:     func.func @main_dispatch_0_elementwise_Dx4_f32() {
+//       CHECK:       %[[C0:.+]] = kiln.dispatch.constant 0 : index
+//       CHECK:       %[[B0:.+]] = kiln.binding 0(%[[C0]]) : memref<?x4xf32>
+//       CHECK:       %[[T0:.+]] = bufferization.to_tensor %[[B0]] restrict : memref<?x4xf32> to tensor<?x4xf32>
+//   CHECK-NOT:       tensor.dim
+//       CHECK:       tensor.empty(%[[C0]]) : tensor<?x4xf32>
+//       CHECK:       %[[C1:.+]] = kiln.dispatch.constant 1 : index
+//       CHECK:       kiln.binding 1(%[[C1]]) : memref<?x4xf32>
+// CHECK-LABEL: func.func @main(
+//  CHECK-SAME:     %[[X:.+]]: tensor<?x4xf32>)
+//       CHECK:   %[[N:.+]] = tensor.dim %[[X]]
+//       CHECK:   kiln.dispatch @main_dispatch_0::@main_dispatch_0_elementwise_Dx4_f32(%[[X]]) dims(%[[N]])
+//  CHECK-SAME:       : (tensor<?x4xf32>) -> tensor<?x4xf32>
+func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x4xf32>
+  %0 = kiln.dispatch.region -> (tensor<?x4xf32>) dims(%n) {
+    %c = arith.constant 0 : index
+    %m = tensor.dim %x, %c : tensor<?x4xf32>
+    %e = tensor.empty(%m) : tensor<?x4xf32>
+    %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                         iterator_types = ["parallel", "parallel"]}
+        ins(%x : tensor<?x4xf32>) outs(%e : tensor<?x4xf32>) {
+    ^bb0(%v: f32, %o: f32):
+      %s = arith.mulf %v, %v : f32
+      linalg.yield %s : f32
+    } -> tensor<?x4xf32>
+    kiln.return %r : tensor<?x4xf32>
+  }
+  return %0 : tensor<?x4xf32>
+}

@@ -239,8 +239,48 @@ func.func @condition(%c: i1, %x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// Tests that host values are statically shaped tensors.
-// expected-error@+1 {{host value of type 'tensor<?xf32>' is not a statically shaped tensor}}
-func.func @dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
-  return %x : tensor<?xf32>
+// Tests that host values are ranked tensors or indices.
+// expected-error@+1 {{host value of type 'tensor<*xf32>' is not a ranked tensor or an index}}
+func.func @unranked(%x: tensor<*xf32>) -> tensor<*xf32> {
+  return %x : tensor<*xf32>
+}
+
+// -----
+
+// Tests that a reshape to a shape held in a tensor is refused: the host
+// computes shapes from dimensions.
+func.func @reshape_by_tensor(%x: tensor<?xf32>, %shape: tensor<2xindex>) -> tensor<?x?xf32> {
+  // expected-error@+1 {{a reshape to a shape computed in a tensor cannot run on the host}}
+  %0 = tensor.reshape %x(%shape) : (tensor<?xf32>, tensor<2xindex>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+kiln.executable @dyn {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {triple = "x86_64-unknown-linux-gnu", cpu = "x86-64", features = ""} {
+    kiln.executable.export @unary ordinal(0) bindings(2)
+  }
+}
+
+// Tests that a dimension read on the host becomes host.dim, a dispatch's
+// result dims pass through, a collapse to a dynamic shape takes the product
+// of the dims it joins, and index constants nothing reads any more go.
+// CHECK-LABEL: func.func @dynamic
+//  CHECK-SAME:     (%[[X:.+]]: tensor<?x4xf32>)
+//   CHECK-NOT:   arith.constant 0 : index
+//       CHECK:   %[[N:.+]] = host.dim %[[X]], 0 : tensor<?x4xf32>
+//       CHECK:   %[[NEW:.+]] = host.allocate
+//       CHECK:   %[[R:.+]] = host.dispatch @dyn::@unary(%[[X]]) into(%[[NEW]]) dims(%[[N]])
+//       CHECK:   %[[N2:.+]] = host.dim %[[R]], 0 : tensor<?x4xf32>
+//       CHECK:   %[[C4:.+]] = arith.constant 4 : index
+//       CHECK:   %[[P:.+]] = arith.muli %[[N2]], %[[C4]] : index
+//       CHECK:   %[[F:.+]] = host.reshape %[[R]] dims(%[[P]]) : tensor<?x4xf32> -> tensor<?xf32>
+//       CHECK:   host.return %[[F]]
+func.func @dynamic(%x: tensor<?x4xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x4xf32>
+  %r = kiln.dispatch @dyn::@unary(%x) dims(%n) : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  %f = tensor.collapse_shape %r [[0, 1]] : tensor<?x4xf32> into tensor<?xf32>
+  return %f : tensor<?xf32>
 }

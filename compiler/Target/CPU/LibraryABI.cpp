@@ -36,18 +36,28 @@ FailureOr<ExportDescriptor> getExportDescriptor(ExecutableExportOp exportOp) {
            << bindingCount << ", the bindings its code writes, last)";
   for (auto [i, attr] : llvm::enumerate(types)) {
     auto type = dyn_cast<RankedTensorType>(cast<TypeAttr>(attr).getValue());
-    if (!type || !type.hasStaticShape())
+    if (!type)
       return exportOp.emitError("binding ")
-             << i << " type is not a statically shaped tensor";
+             << i << " type is not a ranked tensor";
     FailureOr<::kiln::fb::ElementType> elementType =
         getModuleElementType(exportOp.getLoc(), type.getElementType());
     if (failed(elementType))
       return failure();
     uint8_t access = i + *outputs >= bindingCount ? KILN_BINDING_ACCESS_WRITE
                                                   : KILN_BINDING_ACCESS_READ;
+    // A dynamic extent is KILN_DIMENSION_ANY: the dispatch's constants say
+    // what it is.
+    std::vector<int64_t> shape = getModuleShape(type);
     descriptor.bindings.push_back(
-        {*elementType, access, llvm::to_vector(type.getShape())});
+        {*elementType, access,
+         SmallVector<int64_t>(shape.begin(), shape.end())});
   }
+  // Along a dimension its tiles scale, the grid is any size: the code
+  // bounds its work by the dispatch's count.
+  if (auto tiles = exportOp.getWorkgroupTilesAttr())
+    for (size_t i = 0; i + 2 < tiles.size(); i += 3)
+      if (tiles[i] >= 0 && tiles[i] < 3)
+        descriptor.workgroupCount[tiles[i]] = 0;
   return descriptor;
 }
 

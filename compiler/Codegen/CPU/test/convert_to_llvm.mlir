@@ -7,7 +7,7 @@
 // CHECK-LABEL: llvm.func @kernel
 //  CHECK-SAME:     (%[[DS:.+]]: !llvm.ptr, %[[WS:.+]]: !llvm.ptr) -> i32
 //       CHECK:   %[[ZERO:.+]] = llvm.mlir.constant(0 : i32) : i32
-//       CHECK:   %[[BPTR:.+]] = llvm.getelementptr inbounds %[[DS]][0, 2] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(array<3 x i32>, i32, ptr, ptr, array<4 x i64>)>
+//       CHECK:   %[[BPTR:.+]] = llvm.getelementptr inbounds %[[DS]][0, 2] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(array<3 x i32>, i32, ptr, ptr, i32, i32, ptr, array<2 x i64>)>
 //       CHECK:   %[[BINDINGS:.+]] = llvm.load %[[BPTR]]
 //       CHECK:   %[[B1:.+]] = llvm.getelementptr inbounds %[[BINDINGS]][1]
 //       CHECK:   llvm.load %[[B1]] {{.*}} : !llvm.ptr -> !llvm.ptr
@@ -39,5 +39,28 @@ func.func @reduction() {
   %acc = memref.load %1[] : memref<f32>
   %r = vector.reduction <add>, %v, %acc : vector<8xf32> into f32
   memref.store %r, %1[] : memref<f32>
+  return
+}
+
+// -----
+
+// Tests that a dispatch constant is the i64 at its index of the dispatch
+// state's constants, and that a binding with dynamic sizes takes them, with
+// row-major strides.
+// CHECK-LABEL: llvm.func @dynamic
+//  CHECK-SAME:     (%[[DS:.+]]: !llvm.ptr, %{{.+}}: !llvm.ptr) -> i32
+//       CHECK:   %[[CPTR:.+]] = llvm.getelementptr inbounds %[[DS]][0, 6] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(array<3 x i32>, i32, ptr, ptr, i32, i32, ptr, array<2 x i64>)>
+//       CHECK:   %[[CONSTANTS:.+]] = llvm.load %[[CPTR]] {{.*}}invariant{{.*}} : !llvm.ptr -> !llvm.ptr
+//       CHECK:   %[[C1:.+]] = llvm.getelementptr inbounds %[[CONSTANTS]][1] : (!llvm.ptr) -> !llvm.ptr, i64
+//       CHECK:   %[[ROWS:.+]] = llvm.load %[[C1]] {{.*}}invariant{{.*}} : !llvm.ptr -> i64
+//       CHECK:   %[[BASE:.+]] = llvm.load
+//       CHECK:   llvm.insertvalue %[[ROWS]], %{{.+}}[3, 0]
+//       CHECK:   llvm.insertvalue %{{.+}}, %{{.+}}[4, 0]
+func.func @dynamic() {
+  %rows = kiln.dispatch.constant 1 : index
+  %0 = kiln.binding 0 (%rows) : memref<?x8xf32>
+  %c0 = arith.constant 0 : index
+  %c = arith.constant 2.0 : f32
+  memref.store %c, %0[%c0, %c0] : memref<?x8xf32>
   return
 }

@@ -464,3 +464,36 @@ kiln.executable @big_pad {
     }
   }
 }
+
+// -----
+
+// Tests that a loop whose range is known only at run time is tiled as if
+// it were large and takes its grid dimension from its dispatch constant:
+// rows of ?x16 in workgroups of 1024 rows, ceil(constant 0 / 1024) of them
+// along x.
+//       CHECK: kiln.executable.export @dyn ordinal(0) bindings(2) workgroups([1, 1, 1]) {workgroup_tiles = array<i64: 0, 0, 1024>}
+//       CHECK: linalg.generic {{.*}}lowering_config = #kiln.lowering_config<workgroup = [1024, 0], vector = [1, 16]>
+kiln.executable @dyn {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v4", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @dyn ordinal(0) bindings(2)
+    builtin.module {
+      func.func @dyn() {
+        %n = kiln.dispatch.constant 0 : index
+        %0 = kiln.binding 0(%n) : memref<?x16xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<?x16xf32> to tensor<?x16xf32>
+        %e = tensor.empty(%n) : tensor<?x16xf32>
+        %g = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                             iterator_types = ["parallel", "parallel"]}
+            ins(%1 : tensor<?x16xf32>) outs(%e : tensor<?x16xf32>) {
+        ^bb0(%x: f32, %o: f32):
+          %s = arith.mulf %x, %x : f32
+          linalg.yield %s : f32
+        } -> tensor<?x16xf32>
+        %m = kiln.dispatch.constant 1 : index
+        %2 = kiln.binding 1(%m) : memref<?x16xf32>
+        bufferization.materialize_in_destination %g in restrict writable %2 : (tensor<?x16xf32>, memref<?x16xf32>) -> ()
+        return
+      }
+    }
+  }
+}

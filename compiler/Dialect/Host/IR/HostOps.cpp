@@ -2,6 +2,8 @@
 
 #include "Dialect/Host/IR/HostOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
 #include "Dialect/Kiln/IR/KilnOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -18,6 +20,14 @@ int64_t mlir::kiln::host::getStorageElementBytes(Type type) {
 
 int64_t mlir::kiln::host::getStorageByteSize(ShapedType type) {
   return type.getNumElements() * getStorageElementBytes(type.getElementType());
+}
+
+bool mlir::kiln::host::isIndexArithmetic(Operation *op) {
+  if (op->getNumResults() != 1 || !op->getResult(0).getType().isIndex())
+    return false;
+  return isa<arith::ConstantOp, arith::AddIOp, arith::SubIOp, arith::MulIOp,
+             arith::FloorDivSIOp, arith::CeilDivSIOp, arith::RemSIOp,
+             arith::MinSIOp, arith::MaxSIOp>(op);
 }
 
 //===----------------------------------------------------------------------===//
@@ -50,10 +60,28 @@ LogicalResult ReshapeOp::verify() {
   auto sourceType = cast<ShapedType>(getSource().getType());
   auto resultType = cast<ShapedType>(getResult().getType());
   if (sourceType.getElementType() != resultType.getElementType() ||
-      sourceType.getNumElements() != resultType.getNumElements())
+      (sourceType.hasStaticShape() && resultType.hasStaticShape() &&
+       sourceType.getNumElements() != resultType.getNumElements()))
     return emitOpError("views ")
            << sourceType << " as " << resultType
            << ": the element type and count must not change";
+  if (static_cast<int64_t>(getResultDims().size()) !=
+      resultType.getNumDynamicDims())
+    return emitOpError("has ")
+           << getResultDims().size() << " result dims for "
+           << resultType.getNumDynamicDims() << " dynamic dimensions";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// DimOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DimOp::verify() {
+  int64_t rank = cast<ShapedType>(getSource().getType()).getRank();
+  if (getDimension().getSExtValue() >= rank)
+    return emitOpError("reads dimension ")
+           << getDimension().getSExtValue() << " of a value of rank " << rank;
   return success();
 }
 
@@ -62,6 +90,11 @@ LogicalResult ReshapeOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult DispatchOp::verify() {
+  if (static_cast<int64_t>(getResultDims().size()) !=
+      kiln::countDynamicDims(getResultTypes()))
+    return emitOpError("has ")
+           << getResultDims().size() << " result dims for "
+           << kiln::countDynamicDims(getResultTypes()) << " dynamic dimensions";
   if (getBuffers().size() != getResults().size())
     return emitOpError("has ")
            << getResults().size() << " results but " << getBuffers().size()
@@ -75,6 +108,11 @@ LogicalResult DispatchOp::verify() {
     if (!bufferOp)
       continue;
     auto resultType = cast<ShapedType>(getResult(index).getType());
+    if (!resultType.hasStaticShape())
+      return emitOpError("writes result ")
+             << index << " (" << resultType
+             << ") into a planned buffer: a dynamic result goes into "
+                "host.allocate storage";
     int64_t bytes = getStorageByteSize(resultType);
     if (static_cast<uint64_t>(bytes) > bufferOp.getSize())
       return emitOpError("writes result ")

@@ -32,6 +32,11 @@ int64_t getStorageElementBytes(Type type);
 /// Bytes a value of `type` takes at run time, row-major and dense.
 int64_t getStorageByteSize(ShapedType type);
 
+/// Whether `op` is index arithmetic a host function runs as it is (on
+/// dimensions: the module's IndexOp kinds): an index constant, or addi,
+/// subi, muli, floordivsi, ceildivsi, remsi, minsi, maxsi of indices.
+bool isIndexArithmetic(Operation *op);
+
 } // namespace mlir::kiln::host
 
 #endif // KILN_DIALECT_HOST_IR_HOSTOPS_H_

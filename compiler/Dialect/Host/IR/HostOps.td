@@ -140,15 +140,38 @@ def Host_ReshapeOp : Host_Op<"reshape", [Pure]> {
   let summary = "A view of a value's storage with another shape.";
   let description = [{
     Same element type and byte size; no data moves. Collapsing, expanding,
-    casting and reshaping tensors on the host all become this.
+    casting and reshaping tensors on the host all become this. The result's
+    dynamic dimensions are `result_dims`; where either side is dynamic the
+    sizes are compared when the program runs.
 
     ```mlir
     %v = host.reshape %x : tensor<4x4xf32> -> tensor<16xf32>
+    %w = host.reshape %y dims(%n) : tensor<?x4xf32> -> tensor<?xf32>
     ```
   }];
-  let arguments = (ins AnyStaticShapeTensor:$source);
-  let results = (outs AnyStaticShapeTensor:$result);
-  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+  let arguments = (ins AnyRankedTensor:$source, Variadic<Index>:$result_dims);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $source (`dims` `(` $result_dims^ `)`)? attr-dict `:` type($source) `->`
+    type($result)
+  }];
+  let builders = [OpBuilder<(ins "::mlir::Type":$result,
+                                 "::mlir::Value":$source), [{
+    build($_builder, $_state, result, source, ::mlir::ValueRange());
+  }]>];
+  let hasVerifier = 1;
+}
+
+def Host_DimOp : Host_Op<"dim", [Pure]> {
+  let summary = "A dimension of a value, as the program runs.";
+  let description = [{
+    ```mlir
+    %n = host.dim %x, 0 : tensor<?x4xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$source, IndexAttr:$dimension);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$source `,` $dimension attr-dict `:` type($source)";
   let hasVerifier = 1;
 }
 
@@ -167,6 +190,7 @@ def Host_DispatchOp : Host_Op<"dispatch", [
     holds at least the bytes of the result written into it, and no two
     results of one dispatch share one; that no operand lives in a result's
     buffer is what `kiln-plan-buffers` guarantees (and the runtime checks).
+    `result_dims` gives each dynamic dimension of each result, in order.
 
     ```mlir
     %buffer = host.buffer 64
@@ -175,11 +199,13 @@ def Host_DispatchOp : Host_Op<"dispatch", [
     ```
   }];
   let arguments = (ins SymbolRefAttr:$entry_point,
-                       Variadic<AnyStaticShapeTensor>:$arguments,
-                       Variadic<Host_BufferType>:$buffers);
-  let results = (outs Variadic<AnyStaticShapeTensor>:$results);
+                       Variadic<AnyRankedTensor>:$arguments,
+                       Variadic<Host_BufferType>:$buffers,
+                       Variadic<Index>:$result_dims);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
   let assemblyFormat = [{
-    $entry_point `(` $arguments `)` `into` `(` $buffers `)` attr-dict `:`
+    $entry_point `(` $arguments `)` `into` `(` $buffers `)`
+    (`dims` `(` $result_dims^ `)`)? attr-dict `:`
     functional-type($arguments, $results)
   }];
   let hasVerifier = 1;
@@ -209,8 +235,8 @@ def Host_CheckOp : Host_Op<"check"> {
     host.check expect_almost_eq %0, %1 {atol = 1.0e-03 : f32} : tensor<4xf32>, tensor<4xf32>
     ```
   }];
-  let arguments = (ins Host_CheckKindAttr:$kind, AnyStaticShapeTensor:$lhs,
-                       Optional<AnyStaticShapeTensor>:$rhs,
+  let arguments = (ins Host_CheckKindAttr:$kind, AnyRankedTensor:$lhs,
+                       Optional<AnyRankedTensor>:$rhs,
                        OptionalAttr<F32Attr>:$atol,
                        OptionalAttr<F32Attr>:$rtol);
   let assemblyFormat = [{
@@ -236,7 +262,7 @@ def Host_BranchOp : Host_Op<"br", [
     host.br ^loop(%next : tensor<4xf32>)
     ```
   }];
-  let arguments = (ins Variadic<AnyStaticShapeTensor>:$destOperands);
+  let arguments = (ins Variadic<AnyRankedTensor>:$destOperands);
   let successors = (successor AnySuccessor:$dest);
   let assemblyFormat = [{
     $dest (`(` $destOperands^ `:` type($destOperands) `)`)? attr-dict
@@ -273,7 +299,7 @@ def Host_ReturnOp : Host_Op<"return", [
     host.return %0, %1 : tensor<4xf32>, tensor<2xi32>
     ```
   }];
-  let arguments = (ins Variadic<AnyStaticShapeTensor>:$operands);
+  let arguments = (ins Variadic<AnyRankedTensor>:$operands);
   let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
   let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
   let hasVerifier = 1;

@@ -13,11 +13,30 @@ using namespace mlir::kiln;
 // DispatchRegionOp
 //===----------------------------------------------------------------------===//
 
+int64_t mlir::kiln::countDynamicDims(TypeRange types) {
+  int64_t count = 0;
+  for (Type type : types)
+    if (auto shaped = dyn_cast<ShapedType>(type))
+      count += shaped.getNumDynamicDims();
+  return count;
+}
+
+/// `dims` names each dynamic dimension of `types`, as `op` says.
+static LogicalResult verifyDynamicDims(Operation *op, TypeRange types,
+                                       ValueRange dims, StringRef what) {
+  int64_t expected = countDynamicDims(types);
+  if (static_cast<int64_t>(dims.size()) != expected)
+    return op->emitOpError("has ") << dims.size() << " " << what << " for "
+                                   << expected << " dynamic dimensions";
+  return success();
+}
+
 LogicalResult DispatchRegionOp::verify() {
   auto returnOp = cast<ReturnOp>(getBody().front().getTerminator());
   if (returnOp.getOperandTypes() != getResultTypes())
     return emitOpError("terminator operand types do not match result types");
-  return success();
+  return verifyDynamicDims(*this, getResultTypes(), getResultDims(),
+                           "result dims");
 }
 
 //===----------------------------------------------------------------------===//
@@ -50,9 +69,24 @@ mlir::kiln::verifyEntryPointUse(Operation *op, SymbolRefAttr entryPoint,
   return success();
 }
 
+LogicalResult DispatchOp::verify() {
+  return verifyDynamicDims(*this, getResultTypes(), getResultDims(),
+                           "result dims");
+}
+
 LogicalResult DispatchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   return verifyEntryPointUse(*this, getEntryPoint(),
-                             getNumOperands() + getNumResults(), symbolTable);
+                             getArguments().size() + getNumResults(),
+                             symbolTable);
+}
+
+//===----------------------------------------------------------------------===//
+// BindingOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BindingOp::verify() {
+  return verifyDynamicDims(*this, getType(), getDynamicSizes(),
+                           "dynamic sizes");
 }
 
 //===----------------------------------------------------------------------===//

@@ -16,6 +16,10 @@
 
 namespace mlir::kiln {
 
+/// The number of dynamic dimensions of the shaped types among `types`: how
+/// many values a `dims(...)` list of ops with such results holds.
+int64_t countDynamicDims(TypeRange types);
+
 /// Checks what a dispatch op `op` of `bindings` bindings says of its entry
 /// point `@executable::@export`: the executable exists and each of its
 /// variants has that export, taking that many bindings.

@@ -22,7 +22,9 @@ def Kiln_DispatchRegionOp : Kiln_Op<"dispatch.region", [
     Formed by dispatch formation around a root op and the ops fused with it;
     values defined above and used inside become the dispatch's inputs, the
     operands of the terminator its outputs. Outlining turns each region into
-    a `kiln.executable` and a `kiln.dispatch`.
+    a `kiln.executable` and a `kiln.dispatch`. `result_dims` holds each
+    dynamic dimension of each result, in order, computed before the region
+    (the host sizes the results before the dispatch runs).
 
     ```mlir
     %0 = kiln.dispatch.region -> (tensor<4x16xf32>) {
@@ -33,9 +35,13 @@ def Kiln_DispatchRegionOp : Kiln_Op<"dispatch.region", [
     }
     ```
   }];
+  let arguments = (ins Variadic<Index>:$result_dims);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let regions = (region SizedRegion<1>:$body);
-  let assemblyFormat = "(`->` `(` type($results)^ `)`)? $body attr-dict";
+  let assemblyFormat = [{
+    (`->` `(` type($results)^ `)`)? (`dims` `(` $result_dims^ `)`)? $body
+    attr-dict
+  }];
   let hasVerifier = 1;
 }
 
@@ -48,11 +54,13 @@ def Kiln_ReturnOp : Kiln_Op<"return", [
 }
 
 def Kiln_DispatchOp : Kiln_Op<"dispatch", [
+    AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "Runs an executable export over tensors.";
   let description = [{
     Runs export `entry_point` (`@executable::@export`) once over its workgroup
-    grid. Operands are bound first, then one fresh buffer per result.
+    grid. Operands are bound first, then one fresh buffer per result;
+    `result_dims` are the results' dynamic dimensions, in order.
 
     ```mlir
     %r = kiln.dispatch @main_dispatch_0::@main_dispatch_0_matmul_4x16x8_f32(%a, %b)
@@ -60,11 +68,14 @@ def Kiln_DispatchOp : Kiln_Op<"dispatch", [
     ```
   }];
   let arguments = (ins SymbolRefAttr:$entry_point,
-                       Variadic<AnyRankedTensor>:$arguments);
+                       Variadic<AnyRankedTensor>:$arguments,
+                       Variadic<Index>:$result_dims);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let assemblyFormat = [{
-    $entry_point `(` $arguments `)` attr-dict `:` functional-type($arguments, $results)
+    $entry_point `(` $arguments `)` (`dims` `(` $result_dims^ `)`)? attr-dict
+    `:` functional-type($arguments, $results)
   }];
+  let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The executable symbol (root of the entry point reference).
     ::mlir::StringAttr getExecutableName() {
@@ -139,15 +150,19 @@ def Kiln_ExecutableExportOp : Kiln_Op<"executable.export", [
     their tensor types; `outputs` how many of them, the last ones, the code
     writes (derived from the kernel by `kiln-verify-export-interfaces`).
     `workgroup_count` is set by strategy selection once the workgroup tiling
-    is known. Together they are what the library tells the runtime about the
-    code, so a module cannot make it run out of bounds.
+    is known; over dynamic extents, `workgroup_tiles` holds triples
+    (grid dimension, dispatch constant, tile): the count along that
+    dimension is multiplied by ceil(constant / tile) at run time. Together
+    they are what the library tells the runtime about the code, so a module
+    cannot make it run out of bounds.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        IndexAttr:$ordinal,
                        IndexAttr:$bindings,
                        OptionalAttr<DenseI64ArrayAttr>:$workgroup_count,
                        OptionalAttr<TypeArrayAttr>:$binding_types,
-                       OptionalAttr<IndexAttr>:$outputs);
+                       OptionalAttr<IndexAttr>:$outputs,
+                       OptionalAttr<DenseI64ArrayAttr>:$workgroup_tiles);
   let assemblyFormat = [{
     $sym_name `ordinal` `(` $ordinal `)` `bindings` `(` $bindings `)`
     (`workgroups` `(` $workgroup_count^ `)`)? attr-dict
@@ -161,15 +176,37 @@ def Kiln_ExecutableExportOp : Kiln_Op<"executable.export", [
 def Kiln_BindingOp : Kiln_Op<"binding", [Pure]> {
   let summary = "The buffer bound at an index of the dispatch.";
   let description = [{
-    Returns binding `index` of the current dispatch as a memref of the static
-    type the dispatch was formed with (inputs first, then outputs).
+    Returns binding `index` of the current dispatch as a memref of the type
+    the dispatch was formed with (inputs first, then outputs), its dynamic
+    dimensions `dynamic_sizes` (read with `kiln.dispatch.constant`).
 
     ```mlir
     %0 = kiln.binding 0 : memref<4x8xf32>
+    %n = kiln.dispatch.constant 0 : index
+    %1 = kiln.binding 1 (%n) : memref<?x8xf32>
+    ```
+  }];
+  let arguments = (ins IndexAttr:$index, Variadic<Index>:$dynamic_sizes);
+  let results = (outs AnyMemRef:$result);
+  let assemblyFormat = [{
+    $index (`(` $dynamic_sizes^ `)`)? attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Kiln_DispatchConstantOp : Kiln_Op<"dispatch.constant", [Pure]> {
+  let summary = "A dynamic extent of the dispatch's bindings.";
+  let description = [{
+    Constant `index` of the dispatch: the runtime passes the extents of the
+    bindings that their types leave dynamic, binding after binding (inputs
+    first), each binding's in dimension order.
+
+    ```mlir
+    %n = kiln.dispatch.constant 0 : index
     ```
   }];
   let arguments = (ins IndexAttr:$index);
-  let results = (outs AnyStaticShapeMemRef:$result);
+  let results = (outs Index:$result);
   let assemblyFormat = "$index attr-dict `:` type($result)";
 }
 

@@ -33,6 +33,18 @@ func.func @matmul_1024(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> 
   return %m : tensor<1024x1024xf32>
 }
 
+// The same matmul with its row count known only at run time: what a
+// batch-dynamic model runs.
+func.func @matmul_dynamic_1024(%a: tensor<?x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<?x1024xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %a, %c0 : tensor<?x1024xf32>
+  %e = tensor.empty(%n) : tensor<?x1024xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x1024xf32>) -> tensor<?x1024xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<?x1024xf32>, tensor<1024x1024xf32>) outs(%f : tensor<?x1024xf32>) -> tensor<?x1024xf32>
+  return %m : tensor<?x1024xf32>
+}
+
 // 16 Mi elements: 64 MiB per operand, far beyond the caches.
 func.func @add(%a: tensor<16777216xf32>, %b: tensor<16777216xf32>) -> tensor<16777216xf32> {
   %e = tensor.empty() : tensor<16777216xf32>

@@ -143,6 +143,30 @@ void MeasureMatmul(Runner& runner, int n, int rounds) {
               seconds[1] / seconds[0]);
 }
 
+/// 1024^3 f32 matmul with its rows dynamic against the static one, in
+/// GFLOP/s: what a dynamic dimension costs.
+void MeasureDynamicMatmul(Runner& runner, int rounds) {
+  const int n = 1024;
+  kiln::Tensor a = Filled({n, n}, 0.5f), b = Filled({n, n}, -0.25f);
+  std::vector<kiln::Tensor> dynamic_outputs, static_outputs;
+  const std::vector<double> seconds = kiln::bench::BestOfRounds(
+      rounds, 2, [&](size_t which) {
+        return kiln::bench::MedianSeconds(8, [&] {
+          if (which == 0)
+            runner.Call("matmul_dynamic_1024", {a, b}, &dynamic_outputs);
+          else
+            runner.Call("matmul_1024", {a, b}, &static_outputs);
+        });
+      });
+  CheckAgrees("matmul_dynamic_1024", static_cast<size_t>(n) * n,
+              dynamic_outputs[0].data_as<float>(),
+              [&](size_t i) { return static_outputs[0].data_as<float>()[i]; });
+  const double flops = 2.0 * n * n * n;
+  std::printf(kRowFormat, "1024 (? rows)", runner.threads(),
+              flops / seconds[0] * 1e-9, flops / seconds[1] * 1e-9,
+              seconds[1] / seconds[0]);
+}
+
 /// Elementwise add of 16 Mi f32 against memcpy, in bytes moved per second.
 void MeasureAdd(Runner& runner, int rounds) {
   const int64_t count = 16777216;
@@ -195,6 +219,9 @@ void MeasureModule(std::shared_ptr<const kiln::Module> module,
               "kiln GFLOP/s", "BLAS GFLOP/s", "kiln/BLAS");
   for (int n : {256, 512, 1000, 1024})
     for (auto& runner : runners) MeasureMatmul(*runner, n, rounds);
+  std::printf("%-16s %7s %13s %13s %11s\n", "dynamic matmul", "threads",
+              "kiln GFLOP/s", "static GFLOP/s", "dyn/static");
+  for (auto& runner : runners) MeasureDynamicMatmul(*runner, rounds);
   std::printf("%-16s %7s %13s %13s %11s\n", "elementwise", "threads",
               "kiln GB/s", "memcpy GB/s", "kiln/memcpy");
   for (auto& runner : runners) MeasureAdd(*runner, rounds);

@@ -95,6 +95,16 @@ std::array<uint32_t, 3> ExportView::workgroup_count() const {
   return {count->Get(0), count->Get(1), count->Get(2)};
 }
 
+std::vector<ExportView::WorkgroupTile> ExportView::workgroup_tiles() const {
+  std::vector<WorkgroupTile> tiles;
+  if (const auto* rows = export_->workgroup_tiles()) {
+    for (const fb::WorkgroupTile* row : *rows) {
+      tiles.push_back({row->dimension(), row->constant(), row->tile()});
+    }
+  }
+  return tiles;
+}
+
 bool ExportView::has_binding_types() const {
   // An empty vector with bindings means "not recorded" (verified: otherwise
   // the count equals binding_count).

@@ -3,6 +3,7 @@
 // RUN: kiln-dump %t.kiln --disassemble --function=count --json | FileCheck %s --check-prefix=JSON
 // RUN: not kiln-dump %t.kiln --disassemble --function=missing 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not kiln-dump %t.kiln --function=count 2>&1 | FileCheck %s --check-prefix=NOVIEW
+// RUN: kiln-dump %t.kiln | FileCheck %s --check-prefix=SUMMARY
 // Tests that kiln-dump prints each host function's program: its signature,
 // its buffers, then one numbered instruction per line, each result with its
 // type, each dispatch with the buffer each result is written into (new for
@@ -79,6 +80,10 @@ func.func @count() {
 //  CHECK-NEXT:   4  i3 = mul i1, i2
 //  CHECK-NEXT:   5  %2 = reshape %1 dims(i3) : ?xf32
 //  CHECK-NEXT:   6  return %2
+// The summary shows the export's grid growing with its dynamic extent.
+//      SUMMARY: flatten_square_dispatch_0_elementwise_Dx4_f32
+// SUMMARY-NEXT:   workgroup count  1x1x1 x ceil(c0 / {{[0-9]+}}) along x
+// SUMMARY-NEXT:   bindings         2: ?x4xf32, ?x4xf32
 func.func @flatten_square(%x: tensor<?x4xf32>) -> tensor<?xf32> {
   %c0 = arith.constant 0 : index
   %n = tensor.dim %x, %c0 : tensor<?x4xf32>

@@ -143,8 +143,15 @@ std::string PadLeft(std::string text, size_t width) {
   return text;
 }
 
-std::string WorkgroupCountString(const std::array<uint32_t, 3>& count) {
-  return kiln::StrCat(count[0], "x", count[1], "x", count[2]);
+/// "4x1x1", or over dynamic extents "1x1x1 x ceil(c0 / 64) along x".
+std::string WorkgroupCountString(const kiln::ExportView& ex) {
+  const std::array<uint32_t, 3> count = ex.workgroup_count();
+  std::string text = kiln::StrCat(count[0], "x", count[1], "x", count[2]);
+  for (const kiln::ExportView::WorkgroupTile& tile : ex.workgroup_tiles()) {
+    text += kiln::StrCat(" x ceil(c", tile.constant, " / ", tile.tile,
+                         ") along ", "xyz"[tile.dimension % 3]);
+  }
+  return text;
 }
 
 kiln::Status PrintJson(const json& document) {
@@ -328,9 +335,16 @@ json ExportJson(const kiln::ExportView& ex) {
                       {"line", stage.line}});
   }
   const std::array<uint32_t, 3> count = ex.workgroup_count();
+  json tiles = json::array();
+  for (const kiln::ExportView::WorkgroupTile& tile : ex.workgroup_tiles()) {
+    tiles.push_back({{"dimension", tile.dimension},
+                     {"constant", tile.constant},
+                     {"tile", tile.tile}});
+  }
   return json{{"name", std::string(ex.name())},
               {"binding_count", ex.binding_count()},
               {"workgroup_count", {count[0], count[1], count[2]}},
+              {"workgroup_tiles", tiles},
               {"binding_types", binding_types},
               {"location", LocationJson(ex.location())},
               {"provenance", provenance},
@@ -416,7 +430,7 @@ class Fields {
 std::string ExportText(const kiln::Module& module, const kiln::ExportView& ex) {
   std::string out = "    " + Printable(ex.name()) + "\n";
   Fields fields("      ", 15);
-  fields.Add("workgroup count", WorkgroupCountString(ex.workgroup_count()));
+  fields.Add("workgroup count", WorkgroupCountString(ex));
   std::string bindings = kiln::StrCat(ex.binding_count());
   if (ex.has_binding_types() && ex.binding_count() > 0) {
     bindings += ": ";

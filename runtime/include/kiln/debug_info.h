@@ -89,8 +89,17 @@ class ExportView {
   std::string_view name() const;
   /// Number of buffer bindings (inputs first, then outputs).
   uint32_t binding_count() const;
-  /// Workgroup count (x, y, z) it was compiled for.
+  /// Workgroup count (x, y, z) it was compiled for; over dynamic extents,
+  /// the static factor of each dimension.
   std::array<uint32_t, 3> workgroup_count() const;
+  /// The factors a dispatch's dynamic extents add to its workgroup count:
+  /// along `dimension`, ceil(constants[constant] / tile).
+  struct WorkgroupTile {
+    uint32_t dimension = 0;
+    uint32_t constant = 0;
+    uint32_t tile = 1;
+  };
+  std::vector<WorkgroupTile> workgroup_tiles() const;
 
   /// True when the module records the type of every binding.
   bool has_binding_types() const;

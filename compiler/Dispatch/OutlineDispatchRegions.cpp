@@ -199,7 +199,8 @@ struct OutlineDispatchRegionsPass
             builder.getStringAttr(exportName), builder.getIndexAttr(0),
             builder.getIndexAttr(inputs.size() + regionOp.getNumResults()),
             /*workgroup_count=*/nullptr, /*binding_types=*/nullptr,
-            /*outputs=*/nullptr, /*workgroup_tiles=*/nullptr);
+            /*outputs=*/nullptr, /*workgroup_tiles=*/nullptr,
+            /*equal_constants=*/nullptr);
         exportOp->setAttr(kProvenanceAttrName,
                           getProvenance(regionOp.getBody()));
         SmallVector<Type> bindingTypes = llvm::to_vector(

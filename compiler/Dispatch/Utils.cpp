@@ -1,7 +1,9 @@
-//===- Utils.cpp - dispatch naming helpers --------------------------------===//
+//===- Utils.cpp - dispatch naming and kernel interface helpers -----------===//
 
 #include "Dispatch/Utils.h"
 
+#include "Dialect/Kiln/IR/KilnOps.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -125,6 +127,30 @@ MemRefType getBindingStorageType(RankedTensorType type) {
     return MemRefType::get(type.getShape(),
                            IntegerType::get(type.getContext(), 8));
   return MemRefType::get(type.getShape(), type.getElementType());
+}
+
+std::optional<int64_t> findDispatchConstant(Value value, int64_t dim) {
+  Value size;
+  if (auto toTensorOp = value.getDefiningOp<bufferization::ToTensorOp>()) {
+    auto bindingOp = toTensorOp.getBuffer().getDefiningOp<BindingOp>();
+    if (!bindingOp || !bindingOp.getType().isDynamicDim(dim))
+      return std::nullopt;
+    size = bindingOp
+               .getDynamicSizes()[bindingOp.getType().getDynamicDimIndex(dim)];
+  } else if (auto emptyOp = value.getDefiningOp<tensor::EmptyOp>()) {
+    if (!emptyOp.getType().isDynamicDim(dim))
+      return std::nullopt;
+    size = emptyOp.getDynamicSize(dim);
+  } else if (auto dpsOp = value.getDefiningOp<DestinationStyleOpInterface>()) {
+    return findDispatchConstant(
+        dpsOp.getDpsInitOperand(cast<OpResult>(value).getResultNumber())->get(),
+        dim);
+  }
+  if (!size)
+    return std::nullopt;
+  if (auto constantOp = size.getDefiningOp<DispatchConstantOp>())
+    return constantOp.getIndex().getSExtValue();
+  return std::nullopt;
 }
 
 } // namespace mlir::kiln

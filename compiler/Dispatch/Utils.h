@@ -5,6 +5,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Region.h"
+#include <optional>
 #include <string>
 
 namespace mlir::kiln {
@@ -29,6 +30,11 @@ bool canReadPackInPlace(Operation *op);
 /// the tensors have their own type again. Vector code would otherwise store
 /// such vectors as packed bits.
 MemRefType getBindingStorageType(RankedTensorType type);
+
+/// The dispatch constant that dimension `dim` of `value` is, inside a
+/// kernel, when the kernel reads it from one: a binding's dynamic size,
+/// through empty tensors and destinations.
+std::optional<int64_t> findDispatchConstant(Value value, int64_t dim);
 
 } // namespace mlir::kiln
 

@@ -421,6 +421,10 @@ private:
               return failure();
             bindingTypes.push_back(*serialized);
           }
+        std::vector<uint32_t> equalConstants;
+        if (auto pairs = exportOp.getEqualConstantsAttr())
+          for (int64_t constant : pairs.asArrayRef())
+            equalConstants.push_back(static_cast<uint32_t>(constant));
         std::vector<fb::WorkgroupTile> workgroupTiles;
         if (auto tiles = exportOp.getWorkgroupTilesAttr())
           for (size_t i = 0; i + 2 < tiles.size(); i += 3)
@@ -436,7 +440,8 @@ private:
             debugInfo->provenance, debugInfo->stageLocations,
             workgroupTiles.empty()
                 ? 0
-                : builder.CreateVectorOfStructs(workgroupTiles)));
+                : builder.CreateVectorOfStructs(workgroupTiles),
+            equalConstants.empty() ? 0 : builder.CreateVector(equalConstants)));
         exportIndices[key] = {static_cast<uint32_t>(executables.size()),
                               static_cast<uint32_t>(index)};
       }

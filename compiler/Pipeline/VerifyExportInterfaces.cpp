@@ -5,8 +5,11 @@
 #include "Dispatch/Utils.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+
+#include <set>
 
 namespace mlir::kiln {
 #define GEN_PASS_DEF_VERIFYEXPORTINTERFACESPASS
@@ -51,6 +54,58 @@ bool isWritten(Value binding) {
   return false;
 }
 
+/// The pairs of dispatch constants the kernel takes to be equal: extents
+/// of its operands that one loop runs over, and a stored value's extents
+/// and its binding's. A dispatch whose constants differ would read or write
+/// past a binding, so the runtime refuses it.
+SmallVector<int64_t> findEqualConstants(func::FuncOp funcOp) {
+  std::set<std::pair<int64_t, int64_t>> pairs;
+  auto equal = [&](std::optional<int64_t> a, std::optional<int64_t> b) {
+    if (a && b && *a != *b)
+      pairs.insert({std::min(*a, *b), std::max(*a, *b)});
+  };
+  funcOp.walk([&](linalg::LinalgOp op) {
+    SmallVector<std::optional<int64_t>> loops(op.getNumLoops());
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto type = dyn_cast<ShapedType>(operand.get().getType());
+      if (!type)
+        continue;
+      for (auto [dim, expr] :
+           llvm::enumerate(op.getMatchingIndexingMap(&operand).getResults())) {
+        auto dimExpr = dyn_cast<AffineDimExpr>(expr);
+        if (!dimExpr || !type.isDynamicDim(dim))
+          continue;
+        std::optional<int64_t> constant =
+            findDispatchConstant(operand.get(), dim);
+        std::optional<int64_t> &loop = loops[dimExpr.getPosition()];
+        if (loop)
+          equal(loop, constant);
+        else
+          loop = constant;
+      }
+    }
+  });
+  funcOp.walk([&](bufferization::MaterializeInDestinationOp op) {
+    auto bindingOp = op.getDest().getDefiningOp<BindingOp>();
+    auto type = dyn_cast<RankedTensorType>(op.getSource().getType());
+    if (!bindingOp || !type)
+      return;
+    for (int64_t dim = 0; dim < type.getRank(); ++dim)
+      if (type.isDynamicDim(dim) && bindingOp.getType().isDynamicDim(dim))
+        if (auto constantOp =
+                bindingOp
+                    .getDynamicSizes()[bindingOp.getType().getDynamicDimIndex(
+                        dim)]
+                    .getDefiningOp<DispatchConstantOp>())
+          equal(findDispatchConstant(op.getSource(), dim),
+                constantOp.getIndex().getSExtValue());
+  });
+  SmallVector<int64_t> flat;
+  for (auto [a, b] : pairs)
+    llvm::append_values(flat, a, b);
+  return flat;
+}
+
 LogicalResult verifyExport(ExecutableExportOp exportOp, func::FuncOp funcOp) {
   uint64_t bindingCount = exportOp.getBindings().getZExtValue();
   ArrayAttr types = exportOp.getBindingTypesAttr();
@@ -90,6 +145,16 @@ LogicalResult verifyExport(ExecutableExportOp exportOp, func::FuncOp funcOp) {
       return exportOp.emitError("kernel writes binding ")
              << i << " but not binding " << bindingCount - 1 - outputs
              << " after it: written bindings (outputs) must come last";
+  SmallVector<int64_t> equalConstants = findEqualConstants(funcOp);
+  if (auto declared = exportOp.getEqualConstantsAttr()) {
+    if (declared.asArrayRef() != ArrayRef<int64_t>(equalConstants))
+      return exportOp.emitError("declares equal constants [")
+             << declared.asArrayRef() << "] but its kernel takes ["
+             << ArrayRef<int64_t>(equalConstants) << "] to be equal";
+  } else if (!equalConstants.empty()) {
+    exportOp.setEqualConstantsAttr(
+        DenseI64ArrayAttr::get(exportOp.getContext(), equalConstants));
+  }
   if (auto declared = exportOp.getOutputsAttr()) {
     if (declared.getValue().getZExtValue() != outputs)
       return exportOp.emitError("declares ")

@@ -180,6 +180,28 @@ Status Context::Dispatch(uint32_t executable, uint32_t export_index,
 
 namespace {
 
+/// Fails unless the dispatch's `constants` agree where the kernel takes
+/// them to be equal (it would read or write past a binding otherwise).
+Status CheckEqualConstants(const ResolvedExport& ex,
+                           const std::vector<int64_t>& constants) {
+  if (!ex.equal_constants) return OkStatus();
+  for (uint32_t i = 0; i + 1 < ex.equal_constants->size(); i += 2) {
+    const uint32_t a = ex.equal_constants->Get(i);
+    const uint32_t b = ex.equal_constants->Get(i + 1);
+    if (constants[a] != constants[b]) {
+      const auto [binding_a, dim_a] = ex.constant_dims[a];
+      const auto [binding_b, dim_b] = ex.constant_dims[b];
+      return InvalidArgumentError(
+          "dispatch of '", ex.name, "': binding ", binding_a, " dimension ",
+          dim_a, " is ", constants[a], " but binding ", binding_b,
+          " dimension ", dim_b, " is ", constants[b],
+          "; the kernel runs one loop over both (sizes the program says "
+          "agree must agree)");
+    }
+  }
+  return OkStatus();
+}
+
 /// Multiplies `count` (the export's static grid) by the export's workgroup
 /// tiles over `constants`, the dispatch's dynamic extents.
 Status ApplyWorkgroupTiles(const ResolvedExport& ex,
@@ -351,6 +373,7 @@ Status Context::Impl::Dispatch(uint32_t executable, uint32_t export_index,
   for (const auto& [binding, d] : ex.constant_dims) {
     constants_.push_back(bindings[binding].shape()[d]);
   }
+  KILN_RETURN_IF_ERROR(CheckEqualConstants(ex, constants_));
   // The grid the code handles for these bindings.
   uint32_t compiled[3];
   for (int d = 0; d < 3; ++d) compiled[d] = ex.workgroup_count[d];
@@ -816,6 +839,8 @@ Status Context::Impl::RunDispatchOp(const fb::DispatchOp& op,
   for (const auto& [binding, d] : ex.constant_dims) {
     constants_.push_back(dim_of_binding(binding, d));
   }
+  Status equal_status = CheckEqualConstants(ex, constants_);
+  if (!equal_status.ok()) return fail(std::move(equal_status));
   DispatchParams params;
   for (int d = 0; d < 3; ++d) params.workgroup_count[d] = ex.workgroup_count[d];
   Status count_status =

@@ -377,6 +377,19 @@ TEST_P(DynamicShapesTest, StaticSlotsBindDynamicBindings) {
   EXPECT_EQ(Run("add4", {"4xf32=1,2,3,4", "4xf32=1,1,1,1"}), "4xf32=2 3 4 5");
 }
 
+TEST_P(DynamicShapesTest, DisagreeingExtentsAreRefused) {
+  fb::ModuleT module = DynamicModule();
+  // add_f32 runs one loop over both inputs and its output.
+  module.executables[0]->exports[0]->equal_constants = {0, 1, 0, 2};
+  Init(module);
+  EXPECT_EQ(Run("add", {"3xf32=1,2,3", "2xf32=1,2"}),
+            "error: function 'add' instruction 1: dispatch of 'add_f32': "
+            "binding 0 dimension 0 is 3 but binding 1 dimension 0 is 2; the "
+            "kernel runs one loop over both (sizes the program says agree "
+            "must agree)");
+  EXPECT_EQ(Run("add", {"2xf32=1,2", "2xf32=3,4"}), "2xf32=4 6");
+}
+
 INSTANTIATE_TEST_SUITE_P(Threads, DynamicShapesTest, ::testing::Values(1, 3));
 
 //===----------------------------------------------------------------------===//
@@ -458,6 +471,18 @@ TEST(DynamicShapesVerifyTest, WorkgroupTiles) {
             "executable 0 'ex' export 'double_rows_f32': workgroup tiles: row "
             "0 (dimension 0, tile 0) needs a dimension of 0 to 2 and a tile of "
             "at least 1");
+
+  module = DynamicModule();
+  module.executables[0]->exports[0]->equal_constants = {0, 1, 2};
+  EXPECT_EQ(LoadError(module),
+            "executable 0 'ex' export 'add_f32': equal constants: 3 entries "
+            "(pairs expected)");
+
+  module = DynamicModule();
+  module.executables[0]->exports[0]->equal_constants = {0, 3};
+  EXPECT_EQ(LoadError(module),
+            "executable 'ex' export 'add_f32': equal constants name constant "
+            "3 but the library export takes 3 constants");
 
   // The library's descriptor of double_rows_f32 leaves 4 extents open.
   module = DynamicModule();

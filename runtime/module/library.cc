@@ -684,7 +684,16 @@ Status ResolveExport(const fb::Export& ex, const kiln_export_table_v1_t& table,
                              out->constant_dims.size(), " constants");
     }
   }
+  for (uint32_t i = 0; i < SizeOf(ex.equal_constants()); ++i) {
+    const uint32_t constant = ex.equal_constants()->Get(i);
+    if (constant >= out->constant_dims.size()) {
+      return OutOfRangeError("equal constants name constant ", constant,
+                             " but the library export takes ",
+                             out->constant_dims.size(), " constants");
+    }
+  }
   out->workgroup_tiles = ex.workgroup_tiles();
+  out->equal_constants = ex.equal_constants();
   out->name = name;
   out->function = table.ptrs[ordinal];
   out->descriptor = &descriptor;

@@ -67,9 +67,11 @@ struct ResolvedExport {
   /// The dispatch constants, (binding, dimension) for each extent the
   /// descriptor leaves KILN_DIMENSION_ANY, in order.
   std::vector<std::pair<uint32_t, uint32_t>> constant_dims;
-  /// Export.workgroup_tiles (in the module; null when absent).
+  /// Export.workgroup_tiles and equal_constants (in the module; null when
+  /// absent).
   const flatbuffers::Vector<const fb::WorkgroupTile*>* workgroup_tiles =
       nullptr;
+  const flatbuffers::Vector<uint32_t>* equal_constants = nullptr;
 };
 
 /// A native library loaded with dlopen. Owns the handle and the file (a

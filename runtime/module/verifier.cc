@@ -395,6 +395,11 @@ Status VerifyExportDebugInfo(const fb::Module& module, const fb::Export& ex,
     }
   }
   KILN_RETURN_IF_ERROR(VerifyWorkgroupTiles(ex), "workgroup tiles");
+  if (SizeOf(ex.equal_constants()) % 2 != 0) {
+    return InvalidArgumentError(
+        "equal constants: ", SizeOf(ex.equal_constants()),
+        " entries (pairs expected)");
+  }
   KILN_RETURN_IF_ERROR(VerifyLocation(ex.location()), "location");
   for (uint32_t i = 0; i < SizeOf(ex.provenance()); ++i) {
     const fb::FusedOp* op = ex.provenance()->Get(i);

@@ -493,32 +493,6 @@ bool configureInsertSlice(ExecutableExportOp exportOp, func::FuncOp funcOp) {
   return true;
 }
 
-/// The dispatch constant that dimension `dim` of `value` is, when the
-/// kernel reads it from one (a binding's dynamic size, through empty
-/// tensors and destinations).
-std::optional<int64_t> findDispatchConstant(Value value, int64_t dim) {
-  Value size;
-  if (auto toTensorOp = value.getDefiningOp<bufferization::ToTensorOp>()) {
-    auto bindingOp = toTensorOp.getBuffer().getDefiningOp<BindingOp>();
-    if (!bindingOp || !bindingOp.getType().isDynamicDim(dim))
-      return std::nullopt;
-    size = bindingOp
-               .getDynamicSizes()[bindingOp.getType().getDynamicDimIndex(dim)];
-  } else if (auto emptyOp = value.getDefiningOp<tensor::EmptyOp>()) {
-    if (!emptyOp.getType().isDynamicDim(dim))
-      return std::nullopt;
-    size = emptyOp.getDynamicSize(dim);
-  } else if (auto dpsOp = value.getDefiningOp<DestinationStyleOpInterface>()) {
-    return findDispatchConstant(
-        dpsOp.getDpsInitOperand(cast<OpResult>(value).getResultNumber())->get(),
-        dim);
-  }
-  if (auto constantOp =
-          dyn_cast_if_present<DispatchConstantOp>(size.getDefiningOp()))
-    return constantOp.getIndex().getSExtValue();
-  return std::nullopt;
-}
-
 /// The dispatch constant that the range of loop `loop` of `op` is.
 std::optional<int64_t> findLoopRangeConstant(Operation *op, int64_t loop) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);

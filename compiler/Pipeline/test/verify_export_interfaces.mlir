@@ -106,3 +106,32 @@ kiln.executable @bad_index {
     }
   }
 }
+
+// -----
+
+// Tests that the dispatch constants a kernel takes to be equal are derived:
+// the extents one loop runs over (the two inputs', 0 and 1) and a stored
+// value's and its binding's (the empty tensor sized by 0, and 2).
+// CHECK-LABEL: kiln.executable @dynamic
+//       CHECK:   kiln.executable.export @dynamic {{.*}}equal_constants = array<i64: 0, 1, 0, 2>
+kiln.executable @dynamic {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @dynamic ordinal(0) bindings(3) {binding_types = [tensor<?xf32>, tensor<?xf32>, tensor<?xf32>]}
+    builtin.module {
+      func.func @dynamic() {
+        %n0 = kiln.dispatch.constant 0 : index
+        %0 = kiln.binding 0(%n0) : memref<?xf32>
+        %a = bufferization.to_tensor %0 restrict : memref<?xf32> to tensor<?xf32>
+        %n1 = kiln.dispatch.constant 1 : index
+        %1 = kiln.binding 1(%n1) : memref<?xf32>
+        %b = bufferization.to_tensor %1 restrict : memref<?xf32> to tensor<?xf32>
+        %e = tensor.empty(%n0) : tensor<?xf32>
+        %r = linalg.add ins(%a, %b : tensor<?xf32>, tensor<?xf32>) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+        %n2 = kiln.dispatch.constant 2 : index
+        %2 = kiln.binding 2(%n2) : memref<?xf32>
+        bufferization.materialize_in_destination %r in restrict writable %2 : (tensor<?xf32>, memref<?xf32>) -> ()
+        return
+      }
+    }
+  }
+}

@@ -152,7 +152,9 @@ def Kiln_ExecutableExportOp : Kiln_Op<"executable.export", [
     `workgroup_count` is set by strategy selection once the workgroup tiling
     is known; over dynamic extents, `workgroup_tiles` holds triples
     (grid dimension, dispatch constant, tile): the count along that
-    dimension is multiplied by ceil(constant / tile) at run time. Together
+    dimension is multiplied by ceil(constant / tile) at run time;
+    `equal_constants` holds pairs of dispatch constants the kernel takes to
+    be equal (derived by `kiln-verify-export-interfaces`). Together
     they are what the library tells the runtime about the code, so a module
     cannot make it run out of bounds.
   }];
@@ -162,7 +164,8 @@ def Kiln_ExecutableExportOp : Kiln_Op<"executable.export", [
                        OptionalAttr<DenseI64ArrayAttr>:$workgroup_count,
                        OptionalAttr<TypeArrayAttr>:$binding_types,
                        OptionalAttr<IndexAttr>:$outputs,
-                       OptionalAttr<DenseI64ArrayAttr>:$workgroup_tiles);
+                       OptionalAttr<DenseI64ArrayAttr>:$workgroup_tiles,
+                       OptionalAttr<DenseI64ArrayAttr>:$equal_constants);
   let assemblyFormat = [{
     $sym_name `ordinal` `(` $ordinal `)` `bindings` `(` $bindings `)`
     (`workgroups` `(` $workgroup_count^ `)`)? attr-dict

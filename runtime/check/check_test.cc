@@ -30,49 +30,46 @@ Tensor Parse(std::string_view text) {
 class CheckModuleBuilder {
  public:
   CheckModuleBuilder() {
-    spec_.name = "checks";
-    spec_.libraries.push_back({});
-    spec_.libraries[0].data = ReadBinaryFile(KILN_TEST_LIBRARY_1);
+    spec_.libraries.push_back(Library(ReadBinaryFile(KILN_TEST_LIBRARY_1)));
     spec_.executables.push_back(
-        {"ex",
-         0,
-         {{"inc_i32", 3, 2, {1, 1, 1}}, {"less_i32", 4, 3, {1, 1, 1}}}});
-    spec_.functions.push_back({"checks", {}, {}, {}, {}});
+        Executable("ex", 0,
+                   {Export("inc_i32", 3, 2, {1, 1, 1}),
+                    Export("less_i32", 4, 3, {1, 1, 1})}));
+    spec_.functions.push_back(Function("checks", {}, {}, {}, {}));
   }
 
-  FunctionSpec& function() { return spec_.functions[0]; }
+  fb::FunctionT& function() { return *spec_.functions[0]; }
 
   // A new slot of `type` (written by nothing yet).
-  uint32_t Slot(TypeSpec type) {
-    function().slots.push_back(std::move(type));
-    return static_cast<uint32_t>(function().slots.size() - 1);
+  uint32_t Slot(fb::TensorTypeT type) {
+    function().slot_types.push_back(
+        std::make_unique<fb::TensorTypeT>(std::move(type)));
+    return static_cast<uint32_t>(function().slot_types.size() - 1);
   }
 
   // A slot holding the value `text` (kiln-run syntax), bound by a ConstantOp
   // appended to the body.
   uint32_t Value(std::string_view text) {
     Tensor tensor = Parse(text);
-    ConstantSpec constant;
-    constant.type.element_type =
-        static_cast<fb::ElementType>(tensor.element_type());
-    constant.type.shape = tensor.shape();
+    const fb::TensorTypeT type = Type(
+        static_cast<fb::ElementType>(tensor.element_type()), tensor.shape());
     const auto* bytes = tensor.data_as<uint8_t>();
-    constant.data.assign(bytes, bytes + tensor.byte_size());
-    spec_.constants.push_back(constant);
-    const uint32_t slot = Slot(constant.type);
+    spec_.constants.push_back(ConstantData(
+        type, std::vector<uint8_t>(bytes, bytes + tensor.byte_size())));
+    const uint32_t slot = Slot(type);
     Add(Constant(slot, static_cast<uint32_t>(spec_.constants.size() - 1)));
     return slot;
   }
 
-  uint32_t Add(OpSpec op) {
+  uint32_t Add(fb::OpUnion op) {
     function().body.push_back(std::move(op));
     return static_cast<uint32_t>(function().body.size() - 1);
   }
 
-  const ModuleSpec& spec() const { return spec_; }
+  const fb::ModuleT& spec() const { return spec_; }
 
  private:
-  ModuleSpec spec_;
+  fb::ModuleT spec_ = NewModule("checks");
 };
 
 // Runs one check of `kind` on lhs (and rhs) through a module and returns
@@ -83,9 +80,9 @@ std::string RunCheck(fb::CheckKind kind, std::string_view lhs,
   CheckModuleBuilder builder;
   const uint32_t l = builder.Value(lhs);
   const uint32_t r = rhs.empty() ? 0 : builder.Value(rhs);
-  OpSpec check = Check(kind, l, r, "test.mlir:1:1");
-  check.atol = atol;
-  check.rtol = rtol;
+  fb::OpUnion check = Check(kind, l, r, "test.mlir:1:1");
+  check.AsCheckOp()->atol = atol;
+  check.AsCheckOp()->rtol = rtol;
   builder.Add(check);
   builder.Add(Return({}));
   StatusOr<std::shared_ptr<const Module>> module = LoadSpec(builder.spec());
@@ -242,7 +239,7 @@ TEST(CheckTest, FailuresAreRecordedAndTheFunctionGoesOn) {
   builder.Add(ExpectEq(a, a, "f.mlir:4:5"));  // passes
   const uint32_t second = builder.Add(ExpectEq(b, a, ""));
   builder.Add(Return({b}));
-  builder.function().results = {{I32, {2, 2}}};
+  builder.function().result_types = Owned({Type(I32, {2, 2})});
   StatusOr<std::shared_ptr<const Module>> module = LoadSpec(builder.spec());
   ASSERT_TRUE(module.ok()) << module.status().ToString();
   ThreadPool pool(1);
@@ -287,11 +284,11 @@ TEST(CheckTest, FailuresAreRecordedAndTheFunctionGoesOn) {
 TEST(CheckTest, FailuresInALoopAreCountedBeyondTheRecordingLimit) {
   // for (i = 0; i < n; ++i) expect_true(false): n failures.
   CheckModuleBuilder builder;
-  const uint32_t n = builder.Slot({I32, {}});
+  const uint32_t n = builder.Slot(Type(I32, {}));
   builder.function().arguments = {n};
   const uint32_t i = builder.Value("i32=0");  // 0
   const uint32_t f = builder.Value("i1=0");   // 1
-  const uint32_t c = builder.Slot({I1, {}});
+  const uint32_t c = builder.Slot(Type(I1, {}));
   builder.Add(Dispatch(0, 1, {i, n}, {c}));     // 2: c = i < n
   builder.Add(CondBranch(c, 4, 7));             // 3
   builder.Add(ExpectTrue(f, "loop.mlir:2:3"));  // 4
@@ -319,20 +316,25 @@ TEST(CheckTest, FailuresInALoopAreCountedBeyondTheRecordingLimit) {
 
 // A module whose function checks slots of these types: slot 0 is lhs, slot
 // 1 is rhs (both arguments, so nothing needs a constant).
-ModuleSpec CheckSpec(TypeSpec lhs, TypeSpec rhs, OpSpec check) {
-  ModuleSpec spec;
-  spec.functions.push_back(
-      {"f", {std::move(lhs), std::move(rhs)}, {0, 1}, {}, {check, Return({})}});
+fb::ModuleT CheckSpec(fb::TensorTypeT lhs, fb::TensorTypeT rhs,
+                      fb::OpUnion check) {
+  fb::ModuleT spec = NewModule();
+  spec.functions.push_back(Function("f", {std::move(lhs), std::move(rhs)},
+                                    {0, 1}, {}, {check, Return({})}));
   return spec;
 }
 
 TEST(CheckVerifyTest, OperandTypes) {
-  const TypeSpec i1{I1, {}}, i32{I32, {}}, f32{F32, {}}, v4i1{I1, {4}},
-      v4i32{I32, {4}}, v4f32{F32, {4}}, m22f32{F32, {2, 2}},
-      v4f16{fb::ElementType::F16, {4}}, v4bf16{fb::ElementType::BF16, {4}},
-      v4f64{fb::ElementType::F64, {4}}, i64{fb::ElementType::I64, {}};
+  const fb::TensorTypeT i1 = Type(I1, {}), i32 = Type(I32, {}),
+                        f32 = Type(F32, {}), v4i1 = Type(I1, {4}),
+                        v4i32 = Type(I32, {4}), v4f32 = Type(F32, {4}),
+                        m22f32 = Type(F32, {2, 2}),
+                        v4f16 = Type(fb::ElementType::F16, {4}),
+                        v4bf16 = Type(fb::ElementType::BF16, {4}),
+                        v4f64 = Type(fb::ElementType::F64, {4}),
+                        i64 = Type(fb::ElementType::I64, {});
   // Good combinations.
-  for (const ModuleSpec& spec :
+  for (const fb::ModuleT& spec :
        {CheckSpec(i1, i1, ExpectTrue(0)), CheckSpec(i64, i1, ExpectTrue(0)),
         CheckSpec(i32, f32, ExpectFalse(0)),
         CheckSpec(v4i1, f32, ExpectAllTrue(0)),
@@ -371,7 +373,7 @@ TEST(CheckVerifyTest, OperandTypes) {
 }
 
 TEST(CheckVerifyTest, IndicesKindTolerancesAndLocation) {
-  const TypeSpec v4f32{F32, {4}};
+  const fb::TensorTypeT v4f32 = Type(F32, {4});
   EXPECT_EQ(LoadError(CheckSpec(v4f32, v4f32, ExpectEq(2, 1))),
             "function 'f' instruction 0: check expect_eq: lhs slot 2 out of "
             "range (2 slots)");
@@ -379,11 +381,11 @@ TEST(CheckVerifyTest, IndicesKindTolerancesAndLocation) {
             "function 'f' instruction 0: check expect_almost_eq: rhs slot 9 "
             "out of range (2 slots)");
   // rhs means nothing to the single-operand kinds.
-  EXPECT_TRUE(LoadSpec(CheckSpec({I1, {}}, v4f32,
+  EXPECT_TRUE(LoadSpec(CheckSpec(Type(I1, {}), v4f32,
                                  Check(fb::CheckKind::True, 0, 99, "")))
                   .ok());
-  OpSpec check = ExpectEq(0, 1);
-  check.check_kind = static_cast<fb::CheckKind>(5);
+  fb::OpUnion check = ExpectEq(0, 1);
+  check.AsCheckOp()->kind = static_cast<fb::CheckKind>(5);
   EXPECT_EQ(LoadError(CheckSpec(v4f32, v4f32, check)),
             "function 'f' instruction 0: invalid check kind 5");
   for (const auto& [atol, rtol, error] :
@@ -400,22 +402,26 @@ TEST(CheckVerifyTest, IndicesKindTolerancesAndLocation) {
   EXPECT_TRUE(
       LoadSpec(CheckSpec(v4f32, v4f32, ExpectAlmostEq(0, 1, "", 0.0f, 0.0f)))
           .ok());
-  check = ExpectEq(0, 1);
-  check.location = std::nullopt;
-  EXPECT_EQ(LoadError(CheckSpec(v4f32, v4f32, check)),
-            "function 'f' instruction 0: check expect_eq: missing location "
-            "(it may be empty, not absent)");
+  // Packed by the object API alone, which omits the empty location.
+  const fb::ModuleT spec = CheckSpec(v4f32, v4f32, ExpectEq(0, 1));
+  flatbuffers::FlatBufferBuilder fbb;
+  fbb.Finish(fb::Module::Pack(fbb, &spec), fb::ModuleIdentifier());
+  EXPECT_EQ(
+      LoadError(std::vector<uint8_t>(fbb.GetBufferPointer(),
+                                     fbb.GetBufferPointer() + fbb.GetSize())),
+      "function 'f' instruction 0: check expect_eq: missing location "
+      "(it may be empty, not absent)");
 }
 
 TEST(CheckVerifyTest, StraightLineOperandsMustBeWrittenFirst) {
-  ModuleSpec spec;
-  const TypeSpec i1{I1, {}};
+  fb::ModuleT spec = NewModule();
+  const fb::TensorTypeT i1 = Type(I1, {});
   spec.functions.push_back(
-      {"f", {i1, i1}, {0}, {}, {ExpectEq(0, 1), Return({})}});
+      Function("f", {i1, i1}, {0}, {}, {ExpectEq(0, 1), Return({})}));
   EXPECT_EQ(LoadError(spec),
             "function 'f' instruction 0: check expect_eq: rhs slot 1 is read "
             "before it is written");
-  spec.functions[0].body = {Release({0}), ExpectTrue(0), Return({})};
+  spec.functions[0]->body = {Release({0}), ExpectTrue(0), Return({})};
   EXPECT_EQ(LoadError(spec),
             "function 'f' instruction 1: check expect_true: lhs slot 0 is read "
             "after it was released");

@@ -34,13 +34,6 @@ std::vector<uint8_t> Bytes(const std::vector<T>& values) {
   return bytes;
 }
 
-ConstantSpec MakeConstant(TypeSpec type, std::vector<uint8_t> data) {
-  ConstantSpec constant;
-  constant.type = std::move(type);
-  constant.data = std::move(data);
-  return constant;
-}
-
 // Constants: 0 = i32 0, 1 = 8xf32 1..8, 2 = 8xf32 10..80.
 // Functions (slot numbers matter to the messages):
 //   select(c: i1) -> 8xf32           c ? constant 1 : constant 2, one return
@@ -48,62 +41,48 @@ ConstantSpec MakeConstant(TypeSpec type, std::vector<uint8_t> data) {
 //   count(n: i32) -> i32             i = 0; while (i < n) i = i + 1; return i
 //   accumulate(n: i32, x: kBigxf32)  acc = x; repeat n times: acc = acc + x
 //   unwritten(c: i1) -> 8xf32        returns slot 1, written only if c
-ModuleSpec ControlFlowSpec() {
-  ModuleSpec spec;
-  spec.name = "cf";
-  spec.libraries.push_back({});
-  spec.libraries[0].data = ReadBinaryFile(KILN_TEST_LIBRARY_1);
-  spec.executables.push_back({"ex",
-                              0,
-                              {{"add_f32", 0, 3, {4, 1, 1}},
-                               {"inc_i32", 3, 2, {1, 1, 1}},
-                               {"less_i32", 4, 3, {1, 1, 1}}}});
-  spec.constants.push_back(MakeConstant({I32, {}}, Bytes<int32_t>({0})));
+fb::ModuleT ControlFlowSpec() {
+  fb::ModuleT spec = NewModule("cf");
+  spec.libraries.push_back(Library(ReadBinaryFile(KILN_TEST_LIBRARY_1)));
+  spec.executables.push_back(Executable(
+      "ex", 0,
+      {Export("add_f32", 0, 3, {4, 1, 1}), Export("inc_i32", 3, 2, {1, 1, 1}),
+       Export("less_i32", 4, 3, {1, 1, 1})}));
+  spec.constants.push_back(ConstantData(Type(I32, {}), Bytes<int32_t>({0})));
   spec.constants.push_back(
-      MakeConstant({F32, {8}}, Bytes<float>({1, 2, 3, 4, 5, 6, 7, 8})));
-  spec.constants.push_back(
-      MakeConstant({F32, {8}}, Bytes<float>({10, 20, 30, 40, 50, 60, 70, 80})));
-  const TypeSpec i1{I1, {}}, i32{I32, {}}, v8{F32, {8}}, big{F32, {kBig}};
-  spec.functions.push_back({"select",
-                            {i1, v8},
-                            {0},
-                            {v8},
-                            {CondBranch(0, 1, 3), Constant(1, 1), Branch(4),
-                             Constant(1, 2), Return({1})}});
-  spec.functions.push_back({"select2",
-                            {i1, v8},
-                            {0},
-                            {v8},
-                            {CondBranch(0, 1, 3), Constant(1, 1), Return({1}),
-                             Constant(1, 2), Return({1})}});
-  spec.functions.push_back({"count",
-                            {i32, i32, i1},
-                            {0},
-                            {i32},
-                            {Constant(1, 0),                   // 0: i = 0
-                             Dispatch(0, kLess, {1, 0}, {2}),  // 1: i < n
-                             CondBranch(2, 3, 5),              // 2
-                             Dispatch(0, kInc, {1}, {1}),      // 3: i += 1
-                             Branch(1),                        // 4
-                             Return({1})}});                   // 5
-  spec.functions.push_back({"accumulate",
-                            {i32, big, i32, i1, big},
-                            {0, 1},
-                            {big},
-                            {Reshape(4, 1),                    // 0: acc = x
-                             Constant(2, 0),                   // 1: i = 0
-                             Dispatch(0, kLess, {2, 0}, {3}),  // 2: i < n
-                             CondBranch(3, 4, 7),              // 3
-                             Dispatch(0, kAdd, {4, 1}, {4}),   // 4: acc += x
-                             Dispatch(0, kInc, {2}, {2}),      // 5: i += 1
-                             Branch(2),                        // 6
-                             Return({4})}});                   // 7
+      ConstantData(Type(F32, {8}), Bytes<float>({1, 2, 3, 4, 5, 6, 7, 8})));
+  spec.constants.push_back(ConstantData(
+      Type(F32, {8}), Bytes<float>({10, 20, 30, 40, 50, 60, 70, 80})));
+  const fb::TensorTypeT i1 = Type(I1, {}), i32 = Type(I32, {}),
+                        v8 = Type(F32, {8}), big = Type(F32, {kBig});
+  spec.functions.push_back(Function("select", {i1, v8}, {0}, {v8},
+                                    {CondBranch(0, 1, 3), Constant(1, 1),
+                                     Branch(4), Constant(1, 2), Return({1})}));
   spec.functions.push_back(
-      {"unwritten",
-       {i1, v8},
-       {0},
-       {v8},
-       {CondBranch(0, 1, 2), Constant(1, 1), Return({1})}});
+      Function("select2", {i1, v8}, {0}, {v8},
+               {CondBranch(0, 1, 3), Constant(1, 1), Return({1}),
+                Constant(1, 2), Return({1})}));
+  spec.functions.push_back(
+      Function("count", {i32, i32, i1}, {0}, {i32},
+               {Constant(1, 0),                   // 0: i = 0
+                Dispatch(0, kLess, {1, 0}, {2}),  // 1: i < n
+                CondBranch(2, 3, 5),              // 2
+                Dispatch(0, kInc, {1}, {1}),      // 3: i += 1
+                Branch(1),                        // 4
+                Return({1})}));                   // 5
+  spec.functions.push_back(
+      Function("accumulate", {i32, big, i32, i1, big}, {0, 1}, {big},
+               {Reshape(4, 1),                    // 0: acc = x
+                Constant(2, 0),                   // 1: i = 0
+                Dispatch(0, kLess, {2, 0}, {3}),  // 2: i < n
+                CondBranch(3, 4, 7),              // 3
+                Dispatch(0, kAdd, {4, 1}, {4}),   // 4: acc += x
+                Dispatch(0, kInc, {2}, {2}),      // 5: i += 1
+                Branch(2),                        // 6
+                Return({4})}));                   // 7
+  spec.functions.push_back(
+      Function("unwritten", {i1, v8}, {0}, {v8},
+               {CondBranch(0, 1, 2), Constant(1, 1), Return({1})}));
   return spec;
 }
 
@@ -124,89 +103,89 @@ TEST(ControlFlowVerifyTest, GoodModulesWithLoopsLoad) {
 }
 
 TEST(ControlFlowVerifyTest, BranchTargetsInRange) {
-  ModuleSpec spec = ControlFlowSpec();
-  spec.functions[0].body[2] = Branch(5);
+  fb::ModuleT spec = ControlFlowSpec();
+  spec.functions[0]->body[2] = Branch(5);
   EXPECT_EQ(LoadError(spec),
             "function 'select' instruction 2: branch target 5 out of range (5 "
             "instructions)");
   spec = ControlFlowSpec();
-  spec.functions[0].body[0] = CondBranch(0, 7, 3);
+  spec.functions[0]->body[0] = CondBranch(0, 7, 3);
   EXPECT_EQ(LoadError(spec),
             "function 'select' instruction 0: true target 7 out of range (5 "
             "instructions)");
   spec = ControlFlowSpec();
-  spec.functions[0].body[0] = CondBranch(0, 1, 5);
+  spec.functions[0]->body[0] = CondBranch(0, 1, 5);
   EXPECT_EQ(LoadError(spec),
             "function 'select' instruction 0: false target 5 out of range (5 "
             "instructions)");
   // The last valid target is fine.
   spec = ControlFlowSpec();
-  spec.functions[0].body[0] = CondBranch(0, 4, 4);
-  spec.functions[0].body[2] = Branch(4);
+  spec.functions[0]->body[0] = CondBranch(0, 4, 4);
+  spec.functions[0]->body[2] = Branch(4);
   EXPECT_TRUE(LoadSpec(spec).ok());
 }
 
 TEST(ControlFlowVerifyTest, ConditionMustBeA0dI1) {
-  ModuleSpec spec = ControlFlowSpec();
-  spec.functions[0].slots[0] = {I32, {}};
+  fb::ModuleT spec = ControlFlowSpec();
+  *spec.functions[0]->slot_types[0] = Type(I32, {});
   EXPECT_EQ(LoadError(spec),
             "function 'select' instruction 0: condition slot 0 has type i32 "
             "but must be a 0-d i1 tensor");
   spec = ControlFlowSpec();
-  spec.functions[0].slots[0] = {I1, {1}};
+  *spec.functions[0]->slot_types[0] = Type(I1, {1});
   EXPECT_EQ(LoadError(spec),
             "function 'select' instruction 0: condition slot 0 has type 1xi1 "
             "but must be a 0-d i1 tensor");
   spec = ControlFlowSpec();
-  spec.functions[0].body[0] = CondBranch(2, 1, 3);
+  spec.functions[0]->body[0] = CondBranch(2, 1, 3);
   EXPECT_EQ(LoadError(spec),
             "function 'select' instruction 0: condition slot 2 out of range (2 "
             "slots)");
 }
 
 TEST(ControlFlowVerifyTest, BodyCannotFallOffItsEnd) {
-  ModuleSpec spec = ControlFlowSpec();
+  fb::ModuleT spec = ControlFlowSpec();
   // select: the else arm runs into the end.
-  spec.functions[0].body.back() = Release({1});
+  spec.functions[0]->body.back() = Release({1});
   EXPECT_EQ(LoadError(spec),
             "function 'select': execution can fall off the end of the body "
             "(instruction 4 is a ReleaseOp; the last instruction must be a "
             "return or a branch)");
   spec = ControlFlowSpec();
-  spec.functions[0].body[4] = Constant(1, 1);
-  spec.functions[0].body[2] = Branch(3);
+  spec.functions[0]->body[4] = Constant(1, 1);
+  spec.functions[0]->body[2] = Branch(3);
   EXPECT_EQ(LoadError(spec),
             "function 'select': execution can fall off the end of the body "
             "(instruction 4 is a ConstantOp; the last instruction must be a "
             "return or a branch)");
   // Ending in a branch (back to a return) cannot fall off.
   spec = ControlFlowSpec();
-  spec.functions[0].body = {Branch(2), Return({1}), Constant(1, 1), Branch(1)};
+  spec.functions[0]->body = {Branch(2), Return({1}), Constant(1, 1), Branch(1)};
   EXPECT_TRUE(LoadSpec(spec).ok());
   // Nor can ending in a conditional branch: both targets are in range.
   spec = ControlFlowSpec();
-  spec.functions[0].body = {Branch(3), Constant(1, 1), Return({1}),
-                            CondBranch(0, 1, 1)};
+  spec.functions[0]->body = {Branch(3), Constant(1, 1), Return({1}),
+                             CondBranch(0, 1, 1)};
   EXPECT_TRUE(LoadSpec(spec).ok());
 }
 
 // A cycle that no condition leads out of would never end: refused at load.
 TEST(ControlFlowVerifyTest, EndlessLoopsAreRefused) {
-  ModuleSpec spec = ControlFlowSpec();
-  spec.functions[0].body = {Branch(0), Return({1})};
+  fb::ModuleT spec = ControlFlowSpec();
+  spec.functions[0]->body = {Branch(0), Return({1})};
   EXPECT_EQ(LoadError(spec),
             "function 'select': instruction 0 branches to itself: an endless "
             "loop");
   spec = ControlFlowSpec();
-  spec.functions[0].body = {CondBranch(0, 1, 4), Constant(1, 1), Release({1}),
-                            Branch(1), Return({1})};
+  spec.functions[0]->body = {CondBranch(0, 1, 4), Constant(1, 1), Release({1}),
+                             Branch(1), Return({1})};
   EXPECT_EQ(LoadError(spec),
             "function 'select': instruction 3 leads back to instruction 1 "
             "with no conditional branch or return in between: an endless "
             "loop");
   // Straight-line code falling into a backward branch's target.
   spec = ControlFlowSpec();
-  spec.functions[0].body = {Branch(2), Return({1}), Constant(1, 1), Branch(2)};
+  spec.functions[0]->body = {Branch(2), Return({1}), Constant(1, 1), Branch(2)};
   EXPECT_EQ(LoadError(spec),
             "function 'select': instruction 3 leads back to instruction 2 "
             "with no conditional branch or return in between: an endless "
@@ -218,37 +197,37 @@ TEST(ControlFlowVerifyTest, EndlessLoopsAreRefused) {
 TEST(ControlFlowVerifyTest, SlotsMayBeWrittenAgainAndReadOnAnyPath) {
   // With branches, the linear "written once" and "defined before read"
   // rules no longer apply (reads are checked when they run).
-  ModuleSpec spec = ControlFlowSpec();
+  fb::ModuleT spec = ControlFlowSpec();
   EXPECT_TRUE(LoadSpec(spec).ok());
   // The same body without the branch (a straight line) keeps every rule.
-  spec.functions[0].body = {Constant(1, 1), Constant(1, 2), Return({1})};
+  spec.functions[0]->body = {Constant(1, 1), Constant(1, 2), Return({1})};
   EXPECT_EQ(LoadError(spec),
             "function 'select' instruction 1: result slot 1 is written more "
             "than once");
   spec = ControlFlowSpec();
-  spec.functions[4].body = {Return({1})};
+  spec.functions[4]->body = {Return({1})};
   EXPECT_EQ(LoadError(spec),
             "function 'unwritten' instruction 0: returned slot 1 is read "
             "before it is written");
   // Types, indices and distinct argument slots are still checked.
   spec = ControlFlowSpec();
-  spec.functions[2].body[3] = Dispatch(0, kInc, {1}, {7});
+  spec.functions[2]->body[3] = Dispatch(0, kInc, {1}, {7});
   EXPECT_EQ(LoadError(spec),
             "function 'count' instruction 3: result slot 7 out of range (3 "
             "slots)");
   spec = ControlFlowSpec();
-  spec.functions[0].body[3] = Constant(1, 0);
+  spec.functions[0]->body[3] = Constant(1, 0);
   EXPECT_EQ(LoadError(spec),
             "function 'select' instruction 3: slot 1 has type 8xf32 but "
             "constant 0 is i32");
   spec = ControlFlowSpec();
-  spec.functions[3].arguments = {0, 0};
+  spec.functions[3]->arguments = {0, 0};
   EXPECT_EQ(LoadError(spec),
             "function 'accumulate' argument 1: argument slot 0 is written "
             "more than once");
   // A return may sit anywhere with branches, not only at the end.
   spec = ControlFlowSpec();
-  EXPECT_EQ(spec.functions[1].body[2].kind, fb::Op::ReturnOp);
+  EXPECT_EQ(spec.functions[1]->body[2].type, fb::Op::ReturnOp);
   EXPECT_TRUE(LoadSpec(spec).ok());
 }
 
@@ -330,10 +309,11 @@ TEST_P(ControlFlowRunTest, ReadingAnUnwrittenSlotIsAnError) {
 
 // Every instruction that reads a slot checks it.
 TEST(ControlFlowUnwrittenTest, EveryReadIsChecked) {
-  const TypeSpec i1{I1, {}}, v8{F32, {8}}, m24{F32, {2, 4}};
+  const fb::TensorTypeT i1 = Type(I1, {}), v8 = Type(F32, {8}),
+                        m24 = Type(F32, {2, 4});
   struct Case {
-    std::vector<TypeSpec> slots;
-    std::vector<OpSpec> body;
+    std::vector<fb::TensorTypeT> slots;
+    std::vector<fb::OpUnion> body;
     std::string error;
   };
   // Slot 0 is the argument (false); slot 1 is only written when it is true.
@@ -360,8 +340,9 @@ TEST(ControlFlowUnwrittenTest, EveryReadIsChecked) {
        "function 'f' instruction 3: slot 1 read before it was written"},
   };
   for (const Case& c : cases) {
-    ModuleSpec spec = ControlFlowSpec();
-    spec.functions = {{"f", c.slots, {0}, {v8}, c.body}};
+    fb::ModuleT spec = ControlFlowSpec();
+    spec.functions.clear();
+    spec.functions.push_back(Function("f", c.slots, {0}, {v8}, c.body));
     StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
     ASSERT_TRUE(module.ok()) << module.status().ToString();
     ThreadPool pool(1);
@@ -379,9 +360,9 @@ TEST(ControlFlowUnwrittenTest, EveryReadIsChecked) {
 // f(c: i1, x: 8xf32) -> 8xf32 puts x + x into buffer 0, then, only when c
 // holds, a second value into the same buffer, and reads the first again.
 TEST(ControlFlowBufferTest, BuffersAreCheckedAsTheFunctionRuns) {
-  const TypeSpec i1{I1, {}}, v8{F32, {8}};
+  const fb::TensorTypeT i1 = Type(I1, {}), v8 = Type(F32, {8});
   struct Case {
-    std::vector<OpSpec> body;
+    std::vector<fb::OpUnion> body;
     std::string error;
   };
   const std::vector<Case> cases = {
@@ -398,8 +379,10 @@ TEST(ControlFlowBufferTest, BuffersAreCheckedAsTheFunctionRuns) {
        "result 0 is written into"},
   };
   for (const Case& c : cases) {
-    ModuleSpec spec = ControlFlowSpec();
-    spec.functions = {{"f", {i1, v8, v8, v8, v8}, {0, 1}, {v8}, c.body, {32}}};
+    fb::ModuleT spec = ControlFlowSpec();
+    spec.functions.clear();
+    spec.functions.push_back(
+        Function("f", {i1, v8, v8, v8, v8}, {0, 1}, {v8}, c.body, {32}));
     StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
     ASSERT_TRUE(module.ok()) << module.status().ToString();
     ThreadPool pool(1);
@@ -421,16 +404,15 @@ TEST(ControlFlowBufferTest, BuffersAreCheckedAsTheFunctionRuns) {
 // the buffer is allocated once per Context, each iteration then allocates
 // only the counter.
 TEST(ControlFlowBufferTest, LoopConditionsReuseOneBuffer) {
-  const TypeSpec i1{I1, {}}, i32{I32, {}};
-  ModuleSpec spec = ControlFlowSpec();
-  spec.functions = {{"count",
-                     {i32, i32, i1},
-                     {0},
-                     {i32},
-                     {Constant(1, 0), DispatchInto(0, kLess, {1, 0}, {2}, {0}),
-                      CondBranch(2, 3, 5), Dispatch(0, kInc, {1}, {1}),
-                      Branch(1), Return({1})},
-                     {1}}};
+  const fb::TensorTypeT i1 = Type(I1, {}), i32 = Type(I32, {});
+  fb::ModuleT spec = ControlFlowSpec();
+  spec.functions.clear();
+  spec.functions.push_back(
+      Function("count", {i32, i32, i1}, {0}, {i32},
+               {Constant(1, 0), DispatchInto(0, kLess, {1, 0}, {2}, {0}),
+                CondBranch(2, 3, 5), Dispatch(0, kInc, {1}, {1}), Branch(1),
+                Return({1})},
+               {1}));
   StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
   ASSERT_TRUE(module.ok()) << module.status().ToString();
   struct Counting : Allocator {

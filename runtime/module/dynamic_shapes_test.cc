@@ -8,8 +8,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <xxhash.h>
-
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -23,18 +21,21 @@
 #include "kiln/module_generated.h"
 #include "kiln/tensor_io.h"
 #include "kiln/thread_pool.h"
+#include "module/module_test_util.h"
 
 namespace kiln {
 namespace {
 
+using namespace kiln::testing;
+
 constexpr int64_t kDynamic = KILN_DYNAMIC_DIMENSION;
 
-std::unique_ptr<fb::TensorTypeT> Type(
-    std::vector<int64_t> shape, fb::ElementType type = fb::ElementType::F32) {
-  auto out = std::make_unique<fb::TensorTypeT>();
-  out->element_type = type;
-  out->shape = std::move(shape);
-  return out;
+/// f32 tensor types of each shape.
+std::vector<fb::TensorTypeT> F32Types(
+    const std::vector<std::vector<int64_t>>& shapes) {
+  std::vector<fb::TensorTypeT> types;
+  for (const auto& shape : shapes) types.push_back(Type(F32, shape));
+  return types;
 }
 
 fb::OpUnion Dim(uint32_t result, uint32_t source, uint32_t dimension) {
@@ -42,9 +43,7 @@ fb::OpUnion Dim(uint32_t result, uint32_t source, uint32_t dimension) {
   op.result = result;
   op.source = source;
   op.dimension = dimension;
-  fb::OpUnion out;
-  out.Set(std::move(op));
-  return out;
+  return Op(op);
 }
 
 fb::OpUnion Index(fb::IndexKind kind, uint32_t result, uint32_t lhs,
@@ -55,70 +54,52 @@ fb::OpUnion Index(fb::IndexKind kind, uint32_t result, uint32_t lhs,
   op.lhs = lhs;
   op.rhs = rhs;
   op.value = value;
-  fb::OpUnion out;
-  out.Set(std::move(op));
-  return out;
+  return Op(op);
 }
 
 fb::OpUnion IndexConstant(uint32_t result, int64_t value) {
   return Index(fb::IndexKind::Constant, result, 0, 0, value);
 }
 
-fb::OpUnion Dispatch(uint32_t export_index, std::vector<uint32_t> operands,
-                     std::vector<uint32_t> results,
-                     std::vector<uint32_t> result_dims) {
-  fb::DispatchOpT op;
-  op.executable = 0;
-  op.export_index = export_index;
-  op.operands = std::move(operands);
-  op.results = std::move(results);
-  op.result_dims = std::move(result_dims);
-  fb::OpUnion out;
-  out.Set(std::move(op));
-  return out;
+/// A dispatch of export `export_index` of executable 0 whose results take
+/// their dynamic dimensions from registers `result_dims`.
+fb::OpUnion DispatchWithDims(uint32_t export_index,
+                             std::vector<uint32_t> operands,
+                             std::vector<uint32_t> results,
+                             std::vector<uint32_t> result_dims) {
+  fb::OpUnion op =
+      Dispatch(0, export_index, std::move(operands), std::move(results));
+  op.AsDispatchOp()->result_dims = std::move(result_dims);
+  return op;
 }
 
-fb::OpUnion Reshape(uint32_t result, uint32_t source,
-                    std::vector<uint32_t> result_dims) {
-  fb::ReshapeOpT op;
-  op.result = result;
-  op.source = source;
-  op.result_dims = std::move(result_dims);
-  fb::OpUnion out;
-  out.Set(std::move(op));
-  return out;
+fb::OpUnion ReshapeWithDims(uint32_t result, uint32_t source,
+                            std::vector<uint32_t> result_dims) {
+  fb::OpUnion op = Reshape(result, source);
+  op.AsReshapeOp()->result_dims = std::move(result_dims);
+  return op;
 }
 
-fb::OpUnion Return(std::vector<uint32_t> operands) {
-  fb::ReturnOpT op;
-  op.operands = std::move(operands);
-  fb::OpUnion out;
-  out.Set(std::move(op));
-  return out;
-}
-
-std::unique_ptr<fb::FunctionT> Function(
-    std::string name, std::vector<std::vector<int64_t>> slots,
-    std::vector<uint32_t> arguments, std::vector<std::vector<int64_t>> results,
-    uint32_t index_count) {
-  auto function = std::make_unique<fb::FunctionT>();
-  function->name = std::move(name);
-  for (auto& shape : slots) function->slot_types.push_back(Type(shape));
-  function->arguments = std::move(arguments);
-  for (auto& shape : results) function->result_types.push_back(Type(shape));
+/// A function over f32 tensors of these shapes with `index_count` index
+/// registers.
+std::unique_ptr<fb::FunctionT> DynamicFunction(
+    std::string name, const std::vector<std::vector<int64_t>>& slots,
+    std::vector<uint32_t> arguments,
+    const std::vector<std::vector<int64_t>>& results,
+    std::vector<fb::OpUnion> body, uint32_t index_count) {
+  auto function =
+      Function(std::move(name), F32Types(slots), std::move(arguments),
+               F32Types(results), std::move(body));
   function->index_count = index_count;
   return function;
 }
 
-std::unique_ptr<fb::ExportT> Export(std::string name, uint32_t ordinal,
-                                    std::vector<std::vector<int64_t>> bindings,
-                                    std::vector<uint32_t> workgroup_count) {
-  auto ex = std::make_unique<fb::ExportT>();
-  ex->name = std::move(name);
-  ex->library_ordinal = ordinal;
-  ex->binding_count = static_cast<uint32_t>(bindings.size());
-  ex->workgroup_count = std::move(workgroup_count);
-  for (auto& shape : bindings) ex->binding_types.push_back(Type(shape));
+/// An export of f32 bindings of these shapes.
+fb::ExportT DynamicExport(std::string name, uint32_t ordinal,
+                          const std::vector<std::vector<int64_t>>& bindings) {
+  fb::ExportT ex =
+      Export(std::move(name), ordinal, static_cast<uint32_t>(bindings.size()));
+  ex.binding_types = Owned(F32Types(bindings));
   return ex;
 }
 
@@ -133,56 +114,33 @@ std::unique_ptr<fb::ExportT> Export(std::string name, uint32_t ordinal,
 //   index(x: 12xf32, kind, lhs, rhs) -> ?xf32 x reshaped to [lhs kind rhs]
 //     (one function per case, named by it; see IndexFunction)
 fb::ModuleT DynamicModule() {
-  fb::ModuleT module;
-  module.version = KILN_MODULE_VERSION;
-  module.name = "dyn";
-  auto library = std::make_unique<fb::LibraryT>();
-  library->format = KILN_LIBRARY_FORMAT_ELF_X86_64;
-  library->cpu = "x86-64";
-  std::ifstream in(KILN_TEST_LIBRARY_1, std::ios::binary);
-  library->data.assign(std::istreambuf_iterator<char>(in),
-                       std::istreambuf_iterator<char>());
-  library->hash = XXH3_64bits(library->data.data(), library->data.size());
-  module.libraries.push_back(std::move(library));
-
-  auto executable = std::make_unique<fb::ExecutableT>();
-  executable->name = "ex";
-  executable->library = 0;
-  executable->exports.push_back(
-      Export("add_f32", 0, {{kDynamic}, {kDynamic}, {kDynamic}}, {1, 1, 1}));
-  auto rows = Export("double_rows_f32", 6,
-                     {{kDynamic, kDynamic}, {kDynamic, kDynamic}}, {1, 1, 1});
-  rows->workgroup_tiles.emplace_back(/*dimension=*/0, /*constant=*/0,
-                                     /*tile=*/1);
-  executable->exports.push_back(std::move(rows));
-  module.executables.push_back(std::move(executable));
-
+  fb::ModuleT module = NewModule("dyn");
+  module.libraries.push_back(Library(ReadBinaryFile(KILN_TEST_LIBRARY_1)));
+  fb::ExportT rows = DynamicExport(
+      "double_rows_f32", 6, {{kDynamic, kDynamic}, {kDynamic, kDynamic}});
+  rows.workgroup_tiles.emplace_back(/*dimension=*/0, /*constant=*/0,
+                                    /*tile=*/1);
+  module.executables.push_back(Executable(
+      "ex", 0,
+      {DynamicExport("add_f32", 0, {{kDynamic}, {kDynamic}, {kDynamic}}),
+       rows}));
   // add: slots 0 x, 1 y, 2 sum; register 0 = x's size.
-  auto add = Function("add", {{kDynamic}, {kDynamic}, {kDynamic}}, {0, 1},
-                      {{kDynamic}}, 2);
-  add->body.push_back(Dim(0, 0, 0));
-  add->body.push_back(Dispatch(0, {0, 1}, {2}, {0}));
-  add->body.push_back(Return({2}));
-  module.functions.push_back(std::move(add));
-
+  module.functions.push_back(DynamicFunction(
+      "add", {{kDynamic}, {kDynamic}, {kDynamic}}, {0, 1}, {{kDynamic}},
+      {Dim(0, 0, 0), DispatchWithDims(0, {0, 1}, {2}, {0}), Return({2})}, 2));
   // double: slots 0 x, 1 2x; registers 0, 1 = x's rows and columns.
-  auto twice = Function("double", {{kDynamic, kDynamic}, {kDynamic, kDynamic}},
-                        {0}, {{kDynamic, kDynamic}}, 3);
-  twice->body.push_back(Dim(0, 0, 0));
-  twice->body.push_back(Dim(1, 0, 1));
-  twice->body.push_back(Dispatch(1, {0}, {1}, {0, 1}));
-  twice->body.push_back(Return({1}));
-  module.functions.push_back(std::move(twice));
-
+  module.functions.push_back(
+      DynamicFunction("double", {{kDynamic, kDynamic}, {kDynamic, kDynamic}},
+                      {0}, {{kDynamic, kDynamic}},
+                      {Dim(0, 0, 0), Dim(1, 0, 1),
+                       DispatchWithDims(1, {0}, {1}, {0, 1}), Return({1})},
+                      3));
   // flatten: slots 0 x, 1 flat; register 2 = rows * cols.
-  auto flatten = Function("flatten", {{kDynamic, kDynamic}, {kDynamic}}, {0},
-                          {{kDynamic}}, 4);
-  flatten->body.push_back(Dim(0, 0, 0));
-  flatten->body.push_back(Dim(1, 0, 1));
-  flatten->body.push_back(Index(fb::IndexKind::Mul, 2, 0, 1));
-  flatten->body.push_back(Reshape(1, 0, {2}));
-  flatten->body.push_back(Return({1}));
-  module.functions.push_back(std::move(flatten));
+  module.functions.push_back(DynamicFunction(
+      "flatten", {{kDynamic, kDynamic}, {kDynamic}}, {0}, {{kDynamic}},
+      {Dim(0, 0, 0), Dim(1, 0, 1), Index(fb::IndexKind::Mul, 2, 0, 1),
+       ReshapeWithDims(1, 0, {2}), Return({1})},
+      4));
   return module;
 }
 
@@ -190,40 +148,17 @@ fb::ModuleT DynamicModule() {
 std::unique_ptr<fb::FunctionT> IndexFunction(const std::string& name,
                                              fb::IndexKind kind, int64_t lhs,
                                              int64_t rhs) {
-  auto function =
-      Function("index_" + name, {{12}, {kDynamic}}, {0}, {{kDynamic}}, 4);
-  function->body.push_back(IndexConstant(0, lhs));
-  function->body.push_back(IndexConstant(1, rhs));
-  function->body.push_back(Index(kind, 2, 0, 1));
-  function->body.push_back(Reshape(1, 0, {2}));
-  function->body.push_back(Return({1}));
-  return function;
-}
-
-std::vector<uint8_t> Serialize(const fb::ModuleT& module) {
-  flatbuffers::FlatBufferBuilder builder;
-  builder.Finish(fb::Module::Pack(builder, &module), fb::ModuleIdentifier());
-  return std::vector<uint8_t>(builder.GetBufferPointer(),
-                              builder.GetBufferPointer() + builder.GetSize());
-}
-
-StatusOr<std::shared_ptr<const Module>> Load(
-    const fb::ModuleT& module, const ModuleLoadOptions& options = {}) {
-  std::vector<uint8_t> bytes = Serialize(module);
-  return Module::LoadFromMemory(bytes.data(), bytes.size(),
-                                Module::MemoryMode::kCopy, options);
-}
-
-std::string LoadError(const fb::ModuleT& module) {
-  StatusOr<std::shared_ptr<const Module>> loaded = Load(module);
-  EXPECT_FALSE(loaded.ok()) << "module loaded unexpectedly";
-  return loaded.ok() ? "" : loaded.status().message();
+  return DynamicFunction(
+      "index_" + name, {{12}, {kDynamic}}, {0}, {{kDynamic}},
+      {IndexConstant(0, lhs), IndexConstant(1, rhs), Index(kind, 2, 0, 1),
+       ReshapeWithDims(1, 0, {2}), Return({1})},
+      4);
 }
 
 class DynamicShapesTest : public ::testing::TestWithParam<int> {
  protected:
   void Init(const fb::ModuleT& module, const ModuleLoadOptions& options = {}) {
-    StatusOr<std::shared_ptr<const Module>> loaded = Load(module, options);
+    StatusOr<std::shared_ptr<const Module>> loaded = LoadSpec(module, options);
     ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
     module_ = *loaded;
     pool_ = std::make_unique<ThreadPool>(GetParam());
@@ -369,10 +304,9 @@ TEST_P(DynamicShapesTest, ResultsBeyondTheBufferLimitFail) {
 TEST_P(DynamicShapesTest, StaticSlotsBindDynamicBindings) {
   fb::ModuleT module = DynamicModule();
   // add4(x: 4xf32, y: 4xf32) -> 4xf32 through the dynamic add_f32.
-  auto add4 = Function("add4", {{4}, {4}, {4}}, {0, 1}, {{4}}, 0);
-  add4->body.push_back(Dispatch(0, {0, 1}, {2}, {}));
-  add4->body.push_back(Return({2}));
-  module.functions.push_back(std::move(add4));
+  module.functions.push_back(
+      DynamicFunction("add4", {{4}, {4}, {4}}, {0, 1}, {{4}},
+                      {Dispatch(0, 0, {0, 1}, {2}), Return({2})}, 0));
   Init(module);
   EXPECT_EQ(Run("add4", {"4xf32=1,2,3,4", "4xf32=1,1,1,1"}), "4xf32=2 3 4 5");
 }
@@ -443,9 +377,7 @@ TEST(DynamicShapesVerifyTest, Types) {
 
   // Constants are static.
   module = DynamicModule();
-  auto constant = std::make_unique<fb::ConstantT>();
-  constant->type = Type({kDynamic});
-  module.constants.push_back(std::move(constant));
+  module.constants.push_back(ConstantData(Type(F32, {kDynamic}), {}));
   EXPECT_EQ(LoadError(module), "constant 0: dynamic dimension in ?xf32");
 
   // The static part of a dynamic type has a valid size.

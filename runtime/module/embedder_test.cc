@@ -27,29 +27,19 @@ using namespace kiln::testing;
 
 // add(a, add(a, b)) through the test library's add_f32, and a function
 // "checks" whose expect_true on a false constant fails.
-ModuleSpec EmbedderSpec() {
-  ModuleSpec spec;
-  spec.name = "embedded";
-  spec.libraries.push_back({});
-  spec.libraries[0].data = ReadBinaryFile(KILN_TEST_LIBRARY_1);
-  spec.executables.push_back({"ex", 0, {{"add_f32", 0, 3, {4, 1, 1}}}});
-  ConstantSpec false_value;
-  false_value.type = {fb::ElementType::I1, {}};
-  false_value.data = {0};
-  spec.constants.push_back(false_value);
-  const TypeSpec v8{fb::ElementType::F32, {8}};
-  spec.functions.push_back({"main",
-                            {v8, v8, v8, v8},
-                            {0, 1},
-                            {v8},
-                            {Dispatch(0, 0, {0, 1}, {2}),
-                             Dispatch(0, 0, {0, 2}, {3}), Return({3})}});
+fb::ModuleT EmbedderSpec() {
+  fb::ModuleT spec = NewModule("embedded");
+  spec.libraries.push_back(Library(ReadBinaryFile(KILN_TEST_LIBRARY_1)));
+  spec.executables.push_back(
+      Executable("ex", 0, {Export("add_f32", 0, 3, {4, 1, 1})}));
+  spec.constants.push_back(ConstantData(Type(fb::ElementType::I1, {}), {0}));
+  const fb::TensorTypeT v8 = Type(fb::ElementType::F32, {8});
+  spec.functions.push_back(Function(
+      "main", {v8, v8, v8, v8}, {0, 1}, {v8},
+      {Dispatch(0, 0, {0, 1}, {2}), Dispatch(0, 0, {0, 2}, {3}), Return({3})}));
   spec.functions.push_back(
-      {"checks",
-       {{fb::ElementType::I1, {}}},
-       {},
-       {},
-       {Constant(0, 0), ExpectTrue(0, "t.mlir:1:1"), Return({})}});
+      Function("checks", {Type(fb::ElementType::I1, {})}, {}, {},
+               {Constant(0, 0), ExpectTrue(0, "t.mlir:1:1"), Return({})}));
   return spec;
 }
 

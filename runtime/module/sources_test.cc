@@ -29,9 +29,9 @@ namespace {
 
 using namespace kiln::testing;
 
-ModuleSpec DebugSpec() { return DebugModuleSpec(KILN_TEST_LIBRARY_1); }
+fb::ModuleT DebugSpec() { return DebugModuleSpec(KILN_TEST_LIBRARY_1); }
 
-std::shared_ptr<const Module> MustLoad(const ModuleSpec& spec) {
+std::shared_ptr<const Module> MustLoad(const fb::ModuleT& spec) {
   StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
   EXPECT_TRUE(module.ok()) << module.status().ToString();
   return module.ok() ? *module : nullptr;
@@ -64,7 +64,7 @@ TEST(SourceTableTest, ListsFilesInPathOrderWithSharedContents) {
   EXPECT_EQ(SourceCompressionName(stage2.compression), "zstd");
   EXPECT_EQ(stage2.uncompressed_size, Stage2().size());
   EXPECT_LT(stage2.stored_size, Stage2().size());
-  const std::vector<uint8_t> expected = ZstdContent(Stage2()).data;
+  const std::vector<uint8_t> expected = ZstdContent(Stage2())->data;
   EXPECT_EQ(std::vector<uint8_t>(stage2.stored_data,
                                  stage2.stored_data + stage2.stored_size),
             expected);
@@ -113,14 +113,14 @@ TEST(SourceTableTest, FindHitsAndMisses) {
     EXPECT_EQ(table.FindIndex(table[i].path), i);
   }
   // Paths compare as unsigned bytes: 0x80 sorts after 'z'.
-  ModuleSpec spec = DebugSpec();
+  fb::ModuleT spec = DebugSpec();
   SetSources(&spec, {{"a", "1"},
                      {"z", "2"},
                      {"\x80"
                       "high",
                       "3"}});
-  spec.executables[0].exports[0].stage_locations.clear();
-  spec.executables[0].exports[1].stage_locations.clear();
+  spec.executables[0]->exports[0]->stage_locations.clear();
+  spec.executables[0]->exports[1]->stage_locations.clear();
   module = MustLoad(spec);
   ASSERT_TRUE(module);
   EXPECT_EQ(module->sources().FindIndex("\x80"
@@ -203,8 +203,8 @@ TEST(SourceTableTest, DecompressIntoBufferWritesExactlyTheText) {
 }
 
 TEST(SourceTableTest, LineCountMismatchIsAnError) {
-  ModuleSpec spec = DebugSpec();
-  spec.source_contents[kStage2File].line_count = 299;
+  fb::ModuleT spec = DebugSpec();
+  spec.source_contents[kStage2File]->line_count = 299;
   std::shared_ptr<const Module> module = MustLoad(spec);
   ASSERT_TRUE(module);
   StatusOr<std::string> text = module->sources()[kStage2File].Decompress();
@@ -213,8 +213,8 @@ TEST(SourceTableTest, LineCountMismatchIsAnError) {
             "source 'dbg_ex_cpu.2.translated.mlir': the text has 300 lines, "
             "the table records 299");
   // 0: not recorded, not checked.
-  spec.source_contents[kStage2File].line_count = 0;
-  spec.source_files[kStage2File].origins.clear();
+  spec.source_contents[kStage2File]->line_count = 0;
+  spec.source_files[kStage2File]->origins.clear();
   module = MustLoad(spec);
   ASSERT_TRUE(module);
   EXPECT_TRUE(module->sources()[kStage2File].Decompress().ok());
@@ -223,11 +223,12 @@ TEST(SourceTableTest, LineCountMismatchIsAnError) {
 TEST(SourceTableTest, HashMismatchIsAnError) {
   for (fb::Compression compression :
        {fb::Compression::None, fb::Compression::Zstd}) {
-    ModuleSpec spec = DebugSpec();
-    SourceContentSpec& content = spec.source_contents[kStage0File];
+    fb::ModuleT spec = DebugSpec();
+    std::unique_ptr<fb::SourceContentT>& content =
+        spec.source_contents[kStage0File];
     content = compression == fb::Compression::Zstd ? ZstdContent(Stage0())
                                                    : NoneContent(Stage0());
-    content.hash ^= 1;
+    content->hash ^= 1;
     // Hashes are checked when a text is read, not at load.
     std::shared_ptr<const Module> module = MustLoad(spec);
     ASSERT_TRUE(module);
@@ -248,7 +249,7 @@ TEST(SourceTableTest, HashMismatchIsAnError) {
 }
 
 TEST(SourceTableTest, CorruptOrTruncatedZstdDataIsAnError) {
-  const SourceContentSpec content = ZstdContent(Stage2());
+  const fb::SourceContentT content = *ZstdContent(Stage2());
   SourceFileView view;
   view.path = "x.mlir";
   view.compression = SourceCompression::kZstd;
@@ -297,8 +298,8 @@ TEST(SourceTableTest, CorruptOrTruncatedZstdDataIsAnError) {
   EXPECT_GT(failures, static_cast<int>(corrupted.size()) / 2);
 
   // A truncated frame inside a module is refused at load.
-  ModuleSpec spec = DebugSpec();
-  spec.source_contents[kStage2File].data.pop_back();
+  fb::ModuleT spec = DebugSpec();
+  spec.source_contents[kStage2File]->data.pop_back();
   EXPECT_EQ(LoadError(spec),
             "source content 2: truncated or corrupt zstd frame (Src size is "
             "incorrect)");
@@ -309,31 +310,32 @@ TEST(SourceTableTest, CorruptOrTruncatedZstdDataIsAnError) {
 //===----------------------------------------------------------------------===//
 
 TEST(SourceVerifyTest, ContentSizes) {
-  ModuleSpec spec = DebugSpec();
-  spec.source_contents[kStage2File].uncompressed_size += 1;
+  fb::ModuleT spec = DebugSpec();
+  spec.source_contents[kStage2File]->uncompressed_size += 1;
   EXPECT_EQ(LoadError(spec),
             StrCat("source content 2: zstd frame declares ", Stage2().size(),
                    " bytes but the table records ", Stage2().size() + 1));
   spec = DebugSpec();
-  spec.source_contents[kStage1File].uncompressed_size -= 1;
+  spec.source_contents[kStage1File]->uncompressed_size -= 1;
   EXPECT_EQ(LoadError(spec),
             StrCat("source content 1: stores ", Stage1().size(),
                    " bytes uncompressed but declares ", Stage1().size() - 1));
   spec = DebugSpec();
-  spec.source_contents[kStage1File].uncompressed_size = (uint64_t{1} << 30) + 1;
+  spec.source_contents[kStage1File]->uncompressed_size =
+      (uint64_t{1} << 30) + 1;
   EXPECT_EQ(LoadError(spec),
             "source content 1: uncompressed size 1073741825 exceeds the limit "
             "of 1073741824 bytes");
   spec = DebugSpec();
-  spec.source_contents[0].compression = static_cast<fb::Compression>(7);
+  spec.source_contents[0]->compression = static_cast<fb::Compression>(7);
   EXPECT_EQ(LoadError(spec), "source content 0: invalid compression 7");
 }
 
 TEST(SourceVerifyTest, ZstdFrames) {
-  ModuleSpec spec = DebugSpec();
-  spec.source_contents[0].data = {'h', 'e', 'l', 'l', 'o'};
+  fb::ModuleT spec = DebugSpec();
+  spec.source_contents[0]->data = {'h', 'e', 'l', 'l', 'o'};
   EXPECT_EQ(LoadError(spec), "source content 0: data is not a zstd frame");
-  spec.source_contents[0].data.clear();
+  spec.source_contents[0]->data.clear();
   EXPECT_EQ(LoadError(spec), "source content 0: data is not a zstd frame");
 
   // A frame that does not declare its size.
@@ -346,13 +348,13 @@ TEST(SourceVerifyTest, ZstdFrames) {
   ASSERT_EQ(ZSTD_compressStream2(cctx, &output, &in, ZSTD_e_end), 0u);
   ZSTD_freeCCtx(cctx);
   out.resize(output.pos);
-  spec.source_contents[0].data = out;
+  spec.source_contents[0]->data = out;
   EXPECT_EQ(LoadError(spec),
             "source content 0: zstd frame does not declare its content size");
 
   // Two frames, or trailing bytes after the frame.
   spec = DebugSpec();
-  std::vector<uint8_t>& data = spec.source_contents[0].data;
+  std::vector<uint8_t>& data = spec.source_contents[0]->data;
   const std::vector<uint8_t> frame = data;
   data.insert(data.end(), frame.begin(), frame.end());
   EXPECT_EQ(
@@ -362,18 +364,18 @@ TEST(SourceVerifyTest, ZstdFrames) {
 }
 
 TEST(SourceVerifyTest, FilesSortedUniqueAndInRange) {
-  ModuleSpec spec = DebugSpec();
+  fb::ModuleT spec = DebugSpec();
   std::swap(spec.source_files[1], spec.source_files[2]);
   EXPECT_EQ(LoadError(spec),
             "source files are not sorted by path: file 1 "
             "'dbg_ex_cpu.2.translated.mlir' comes before file 2 "
             "'dbg_ex_cpu.1.configured.mlir'");
   spec = DebugSpec();
-  spec.source_files[4].path = "model.mlir";
+  spec.source_files[4]->path = "model.mlir";
   EXPECT_EQ(LoadError(spec),
             "source file 'model.mlir' appears twice (files 3 and 4)");
   spec = DebugSpec();
-  spec.source_files[3].content = 4;
+  spec.source_files[3]->content = 4;
   EXPECT_EQ(LoadError(spec),
             "source file 3 'model.mlir': content 4 out of range (4 contents)");
   // Files without any content table.
@@ -425,60 +427,60 @@ TEST(SourceTableTest, LineOriginsAndInputFiles) {
 }
 
 TEST(SourceVerifyTest, LineOrigins) {
-  ModuleSpec spec = DebugSpec();
-  spec.source_files[kStage2File].origins[3] = {301, 0, 0, 0};
+  fb::ModuleT spec = DebugSpec();
+  spec.source_files[kStage2File]->origins[3] = {301, 0, 0, 0};
   EXPECT_EQ(LoadError(spec),
             "source file 'dbg_ex_cpu.2.translated.mlir': line origin 3 is for "
             "line 301, outside its 300 lines");
   spec = DebugSpec();
-  spec.source_files[kStage2File].origins[0] = {0, 14, 1, 2};
+  spec.source_files[kStage2File]->origins[0] = {0, 14, 1, 2};
   EXPECT_EQ(LoadError(spec),
             "source file 'dbg_ex_cpu.2.translated.mlir': line origin 0 is for "
             "line 0, outside its 300 lines");
   spec = DebugSpec();
-  std::swap(spec.source_files[kStage2File].origins[0],
-            spec.source_files[kStage2File].origins[1]);
+  std::swap(spec.source_files[kStage2File]->origins[0],
+            spec.source_files[kStage2File]->origins[1]);
   EXPECT_EQ(LoadError(spec),
             "source file 'dbg_ex_cpu.2.translated.mlir': line origins are not "
             "sorted and unique at row 1");
   spec = DebugSpec();
-  spec.source_files[kStage2File].origins[1] =
-      spec.source_files[kStage2File].origins[0];
+  spec.source_files[kStage2File]->origins[1] =
+      spec.source_files[kStage2File]->origins[0];
   EXPECT_EQ(LoadError(spec),
             "source file 'dbg_ex_cpu.2.translated.mlir': line origins are not "
             "sorted and unique at row 1");
   spec = DebugSpec();
-  spec.source_files[kStage2File].origins[2] = {122, 51, 1, 2};
+  spec.source_files[kStage2File]->origins[2] = {122, 51, 1, 2};
   EXPECT_EQ(LoadError(spec),
             "source file 'dbg_ex_cpu.2.translated.mlir': line origin 2 names "
             "line 51 of its previous text (50 lines)");
   spec = DebugSpec();
-  spec.source_files[kStage0File].origins[0] = {9, 3, 1, 2};
+  spec.source_files[kStage0File]->origins[0] = {9, 3, 1, 2};
   EXPECT_EQ(LoadError(spec),
             "source file 'dbg_ex_cpu.0.source.mlir': line origin 0 names line "
             "3 of no previous text (0 lines)");
   spec = DebugSpec();
-  spec.source_files[kStage0File].origins[0] = {9, 0, 2, 2};
+  spec.source_files[kStage0File]->origins[0] = {9, 0, 2, 2};
   EXPECT_EQ(LoadError(spec),
             "source file 'dbg_ex_cpu.0.source.mlir': line origin 0 names input "
             "file 2 line 2 (2 input files)");
   spec = DebugSpec();
-  spec.source_files[kStage0File].origins[0] = {9, 0, 1, 0};
+  spec.source_files[kStage0File]->origins[0] = {9, 0, 1, 0};
   EXPECT_EQ(LoadError(spec),
             "source file 'dbg_ex_cpu.0.source.mlir': line origin 0 names input "
             "file 1 line 0 (2 input files)");
   spec = DebugSpec();
-  spec.source_files[kStage1File].previous = 5;
+  spec.source_files[kStage1File]->previous = 5;
   EXPECT_EQ(LoadError(spec),
             "source file 'dbg_ex_cpu.1.configured.mlir': previous text 5 out "
             "of range (5 files)");
   spec = DebugSpec();
-  spec.source_files[kStage0File].previous = kStage2File;
+  spec.source_files[kStage0File]->previous = kStage2File;
   EXPECT_EQ(LoadError(spec),
             "source file 'dbg_ex_cpu.0.source.mlir': its previous texts lead "
             "back to themselves");
   spec = DebugSpec();
-  spec.source_files[kModelFile].previous = kModelFile;
+  spec.source_files[kModelFile]->previous = kModelFile;
   EXPECT_EQ(LoadError(spec),
             "source file 'model.mlir': its previous texts lead back to "
             "themselves");
@@ -495,33 +497,33 @@ TEST(SourceVerifyTest, LineOrigins) {
 
 TEST(DebugInfoVerifyTest, StageLocations) {
   const std::string prefix = "executable 0 'ex' export 'add_f32': ";
-  ModuleSpec spec = DebugSpec();
-  spec.executables[0].exports[0].stage_locations[2].stage = 3;
+  fb::ModuleT spec = DebugSpec();
+  spec.executables[0]->exports[0]->stage_locations[2]->stage = 3;
   EXPECT_EQ(LoadError(spec),
             prefix +
                 "stage location 2: stage 3 out of range (3 capture "
                 "stages)");
   spec = DebugSpec();
-  std::swap(spec.executables[0].exports[0].stage_locations[0],
-            spec.executables[0].exports[0].stage_locations[1]);
+  std::swap(spec.executables[0]->exports[0]->stage_locations[0],
+            spec.executables[0]->exports[0]->stage_locations[1]);
   EXPECT_EQ(LoadError(spec),
             prefix +
                 "stage location 1: stage 0 after stage 1 (stage "
                 "locations must be strictly increasing by stage)");
   spec = DebugSpec();
-  spec.executables[0].exports[0].stage_locations[1].stage = 0;
+  spec.executables[0]->exports[0]->stage_locations[1]->stage = 0;
   EXPECT_EQ(LoadError(spec),
             prefix +
                 "stage location 1: stage 0 after stage 0 (stage "
                 "locations must be strictly increasing by stage)");
   spec = DebugSpec();
-  spec.executables[0].exports[0].stage_locations[1].source = 5;
+  spec.executables[0]->exports[0]->stage_locations[1]->source = 5;
   EXPECT_EQ(LoadError(spec),
             prefix +
                 "stage location 1: source 5 out of range (5 source "
                 "files)");
   spec = DebugSpec();
-  spec.executables[0].exports[0].stage_locations[0].line = 0;
+  spec.executables[0]->exports[0]->stage_locations[0]->line = 0;
   EXPECT_EQ(LoadError(spec),
             prefix + "stage location 0: line 0 (lines are 1-based)");
   // Stage locations without any capture stage.
@@ -535,9 +537,9 @@ TEST(DebugInfoVerifyTest, StageLocations) {
 
 // Rows for add_f32 (ordinal 0) on lines of the 2.translated text (300
 // lines), fail (ordinal 1) without a line, then the end of both.
-ModuleSpec LibraryLinesSpec() {
-  ModuleSpec spec = DebugSpec();
-  spec.libraries[0].lines = {
+fb::ModuleT LibraryLinesSpec() {
+  fb::ModuleT spec = DebugSpec();
+  spec.libraries[0]->lines = {
       fb::LibraryLine(0x100, 0, kStage2File, 120),
       fb::LibraryLine(0x110, 0, kStage2File, 300),
       fb::LibraryLine(0x120, 1, 0, 0),
@@ -548,20 +550,20 @@ ModuleSpec LibraryLinesSpec() {
 TEST(DebugInfoVerifyTest, LibraryLines) {
   const std::string prefix = "library 0: ";
   EXPECT_NE(MustLoad(LibraryLinesSpec()), nullptr);
-  ModuleSpec spec = LibraryLinesSpec();
-  spec.libraries[0].lines[1] = fb::LibraryLine(0x100, 0, kStage2File, 121);
+  fb::ModuleT spec = LibraryLinesSpec();
+  spec.libraries[0]->lines[1] = fb::LibraryLine(0x100, 0, kStage2File, 121);
   EXPECT_EQ(LoadError(spec),
             prefix +
                 "line rows are not sorted: row 1 at offset 256 follows "
                 "row 0 at offset 256");
   spec = LibraryLinesSpec();
-  std::swap(spec.libraries[0].lines[0], spec.libraries[0].lines[1]);
+  std::swap(spec.libraries[0]->lines[0], spec.libraries[0]->lines[1]);
   EXPECT_EQ(LoadError(spec),
             prefix +
                 "line rows are not sorted: row 1 at offset 256 follows "
                 "row 0 at offset 272");
   spec = LibraryLinesSpec();
-  spec.libraries[0].lines[3] = fb::LibraryLine(
+  spec.libraries[0]->lines[3] = fb::LibraryLine(
       uint64_t{1} << 40, KILN_LIBRARY_LINE_OUTSIDE_EXPORTS, 0, 0);
   EXPECT_EQ(LoadError(spec).rfind(prefix + "line row 3: offset 1099511627776 "
                                            "is outside the library's image (",
@@ -569,29 +571,29 @@ TEST(DebugInfoVerifyTest, LibraryLines) {
             0u)
       << LoadError(spec);
   spec = LibraryLinesSpec();
-  spec.libraries[0].lines[1] = fb::LibraryLine(0x110, 0, kStage2File, 301);
+  spec.libraries[0]->lines[1] = fb::LibraryLine(0x110, 0, kStage2File, 301);
   EXPECT_EQ(LoadError(spec),
             prefix +
                 "line row 1: line 301 of 'dbg_ex_cpu.2.translated.mlir' "
                 "is past the end of its text (300 lines)");
   spec = LibraryLinesSpec();
-  spec.libraries[0].lines[1] = fb::LibraryLine(0x110, 0, 5, 1);
+  spec.libraries[0]->lines[1] = fb::LibraryLine(0x110, 0, 5, 1);
   EXPECT_EQ(LoadError(spec),
             prefix + "line row 1: source 5 out of range (5 source files)");
   spec = LibraryLinesSpec();
-  spec.libraries[0].lines[1] = fb::LibraryLine(0x110, 7, kStage2File, 1);
+  spec.libraries[0]->lines[1] = fb::LibraryLine(0x110, 7, kStage2File, 1);
   EXPECT_EQ(LoadError(spec),
             prefix +
                 "line row 1: export ordinal 7 is not one of the "
                 "module's exports in this library");
   spec = LibraryLinesSpec();
-  spec.libraries[0].lines[2] = fb::LibraryLine(0x120, 1, kStage2File, 0);
+  spec.libraries[0]->lines[2] = fb::LibraryLine(0x120, 1, kStage2File, 0);
   EXPECT_EQ(LoadError(spec),
             prefix +
                 "line row 2: source 2 line 0 without a line (expected "
                 "source 0 line 0)");
   spec = LibraryLinesSpec();
-  spec.libraries[0].lines.pop_back();
+  spec.libraries[0]->lines.pop_back();
   EXPECT_EQ(LoadError(spec),
             prefix +
                 "the last line row (2) lies in an export: the ranges "
@@ -600,40 +602,40 @@ TEST(DebugInfoVerifyTest, LibraryLines) {
 
 TEST(DebugInfoVerifyTest, BindingTypesLocationsAndProvenance) {
   const std::string prefix = "executable 0 'ex' export 'add_f32': ";
-  ModuleSpec spec = DebugSpec();
-  spec.executables[0].exports[0].binding_types.pop_back();
+  fb::ModuleT spec = DebugSpec();
+  spec.executables[0]->exports[0]->binding_types.pop_back();
   EXPECT_EQ(LoadError(spec), prefix + "has 2 binding types for 3 bindings");
   spec = DebugSpec();
-  spec.executables[0].exports[0].binding_types[1].element_type =
+  spec.executables[0]->exports[0]->binding_types[1]->element_type =
       static_cast<fb::ElementType>(42);
   EXPECT_EQ(LoadError(spec),
             prefix + "binding type 1: invalid element type 42");
   spec = DebugSpec();
-  spec.executables[0].exports[0].binding_types[2].shape = {-2};
+  spec.executables[0]->exports[0]->binding_types[2]->shape = {-2};
   EXPECT_EQ(LoadError(spec),
             prefix + "binding type 2: dimension 0 is negative (-2)");
   spec = DebugSpec();
-  spec.executables[0].exports[0].location->file.reset();
+  spec.executables[0]->exports[0]->location->file.clear();
   EXPECT_EQ(LoadError(spec), prefix + "location: missing file");
   spec = DebugSpec();
-  spec.executables[0].exports[0].provenance[1].name.reset();
+  spec.executables[0]->exports[0]->provenance[1]->name.clear();
   EXPECT_EQ(LoadError(spec), prefix + "provenance 1: missing op name");
   spec = DebugSpec();
-  spec.executables[0].exports[0].provenance[0].location->file.reset();
+  spec.executables[0]->exports[0]->provenance[0]->location->file.clear();
   EXPECT_EQ(LoadError(spec), prefix + "provenance 0 location: missing file");
 }
 
 TEST(DebugInfoVerifyTest, ModulesWithoutDebugInfoStayValid) {
-  ModuleSpec spec = DebugSpec();
+  fb::ModuleT spec = DebugSpec();
   spec.debug_level = 0;
   spec.capture_stages.clear();
   spec.source_files.clear();
   spec.source_contents.clear();
-  for (ExportSpec& ex : spec.executables[0].exports) {
-    ex.binding_types.clear();
-    ex.location.reset();
-    ex.provenance.clear();
-    ex.stage_locations.clear();
+  for (std::unique_ptr<fb::ExportT>& ex : spec.executables[0]->exports) {
+    ex->binding_types.clear();
+    ex->location.reset();
+    ex->provenance.clear();
+    ex->stage_locations.clear();
   }
   std::shared_ptr<const Module> module = MustLoad(spec);
   ASSERT_TRUE(module);
@@ -654,7 +656,7 @@ TEST(DebugInfoVerifyTest, ModulesWithoutDebugInfoStayValid) {
   EXPECT_FALSE(ex->TraceLocation(0).known());
   // Level 1: a location but nothing else.
   spec.debug_level = 1;
-  spec.executables[0].exports[0].location = LocationSpec{"in.mlir", 3, 0};
+  spec.executables[0]->exports[0]->location = Location("in.mlir", 3, 0);
   module = MustLoad(spec);
   ASSERT_TRUE(module);
   ex = module->GetExport(0, 0);
@@ -716,9 +718,10 @@ TEST(ExportViewTest, Accessors) {
 }
 
 TEST(ExportViewTest, FindAndGetErrors) {
-  ModuleSpec spec = DebugSpec();
+  fb::ModuleT spec = DebugSpec();
   // A second executable with an export of the same name.
-  spec.executables.push_back({"ex2", 0, {spec.executables[0].exports[1]}});
+  spec.executables.push_back(
+      Executable("ex2", 0, {*spec.executables[0]->exports[1]}));
   std::shared_ptr<const Module> module = MustLoad(spec);
   ASSERT_TRUE(module);
   StatusOr<ExportView> ex = module->FindExport("workgroup_ids");
@@ -773,11 +776,11 @@ TEST(LoadOptionsTest, WithoutLibrariesVerifiesButDoesNotRun) {
             StatusCode::kFailedPrecondition);
 
   // Everything else is still verified, libraries included.
-  ModuleSpec spec = DebugSpec();
-  spec.source_files[3].content = 9;
+  fb::ModuleT spec = DebugSpec();
+  spec.source_files[3]->content = 9;
   EXPECT_FALSE(LoadSpec(spec, options).ok());
   spec = DebugSpec();
-  spec.libraries[0].data.resize(spec.libraries[0].data.size() / 2);
+  spec.libraries[0]->data.resize(spec.libraries[0]->data.size() / 2);
   module = LoadSpec(spec, options);
   ASSERT_FALSE(module.ok());
   EXPECT_NE(module.status().message().find("library 0: truncated ELF"),
@@ -785,7 +788,7 @@ TEST(LoadOptionsTest, WithoutLibrariesVerifiesButDoesNotRun) {
       << module.status().message();
   // Libraries for a CPU this machine may lack are not checked.
   spec = DebugSpec();
-  spec.libraries[0].cpu = "x86-64-v4";
+  spec.libraries[0]->cpu = "x86-64-v4";
   EXPECT_TRUE(LoadSpec(spec, options).ok());
 }
 

@@ -20,7 +20,6 @@ namespace {
 
 using testing::DebugModuleSpec;
 using testing::LoadSpec;
-using testing::ModuleSpec;
 
 // Burns `seconds` of this thread's CPU time.
 void Spin(double seconds) {
@@ -153,7 +152,7 @@ TEST(ProfilerTest, RefusesBadOptions) {
 }
 
 TEST(ProfileTest, CodeOutsideTheModulesKernelsIsHostTime) {
-  ModuleSpec spec = DebugModuleSpec(KILN_TEST_LIBRARY_1);
+  fb::ModuleT spec = DebugModuleSpec(KILN_TEST_LIBRARY_1);
   StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
   ASSERT_TRUE(module.ok()) << module.status().ToString();
   // This test's own code, and a module without an address -> line table.

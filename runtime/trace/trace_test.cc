@@ -32,9 +32,9 @@ namespace {
 using namespace kiln::testing;
 using json = nlohmann::json;
 
-ModuleSpec DebugSpec() { return DebugModuleSpec(KILN_TEST_LIBRARY_1); }
+fb::ModuleT DebugSpec() { return DebugModuleSpec(KILN_TEST_LIBRARY_1); }
 
-std::shared_ptr<const Module> MustLoad(const ModuleSpec& spec) {
+std::shared_ptr<const Module> MustLoad(const fb::ModuleT& spec) {
   std::vector<uint8_t> bytes = BuildModule(spec);
   StatusOr<std::shared_ptr<const Module>> module = Module::LoadFromMemory(
       bytes.data(), bytes.size(), Module::MemoryMode::kCopy);
@@ -312,13 +312,13 @@ TEST(ConsoleTracerTest, LinePerDispatchSummaryAndSource) {
 // Paths and texts come from the module: a control sequence in either
 // reaches the console escaped.
 TEST(ConsoleTracerTest, ModuleStringsArePrintedEscaped) {
-  ModuleSpec spec = DebugSpec();
-  spec.source_files[kStage0File].path = "dbg\x1b[2J.mlir";  // still first
+  fb::ModuleT spec = DebugSpec();
+  spec.source_files[kStage0File]->path = "dbg\x1b[2J.mlir";  // still first
   std::string stage0;
   for (int line = 1; line <= 40; ++line) {
     stage0 += line == 4 ? "\x1b[31mred\tline\n" : "line\n";
   }
-  spec.source_contents[spec.source_files[kStage0File].content] =
+  spec.source_contents[spec.source_files[kStage0File]->content] =
       ZstdContent(stage0);
   std::shared_ptr<const Module> module = MustLoad(spec);
   ASSERT_TRUE(module);
@@ -729,8 +729,8 @@ TEST(PublishTest, PublishingAllocatesNothing) {
 }
 
 TEST(PublishTest, LoadedModulesServeTheirOwnTexts) {
-  ModuleSpec first = DebugSpec();
-  ModuleSpec second = DebugSpec();
+  fb::ModuleT first = DebugSpec();
+  fb::ModuleT second = DebugSpec();
   second.name = "other";
   SetSources(&second, {{"other_ex_cpu.0.source.mlir", "other text\n"},
                        {"dbg_ex_cpu.1.configured.mlir", Stage1()},

@@ -40,24 +40,20 @@ class KilnBenchmarkTest : public ToolTest {
     ToolTest::SetUp();
     // main(a: 8xf32, b: 8xf32) -> (8xf32) adds them; checks(x: i32) -> (i32)
     // expects x to be zero.
-    ModuleSpec spec;
-    spec.libraries.push_back({});
-    spec.libraries[0].data = ReadBinaryFile(KILN_TEST_LIBRARY_1);
-    const TypeSpec v8{fb::ElementType::F32, {8}}, i32{fb::ElementType::I32, {}};
-    ExportSpec add("add_f32", 0, 3, {2, 1, 1});
-    add.binding_types = {v8, v8, v8};
-    spec.executables.push_back({"ex", 0, {add}});
-    spec.functions.push_back({"main",
-                              {v8, v8, v8},
-                              {0, 1},
-                              {v8},
-                              {Dispatch(0, 0, {0, 1}, {2}), Return({2})}});
+    fb::ModuleT spec = NewModule();
+    spec.libraries.push_back(Library(ReadBinaryFile(KILN_TEST_LIBRARY_1)));
+    const fb::TensorTypeT v8 = Type(fb::ElementType::F32, {8}),
+                          i32 = Type(fb::ElementType::I32, {});
+    fb::ExportT add = Export("add_f32", 0, 3, {2, 1, 1});
+    add.binding_types = Owned({v8, v8, v8});
+    spec.executables.push_back(Executable("ex", 0, {add}));
+    spec.functions.push_back(
+        Function("main", {v8, v8, v8}, {0, 1}, {v8},
+                 {Dispatch(0, 0, {0, 1}, {2}), Return({2})}));
     one_function_ = Write("one.kiln", BuildModule(spec));
-    spec.functions.push_back({"checks",
-                              {i32},
-                              {0},
-                              {i32},
-                              {ExpectFalse(0, "t.mlir:5:3"), Return({0})}});
+    spec.functions.push_back(
+        Function("checks", {i32}, {0}, {i32},
+                 {ExpectFalse(0, "t.mlir:5:3"), Return({0})}));
     two_functions_ = Write("two.kiln", BuildModule(spec));
   }
 

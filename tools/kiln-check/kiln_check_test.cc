@@ -21,13 +21,12 @@ namespace {
 using namespace kiln::testing;
 
 template <typename T>
-ConstantSpec MakeConstant(fb::ElementType type, std::vector<int64_t> shape,
-                          const std::vector<T>& values) {
-  ConstantSpec constant;
-  constant.type = {type, std::move(shape)};
-  constant.data.resize(values.size() * sizeof(T));
-  std::memcpy(constant.data.data(), values.data(), constant.data.size());
-  return constant;
+std::unique_ptr<fb::ConstantT> MakeConstant(fb::ElementType type,
+                                            std::vector<int64_t> shape,
+                                            const std::vector<T>& values) {
+  std::vector<uint8_t> data(values.size() * sizeof(T));
+  std::memcpy(data.data(), values.data(), data.size());
+  return ConstantData(Type(type, std::move(shape)), std::move(data));
 }
 
 // Constants: 0 = 2x2xf32 [1 2][3 4], 1 = 2x2xf32 [1 2][3 4.00001],
@@ -39,58 +38,47 @@ ConstantSpec MakeConstant(fb::ElementType type, std::vector<int64_t> shape,
 //   with_args(x)     skipped
 //   tensor_int()     expect_eq(c2, c2), expect_eq(c3, c2)    fails once
 //   error()          a dispatch that fails                   error
-ModuleSpec CheckSpec(bool with_failures) {
-  ModuleSpec spec;
-  spec.name = "e2e";
-  spec.libraries.push_back({});
-  spec.libraries[0].data = ReadBinaryFile(KILN_TEST_LIBRARY_1);
-  spec.executables.push_back({"ex",
-                              0,
-                              {{"fail", 1, 1, {1, 1, 1}},
-                               {"inc_i32", 3, 2, {1, 1, 1}},
-                               {"less_i32", 4, 3, {1, 1, 1}}}});
-  spec.constants = {
-      MakeConstant<float>(F32, {2, 2}, {1, 2, 3, 4}),
-      MakeConstant<float>(F32, {2, 2}, {1, 2, 3, 4.00001f}),
-      MakeConstant<int32_t>(I32, {2, 2}, {1, 2, 3, 4}),
-      MakeConstant<int32_t>(I32, {2, 2}, {1, 2, 3, 5}),
-      MakeConstant<int32_t>(I32, {}, {0}),
-      MakeConstant<int32_t>(I32, {}, {5}),
-  };
-  const TypeSpec f22{F32, {2, 2}}, i22{I32, {2, 2}}, i32{I32, {}}, i1{I1, {}},
-      v8{F32, {8}};
+fb::ModuleT CheckSpec(bool with_failures) {
+  fb::ModuleT spec = NewModule("e2e");
+  spec.libraries.push_back(Library(ReadBinaryFile(KILN_TEST_LIBRARY_1)));
+  spec.executables.push_back(Executable(
+      "ex", 0,
+      {Export("fail", 1, 1, {1, 1, 1}), Export("inc_i32", 3, 2, {1, 1, 1}),
+       Export("less_i32", 4, 3, {1, 1, 1})}));
+  spec.constants.push_back(MakeConstant<float>(F32, {2, 2}, {1, 2, 3, 4}));
+  spec.constants.push_back(
+      MakeConstant<float>(F32, {2, 2}, {1, 2, 3, 4.00001f}));
+  spec.constants.push_back(MakeConstant<int32_t>(I32, {2, 2}, {1, 2, 3, 4}));
+  spec.constants.push_back(MakeConstant<int32_t>(I32, {2, 2}, {1, 2, 3, 5}));
+  spec.constants.push_back(MakeConstant<int32_t>(I32, {}, {0}));
+  spec.constants.push_back(MakeConstant<int32_t>(I32, {}, {5}));
+  const fb::TensorTypeT f22 = Type(F32, {2, 2}), i22 = Type(I32, {2, 2}),
+                        i32 = Type(I32, {}), i1 = Type(I1, {}),
+                        v8 = Type(F32, {8});
   spec.functions.push_back(
-      {"tensor_float",
-       {f22, f22},
-       {},
-       {},
-       {Constant(0, 0), Constant(1, 1),
-        ExpectAlmostEq(1, 0, "tests/float.mlir:4:3"), Return({})}});
-  spec.functions.push_back({"loop",
-                            {i32, i32, i1},
-                            {},
-                            {i32},
-                            {Constant(0, 4),                         // 0: i = 0
-                             Constant(1, 5),                         // 1: n = 5
-                             Dispatch(0, 2, {0, 1}, {2}),            // 2: i < n
-                             CondBranch(2, 4, 6),                    // 3
-                             Dispatch(0, 1, {0}, {0}),               // 4: ++i
-                             Branch(2),                              // 5
-                             ExpectEq(0, 1, "tests/loop.mlir:9:5"),  // 6
-                             Return({0})}});                         // 7
+      Function("tensor_float", {f22, f22}, {}, {},
+               {Constant(0, 0), Constant(1, 1),
+                ExpectAlmostEq(1, 0, "tests/float.mlir:4:3"), Return({})}));
   spec.functions.push_back(
-      {"with_args", {i32}, {0}, {}, {ExpectTrue(0), Return({})}});
+      Function("loop", {i32, i32, i1}, {}, {i32},
+               {Constant(0, 4),                         // 0: i = 0
+                Constant(1, 5),                         // 1: n = 5
+                Dispatch(0, 2, {0, 1}, {2}),            // 2: i < n
+                CondBranch(2, 4, 6),                    // 3
+                Dispatch(0, 1, {0}, {0}),               // 4: ++i
+                Branch(2),                              // 5
+                ExpectEq(0, 1, "tests/loop.mlir:9:5"),  // 6
+                Return({0})}));                         // 7
+  spec.functions.push_back(
+      Function("with_args", {i32}, {0}, {}, {ExpectTrue(0), Return({})}));
   if (with_failures) {
     spec.functions.push_back(
-        {"tensor_int",
-         {i22, i22},
-         {},
-         {},
-         {Constant(0, 2), Constant(1, 3),
-          ExpectEq(0, 0, "tests/e2e/tosa/foo.mlir:11:3"),
-          ExpectEq(1, 0, "tests/e2e/tosa/foo.mlir:12:3"), Return({})}});
+        Function("tensor_int", {i22, i22}, {}, {},
+                 {Constant(0, 2), Constant(1, 3),
+                  ExpectEq(0, 0, "tests/e2e/tosa/foo.mlir:11:3"),
+                  ExpectEq(1, 0, "tests/e2e/tosa/foo.mlir:12:3"), Return({})}));
     spec.functions.push_back(
-        {"error", {v8}, {}, {}, {Dispatch(0, 0, {}, {0}), Return({})}});
+        Function("error", {v8}, {}, {}, {Dispatch(0, 0, {}, {0}), Return({})}));
   }
   return spec;
 }
@@ -187,9 +175,9 @@ TEST_F(KilnCheckTest, FunctionErrors) {
 
 // A module whose functions all take arguments runs nothing: not a pass.
 TEST_F(KilnCheckTest, NothingRunIsAFailure) {
-  ModuleSpec spec = CheckSpec(false);
+  fb::ModuleT spec = CheckSpec(false);
   spec.functions.erase(spec.functions.begin(), spec.functions.begin() + 2);
-  ASSERT_EQ(spec.functions[0].name, "with_args");
+  ASSERT_EQ(spec.functions[0]->name, "with_args");
   RunResult result = Run({Write("args_only.kiln", BuildModule(spec))});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.out,
@@ -210,8 +198,8 @@ TEST_F(KilnCheckTest, BadModulesAndFlags) {
   EXPECT_NE(result.err.find("kiln-check: error: "), std::string::npos);
   EXPECT_NE(result.err.find("not a kiln module"), std::string::npos);
   // A module the verifier refuses (a branch past the end).
-  ModuleSpec spec = CheckSpec(false);
-  spec.functions[1].body[5] = Branch(99);
+  fb::ModuleT spec = CheckSpec(false);
+  spec.functions[1]->body[5] = Branch(99);
   result = Run({Write("bad.kiln", BuildModule(spec))});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_NE(result.err.find("function 'loop' instruction 5: branch target 99 "
@@ -249,9 +237,9 @@ TEST_F(KilnCheckTest, BadModulesAndFlags) {
 // A function's name cannot forge a line of the report, its closing line
 // least of all.
 TEST_F(KilnCheckTest, NamesCannotForgeLines) {
-  ModuleSpec spec = CheckSpec(true);
-  spec.functions[3].name = "tensor_int: PASS\n3 passed, 0 failed\n\x1b[8m";
-  spec.functions[3].body[3] =
+  fb::ModuleT spec = CheckSpec(true);
+  spec.functions[3]->name = "tensor_int: PASS\n3 passed, 0 failed\n\x1b[8m";
+  spec.functions[3]->body[3] =
       ExpectEq(1, 0, "foo.mlir:12:3\n0 failed\r\xe2\x80\xae");
   RunResult result = Run({Write("forged.kiln", BuildModule(spec))});
   EXPECT_EQ(result.exit_code, 1);

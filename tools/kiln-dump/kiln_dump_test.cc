@@ -78,11 +78,11 @@ const std::string kModel =
 // `size` copies of `byte` as one zstd frame, compressed in pieces: neither
 // the test nor the module holds the text, so a module of a few KB can
 // declare a text of up to kMaxSourceSize bytes.
-SourceContentSpec RepeatedContent(char byte, uint64_t size) {
+std::unique_ptr<fb::SourceContentT> RepeatedContent(char byte, uint64_t size) {
   const std::string piece(1 << 20, byte);
-  SourceContentSpec content;
-  content.compression = fb::Compression::Zstd;
-  content.uncompressed_size = size;
+  auto content = std::make_unique<fb::SourceContentT>();
+  content->compression = fb::Compression::Zstd;
+  content->uncompressed_size = size;
   ZSTD_CCtx* cctx = ZSTD_createCCtx();
   ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 1);
   ZSTD_CCtx_setPledgedSrcSize(cctx, size);  // the frame declares its size
@@ -101,15 +101,15 @@ SourceContentSpec RepeatedContent(char byte, uint64_t size) {
       ZSTD_outBuffer chunk{out.data(), out.size(), 0};
       const size_t left = ZSTD_compressStream2(cctx, &chunk, &in, mode);
       EXPECT_FALSE(ZSTD_isError(left)) << ZSTD_getErrorName(left);
-      content.data.insert(content.data.end(), out.data(),
-                          out.data() + chunk.pos);
+      content->data.insert(content->data.end(), out.data(),
+                           out.data() + chunk.pos);
       if (ZSTD_isError(left) ||
           (mode == ZSTD_e_end ? left == 0 : in.pos == n)) {
         break;
       }
     }
   } while (done < size);
-  content.hash = XXH3_64bits_digest(hash);
+  content->hash = XXH3_64bits_digest(hash);
   XXH3_freeState(hash);
   ZSTD_freeCCtx(cctx);
   return content;
@@ -118,27 +118,24 @@ SourceContentSpec RepeatedContent(char byte, uint64_t size) {
 // Sources, in path order: 0 big.mlir, 1 dbg_ex_cpu.0.source.mlir,
 // 2 dbg_ex_cpu.1.translated.mlir, 3 model.mlir, 4 model:v2.mlir (same text
 // as model.mlir).
-ModuleSpec DumpSpec() {
-  ModuleSpec spec;
-  spec.name = "dbg";
+fb::ModuleT DumpSpec() {
+  fb::ModuleT spec = NewModule("dbg");
   spec.debug_level = 3;
   spec.capture_stages = {"0.source", "1.translated"};
-  spec.libraries.push_back({});
-  spec.libraries[0].data = ReadBinaryFile(KILN_TEST_LIBRARY_1);
-  TypeSpec v8{F32, {8}};
-  ExportSpec add("add_f32", 0, 3, {4, 1, 1});
-  add.binding_types = {v8, v8, v8};
-  add.location = LocationSpec{"model.mlir", 2, 3};
-  add.provenance = {{"linalg.add", LocationSpec{"model.mlir", 2, 3}},
-                    {"arith.addf", LocationSpec{"model.mlir", 2, 5}}};
-  add.stage_locations = {{0, 1, 7}, {1, 2, 11}};
-  ExportSpec fail("fail", 1, 1);
-  spec.executables.push_back({"ex", 0, {add, fail}});
-  spec.functions.push_back({"main",
-                            {v8, v8, v8},
-                            {0, 1},
-                            {v8},
-                            {Dispatch(0, 0, {0, 1}, {2}), Return({2})}});
+  spec.libraries.push_back(Library(ReadBinaryFile(KILN_TEST_LIBRARY_1)));
+  fb::TensorTypeT v8 = Type(F32, {8});
+  fb::ExportT add = Export("add_f32", 0, 3, {4, 1, 1});
+  add.binding_types = Owned({v8, v8, v8});
+  add.location = Location("model.mlir", 2, 3);
+  add.provenance = Owned({FusedOp("linalg.add", Location("model.mlir", 2, 3)),
+                          FusedOp("arith.addf", Location("model.mlir", 2, 5))});
+  add.stage_locations =
+      Owned({StageLocation(0, 1, 7), StageLocation(1, 2, 11)});
+  fb::ExportT fail = Export("fail", 1, 1);
+  spec.executables.push_back(Executable("ex", 0, {add, fail}));
+  spec.functions.push_back(
+      Function("main", {v8, v8, v8}, {0, 1}, {v8},
+               {Dispatch(0, 0, {0, 1}, {2}), Return({2})}));
   SetSources(&spec, {{"big.mlir", Big()},
                      {"dbg_ex_cpu.0.source.mlir", Stage0()},
                      {"dbg_ex_cpu.1.translated.mlir", Stage1()},
@@ -243,9 +240,9 @@ TEST_F(KilnDumpTest, Summary) {
 }
 
 TEST_F(KilnDumpTest, SummaryCountsTheLibrarysLineRows) {
-  ModuleSpec spec = DumpSpec();
+  fb::ModuleT spec = DumpSpec();
   // add_f32's code on line 11 of its 1.translated text, then fail's.
-  spec.libraries[0].lines = {
+  spec.libraries[0]->lines = {
       fb::LibraryLine(0x100, 0, 2, 11), fb::LibraryLine(0x110, 1, 0, 0),
       fb::LibraryLine(0x120, KILN_LIBRARY_LINE_OUTSIDE_EXPORTS, 0, 0)};
   const std::string path = Write("lines.kiln", BuildModule(spec));
@@ -258,8 +255,8 @@ TEST_F(KilnDumpTest, SummaryCountsTheLibrarysLineRows) {
 }
 
 TEST_F(KilnDumpTest, SummaryListsTheFeaturesEachLibraryNeeds) {
-  ModuleSpec spec = DumpSpec();
-  spec.libraries[0].cpu_features = {"avx2", "avx512f", "fma"};
+  fb::ModuleT spec = DumpSpec();
+  spec.libraries[0]->cpu_features = {"avx2", "avx512f", "fma"};
   const std::string path = Write("features.kiln", BuildModule(spec));
   RunResult result = Run({path});
   ASSERT_EQ(result.exit_code, 0) << result.err;
@@ -455,11 +452,11 @@ TEST_F(KilnDumpTest, PrintSourceErrors) {
 // 1 GiB here) would not fit in the 512 MiB the tool is given.
 TEST_F(KilnDumpTest, PrintSourceOfManyLinesKeepsNoPerLineTable) {
   constexpr uint64_t kLines = uint64_t{64} << 20;
-  ModuleSpec spec = DumpSpec();
-  spec.executables[0].exports[0].stage_locations.clear();
+  fb::ModuleT spec = DumpSpec();
+  spec.executables[0]->exports[0]->stage_locations.clear();
   SetSources(&spec, {{"lines.mlir", "\n"}});
   spec.source_contents[0] = RepeatedContent('\n', kLines);
-  ASSERT_LT(spec.source_contents[0].data.size(), 64u * 1024);
+  ASSERT_LT(spec.source_contents[0]->data.size(), 64u * 1024);
   const std::string module = Write("lines.kiln", BuildModule(spec));
 
   RunResult result = RunWithMemoryLimit(
@@ -524,8 +521,8 @@ TEST_F(KilnDumpTest, PrintSourceWindows) {
   EXPECT_EQ(result.out, expected);
 
   // An empty text has no lines.
-  ModuleSpec spec = DumpSpec();
-  spec.executables[0].exports[0].stage_locations.clear();
+  fb::ModuleT spec = DumpSpec();
+  spec.executables[0]->exports[0]->stage_locations.clear();
   SetSources(&spec, {{"empty.mlir", ""}});
   const std::string module = Write("empty.kiln", BuildModule(spec));
   result = Run({module, "--print-source=empty.mlir"});
@@ -544,8 +541,8 @@ TEST_F(KilnDumpTest, PrintSourceWindows) {
 // Tracy's client sends a text only when it is smaller than 256 KiB - 16
 // bytes: one of 262,127 bytes is shown, one byte more is not.
 TEST_F(KilnDumpTest, SourcesTooLargeForTracyFromOneByteOverItsLimit) {
-  ModuleSpec spec = DumpSpec();
-  spec.executables[0].exports[0].stage_locations.clear();
+  fb::ModuleT spec = DumpSpec();
+  spec.executables[0]->exports[0]->stage_locations.clear();
   SetSources(&spec, {{"fits.mlir", std::string(262127, '\n')},
                      {"over.mlir", std::string(262128, '\n')}});
   const std::string module = Write("limit.kiln", BuildModule(spec));
@@ -565,8 +562,8 @@ TEST_F(KilnDumpTest, SourcesTooLargeForTracyFromOneByteOverItsLimit) {
 // Nine paths share one content declaring 1 GiB: a module of a few KB would
 // have extraction write 9 GiB. Over the 8 GiB limit, nothing is written.
 TEST_F(KilnDumpTest, ExtractSourcesRefusesTooManyBytesInAll) {
-  ModuleSpec spec = DumpSpec();
-  spec.executables[0].exports[0].stage_locations.clear();
+  fb::ModuleT spec = DumpSpec();
+  spec.executables[0]->exports[0]->stage_locations.clear();
   std::map<std::string, std::string> files;
   for (int i = 0; i < 9; ++i) files[StrCat("copy", i, ".mlir")] = "shared\n";
   SetSources(&spec, files);
@@ -574,7 +571,7 @@ TEST_F(KilnDumpTest, ExtractSourcesRefusesTooManyBytesInAll) {
   spec.source_contents[0] = RepeatedContent('\n', kMaxSourceSize);
   // A wrong hash: were the limit lost, each file would fail to decompress
   // rather than 9 GiB be written.
-  spec.source_contents[0].hash ^= 1;
+  spec.source_contents[0]->hash ^= 1;
   const std::string module = Write("huge.kiln", BuildModule(spec));
   const std::string out_dir = dir_ + "/out";
   for (const char* json_flag : {"", "--json"}) {
@@ -669,8 +666,8 @@ TEST_F(KilnDumpTest, ExtractSourcesKeepsExistingFilesUnlessForced) {
 }
 
 TEST_F(KilnDumpTest, ExtractSourcesRefusesPathsNamingOneFile) {
-  ModuleSpec spec = DumpSpec();
-  spec.executables[0].exports[0].stage_locations.clear();
+  fb::ModuleT spec = DumpSpec();
+  spec.executables[0]->exports[0]->stage_locations.clear();
   // In table order: "./a.mlir" < "/a.mlir" < "a.mlir" < "b//c.mlir" <
   // "b/c.mlir".
   SetSources(&spec, {{"./a.mlir", "first\n"},
@@ -709,8 +706,8 @@ TEST_F(KilnDumpTest, ExtractSourcesRefusesPathsNamingOneFile) {
 }
 
 TEST_F(KilnDumpTest, ExtractSourcesRefusesHiddenPaths) {
-  ModuleSpec spec = DumpSpec();
-  spec.executables[0].exports[0].stage_locations.clear();
+  fb::ModuleT spec = DumpSpec();
+  spec.executables[0]->exports[0]->stage_locations.clear();
   SetSources(&spec, {{".bashrc", "rm -rf ~\n"},
                      {"/home/u/.ssh/authorized_keys", "ssh-ed25519 AAAA\n"},
                      {"ok.mlir", "fine\n"}});
@@ -743,8 +740,8 @@ TEST_F(KilnDumpTest, ExtractSourcesCreatesParentDirectories) {
 }
 
 TEST_F(KilnDumpTest, ExtractSourcesRefusesEscapingPaths) {
-  ModuleSpec spec = DumpSpec();
-  spec.executables[0].exports[0].stage_locations.clear();
+  fb::ModuleT spec = DumpSpec();
+  spec.executables[0]->exports[0]->stage_locations.clear();
   SetSources(&spec, {{"", "empty path\n"},
                      {"../escape.mlir", "escape\n"},
                      {"/abs/path.mlir", "absolute\n"},
@@ -796,8 +793,8 @@ TEST_F(KilnDumpTest, ExtractSourcesRefusesEscapingPaths) {
 }
 
 TEST_F(KilnDumpTest, ExtractSourcesNeverFollowsSymlinks) {
-  ModuleSpec spec = DumpSpec();
-  spec.executables[0].exports[0].stage_locations.clear();
+  fb::ModuleT spec = DumpSpec();
+  spec.executables[0]->exports[0]->stage_locations.clear();
   SetSources(&spec, {{"link.mlir", "new text\n"},
                      {"ok.mlir", "fine\n"},
                      {"sub/x.mlir", "x\n"}});
@@ -840,8 +837,8 @@ TEST_F(KilnDumpTest, ExtractSourcesNeverFollowsSymlinks) {
 }
 
 TEST_F(KilnDumpTest, ExtractSourcesChecksHashes) {
-  ModuleSpec spec = DumpSpec();
-  spec.source_contents[0].hash ^= 1;  // big.mlir
+  fb::ModuleT spec = DumpSpec();
+  spec.source_contents[0]->hash ^= 1;  // big.mlir
   const std::string module = Write("badhash.kiln", BuildModule(spec));
   const std::string out_dir = dir_ + "/out";
   RunResult result = Run({module, "--extract-sources=" + out_dir});
@@ -866,15 +863,14 @@ TEST_F(KilnDumpTest, ExtractSourcesChecksHashes) {
 // the function (bN, listed with its size under the signature) or new
 // storage; without a plan (result_buffers absent) nothing is said.
 TEST_F(KilnDumpTest, DisassembleShowsTheBufferPlan) {
-  ModuleSpec spec = DumpSpec();
-  TypeSpec v8{F32, {8}};
-  spec.functions = {{"main",
-                     {v8, v8, v8, v8},
-                     {0},
-                     {v8},
-                     {DispatchInto(0, 0, {0}, {1, 2}, {1, KILN_NEW_BUFFER}),
-                      Dispatch(0, 0, {1, 2}, {3}), Return({3})},
-                     {16, 32}}};
+  fb::ModuleT spec = DumpSpec();
+  fb::TensorTypeT v8 = Type(F32, {8});
+  spec.functions.clear();
+  spec.functions.push_back(
+      Function("main", {v8, v8, v8, v8}, {0}, {v8},
+               {DispatchInto(0, 0, {0}, {1, 2}, {1, KILN_NEW_BUFFER}),
+                Dispatch(0, 0, {1, 2}, {3}), Return({3})},
+               {16, 32}));
   const std::string module = Write("plan.kiln", BuildModule(spec));
   RunResult result = Run({module, "--disassemble"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
@@ -901,14 +897,14 @@ TEST_F(KilnDumpTest, DisassembleShowsTheBufferPlan) {
 //===----------------------------------------------------------------------===//
 
 TEST_F(KilnDumpTest, ModuleWithoutDebugInfo) {
-  ModuleSpec spec = DumpSpec();
+  fb::ModuleT spec = DumpSpec();
   spec.debug_level = 0;
   spec.capture_stages.clear();
   spec.source_files.clear();
   spec.source_contents.clear();
-  for (ExportSpec& ex : spec.executables[0].exports) {
-    ex = ExportSpec(ex.name, ex.library_ordinal, ex.binding_count,
-                    ex.workgroup_count);
+  for (std::unique_ptr<fb::ExportT>& ex : spec.executables[0]->exports) {
+    *ex = Export(ex->name, ex->library_ordinal, ex->binding_count,
+                 ex->workgroup_count);
   }
   const std::string module = Write("level0.kiln", BuildModule(spec));
   RunResult result = Run({module});
@@ -937,15 +933,15 @@ TEST_F(KilnDumpTest, ModuleWithoutDebugInfo) {
 TEST_F(KilnDumpTest, NeverLoadsTheLibraries) {
   // Library variant 3 answers with an unsupported ABI version: kiln-run
   // refuses the module, kiln-dump shows it.
-  ModuleSpec spec = DumpSpec();
-  spec.libraries[0].data = ReadBinaryFile(KILN_TEST_LIBRARY_3);
-  spec.libraries[0].cpu = "some-other-cpu";
+  fb::ModuleT spec = DumpSpec();
+  spec.libraries[0]->data = ReadBinaryFile(KILN_TEST_LIBRARY_3);
+  spec.libraries[0]->cpu = "some-other-cpu";
   const std::string module = Write("other.kiln", BuildModule(spec));
   RunResult result = Run({module});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_TRUE(Contains(result.out, "cpu some-other-cpu"));
   // Libraries are still checked as ELF images.
-  spec.libraries[0].data.resize(spec.libraries[0].data.size() / 2);
+  spec.libraries[0]->data.resize(spec.libraries[0]->data.size() / 2);
   result = Run({Write("half.kiln", BuildModule(spec))});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_TRUE(Contains(result.err, "library 0: truncated ELF")) << result.err;
@@ -962,14 +958,14 @@ TEST_F(KilnDumpTest, BadModulesAreErrorsNotCrashes) {
   EXPECT_TRUE(Contains(result.err, "not a kiln module"));
 
   // Broken debug information is caught by the loader.
-  ModuleSpec spec = DumpSpec();
+  fb::ModuleT spec = DumpSpec();
   std::swap(spec.source_files[0], spec.source_files[1]);
   result = Run({Write("unsorted.kiln", BuildModule(spec)), "--sources"});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_TRUE(Contains(result.err, "source files are not sorted by path"))
       << result.err;
   spec = DumpSpec();
-  spec.source_contents[1].uncompressed_size += 3;
+  spec.source_contents[1]->uncompressed_size += 3;
   result = Run({Write("size.kiln", BuildModule(spec))});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_TRUE(Contains(result.err, "zstd frame declares")) << result.err;
@@ -999,12 +995,12 @@ TEST_F(KilnDumpTest, BadModulesAreErrorsNotCrashes) {
 // DumpSpec with line maps: translated 11 came from source 7 and 8, 12 from
 // 8; source 7 from model.mlir 2, source 8 from model.mlir 2 and other.mlir 5
 // (an input file the module does not embed).
-ModuleSpec LineMapSpec() {
-  ModuleSpec spec = DumpSpec();
+fb::ModuleT LineMapSpec() {
+  fb::ModuleT spec = DumpSpec();
   spec.input_files = {"model.mlir", "other.mlir"};
-  spec.source_files[1].origins = {{7, 0, 0, 2}, {8, 0, 0, 2}, {8, 0, 1, 5}};
-  spec.source_files[2].previous = 1;
-  spec.source_files[2].origins = {{11, 7, 0, 2}, {11, 8, 0, 2}, {12, 8, 0, 2}};
+  spec.source_files[1]->origins = {{7, 0, 0, 2}, {8, 0, 0, 2}, {8, 0, 1, 5}};
+  spec.source_files[2]->previous = 1;
+  spec.source_files[2]->origins = {{11, 7, 0, 2}, {11, 8, 0, 2}, {12, 8, 0, 2}};
   return spec;
 }
 
@@ -1114,9 +1110,9 @@ TEST_F(KilnDumpTest, FlagErrors) {
 // Names, paths and texts from the module reach the terminal escaped, in
 // every view and in errors.
 TEST_F(KilnDumpTest, ModuleStringsArePrintedEscaped) {
-  ModuleSpec spec = DumpSpec();
-  spec.executables[0].exports[0].stage_locations.clear();
-  spec.executables[0].exports[0].name = "add\x1b]0;owned\x07";
+  fb::ModuleT spec = DumpSpec();
+  spec.executables[0]->exports[0]->stage_locations.clear();
+  spec.executables[0]->exports[0]->name = "add\x1b]0;owned\x07";
   SetSources(&spec, {{"m\x1b[2J.mlir", "line \x1b[31mred\n\tindented\n"}});
   const std::string module = Write("escapes.kiln", BuildModule(spec));
   RunResult result = Run({module});

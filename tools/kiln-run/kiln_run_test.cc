@@ -34,23 +34,21 @@ class KilnRunTest : public ToolTest {
   void SetUp() override {
     ToolTest::SetUp();
 
-    ModuleSpec spec;
-    spec.libraries.push_back({});
-    spec.libraries[0].data = ReadBinaryFile(KILN_TEST_LIBRARY_1);
-    TypeSpec v8{fb::ElementType::F32, {8}}, m24{fb::ElementType::F32, {2, 4}};
+    fb::ModuleT spec = NewModule();
+    spec.libraries.push_back(Library(ReadBinaryFile(KILN_TEST_LIBRARY_1)));
+    fb::TensorTypeT v8 = Type(fb::ElementType::F32, {8}),
+                    m24 = Type(fb::ElementType::F32, {2, 4});
     // add_f32 records its binding types (as kiln-compile writes them); fail
     // does not.
-    ExportSpec add("add_f32", 0, 3, {2, 1, 1});
-    add.binding_types = {v8, v8, v8};
-    spec.executables.push_back({"ex", 0, {add, {"fail", 1, 1, {1, 1, 1}}}});
+    fb::ExportT add = Export("add_f32", 0, 3, {2, 1, 1});
+    add.binding_types = Owned({v8, v8, v8});
+    spec.executables.push_back(
+        Executable("ex", 0, {add, Export("fail", 1, 1, {1, 1, 1})}));
     spec.functions.push_back(
-        {"main",
-         {v8, v8, v8, m24},
-         {0, 1},
-         {v8, m24},
-         {Dispatch(0, 0, {0, 1}, {2}), Reshape(3, 2), Return({2, 3})}});
-    spec.functions.push_back(
-        {"fail", {v8}, {}, {v8}, {Dispatch(0, 1, {}, {0}), Return({0})}});
+        Function("main", {v8, v8, v8, m24}, {0, 1}, {v8, m24},
+                 {Dispatch(0, 0, {0, 1}, {2}), Reshape(3, 2), Return({2, 3})}));
+    spec.functions.push_back(Function("fail", {v8}, {}, {v8},
+                                      {Dispatch(0, 1, {}, {0}), Return({0})}));
     two_functions_ = Write("two.kiln", BuildModule(spec));
     spec.functions.pop_back();
     one_function_ = Write("one.kiln", BuildModule(spec));
@@ -103,13 +101,13 @@ TEST_F(KilnRunTest, ListFunctions) {
 // Listing inspects: the library is not loaded, so none of its code runs
 // (this one's query answers with an ABI version no runtime serves).
 TEST_F(KilnRunTest, ListFunctionsDoesNotLoadTheLibrary) {
-  ModuleSpec spec;
-  spec.libraries.push_back({});
-  spec.libraries[0].data = ReadBinaryFile(KILN_TEST_LIBRARY_3);
-  TypeSpec v8{fb::ElementType::F32, {8}};
-  spec.executables.push_back({"ex", 0, {{"fail", 1, 1, {1, 1, 1}}}});
+  fb::ModuleT spec = NewModule();
+  spec.libraries.push_back(Library(ReadBinaryFile(KILN_TEST_LIBRARY_3)));
+  fb::TensorTypeT v8 = Type(fb::ElementType::F32, {8});
+  spec.executables.push_back(
+      Executable("ex", 0, {Export("fail", 1, 1, {1, 1, 1})}));
   spec.functions.push_back(
-      {"fail", {v8}, {}, {v8}, {Dispatch(0, 0, {}, {0}), Return({0})}});
+      Function("fail", {v8}, {}, {v8}, {Dispatch(0, 0, {}, {0}), Return({0})}));
   const std::string path = Write("abi99.kiln", BuildModule(spec));
   RunResult result = Run({path, "--list-functions"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
@@ -612,31 +610,27 @@ TEST_F(KilnRunTest, TraceProviderProblemsAreReportedBeforeTheRun) {
 // Checks
 //===----------------------------------------------------------------------===//
 
-ConstantSpec I32Constant(std::vector<int64_t> shape,
-                         const std::vector<int32_t>& values) {
-  ConstantSpec constant;
-  constant.type = {fb::ElementType::I32, std::move(shape)};
-  constant.data.resize(values.size() * sizeof(int32_t));
-  std::memcpy(constant.data.data(), values.data(), constant.data.size());
-  return constant;
+std::unique_ptr<fb::ConstantT> I32Constant(std::vector<int64_t> shape,
+                                           const std::vector<int32_t>& values) {
+  std::vector<uint8_t> data(values.size() * sizeof(int32_t));
+  std::memcpy(data.data(), values.data(), data.size());
+  return ConstantData(Type(fb::ElementType::I32, std::move(shape)),
+                      std::move(data));
 }
 
 // checks(x: i32) -> (2x2xi32): compares constants (one equal pair, one not)
 // and x with 0, then returns a constant.
 std::vector<uint8_t> CheckModule() {
-  ModuleSpec spec;
-  spec.constants = {I32Constant({2, 2}, {1, 2, 3, 4}),
-                    I32Constant({2, 2}, {1, 2, 3, 5})};
-  const TypeSpec m22{fb::ElementType::I32, {2, 2}},
-      i32{fb::ElementType::I32, {}};
+  fb::ModuleT spec = NewModule();
+  spec.constants.push_back(I32Constant({2, 2}, {1, 2, 3, 4}));
+  spec.constants.push_back(I32Constant({2, 2}, {1, 2, 3, 5}));
+  const fb::TensorTypeT m22 = Type(fb::ElementType::I32, {2, 2}),
+                        i32 = Type(fb::ElementType::I32, {});
   spec.functions.push_back(
-      {"checks",
-       {i32, m22, m22},
-       {0},
-       {m22},
-       {Constant(1, 0), Constant(2, 1), ExpectEq(1, 1, "t.mlir:3:3"),
-        ExpectEq(2, 1, "t.mlir:4:3"), ExpectFalse(0, "t.mlir:5:3"),
-        Return({2})}});
+      Function("checks", {i32, m22, m22}, {0}, {m22},
+               {Constant(1, 0), Constant(2, 1), ExpectEq(1, 1, "t.mlir:3:3"),
+                ExpectEq(2, 1, "t.mlir:4:3"), ExpectFalse(0, "t.mlir:5:3"),
+                Return({2})}));
   return BuildModule(spec);
 }
 
@@ -661,15 +655,12 @@ TEST_F(KilnRunTest, FailedChecksArePrintedAndFailTheRun) {
 }
 
 TEST_F(KilnRunTest, PassingChecksExitZero) {
-  ModuleSpec spec;
-  spec.constants = {I32Constant({2, 2}, {1, 2, 3, 4})};
-  const TypeSpec m22{fb::ElementType::I32, {2, 2}};
+  fb::ModuleT spec = NewModule();
+  spec.constants.push_back(I32Constant({2, 2}, {1, 2, 3, 4}));
+  const fb::TensorTypeT m22 = Type(fb::ElementType::I32, {2, 2});
   spec.functions.push_back(
-      {"checks",
-       {m22},
-       {},
-       {m22},
-       {Constant(0, 0), ExpectEq(0, 0, "t.mlir:3:3"), Return({0})}});
+      Function("checks", {m22}, {}, {m22},
+               {Constant(0, 0), ExpectEq(0, 0, "t.mlir:3:3"), Return({0})}));
   RunResult result = Run({Write("pass.kiln", BuildModule(spec))});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out, "2x2xi32=[1 2][3 4]\n");
@@ -683,11 +674,11 @@ TEST_F(KilnRunTest, PassingChecksExitZero) {
 TEST_F(KilnRunTest, OutputIsReplacedAsAWhole) {
   // No native library: loading one writes it to a memfd, which the file
   // size limit below would refuse too.
-  ModuleSpec spec;
-  spec.constants = {I32Constant({2, 2}, {1, 2, 3, 4})};
-  const TypeSpec m22{fb::ElementType::I32, {2, 2}};
+  fb::ModuleT spec = NewModule();
+  spec.constants.push_back(I32Constant({2, 2}, {1, 2, 3, 4}));
+  const fb::TensorTypeT m22 = Type(fb::ElementType::I32, {2, 2});
   spec.functions.push_back(
-      {"c", {m22}, {}, {m22}, {Constant(0, 0), Return({0})}});
+      Function("c", {m22}, {}, {m22}, {Constant(0, 0), Return({0})}));
   const std::string module = Write("constant.kiln", BuildModule(spec));
   const std::string out = dir_ + "/out.npy";
   Write("out.npy", {'o', 'l', 'd'});
@@ -723,16 +714,12 @@ TEST_F(KilnRunTest, StdoutWriteErrorsAreErrors) {
 }
 
 TEST_F(KilnRunTest, ModuleStringsArePrintedEscaped) {
-  ModuleSpec spec;
-  spec.constants = {I32Constant({}, {1})};
-  const TypeSpec i32{fb::ElementType::I32, {}};
-  spec.functions.push_back(
-      {"forged\n1 passed, 0 failed\x1b[2J",
-       {i32},
-       {},
-       {i32},
-       {Constant(0, 0), ExpectFalse(0, "t.mlir\x1b]0;x\x07:1:1"),
-        Return({0})}});
+  fb::ModuleT spec = NewModule();
+  spec.constants.push_back(I32Constant({}, {1}));
+  const fb::TensorTypeT i32 = Type(fb::ElementType::I32, {});
+  spec.functions.push_back(Function(
+      "forged\n1 passed, 0 failed\x1b[2J", {i32}, {}, {i32},
+      {Constant(0, 0), ExpectFalse(0, "t.mlir\x1b]0;x\x07:1:1"), Return({0})}));
   const std::string module = Write("names.kiln", BuildModule(spec));
   RunResult result = Run({module, "--list-functions"});
   EXPECT_EQ(result.exit_code, 0) << result.err;

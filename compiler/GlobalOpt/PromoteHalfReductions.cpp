@@ -51,8 +51,8 @@ bool isRetypable(Operation *op) {
 Value convertElements(PatternRewriter &rewriter, Location loc, Value source,
                       Type elementType, bool extend) {
   auto sourceType = cast<RankedTensorType>(source.getType());
-  Value empty = tensor::EmptyOp::create(rewriter, loc, sourceType.getShape(),
-                                        elementType);
+  Value empty = tensor::EmptyOp::create(
+      rewriter, loc, tensor::getMixedSizes(rewriter, loc, source), elementType);
   AffineMap identity = rewriter.getMultiDimIdentityMap(sourceType.getRank());
   SmallVector<utils::IteratorType> iterators(sourceType.getRank(),
                                              utils::IteratorType::parallel);

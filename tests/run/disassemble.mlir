@@ -82,7 +82,7 @@ func.func @count() {
 //  CHECK-NEXT:   6  return %2
 // The summary shows the export's grid growing with its dynamic extent.
 //      SUMMARY: flatten_square_dispatch_0_elementwise_Dx4_f32
-// SUMMARY-NEXT:   workgroup count  1x1x1 x ceil(c0 / {{[0-9]+}}) along x
+// SUMMARY-NEXT:   workgroup count  1x1x1 * ceil(c0 / {{[0-9]+}}) in x
 // SUMMARY-NEXT:   bindings         2: ?x4xf32, ?x4xf32
 func.func @flatten_square(%x: tensor<?x4xf32>) -> tensor<?xf32> {
   %c0 = arith.constant 0 : index

@@ -143,13 +143,14 @@ std::string PadLeft(std::string text, size_t width) {
   return text;
 }
 
-/// "4x1x1", or over dynamic extents "1x1x1 x ceil(c0 / 64) along x".
+/// "4x1x1", or over dynamic extents "1x1x1 * ceil(c0 / 64) in x": times
+/// dispatch constant 0 divided by 64, rounded up, along x.
 std::string WorkgroupCountString(const kiln::ExportView& ex) {
   const std::array<uint32_t, 3> count = ex.workgroup_count();
   std::string text = kiln::StrCat(count[0], "x", count[1], "x", count[2]);
   for (const kiln::ExportView::WorkgroupTile& tile : ex.workgroup_tiles()) {
-    text += kiln::StrCat(" x ceil(c", tile.constant, " / ", tile.tile,
-                         ") along ", "xyz"[tile.dimension % 3]);
+    text += kiln::StrCat(" * ceil(c", tile.constant, " / ", tile.tile, ") in ",
+                         std::string(1, "xyz"[tile.dimension % 3]));
   }
   return text;
 }

@@ -63,7 +63,8 @@ std::optional<WorkgroupGrid> getWorkgroupGrid(scf::ForallOp forallOp) {
   if (rank > 3)
     return std::nullopt;
   WorkgroupGrid grid;
-  for (int64_t i = 0; i < rank; ++i) {
+  // Innermost (x) first, the order strategy selection lists tiles in.
+  for (int64_t i = rank - 1; i >= 0; --i) {
     std::optional<int64_t> lb =
         getConstantIntValue(forallOp.getMixedLowerBound()[i]);
     OpFoldResult upper = forallOp.getMixedUpperBound()[i];

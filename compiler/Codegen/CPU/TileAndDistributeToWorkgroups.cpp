@@ -40,8 +40,9 @@ void copyInitsFromBindings(RewriterBase &rewriter, Operation *root) {
     auto type = cast<RankedTensorType>(init.get().getType());
     rewriter.setInsertionPoint(root);
     Location loc = root->getLoc();
-    Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                          type.getElementType());
+    Value empty = tensor::EmptyOp::create(
+        rewriter, loc, tensor::getMixedSizes(rewriter, loc, init.get()),
+        type.getElementType());
     Value copy =
         linalg::CopyOp::create(rewriter, loc, init.get(), empty).getResult(0);
     rewriter.modifyOpInPlace(root, [&] { init.set(copy); });

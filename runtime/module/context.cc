@@ -63,8 +63,10 @@ class Context::Impl {
 
   Status Call(size_t function_index, const std::vector<Tensor>& inputs,
               std::vector<Tensor>* outputs);
+  /// `workgroup_count` null: the grid the export's code handles for these
+  /// bindings.
   Status Dispatch(uint32_t executable, uint32_t export_index,
-                  const std::array<uint32_t, 3>& workgroup_count,
+                  const std::array<uint32_t, 3>* workgroup_count,
                   const std::vector<Tensor>& bindings);
 
   DispatchObserver dispatch_observer;
@@ -168,14 +170,14 @@ Status Context::Call(size_t function_index, const std::vector<Tensor>& inputs,
 
 Status Context::Dispatch(const ExportView& export_view,
                          const std::vector<Tensor>& bindings) {
-  return Dispatch(export_view.executable_index(), export_view.export_index(),
-                  export_view.workgroup_count(), bindings);
+  return impl_->Dispatch(export_view.executable_index(),
+                         export_view.export_index(), nullptr, bindings);
 }
 
 Status Context::Dispatch(uint32_t executable, uint32_t export_index,
                          const std::array<uint32_t, 3>& workgroup_count,
                          const std::vector<Tensor>& bindings) {
-  return impl_->Dispatch(executable, export_index, workgroup_count, bindings);
+  return impl_->Dispatch(executable, export_index, &workgroup_count, bindings);
 }
 
 namespace {
@@ -333,7 +335,7 @@ Status Context::Impl::Call(size_t function_index,
 }
 
 Status Context::Impl::Dispatch(uint32_t executable, uint32_t export_index,
-                               const std::array<uint32_t, 3>& workgroup_count,
+                               const std::array<uint32_t, 3>* requested_count,
                                const std::vector<Tensor>& bindings) {
   KILN_RETURN_IF_ERROR(CheckLibrariesLoaded(*module_));
   KILN_ASSIGN_OR_RETURN(ExportView view,
@@ -378,7 +380,13 @@ Status Context::Impl::Dispatch(uint32_t executable, uint32_t export_index,
   uint32_t compiled[3];
   for (int d = 0; d < 3; ++d) compiled[d] = ex.workgroup_count[d];
   KILN_RETURN_IF_ERROR(ApplyWorkgroupTiles(ex, constants_, compiled), context);
+  const std::array<uint32_t, 3> workgroup_count =
+      requested_count
+          ? *requested_count
+          : std::array<uint32_t, 3>{compiled[0], compiled[1], compiled[2]};
   for (int d = 0; d < 3; ++d) {
+    // The export's own grid may be empty: an extent of 0 leaves no work.
+    if (!requested_count) break;
     if (workgroup_count[d] < 1 || workgroup_count[d] > compiled[d]) {
       return InvalidArgumentError(
           context, ": workgroup count ", workgroup_count[0], "x",

@@ -353,8 +353,13 @@ kiln::Status DispatchOne(const std::shared_ptr<const kiln::Module>& module,
   const std::array<uint32_t, 3> compiled = ex.workgroup_count();
   const std::array<uint32_t, 3> count =
       options.has_workgroup_count ? options.workgroup_count : compiled;
-  KILN_RETURN_IF_ERROR(context.Dispatch(ex.executable_index(),
-                                        ex.export_index(), count, bindings));
+  // Without --workgroup-count, the grid the bindings need (over dynamic
+  // extents, more than the compiled static factor).
+  KILN_RETURN_IF_ERROR(options.has_workgroup_count
+                           ? context.Dispatch(ex.executable_index(),
+                                              ex.export_index(), count,
+                                              bindings)
+                           : context.Dispatch(ex, bindings));
   // The code splits the work among the compiled count: with fewer
   // workgroups, the missing ones' share of the outputs keeps the value its
   // --binding gave. (Dispatch refused counts beyond the compiled one.)

@@ -98,7 +98,8 @@ class Context {
                   const std::array<uint32_t, 3>& workgroup_count,
                   const std::vector<Tensor>& bindings);
   /// Same, by export of this context's module (from Module::FindExport or
-  /// GetExport), with the export's own workgroup count.
+  /// GetExport), with the export's own workgroup count: for a kernel over
+  /// dynamic extents, the count these bindings need.
   Status Dispatch(const ExportView& export_view,
                   const std::vector<Tensor>& bindings);
 

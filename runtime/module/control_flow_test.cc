@@ -248,11 +248,7 @@ class ControlFlowRunTest : public ::testing::TestWithParam<int> {
 
   // Calls `function` and returns its only result as text, or the error.
   std::string Run(std::string_view function, std::vector<Tensor> inputs) {
-    std::vector<Tensor> outputs;
-    Status status = context_->Call(function, inputs, &outputs);
-    if (!status.ok()) return "error: " + status.message();
-    if (outputs.size() != 1) return "wrong result count";
-    return FormatTensor(outputs[0]);
+    return CallForText(*context_, function, inputs);
   }
 
   std::shared_ptr<const Module> module_;

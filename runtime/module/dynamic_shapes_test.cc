@@ -175,11 +175,7 @@ class DynamicShapesTest : public ::testing::TestWithParam<int> {
       if (!tensor.ok()) return "bad input: " + tensor.status().message();
       tensors.push_back(*tensor);
     }
-    std::vector<Tensor> outputs;
-    Status status = context_->Call(function, tensors, &outputs);
-    if (!status.ok()) return "error: " + status.message();
-    if (outputs.size() != 1) return "wrong result count";
-    return FormatTensor(outputs[0]);
+    return CallForText(*context_, function, tensors);
   }
 
   std::shared_ptr<const Module> module_;
@@ -258,24 +254,23 @@ TEST_P(DynamicShapesTest, IndexArithmetic) {
         "ceildiv_negative", "rem", "min", "max"}) {
     EXPECT_EQ(Run(std::string("index_") + name, {x}), twelve) << name;
   }
-  EXPECT_EQ(Run("index_floor_of_negative", {x}),
-            "error: function 'index_floor_of_negative' instruction 3: slot 1 "
-            "(?xf32) dimension 0 would be -13");
-  EXPECT_EQ(Run("index_ceil_of_negative", {x}),
-            "error: function 'index_ceil_of_negative' instruction 3: slot 1 "
-            "(?xf32) dimension 0 would be -12");
-  EXPECT_EQ(Run("index_rem_negative", {x}),
-            "error: function 'index_rem_negative' instruction 3: slot 1 "
-            "(?xf32) dimension 0 would be -12");
-  EXPECT_EQ(Run("index_zero", {x}),
-            "error: function 'index_zero' instruction 2: index division by "
-            "zero");
-  EXPECT_EQ(Run("index_overflow", {x}),
-            "error: function 'index_overflow' instruction 2: index Mul of "
-            "4611686018427387904 and 4 overflows");
-  EXPECT_EQ(Run("index_min_by_minus_one", {x}),
-            "error: function 'index_min_by_minus_one' instruction 2: index "
-            "FloorDiv of -9223372036854775808 and -1 overflows");
+  const struct {
+    const char* name;
+    const char* error;
+  } errors[] = {
+      {"floor_of_negative", "3: slot 1 (?xf32) dimension 0 would be -13"},
+      {"ceil_of_negative", "3: slot 1 (?xf32) dimension 0 would be -12"},
+      {"rem_negative", "3: slot 1 (?xf32) dimension 0 would be -12"},
+      {"zero", "2: index division by zero"},
+      {"overflow", "2: index Mul of 4611686018427387904 and 4 overflows"},
+      {"min_by_minus_one",
+       "2: index FloorDiv of -9223372036854775808 and -1 overflows"},
+  };
+  for (const auto& e : errors) {
+    const std::string function = std::string("index_") + e.name;
+    EXPECT_EQ(Run(function, {x}),
+              "error: function '" + function + "' instruction " + e.error);
+  }
 }
 
 TEST_P(DynamicShapesTest, ReshapeToAnotherSizeFails) {

@@ -27,9 +27,11 @@
 
 #include "flatbuffers/flatbuffers.h"
 #include "gtest/gtest.h"
+#include "kiln/context.h"
 #include "kiln/module.h"
 #include "kiln/module_format.h"
 #include "kiln/module_generated.h"
+#include "kiln/tensor_io.h"
 
 namespace kiln::testing {
 
@@ -500,6 +502,17 @@ inline std::string LoadError(const std::vector<uint8_t>& bytes) {
 /// when it loads.
 inline std::string LoadError(const fb::ModuleT& spec) {
   return LoadError(BuildModule(spec));
+}
+
+/// Calls `function` and returns its only result as text (FormatTensor), or
+/// "error: " and the error.
+inline std::string CallForText(Context& context, std::string_view function,
+                               const std::vector<Tensor>& inputs) {
+  std::vector<Tensor> outputs;
+  Status status = context.Call(function, inputs, &outputs);
+  if (!status.ok()) return "error: " + status.message();
+  if (outputs.size() != 1) return "wrong result count";
+  return FormatTensor(outputs[0]);
 }
 
 }  // namespace kiln::testing

@@ -86,21 +86,29 @@ Value loadStateField(ConversionPatternRewriter &rewriter, Location loc,
   return LLVM::ZExtOp::create(rewriter, loc, converter.getIndexType(), value);
 }
 
+/// Loads the pointer at `state[0][field]` of the dispatch state.
+Value loadDispatchStatePointer(ConversionPatternRewriter &rewriter,
+                               Location loc, Operation *op, int32_t field) {
+  MLIRContext *context = rewriter.getContext();
+  auto ptrType = LLVM::LLVMPointerType::get(context);
+  Value address = LLVM::GEPOp::create(
+      rewriter, loc, ptrType, getDispatchStateType(context),
+      getStateArgument(op, kDispatchState), ArrayRef<LLVM::GEPArg>{0, field},
+      LLVM::GEPNoWrapFlags::inbounds);
+  return LLVM::LoadOp::create(rewriter, loc, ptrType, address, /*alignment=*/8,
+                              /*isVolatile=*/false, /*isNonTemporal=*/false,
+                              /*isInvariant=*/true);
+}
+
 struct BindingOpLowering : ConvertOpToLLVMPattern<BindingOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(BindingOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *context = rewriter.getContext();
-    auto ptrType = LLVM::LLVMPointerType::get(context);
-    Value state = getStateArgument(op, kDispatchState);
-    Value bindingsAddress = LLVM::GEPOp::create(
-        rewriter, loc, ptrType, getDispatchStateType(context), state,
-        ArrayRef<LLVM::GEPArg>{0, kBindingPtrsField},
-        LLVM::GEPNoWrapFlags::inbounds);
-    Value bindings = LLVM::LoadOp::create(rewriter, loc, ptrType,
-                                          bindingsAddress, /*alignment=*/8);
+    auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
+    Value bindings =
+        loadDispatchStatePointer(rewriter, loc, op, kBindingPtrsField);
     int64_t index = op.getIndex().getSExtValue();
     Value baseAddress =
         LLVM::GEPOp::create(rewriter, loc, ptrType, ptrType, bindings,
@@ -134,18 +142,9 @@ struct DispatchConstantOpLowering : ConvertOpToLLVMPattern<DispatchConstantOp> {
   matchAndRewrite(DispatchConstantOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *context = rewriter.getContext();
-    auto ptrType = LLVM::LLVMPointerType::get(context);
-    Value state = getStateArgument(op, kDispatchState);
-    Value constantsAddress = LLVM::GEPOp::create(
-        rewriter, loc, ptrType, getDispatchStateType(context), state,
-        ArrayRef<LLVM::GEPArg>{0, kConstantsField},
-        LLVM::GEPNoWrapFlags::inbounds);
-    Value constants = LLVM::LoadOp::create(rewriter, loc, ptrType,
-                                           constantsAddress, /*alignment=*/8,
-                                           /*isVolatile=*/false,
-                                           /*isNonTemporal=*/false,
-                                           /*isInvariant=*/true);
+    auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
+    Value constants =
+        loadDispatchStatePointer(rewriter, loc, op, kConstantsField);
     Value address = LLVM::GEPOp::create(
         rewriter, loc, ptrType, rewriter.getI64Type(), constants,
         ArrayRef<LLVM::GEPArg>{

@@ -21,7 +21,7 @@
 // TRANSLATED: llvm.func @main_dispatch_{{[0-9]+}}_mmt4d_{{.+}}_f32(%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr) -> i32
 // TRANSLATED-NOT: linalg.
 
-// UNKNOWN: error: unknown stage '3.nowhere'; stages are 0.source, 1.configured, 2.translated
+// UNKNOWN: for the --dump-stage option: Cannot find option named '3.nowhere'!
 
 func.func @main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %zero = arith.constant 0.0 : f32

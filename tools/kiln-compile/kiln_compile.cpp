@@ -47,11 +47,12 @@ static cl::opt<std::string>
               cl::desc("CPU to generate code for: host, x86-64-v2, "
                        "x86-64-v3, x86-64-v4 or an LLVM x86 CPU name"),
               cl::init("host"), cl::cat(kilnCategory));
-static cl::opt<std::string> dumpStage(
+// Its values, the stage names, are added from their one list in main.
+static cl::opt<kiln::CodegenStage> dumpStage(
     "dump-stage",
     cl::desc("Print every executable variant to stderr when it reaches this "
-             "stage (0.source, 1.configured, 2.translated)"),
-    cl::init(""), cl::cat(kilnCategory));
+             "stage"),
+    cl::cat(kilnCategory));
 static cl::opt<std::string> keepLibraryFiles(
     "keep-library-files",
     cl::desc("Keep the native library's object and shared object as "
@@ -326,15 +327,8 @@ static LogicalResult run(MLIRContext &context) {
   options.accumulateHalfInF32 = accumulateHalfInF32;
   options.reassociateFpReductions = reassociateFpReductions;
   options.keepLibraryFilesDir = keepLibraryFiles;
-  if (!dumpStage.empty()) {
-    options.dumpStage = kiln::parseCodegenStageName(dumpStage);
-    if (!options.dumpStage) {
-      llvm::errs() << "kiln-compile: error: unknown stage '" << dumpStage
-                   << "'; stages are "
-                   << llvm::join(kiln::getCodegenStageNames(), ", ") << "\n";
-      return failure();
-    }
-  }
+  if (dumpStage.getNumOccurrences() != 0)
+    options.dumpStage = dumpStage.getValue();
   options.compileTo = compileTo;
   if (failed(kiln::verifyTargetCPU(options.cpu))) {
     llvm::errs() << "kiln-compile: error: unknown --cpu '" << options.cpu
@@ -430,6 +424,9 @@ int main(int argc, char **argv) {
   for (auto &[name, option] : cl::getRegisteredOptions())
     if (option->getOptionHiddenFlag() == cl::ReallyHidden)
       reallyHidden.insert(option);
+  for (StringRef name : kiln::getCodegenStageNames())
+    dumpStage.getParser().addLiteralOption(
+        name, *kiln::parseCodegenStageName(name), "");
   cl::HideUnrelatedOptions(kilnCategory);
   for (auto &[name, option] : cl::getRegisteredOptions())
     if (option->getOptionHiddenFlag() == cl::ReallyHidden &&

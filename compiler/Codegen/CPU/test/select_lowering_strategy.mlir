@@ -4,6 +4,7 @@
 // two 16-lane vectors, 32 registers), 64x64 workgroup tiles and a 16x16
 // workgroup grid; its epilogue carries the same tiles mapped to its own
 // loops.
+// CHECK-LABEL: kiln.executable @mm
 //       CHECK: kiln.executable.export @mm ordinal(0) bindings(4) workgroups([16, 16, 1])
 //       CHECK: linalg.matmul {lowering_config = #kiln.lowering_config<vector = [8, 32, 1]>}
 //       CHECK: linalg.generic {{.*}}lowering_config = #kiln.lowering_config<workgroup = [64, 64], vector = [8, 32]>
@@ -41,6 +42,7 @@ kiln.executable @mm {
 
 // Tests that a small elementwise kernel runs as one workgroup, vectorized
 // along its innermost loop (AVX2: 8 lanes).
+// CHECK-LABEL: kiln.executable @small
 //       CHECK: kiln.executable.export @small ordinal(0) bindings(2) workgroups([1, 1, 1])
 //       CHECK: linalg.generic {{.*}}lowering_config = #kiln.lowering_config<workgroup = [0, 0], vector = [1, 8]>
 kiln.executable @small {
@@ -70,6 +72,7 @@ kiln.executable @small {
 
 // Tests that a root that cannot be tiled (an insert_slice) runs as one
 // workgroup without a tile configuration.
+// CHECK-LABEL: kiln.executable @pad
 //       CHECK: kiln.executable.export @pad ordinal(0) bindings(2) workgroups([1, 1, 1])
 //       CHECK: linalg.fill ins
 //   CHECK-NOT: lowering_config
@@ -98,6 +101,7 @@ kiln.executable @pad {
 // of K1 per vector iteration; workgroups take 2 RHS panels of 64 KiB each
 // (half of LLVM's 256 KiB L2 for a named CPU) and all rows: 32 column blocks
 // already give enough workgroups.
+// CHECK-LABEL: kiln.executable @mmt4d_avx2
 //       CHECK: kiln.executable.export @mmt4d_avx2 ordinal(0) bindings(3) workgroups([32, 1, 1])
 //       CHECK: linalg.mmt4d {lowering_config = #kiln.lowering_config<workgroup = [0, 2, 0, 0, 0, 0], vector = [1, 1, 1, 6, 16, 1]>}
 kiln.executable @mmt4d_avx2 {
@@ -128,6 +132,7 @@ kiln.executable @mmt4d_avx2 {
 // packed, so the columns alone make the workgroups, one 16 KiB panel each
 // (16 workgroups, not 2 of the 8 panels that would fit half of L2). The pack
 // takes its own vector tiles.
+// CHECK-LABEL: kiln.executable @mmt4d_packing_rhs
 //       CHECK: kiln.executable.export @mmt4d_packing_rhs ordinal(0) bindings(3) workgroups([16, 1, 1])
 //       CHECK: linalg.pack {{.*}}lowering_config = #kiln.lowering_config<vector = [1, 8]>
 //       CHECK: linalg.mmt4d {lowering_config = #kiln.lowering_config<workgroup = [0, 1, 0, 0, 0, 0], vector = [1, 1, 1, 6, 16, 1]>}
@@ -158,6 +163,7 @@ kiln.executable @mmt4d_packing_rhs {
 
 // Tests that a pack moves one row of 8 inner tiles per vector iteration and
 // splits its outer rows (of which the last is padding) over workgroups.
+// CHECK-LABEL: kiln.executable @pack
 //       CHECK: kiln.executable.export @pack ordinal(0) bindings(2) workgroups([28, 1, 1])
 //       CHECK: linalg.pack {{.*}}lowering_config = #kiln.lowering_config<workgroup = [6, 0], vector = [1, 8]>
 kiln.executable @pack {
@@ -184,6 +190,7 @@ kiln.executable @pack {
 // the unpack taking the same tiles, with workgroups of whole inner tiles:
 // 1000 rows are not a multiple of 6, so the last tile of the last workgroup
 // is partial.
+// CHECK-LABEL: kiln.executable @unpack
 //       CHECK: kiln.executable.export @unpack ordinal(0) bindings(3) workgroups([28, 1, 1])
 //       CHECK: linalg.unpack {{.*}}lowering_config = #kiln.lowering_config<vector = [6, 16]>
 //       CHECK: linalg.generic {{.*}}lowering_config = #kiln.lowering_config<workgroup = [36, 0], vector = [6, 16]>
@@ -217,6 +224,7 @@ kiln.executable @unpack {
 
 // Tests that a loop of 999 (27 x 37) gets a full vector tile of 8 lanes, not
 // a divisor of 999 (3): the remainder is peeled.
+// CHECK-LABEL: kiln.executable @odd
 //       CHECK: kiln.executable.export @odd ordinal(0) bindings(2)
 //       CHECK: linalg.generic {{.*}}lowering_config = #kiln.lowering_config<workgroup = [{{.+}}], vector = [1, 8]>
 kiln.executable @odd {
@@ -250,6 +258,7 @@ kiln.executable @odd {
 // whole, not tiled.
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (i)>
+// CHECK-LABEL: kiln.executable @softmax
 //       CHECK: kiln.executable.export @softmax ordinal(0) bindings(2) workgroups([4, 1, 1])
 //       CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}lowering_config = #kiln.lowering_config<vector = [1, 0]>
 //       CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}lowering_config = #kiln.lowering_config<vector = [1, 0]>
@@ -307,6 +316,7 @@ kiln.executable @softmax {
 // channels), one input channel per step (its elements broadcast from
 // memory), the whole filter row (decomposed to 1-D), and workgroups of
 // output rows.
+// CHECK-LABEL: kiln.executable @conv
 //       CHECK: kiln.executable.export @conv ordinal(0) bindings(3)
 //       CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}lowering_config = #kiln.lowering_config<workgroup = [0, {{[1-9][0-9]*}}, 0, 0, 0, 0, 0], vector = [1, 1, 4, 16, 1, 0, 1]>
 kiln.executable @conv {
@@ -336,6 +346,7 @@ kiln.executable @conv {
 // Tests that with AVX-512 a convolution keeps one-vector rows, unlike a
 // contraction's two: 16 rows less the halo (14 output columns, which 56
 // divides into 4 tiles) x 16 output channels.
+// CHECK-LABEL: kiln.executable @conv_avx512
 //       CHECK: kiln.executable.export @conv_avx512 ordinal(0) bindings(3)
 //       CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}lowering_config = #kiln.lowering_config<workgroup = [0, {{[1-9][0-9]*}}, 0, 0, 0, 0, 0], vector = [1, 1, 14, 16, 1, 0, 1]>
 kiln.executable @conv_avx512 {
@@ -367,6 +378,7 @@ kiln.executable @conv_avx512 {
 // tile (8 rows) by every column per workgroup, 13 of them for 100 rows, each
 // vector iteration one 8x32 accumulator tile; the contraction keeps only its
 // vector tiles (its K loop tiled by one).
+// CHECK-LABEL: kiln.executable @mmt4d_unpack
 //       CHECK: kiln.executable.export @mmt4d_unpack ordinal(0) bindings(4) workgroups([13, 1, 1])
 //       CHECK: linalg.mmt4d {lowering_config = #kiln.lowering_config<vector = [1, 1, 1, 8, 32, 1]>}
 //       CHECK: linalg.unpack
@@ -409,6 +421,7 @@ kiln.executable @mmt4d_unpack {
 // Tests that in a contraction's dispatch the LHS pack, which pads nothing
 // and tiles K by one, is marked to be read in place (no tiles of its own),
 // while the RHS pack, packed per workgroup, gets its own vector tiles.
+// CHECK-LABEL: kiln.executable @lhs_in_place
 //       CHECK: kiln.executable.export @lhs_in_place
 //       CHECK: linalg.pack {{.*}} {kiln.read_in_place} : tensor<64x80xf32> -> tensor<8x80x8x1xf32>
 //       CHECK: linalg.pack {{.*}} {lowering_config = #kiln.lowering_config<vector = [{{.*}}]>} : tensor<80x512xf32> -> tensor<16x80x32x1xf32>
@@ -444,6 +457,7 @@ kiln.executable @lhs_in_place {
 // Tests that a large pad (its fill and insert_slice) is split over
 // workgroups by rows of its destination (58 rows of 58x64 elements: 12
 // workgroups of about 16Ki elements each).
+// CHECK-LABEL: kiln.executable @big_pad
 //       CHECK: kiln.executable.export @big_pad ordinal(0) bindings(2) workgroups([12, 1, 1])
 //       CHECK: tensor.insert_slice {{.*}}lowering_config = #kiln.lowering_config<workgroup = [0, 5, 0, 0], vector = [0, 0, 0, 0]>
 kiln.executable @big_pad {
@@ -471,6 +485,7 @@ kiln.executable @big_pad {
 // it were large and takes its grid dimension from its dispatch constant:
 // rows of ?x16 in workgroups of 1024 rows, ceil(constant 0 / 1024) of them
 // along x.
+// CHECK-LABEL: kiln.executable @dyn
 //       CHECK: kiln.executable.export @dyn ordinal(0) bindings(2) workgroups([1, 1, 1]) {workgroup_tiles = array<i64: 0, 0, 1024>}
 //       CHECK: linalg.generic {{.*}}lowering_config = #kiln.lowering_config<workgroup = [1024, 0], vector = [1, 16]>
 kiln.executable @dyn {

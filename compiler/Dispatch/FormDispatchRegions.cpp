@@ -89,14 +89,18 @@ bool isChainableOp(Operation *op) {
       linalg::isaContractionOpInterface(genericOp) ||
       linalg::isaConvolutionOpInterface(genericOp))
     return false;
+  // Rows may be as many as the program runs with; each row's reduction
+  // must be small enough to keep whole.
   SmallVector<int64_t> ranges = genericOp.getStaticLoopRanges();
-  if (llvm::any_of(ranges, ShapedType::isDynamic))
-    return false;
   int64_t reduced = 1;
   for (auto [range, iterator] :
-       llvm::zip(ranges, genericOp.getIteratorTypesArray()))
-    if (iterator == utils::IteratorType::reduction)
-      reduced *= range;
+       llvm::zip(ranges, genericOp.getIteratorTypesArray())) {
+    if (iterator != utils::IteratorType::reduction)
+      continue;
+    if (ShapedType::isDynamic(range))
+      return false;
+    reduced *= range;
+  }
   return reduced <= kMaxChainedReduction &&
          llvm::all_of(genericOp.getIndexingMapsArray(), [](AffineMap map) {
            return map.isProjectedPermutation();

@@ -148,6 +148,60 @@ func.func @softmax(%x: tensor<64x128xf32>) -> tensor<64x128xf32> {
 
 // -----
 
+// Tests that the same softmax over rows whose number is known only at run
+// time forms one region too (each row's reduction is static), its result
+// sized by the input's rows.
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+// CHECK-LABEL: func.func @softmax_dynamic_rows
+//       CHECK:   %[[N:.+]] = tensor.dim
+//       CHECK:   %[[R:.+]] = kiln.dispatch.region -> (tensor<?x128xf32>) dims(%[[N]]) {
+//       CHECK:     linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+//       CHECK:     math.exp
+//       CHECK:     linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+//       CHECK:     arith.divf
+//       CHECK:     kiln.return
+//   CHECK-NOT:   kiln.dispatch.region
+//       CHECK:   return %[[R]]
+func.func @softmax_dynamic_rows(%x: tensor<?x128xf32>) -> tensor<?x128xf32> {
+  %lowest = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x128xf32>
+  %er = tensor.empty(%n) : tensor<?xf32>
+  %e = tensor.empty(%n) : tensor<?x128xf32>
+  %fmax = linalg.fill ins(%lowest : f32) outs(%er : tensor<?xf32>) -> tensor<?xf32>
+  %max = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<?x128xf32>) outs(%fmax : tensor<?xf32>) {
+  ^bb0(%v: f32, %m: f32):
+    %r = arith.maximumf %v, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<?xf32>
+  %exp = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<?x128xf32>, tensor<?xf32>) outs(%e : tensor<?x128xf32>) {
+  ^bb0(%v: f32, %m: f32, %o: f32):
+    %d = arith.subf %v, %m : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<?x128xf32>
+  %fsum = linalg.fill ins(%zero : f32) outs(%er : tensor<?xf32>) -> tensor<?xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%exp : tensor<?x128xf32>) outs(%fsum : tensor<?xf32>) {
+  ^bb0(%v: f32, %s: f32):
+    %r = arith.addf %v, %s : f32
+    linalg.yield %r : f32
+  } -> tensor<?xf32>
+  %out = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%exp, %sum : tensor<?x128xf32>, tensor<?xf32>) outs(%e : tensor<?x128xf32>) {
+  ^bb0(%v: f32, %s: f32, %o: f32):
+    %r = arith.divf %v, %s : f32
+    linalg.yield %r : f32
+  } -> tensor<?x128xf32>
+  return %out : tensor<?x128xf32>
+}
+
+// -----
+
 // Tests that a reduction whose result the host also returns is not pulled
 // into its consumer's region: it must reach memory anyway, and a chain joins
 // a producer only when every user is in the chain.

@@ -131,9 +131,10 @@ MemRefType getBindingStorageType(RankedTensorType type) {
 
 std::optional<int64_t> findDispatchConstant(Value value, int64_t dim) {
   Value size;
-  if (auto toTensorOp = value.getDefiningOp<bufferization::ToTensorOp>()) {
-    auto bindingOp = toTensorOp.getBuffer().getDefiningOp<BindingOp>();
-    if (!bindingOp || !bindingOp.getType().isDynamicDim(dim))
+  if (auto toTensorOp = value.getDefiningOp<bufferization::ToTensorOp>())
+    return findDispatchConstant(toTensorOp.getBuffer(), dim);
+  if (auto bindingOp = value.getDefiningOp<BindingOp>()) {
+    if (!bindingOp.getType().isDynamicDim(dim))
       return std::nullopt;
     size = bindingOp
                .getDynamicSizes()[bindingOp.getType().getDynamicDimIndex(dim)];
@@ -151,6 +152,26 @@ std::optional<int64_t> findDispatchConstant(Value value, int64_t dim) {
   if (auto constantOp = size.getDefiningOp<DispatchConstantOp>())
     return constantOp.getIndex().getSExtValue();
   return std::nullopt;
+}
+
+SmallVector<SmallVector<int64_t>> findLoopRangeConstants(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return {};
+  SmallVector<SmallVector<int64_t>> loops(linalgOp.getNumLoops());
+  for (OpOperand &operand : linalgOp->getOpOperands()) {
+    auto type = dyn_cast<ShapedType>(operand.get().getType());
+    if (!type)
+      continue;
+    for (auto [dim, expr] : llvm::enumerate(
+             linalgOp.getMatchingIndexingMap(&operand).getResults()))
+      if (auto dimExpr = dyn_cast<AffineDimExpr>(expr);
+          dimExpr && type.isDynamicDim(dim))
+        if (std::optional<int64_t> constant =
+                findDispatchConstant(operand.get(), dim))
+          loops[dimExpr.getPosition()].push_back(*constant);
+  }
+  return loops;
 }
 
 } // namespace mlir::kiln

@@ -5,6 +5,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Region.h"
+#include "llvm/ADT/SmallVector.h"
 #include <optional>
 #include <string>
 
@@ -32,9 +33,15 @@ bool canReadPackInPlace(Operation *op);
 MemRefType getBindingStorageType(RankedTensorType type);
 
 /// The dispatch constant that dimension `dim` of `value` is, inside a
-/// kernel, when the kernel reads it from one: a binding's dynamic size,
-/// through empty tensors and destinations.
+/// kernel, when the kernel reads it from one: a binding's dynamic size (of
+/// the binding or the tensor read from it), through empty tensors and
+/// destinations.
 std::optional<int64_t> findDispatchConstant(Value value, int64_t dim);
+
+/// For each loop of `op` (in a kernel), the dispatch constants of the
+/// operand extents it runs over, in operand order: none for a loop no
+/// dynamic extent bounds, several when operands share it (they must agree).
+SmallVector<SmallVector<int64_t>> findLoopRangeConstants(Operation *op);
 
 } // namespace mlir::kiln
 

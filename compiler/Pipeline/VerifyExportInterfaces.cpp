@@ -65,40 +65,15 @@ SmallVector<int64_t> findEqualConstants(func::FuncOp funcOp) {
       pairs.insert({std::min(*a, *b), std::max(*a, *b)});
   };
   funcOp.walk([&](linalg::LinalgOp op) {
-    SmallVector<std::optional<int64_t>> loops(op.getNumLoops());
-    for (OpOperand &operand : op->getOpOperands()) {
-      auto type = dyn_cast<ShapedType>(operand.get().getType());
-      if (!type)
-        continue;
-      for (auto [dim, expr] :
-           llvm::enumerate(op.getMatchingIndexingMap(&operand).getResults())) {
-        auto dimExpr = dyn_cast<AffineDimExpr>(expr);
-        if (!dimExpr || !type.isDynamicDim(dim))
-          continue;
-        std::optional<int64_t> constant =
-            findDispatchConstant(operand.get(), dim);
-        std::optional<int64_t> &loop = loops[dimExpr.getPosition()];
-        if (loop)
-          equal(loop, constant);
-        else
-          loop = constant;
-      }
-    }
+    for (ArrayRef<int64_t> constants : findLoopRangeConstants(op))
+      for (size_t i = 1; i < constants.size(); ++i)
+        equal(constants.front(), constants[i]);
   });
   funcOp.walk([&](bufferization::MaterializeInDestinationOp op) {
-    auto bindingOp = op.getDest().getDefiningOp<BindingOp>();
     auto type = dyn_cast<RankedTensorType>(op.getSource().getType());
-    if (!bindingOp || !type)
-      return;
-    for (int64_t dim = 0; dim < type.getRank(); ++dim)
-      if (type.isDynamicDim(dim) && bindingOp.getType().isDynamicDim(dim))
-        if (auto constantOp =
-                bindingOp
-                    .getDynamicSizes()[bindingOp.getType().getDynamicDimIndex(
-                        dim)]
-                    .getDefiningOp<DispatchConstantOp>())
-          equal(findDispatchConstant(op.getSource(), dim),
-                constantOp.getIndex().getSExtValue());
+    for (int64_t dim = 0; type && dim < type.getRank(); ++dim)
+      equal(findDispatchConstant(op.getSource(), dim),
+            findDispatchConstant(op.getDest(), dim));
   });
   SmallVector<int64_t> flat;
   for (auto [a, b] : pairs)

@@ -2,6 +2,8 @@
 
 #include "Codegen/CPU/Passes.h"
 
+#include "Dispatch/Utils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -44,15 +46,9 @@ struct WorkgroupGrid {
 std::optional<int64_t> getDispatchConstantIndex(Value value) {
   if (auto constantOp = value.getDefiningOp<DispatchConstantOp>())
     return constantOp.getIndex().getSExtValue();
-  if (auto dimOp = value.getDefiningOp<memref::DimOp>()) {
-    auto bindingOp = dimOp.getSource().getDefiningOp<BindingOp>();
-    std::optional<int64_t> dim = dimOp.getConstantIndex();
-    if (!bindingOp || !dim || !bindingOp.getType().isDynamicDim(*dim))
-      return std::nullopt;
-    return getDispatchConstantIndex(
-        bindingOp
-            .getDynamicSizes()[bindingOp.getType().getDynamicDimIndex(*dim)]);
-  }
+  if (auto dimOp = value.getDefiningOp<memref::DimOp>())
+    if (std::optional<int64_t> dim = dimOp.getConstantIndex())
+      return findDispatchConstant(dimOp.getSource(), *dim);
   return std::nullopt;
 }
 

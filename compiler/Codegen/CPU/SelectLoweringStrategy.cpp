@@ -493,26 +493,6 @@ bool configureInsertSlice(ExecutableExportOp exportOp, func::FuncOp funcOp) {
   return true;
 }
 
-/// The dispatch constant that the range of loop `loop` of `op` is.
-std::optional<int64_t> findLoopRangeConstant(Operation *op, int64_t loop) {
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  if (!linalgOp)
-    return std::nullopt;
-  for (OpOperand &operand : linalgOp->getOpOperands()) {
-    auto type = dyn_cast<ShapedType>(operand.get().getType());
-    if (!type)
-      continue;
-    for (auto [dim, expr] : llvm::enumerate(
-             linalgOp.getMatchingIndexingMap(&operand).getResults()))
-      if (auto dimExpr = dyn_cast<AffineDimExpr>(expr);
-          dimExpr && dimExpr.getPosition() == loop && type.isDynamicDim(dim))
-        if (std::optional<int64_t> constant =
-                findDispatchConstant(operand.get(), dim))
-          return constant;
-  }
-  return std::nullopt;
-}
-
 LogicalResult configureExport(ExecutableExportOp exportOp, func::FuncOp funcOp,
                               const CPUTargetInfo &target) {
   if (configureInsertSlice(exportOp, funcOp))
@@ -550,6 +530,8 @@ LogicalResult configureExport(ExecutableExportOp exportOp, func::FuncOp funcOp,
     setConfig(storedOp, workgroup, vector);
     // Workgroup grid: x is the innermost distributed loop. A loop whose
     // range is a dispatch constant scales its dimension at run time.
+    SmallVector<SmallVector<int64_t>> loopConstants =
+        findLoopRangeConstants(storedOp);
     int64_t dim = 0;
     for (int64_t i = workgroup.size() - 1; i >= 0 && dim < 3; --i) {
       if (workgroup[i] == 0)
@@ -558,15 +540,16 @@ LogicalResult configureExport(ExecutableExportOp exportOp, func::FuncOp funcOp,
         workgroupCount[dim++] = llvm::divideCeil(ranges[i], workgroup[i]);
         continue;
       }
-      std::optional<int64_t> constant = findLoopRangeConstant(storedOp, i);
-      if (!constant) {
+      if (loopConstants.size() <= static_cast<size_t>(i) ||
+          loopConstants[i].empty()) {
         storedOp->emitError() << "loop " << i
                               << " has a range known only at run time that "
                                  "is no extent of the dispatch's bindings";
         unresolved = true;
         return;
       }
-      llvm::append_values(workgroupTiles, dim++, *constant, workgroup[i]);
+      llvm::append_values(workgroupTiles, dim++, loopConstants[i].front(),
+                          workgroup[i]);
     }
   };
   // A packed contraction unpacked in its dispatch: its tiles, planned on it,

@@ -384,9 +384,9 @@ Status Context::Impl::Dispatch(uint32_t executable, uint32_t export_index,
       requested_count
           ? *requested_count
           : std::array<uint32_t, 3>{compiled[0], compiled[1], compiled[2]};
-  for (int d = 0; d < 3; ++d) {
-    // The export's own grid may be empty: an extent of 0 leaves no work.
-    if (!requested_count) break;
+  // A requested count lies within the export's grid; the export's own may
+  // be empty (an extent of 0 leaves no work).
+  for (int d = 0; requested_count && d < 3; ++d) {
     if (workgroup_count[d] < 1 || workgroup_count[d] > compiled[d]) {
       return InvalidArgumentError(
           context, ": workgroup count ", workgroup_count[0], "x",

@@ -86,18 +86,28 @@ Value loadStateField(ConversionPatternRewriter &rewriter, Location loc,
   return LLVM::ZExtOp::create(rewriter, loc, converter.getIndexType(), value);
 }
 
-/// Loads the pointer at `state[0][field]` of the dispatch state.
-Value loadDispatchStatePointer(ConversionPatternRewriter &rewriter,
-                               Location loc, Operation *op, int32_t field) {
+/// Loads element `index` (of `elementType`) of the array the dispatch
+/// state's pointer field `field` points to: a binding's base pointer, a
+/// dispatch constant. Both stay as they are for the whole dispatch.
+Value loadDispatchStateElement(ConversionPatternRewriter &rewriter,
+                               Location loc, Operation *op, int32_t field,
+                               int64_t index, Type elementType) {
   MLIRContext *context = rewriter.getContext();
   auto ptrType = LLVM::LLVMPointerType::get(context);
-  Value address = LLVM::GEPOp::create(
+  auto load = [&](Type type, Value address) -> Value {
+    return LLVM::LoadOp::create(rewriter, loc, type, address, /*alignment=*/8,
+                                /*isVolatile=*/false, /*isNonTemporal=*/false,
+                                /*isInvariant=*/true);
+  };
+  Value fieldAddress = LLVM::GEPOp::create(
       rewriter, loc, ptrType, getDispatchStateType(context),
       getStateArgument(op, kDispatchState), ArrayRef<LLVM::GEPArg>{0, field},
       LLVM::GEPNoWrapFlags::inbounds);
-  return LLVM::LoadOp::create(rewriter, loc, ptrType, address, /*alignment=*/8,
-                              /*isVolatile=*/false, /*isNonTemporal=*/false,
-                              /*isInvariant=*/true);
+  Value elementAddress = LLVM::GEPOp::create(
+      rewriter, loc, ptrType, elementType, load(ptrType, fieldAddress),
+      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)},
+      LLVM::GEPNoWrapFlags::inbounds);
+  return load(elementType, elementAddress);
 }
 
 struct BindingOpLowering : ConvertOpToLLVMPattern<BindingOp> {
@@ -106,16 +116,9 @@ struct BindingOpLowering : ConvertOpToLLVMPattern<BindingOp> {
   matchAndRewrite(BindingOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
-    Value bindings =
-        loadDispatchStatePointer(rewriter, loc, op, kBindingPtrsField);
-    int64_t index = op.getIndex().getSExtValue();
-    Value baseAddress =
-        LLVM::GEPOp::create(rewriter, loc, ptrType, ptrType, bindings,
-                            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)},
-                            LLVM::GEPNoWrapFlags::inbounds);
-    Value base = LLVM::LoadOp::create(rewriter, loc, ptrType, baseAddress,
-                                      /*alignment=*/8);
+    Value base = loadDispatchStateElement(
+        rewriter, loc, op, kBindingPtrsField, op.getIndex().getSExtValue(),
+        LLVM::LLVMPointerType::get(rewriter.getContext()));
     MemRefType type = op.getType();
     if (type.hasStaticShape()) {
       auto descriptor = MemRefDescriptor::fromStaticShape(
@@ -141,20 +144,9 @@ struct DispatchConstantOpLowering : ConvertOpToLLVMPattern<DispatchConstantOp> {
   LogicalResult
   matchAndRewrite(DispatchConstantOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
-    Value constants =
-        loadDispatchStatePointer(rewriter, loc, op, kConstantsField);
-    Value address = LLVM::GEPOp::create(
-        rewriter, loc, ptrType, rewriter.getI64Type(), constants,
-        ArrayRef<LLVM::GEPArg>{
-            static_cast<int32_t>(op.getIndex().getSExtValue())},
-        LLVM::GEPNoWrapFlags::inbounds);
-    Value value = LLVM::LoadOp::create(rewriter, loc, rewriter.getI64Type(),
-                                       address, /*alignment=*/8,
-                                       /*isVolatile=*/false,
-                                       /*isNonTemporal=*/false,
-                                       /*isInvariant=*/true);
+    Value value = loadDispatchStateElement(
+        rewriter, op.getLoc(), op, kConstantsField,
+        op.getIndex().getSExtValue(), rewriter.getI64Type());
     rewriter.replaceOp(op, value);
     return success();
   }

@@ -91,9 +91,10 @@ class Context {
   /// exactly. Every binding must be an allocated (not borrowed) tensor: the
   /// module does not say which bindings a kernel writes, so any may be
   /// written in place. Each workgroup count entry must lie in [1, the
-  /// export's]: compiled kernels derive their tile from the workgroup id
-  /// without bounds checks, so a larger count would access memory out of
-  /// bounds, while a smaller one runs a prefix of the workgroups.
+  /// export's] (over dynamic extents, the grid these bindings need):
+  /// compiled kernels derive their tile from the workgroup id without
+  /// bounds checks, so a larger count would access memory out of bounds,
+  /// while a smaller one runs a prefix of the workgroups.
   Status Dispatch(uint32_t executable, uint32_t export_index,
                   const std::array<uint32_t, 3>& workgroup_count,
                   const std::vector<Tensor>& bindings);

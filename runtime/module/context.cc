@@ -67,7 +67,8 @@ class Context::Impl {
   /// bindings.
   Status Dispatch(uint32_t executable, uint32_t export_index,
                   const std::array<uint32_t, 3>* workgroup_count,
-                  const std::vector<Tensor>& bindings);
+                  const std::vector<Tensor>& bindings,
+                  const std::vector<int64_t>& index_constants);
 
   DispatchObserver dispatch_observer;
   CheckHandler* check_handler = nullptr;
@@ -126,6 +127,8 @@ class Context::Impl {
   std::vector<void*> binding_ptrs_;
   std::vector<uint64_t> binding_lengths_;
   std::vector<int64_t> constants_;
+  // The index constants of the running DispatchOp (the tail of constants_).
+  std::vector<int64_t> index_constants_;
   // The shapes of the dynamic slots (SlotInfo::dims_offset), and the index
   // registers.
   std::vector<int64_t> slot_dims_;
@@ -169,15 +172,19 @@ Status Context::Call(size_t function_index, const std::vector<Tensor>& inputs,
 }
 
 Status Context::Dispatch(const ExportView& export_view,
-                         const std::vector<Tensor>& bindings) {
+                         const std::vector<Tensor>& bindings,
+                         const std::vector<int64_t>& index_constants) {
   return impl_->Dispatch(export_view.executable_index(),
-                         export_view.export_index(), nullptr, bindings);
+                         export_view.export_index(), nullptr, bindings,
+                         index_constants);
 }
 
 Status Context::Dispatch(uint32_t executable, uint32_t export_index,
                          const std::array<uint32_t, 3>& workgroup_count,
-                         const std::vector<Tensor>& bindings) {
-  return impl_->Dispatch(executable, export_index, &workgroup_count, bindings);
+                         const std::vector<Tensor>& bindings,
+                         const std::vector<int64_t>& index_constants) {
+  return impl_->Dispatch(executable, export_index, &workgroup_count, bindings,
+                         index_constants);
 }
 
 namespace {
@@ -191,12 +198,16 @@ Status CheckEqualConstants(const ResolvedExport& ex,
     const uint32_t a = ex.equal_constants->Get(i);
     const uint32_t b = ex.equal_constants->Get(i + 1);
     if (constants[a] != constants[b]) {
-      const auto [binding_a, dim_a] = ex.constant_dims[a];
-      const auto [binding_b, dim_b] = ex.constant_dims[b];
+      const auto describe = [&ex](uint32_t constant) {
+        if (constant >= ex.constant_dims.size()) {
+          return StrCat("index constant ", constant - ex.constant_dims.size());
+        }
+        const auto [binding, dim] = ex.constant_dims[constant];
+        return StrCat("binding ", binding, " dimension ", dim);
+      };
       return InvalidArgumentError(
-          "dispatch of '", ex.name, "': binding ", binding_a, " dimension ",
-          dim_a, " is ", constants[a], " but binding ", binding_b,
-          " dimension ", dim_b, " is ", constants[b],
+          "dispatch of '", ex.name, "': ", describe(a), " is ", constants[a],
+          " but ", describe(b), " is ", constants[b],
           "; the kernel runs one loop over both (sizes the program says "
           "agree must agree)");
     }
@@ -212,10 +223,11 @@ Status ApplyWorkgroupTiles(const ResolvedExport& ex,
   if (!ex.workgroup_tiles) return OkStatus();
   uint64_t total[3] = {count[0], count[1], count[2]};
   for (const fb::WorkgroupTile* tile : *ex.workgroup_tiles) {
-    const int64_t extent = constants[tile->constant()];
-    // Extents are sizes of values (>= 0); the tile is >= 1.
-    const uint64_t tiles =
-        (static_cast<uint64_t>(extent) + tile->tile() - 1) / tile->tile();
+    // A loop over a negative extent (an index constant) runs no iteration;
+    // the tile is >= 1.
+    const uint64_t extent =
+        static_cast<uint64_t>(std::max<int64_t>(constants[tile->constant()], 0));
+    const uint64_t tiles = extent / tile->tile() + (extent % tile->tile() != 0);
     uint64_t& dim = total[tile->dimension()];
     if (__builtin_mul_overflow(dim, tiles, &dim) || dim > UINT32_MAX) {
       dim = uint64_t{UINT32_MAX} + 1;
@@ -336,7 +348,8 @@ Status Context::Impl::Call(size_t function_index,
 
 Status Context::Impl::Dispatch(uint32_t executable, uint32_t export_index,
                                const std::array<uint32_t, 3>* requested_count,
-                               const std::vector<Tensor>& bindings) {
+                               const std::vector<Tensor>& bindings,
+                               const std::vector<int64_t>& index_constants) {
   KILN_RETURN_IF_ERROR(CheckLibrariesLoaded(*module_));
   KILN_ASSIGN_OR_RETURN(ExportView view,
                         module_->GetExport(executable, export_index));
@@ -371,10 +384,18 @@ Status Context::Impl::Dispatch(uint32_t executable, uint32_t export_index,
   }
   const ResolvedExport& ex =
       module_->impl_->executables[executable][export_index];
+  if (index_constants.size() != ex.index_constant_count) {
+    return InvalidArgumentError(context, ": expected ",
+                                ex.index_constant_count,
+                                " index constants, got ",
+                                index_constants.size());
+  }
   constants_.clear();
   for (const auto& [binding, d] : ex.constant_dims) {
     constants_.push_back(bindings[binding].shape()[d]);
   }
+  constants_.insert(constants_.end(), index_constants.begin(),
+                    index_constants.end());
   KILN_RETURN_IF_ERROR(CheckEqualConstants(ex, constants_));
   // The grid the code handles for these bindings.
   uint32_t compiled[3];
@@ -566,6 +587,7 @@ Status Context::Impl::RunIndexOp(const fb::IndexOp& op) {
     case fb::IndexKind::Mul:
       overflow = __builtin_mul_overflow(lhs, rhs, &result);
       break;
+    case fb::IndexKind::Div:
     case fb::IndexKind::FloorDiv:
     case fb::IndexKind::CeilDiv:
     case fb::IndexKind::Rem: {
@@ -580,6 +602,8 @@ Status Context::Impl::RunIndexOp(const fb::IndexOp& op) {
       const bool negative = (lhs < 0) != (rhs < 0);
       if (op.kind() == fb::IndexKind::Rem) {
         result = remainder;
+      } else if (op.kind() == fb::IndexKind::Div) {
+        result = quotient;
       } else if (op.kind() == fb::IndexKind::FloorDiv) {
         result = quotient - (inexact && negative);
       } else {
@@ -593,6 +617,21 @@ Status Context::Impl::RunIndexOp(const fb::IndexOp& op) {
     case fb::IndexKind::Max:
       result = std::max(lhs, rhs);
       break;
+    case fb::IndexKind::DivU:
+    case fb::IndexKind::CeilDivU:
+    case fb::IndexKind::RemU: {
+      if (rhs == 0) return InvalidArgumentError("index division by zero");
+      const uint64_t a = static_cast<uint64_t>(lhs);
+      const uint64_t b = static_cast<uint64_t>(rhs);
+      uint64_t value = a % b;
+      if (op.kind() == fb::IndexKind::DivU) {
+        value = a / b;
+      } else if (op.kind() == fb::IndexKind::CeilDivU) {
+        value = a / b + (a % b != 0);
+      }
+      result = static_cast<int64_t>(value);
+      break;
+    }
   }
   if (overflow) {
     return InvalidArgumentError("index ", fb::EnumNameIndexKind(op.kind()),
@@ -847,6 +886,12 @@ Status Context::Impl::RunDispatchOp(const fb::DispatchOp& op,
   for (const auto& [binding, d] : ex.constant_dims) {
     constants_.push_back(dim_of_binding(binding, d));
   }
+  index_constants_.clear();
+  for (uint32_t i = 0; i < SizeOf(op.constants()); ++i) {
+    index_constants_.push_back(registers_[op.constants()->Get(i)]);
+  }
+  constants_.insert(constants_.end(), index_constants_.begin(),
+                    index_constants_.end());
   Status equal_status = CheckEqualConstants(ex, constants_);
   if (!equal_status.ok()) return fail(std::move(equal_status));
   DispatchParams params;
@@ -930,7 +975,8 @@ Status Context::Impl::RunDispatchOp(const fb::DispatchOp& op,
         if (binding.ok()) bindings.push_back(std::move(binding).value());
       }
       if (status.ok())
-        status = dispatch_observer(*view, bindings, operand_count);
+        status = dispatch_observer(*view, bindings, operand_count,
+                                   index_constants_);
     } else {
       status = std::move(view).status();
     }

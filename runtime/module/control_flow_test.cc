@@ -449,7 +449,8 @@ TEST_P(ControlFlowRunTest, LoopCarriedValuesAreFreedAsTheyAreReplaced) {
   int64_t peak = 0;
   int dispatches = 0;
   context_->SetDispatchObserver(
-      [&](const ExportView&, const std::vector<Tensor>&, size_t) {
+      [&](const ExportView&, const std::vector<Tensor>&, size_t,
+          const std::vector<int64_t>&) {
         peak = std::max(peak, HeapBytesInUse());
         ++dispatches;
         return OkStatus();
@@ -475,7 +476,8 @@ TEST_P(ControlFlowRunTest, ObserverSeesLoopCarriedOperandsAsTheKernelReadThem) {
   std::vector<std::pair<float, float>> adds;  // (acc in, acc out)
   context_->SetDispatchObserver([&](const ExportView& view,
                                     const std::vector<Tensor>& bindings,
-                                    size_t operand_count) {
+                                    size_t operand_count,
+                                    const std::vector<int64_t>&) {
     if (view.name() == "add_f32") {
       EXPECT_EQ(operand_count, 2u);
       adds.emplace_back(bindings[0].data_as<float>()[0],

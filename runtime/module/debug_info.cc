@@ -90,6 +90,10 @@ std::string_view ExportView::name() const { return StringOf(export_->name()); }
 
 uint32_t ExportView::binding_count() const { return export_->binding_count(); }
 
+uint32_t ExportView::index_constant_count() const {
+  return export_->index_constant_count();
+}
+
 std::array<uint32_t, 3> ExportView::workgroup_count() const {
   const auto* count = export_->workgroup_count();
   return {count->Get(0), count->Get(1), count->Get(2)};

@@ -106,13 +106,16 @@ fb::ExportT DynamicExport(std::string name, uint32_t ordinal,
 // Executable 0, exports:
 //   0 add_f32 over ?xf32 (one workgroup; the kernel bounds itself),
 //   1 double_rows_f32 over ?x?xf32, one workgroup per row (a tile of 1 of
-//     constant 0, the input's rows).
+//     constant 0, the input's rows),
+//   2 affine_f32 over ?xf32 with 2 index constants m and c: m * x + c.
 // Functions:
 //   add(x: ?xf32, y: ?xf32) -> ?xf32          x + y, sized as x
 //   double(x: ?x?xf32) -> ?x?xf32             2 * x
 //   flatten(x: ?x?xf32) -> ?xf32              x reshaped to rows * cols
 //   index(x: 12xf32, kind, lhs, rhs) -> ?xf32 x reshaped to [lhs kind rhs]
 //     (one function per case, named by it; see IndexFunction)
+//   affine(x: ?xf32) -> ?xf32                 3 * x + size(x), m and c
+//     from index registers
 fb::ModuleT DynamicModule() {
   fb::ModuleT module = NewModule("dyn");
   module.libraries.push_back(Library(ReadBinaryFile(KILN_TEST_LIBRARY_1)));
@@ -120,10 +123,13 @@ fb::ModuleT DynamicModule() {
       "double_rows_f32", 6, {{kDynamic, kDynamic}, {kDynamic, kDynamic}});
   rows.workgroup_tiles.emplace_back(/*dimension=*/0, /*constant=*/0,
                                     /*tile=*/1);
+  fb::ExportT affine =
+      DynamicExport("affine_f32", 7, {{kDynamic}, {kDynamic}});
+  affine.index_constant_count = 2;
   module.executables.push_back(Executable(
       "ex", 0,
-      {DynamicExport("add_f32", 0, {{kDynamic}, {kDynamic}, {kDynamic}}),
-       rows}));
+      {DynamicExport("add_f32", 0, {{kDynamic}, {kDynamic}, {kDynamic}}), rows,
+       affine}));
   // add: slots 0 x, 1 y, 2 sum; register 0 = x's size.
   module.functions.push_back(DynamicFunction(
       "add", {{kDynamic}, {kDynamic}, {kDynamic}}, {0, 1}, {{kDynamic}},
@@ -141,6 +147,14 @@ fb::ModuleT DynamicModule() {
       {Dim(0, 0, 0), Dim(1, 0, 1), Index(fb::IndexKind::Mul, 2, 0, 1),
        ReshapeWithDims(1, 0, {2}), Return({1})},
       4));
+  // affine: slots 0 x, 1 result; register 0 = x's size, 1 = 3.
+  fb::OpUnion affine_dispatch = DispatchWithDims(2, {0}, {1}, {0});
+  affine_dispatch.AsDispatchOp()->constants = {1, 0};
+  module.functions.push_back(DynamicFunction(
+      "affine", {{kDynamic}, {kDynamic}}, {0}, {{kDynamic}},
+      {Dim(0, 0, 0), IndexConstant(1, 3), std::move(affine_dispatch),
+       Return({1})},
+      2));
   return module;
 }
 
@@ -242,6 +256,15 @@ TEST_P(DynamicShapesTest, IndexArithmetic) {
       {"zero", K::FloorDiv, 1, 0},
       {"overflow", K::Mul, int64_t{1} << 62, 4},
       {"min_by_minus_one", K::FloorDiv, INT64_MIN, -1},
+      {"div", K::Div, 25, 2},
+      {"div_negative", K::Div, -25, -2},
+      {"divu", K::DivU, 24, 2},
+      {"ceildivu", K::CeilDivU, 23, 2},
+      {"remu", K::RemU, 25, 13},
+      // As unsigned, -4 is 2^64 - 4, and 2^64 % 20 = 16.
+      {"remu_of_negative", K::RemU, -4, 20},
+      {"div_of_negative", K::Div, -25, 2},  // -12 (truncated)
+      {"divu_zero", K::DivU, 1, 0},
   };
   for (const auto& c : cases) {
     module.functions.push_back(IndexFunction(c.name, c.kind, c.lhs, c.rhs));
@@ -251,7 +274,8 @@ TEST_P(DynamicShapesTest, IndexArithmetic) {
   const std::string twelve = "12xf32=1 2 3 4 5 6 7 8 9 10 11 12";
   for (const char* name :
        {"add", "sub", "mul", "floordiv", "floordiv_negative", "ceildiv",
-        "ceildiv_negative", "rem", "min", "max"}) {
+        "ceildiv_negative", "rem", "min", "max", "div", "div_negative", "divu",
+        "ceildivu", "remu", "remu_of_negative"}) {
     EXPECT_EQ(Run(std::string("index_") + name, {x}), twelve) << name;
   }
   const struct {
@@ -265,6 +289,8 @@ TEST_P(DynamicShapesTest, IndexArithmetic) {
       {"overflow", "2: index Mul of 4611686018427387904 and 4 overflows"},
       {"min_by_minus_one",
        "2: index FloorDiv of -9223372036854775808 and -1 overflows"},
+      {"div_of_negative", "3: slot 1 (?xf32) dimension 0 would be -12"},
+      {"divu_zero", "2: index division by zero"},
   };
   for (const auto& e : errors) {
     const std::string function = std::string("index_") + e.name;
@@ -317,6 +343,41 @@ TEST_P(DynamicShapesTest, DisagreeingExtentsAreRefused) {
             "kernel runs one loop over both (sizes the program says agree "
             "must agree)");
   EXPECT_EQ(Run("add", {"2xf32=1,2", "2xf32=3,4"}), "2xf32=4 6");
+}
+
+TEST_P(DynamicShapesTest, DisagreeingIndexConstantsAreRefused) {
+  fb::ModuleT module = DynamicModule();
+  // Say affine_f32 runs one loop over x and m (m = 3 in `affine`).
+  module.executables[0]->exports[2]->equal_constants = {0, 2};
+  Init(module);
+  EXPECT_EQ(Run("affine", {"3xf32=1,2,3"}), "3xf32=6 9 12");
+  EXPECT_EQ(Run("affine", {"2xf32=1,2"}),
+            "error: function 'affine' instruction 2: dispatch of "
+            "'affine_f32': binding 0 dimension 0 is 2 but index constant 0 "
+            "is 3; the kernel runs one loop over both (sizes the program "
+            "says agree must agree)");
+}
+
+TEST_P(DynamicShapesTest, IndexConstantsFollowTheExtents) {
+  Init(DynamicModule());
+  // affine_f32 checks that it gets 4 constants (2 extents, m, c).
+  EXPECT_EQ(Run("affine", {"3xf32=1,2,3"}), "3xf32=6 9 12");
+  EXPECT_EQ(Run("affine", {"1xf32=-1"}), "1xf32=-2");
+}
+
+TEST_P(DynamicShapesTest, DispatchTakesIndexConstants) {
+  Init(DynamicModule());
+  StatusOr<ExportView> affine = module_->FindExport("affine_f32");
+  ASSERT_TRUE(affine.ok()) << affine.status().ToString();
+  EXPECT_EQ(affine->index_constant_count(), 2u);
+  StatusOr<Tensor> x = ParseTensor("2xf32=1,2");
+  StatusOr<Tensor> out = ParseTensor("2xf32=0,0");
+  ASSERT_TRUE(x.ok() && out.ok());
+  Status status = context_->Dispatch(*affine, {*x, *out}, {10, -1});
+  ASSERT_TRUE(status.ok()) << status.ToString();
+  EXPECT_EQ(FormatTensor(*out), "2xf32=9 19");
+  EXPECT_EQ(context_->Dispatch(*affine, {*x, *out}, {10}).message(),
+            "dispatch 'affine_f32': expected 2 index constants, got 1");
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, DynamicShapesTest, ::testing::Values(1, 3));
@@ -410,6 +471,33 @@ TEST(DynamicShapesVerifyTest, WorkgroupTiles) {
   EXPECT_EQ(LoadError(module),
             "executable 'ex' export 'add_f32': equal constants name constant "
             "3 but the library export takes 3 constants");
+
+  // Dispatches pass the index constants their export takes.
+  module = DynamicModule();
+  module.functions[3]->body[2].AsDispatchOp()->constants = {1};
+  EXPECT_EQ(LoadError(module),
+            "function 'affine' instruction 2: dispatch of 'affine_f32' passes "
+            "1 index constants but the export takes 2");
+  module = DynamicModule();
+  module.functions[3]->body[2].AsDispatchOp()->constants = {1, 5};
+  EXPECT_EQ(LoadError(module),
+            "function 'affine' instruction 2: constant index register 5 out "
+            "of range (2 registers)");
+
+  // The library says how many index constants its code reads.
+  module = DynamicModule();
+  module.executables[0]->exports[2]->index_constant_count = 1;
+  module.functions[3]->body[2].AsDispatchOp()->constants = {1};
+  EXPECT_EQ(LoadError(module),
+            "executable 'ex' export 'affine_f32': module declares 1 index "
+            "constants but the library export takes 2");
+
+  // Equal constants and workgroup tiles may name an index constant.
+  module = DynamicModule();
+  module.executables[0]->exports[2]->equal_constants = {0, 4};
+  EXPECT_EQ(LoadError(module),
+            "executable 'ex' export 'affine_f32': equal constants name "
+            "constant 4 but the library export takes 4 constants");
 
   // The library's descriptor of double_rows_f32 leaves 4 extents open.
   module = DynamicModule();

@@ -676,20 +676,29 @@ Status ResolveExport(const fb::Export& ex, const kiln_export_table_v1_t& table,
       }
     }
   }
+  if (ex.index_constant_count() != descriptor.index_constant_count) {
+    return InvalidArgumentError(
+        "module declares ", ex.index_constant_count(),
+        " index constants but the library export takes ",
+        descriptor.index_constant_count);
+  }
+  out->index_constant_count = descriptor.index_constant_count;
+  const uint64_t constant_count =
+      out->constant_dims.size() + uint64_t{out->index_constant_count};
   for (uint32_t i = 0; i < SizeOf(ex.workgroup_tiles()); ++i) {
     const uint32_t constant = ex.workgroup_tiles()->Get(i)->constant();
-    if (constant >= out->constant_dims.size()) {
+    if (constant >= constant_count) {
       return OutOfRangeError("workgroup tile ", i, " divides constant ",
                              constant, " but the library export takes ",
-                             out->constant_dims.size(), " constants");
+                             constant_count, " constants");
     }
   }
   for (uint32_t i = 0; i < SizeOf(ex.equal_constants()); ++i) {
     const uint32_t constant = ex.equal_constants()->Get(i);
-    if (constant >= out->constant_dims.size()) {
+    if (constant >= constant_count) {
       return OutOfRangeError("equal constants name constant ", constant,
-                             " but the library export takes ",
-                             out->constant_dims.size(), " constants");
+                             " but the library export takes ", constant_count,
+                             " constants");
     }
   }
   out->workgroup_tiles = ex.workgroup_tiles();

@@ -67,6 +67,8 @@ struct ResolvedExport {
   /// The dispatch constants, (binding, dimension) for each extent the
   /// descriptor leaves KILN_DIMENSION_ANY, in order.
   std::vector<std::pair<uint32_t, uint32_t>> constant_dims;
+  /// Dispatch constants after those: index values the dispatch passes.
+  uint32_t index_constant_count = 0;
   /// Export.workgroup_tiles and equal_constants (in the module; null when
   /// absent).
   const flatbuffers::Vector<const fb::WorkgroupTile*>* workgroup_tiles =

@@ -1448,7 +1448,7 @@ TEST(ModuleVerifyTest, Libraries) {
   spec.executables[0]->exports[0]->library_ordinal = 9;
   EXPECT_EQ(LoadError(spec),
             "executable 'ex' export 'add_f32': library ordinal 9 out of range "
-            "(library 0 has 7 exports)");
+            "(library 0 has 8 exports)");
   spec = GoodSpec();
   spec.libraries[0]->data.assign({'h', 'e', 'l', 'l', 'o', ' ', 'w', 'o'});
   EXPECT_EQ(LoadError(spec), "library 0: not an ELF file");

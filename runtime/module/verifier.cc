@@ -1005,6 +1005,15 @@ class FunctionVerifier {
     for (uint32_t i = 0; i < SizeOf(op.result_dims()); ++i) {
       KILN_RETURN_IF_ERROR(VerifyRegister(op.result_dims()->Get(i), "result"));
     }
+    if (SizeOf(op.constants()) != ex->index_constant_count()) {
+      return InvalidArgumentError(
+          "dispatch of '", StringOf(ex->name()), "' passes ",
+          SizeOf(op.constants()), " index constants but the export takes ",
+          ex->index_constant_count());
+    }
+    for (uint32_t i = 0; i < SizeOf(op.constants()); ++i) {
+      KILN_RETURN_IF_ERROR(VerifyRegister(op.constants()->Get(i), "constant"));
+    }
     KILN_RETURN_IF_ERROR(VerifyResultBuffers(op, *tracker));
     for (uint32_t i = 0; i < SizeOf(op.result_buffers()); ++i) {
       const uint32_t buffer = op.result_buffers()->Get(i);

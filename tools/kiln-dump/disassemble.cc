@@ -72,14 +72,15 @@ std::string BufferName(uint32_t buffer) { return StrCat("b", buffer); }
 /// "i0" for index register 0 of the function.
 std::string RegisterName(uint32_t index) { return StrCat("i", index); }
 
-/// " dims(i0, i1)" for the registers giving a result's dynamic dimensions,
-/// "" when there are none.
-std::string ResultDims(const flatbuffers::Vector<uint32_t>* dims) {
-  if (!dims || dims->size() == 0) return "";
-  std::string out = " dims(";
-  for (uint32_t i = 0; i < dims->size(); ++i) {
+/// " dims(i0, i1)" for `keyword` "dims" and registers 0 and 1 (a result's
+/// dynamic dimensions, a dispatch's index constants), "" when there are none.
+std::string RegisterList(std::string_view keyword,
+                         const flatbuffers::Vector<uint32_t>* registers) {
+  if (!registers || registers->size() == 0) return "";
+  std::string out = StrCat(" ", keyword, "(");
+  for (uint32_t i = 0; i < registers->size(); ++i) {
     if (i) out += ", ";
-    out += RegisterName(dims->Get(i));
+    out += RegisterName(registers->Get(i));
   }
   return out + ")";
 }
@@ -155,8 +156,9 @@ std::string InstructionText(const Module& module, const fb::Function& function,
       const auto* d = static_cast<const fb::DispatchOp*>(op);
       std::string out = SlotList(d->results());
       out += " = dispatch " + DispatchTarget(module, *d) + "(" +
-             SlotList(d->operands()) + ")" + ResultBuffers(*d) +
-             ResultDims(d->result_dims());
+             SlotList(d->operands()) + ")" +
+             RegisterList("constants", d->constants()) + ResultBuffers(*d) +
+             RegisterList("dims", d->result_dims());
       const std::string types = ResultsWithTypes(function, d->results());
       if (!types.empty()) out += " : " + types;
       return out;
@@ -164,7 +166,7 @@ std::string InstructionText(const Module& module, const fb::Function& function,
     case fb::Op::ReshapeOp: {
       const auto* r = static_cast<const fb::ReshapeOp*>(op);
       return StrCat(Slot(r->result()), " = reshape ", Slot(r->source()),
-                    ResultDims(r->result_dims()), " : ",
+                    RegisterList("dims", r->result_dims()), " : ",
                     SlotTypeString(function, r->result()));
     }
     case fb::Op::DimOp: {
@@ -238,6 +240,7 @@ json InstructionJson(const Module& module, const fb::Function& function,
       // Per result, its buffer; null for new storage.
       out["result_buffers"] = ResultBuffersJson(*d);
       out["result_dims"] = RegisterArray(d->result_dims());
+      out["constants"] = RegisterArray(d->constants());
       break;
     }
     case fb::Op::ReshapeOp: {

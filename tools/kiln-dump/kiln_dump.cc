@@ -344,6 +344,7 @@ json ExportJson(const kiln::ExportView& ex) {
   }
   return json{{"name", std::string(ex.name())},
               {"binding_count", ex.binding_count()},
+              {"index_constant_count", ex.index_constant_count()},
               {"workgroup_count", {count[0], count[1], count[2]}},
               {"workgroup_tiles", tiles},
               {"binding_types", binding_types},
@@ -443,6 +444,9 @@ std::string ExportText(const kiln::Module& module, const kiln::ExportView& ex) {
     bindings += " (types not recorded)";
   }
   fields.Add("bindings", bindings);
+  if (ex.index_constant_count() > 0) {
+    fields.Add("index constants", kiln::StrCat(ex.index_constant_count()));
+  }
   if (module.debug_level() >= 1) {
     fields.Add("location", ex.location().known()
                                ? Printable(ex.location().ToString())

@@ -5,7 +5,8 @@
 //            [--perf] [--profile[=HZ]] [--profile-output=FILE]
 //            [--profile-stage=STAGE]
 //   kiln-run MODULE.kiln --dispatch=EXPORT [--workgroup-count=X[,Y[,Z]]]
-//            [--binding=VALUE]... [--output=@FILE.npy|-]... [--threads=N]
+//            [--binding=VALUE]... [--index-constant=N]...
+//            [--output=@FILE.npy|-]... [--threads=N]
 //
 // Inputs and outputs follow iree-run-module: --input=2x3xf32=1,2,3,4,5,6,
 // --input=@x.npy; the k-th --output writes the k-th result (to a .npy file,
@@ -79,8 +80,11 @@ std::string Usage() {
          "runs:\n"
          "                        DIR/<n>_<export>/in<i>.npy and out<i>.npy, "
          "a\n"
-         "                        reproducer for --dispatch. DIR must not "
-         "exist:\n"
+         "                        reproducer for --dispatch (and "
+         "index_constants,\n"
+         "                        one per line, for an export that takes "
+         "them).\n"
+         "                        DIR must not exist:\n"
          "                        it is created, and nothing in it is replaced "
          "or\n"
          "                        followed. In <export>, bytes other than "
@@ -117,6 +121,10 @@ std::string Usage() {
          "                        --input syntax; each must have the type the\n"
          "                        export records (e.g. --binding=4x4xf32=1\n"
          "                        --binding=4x4xf32=0 for an output)\n"
+         "  --index-constant=N    one per index value the export takes "
+         "besides\n"
+         "                        its bindings, in order (kiln-dump lists "
+         "how many)\n"
          "  --workgroup-count=X[,Y[,Z]]\n"
          "                        run only these workgroups: 1 to 3 positive\n"
          "                        integers, missing ones 1 (default and upper\n"
@@ -143,6 +151,7 @@ struct Options {
   std::string dispatch;
   bool has_dispatch = false;
   std::vector<std::string> bindings;
+  std::vector<int64_t> index_constants;
   std::array<uint32_t, 3> workgroup_count = {1, 1, 1};
   bool has_workgroup_count = false;
 };
@@ -192,6 +201,7 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
                                      {"output", true},
                                      {"dispatch", true},
                                      {"binding", true},
+                                     {"index-constant", true},
                                      {"workgroup-count", true},
                                      {"dump-dispatches", true},
                                      {"trace", true},
@@ -224,6 +234,15 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
       options->has_dispatch = true;
     } else if (name == "binding") {
       options->bindings.emplace_back(value);
+    } else if (name == "index-constant") {
+      int64_t constant = 0;
+      auto result =
+          std::from_chars(value.data(), value.data() + value.size(), constant);
+      if (result.ec != std::errc() || result.ptr != value.data() + value.size()) {
+        return kiln::InvalidArgumentError(
+            "--index-constant expects a 64-bit integer, got '", value, "'");
+      }
+      options->index_constants.push_back(constant);
     } else if (name == "trace") {
       // An empty value would silently mean no tracing.
       if (value.empty()) {
@@ -262,9 +281,11 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
           "--profile and --profile-output profile a function; they do not "
           "combine with --dispatch");
     }
-  } else if (!options->bindings.empty() || options->has_workgroup_count) {
+  } else if (!options->bindings.empty() || options->has_workgroup_count ||
+             !options->index_constants.empty()) {
     return kiln::InvalidArgumentError(
-        "--binding and --workgroup-count only apply with --dispatch");
+        "--binding, --index-constant and --workgroup-count only apply with "
+        "--dispatch");
   }
   // Without a tracer these options would do nothing, silently.
   if (!options->first_trace_option.empty() && !options->has_trace &&
@@ -358,8 +379,9 @@ kiln::Status DispatchOne(const std::shared_ptr<const kiln::Module>& module,
   KILN_RETURN_IF_ERROR(options.has_workgroup_count
                            ? context.Dispatch(ex.executable_index(),
                                               ex.export_index(), count,
-                                              bindings)
-                           : context.Dispatch(ex, bindings));
+                                              bindings, options.index_constants)
+                           : context.Dispatch(ex, bindings,
+                                              options.index_constants));
   // The code splits the work among the compiled count: with fewer
   // workgroups, the missing ones' share of the outputs keeps the value its
   // --binding gave. (Dispatch refused counts beyond the compiled one.)
@@ -412,7 +434,9 @@ kiln::Status DumpDispatchesTo(const std::string& dir, kiln::Context* context) {
   context->SetDispatchObserver(
       [out, counter, noted_bits](const kiln::ExportView& view,
                                  const std::vector<kiln::Tensor>& bindings,
-                                 size_t input_count) -> kiln::Status {
+                                 size_t input_count,
+                                 const std::vector<int64_t>& index_constants)
+          -> kiln::Status {
         const std::string folder =
             kiln::StrCat((*counter)++, "_", FileNameComponent(view.name()));
         kiln::NpyEncodeOptions npy_options;
@@ -432,6 +456,16 @@ kiln::Status DumpDispatchesTo(const std::string& dir, kiln::Context* context) {
               out->WriteFile(file, *bytes, kiln::IfFileExists::kFail),
               "--dump-dispatches");
           NoteBitsFile(bindings[i], out->FilePath(file), noted_bits.get());
+        }
+        if (!index_constants.empty()) {
+          std::string lines;
+          for (const int64_t constant : index_constants) {
+            lines += kiln::StrCat(constant, "\n");
+          }
+          KILN_RETURN_IF_ERROR(
+              out->WriteFile(kiln::StrCat(folder, "/index_constants"), lines,
+                             kiln::IfFileExists::kFail),
+              "--dump-dispatches");
         }
         return kiln::OkStatus();
       });

@@ -439,7 +439,8 @@ TEST_F(KilnRunTest, DispatchErrors) {
             "--list-functions\n");
   result = Run({one_function_, "--binding=8xf32=1"});
   EXPECT_EQ(result.err,
-            "kiln-run: error: --binding and --workgroup-count only apply with "
+            "kiln-run: error: --binding, --index-constant and --workgroup-count "
+            "only apply with "
             "--dispatch\n");
 }
 

@@ -95,23 +95,27 @@ class Context {
   /// compiled kernels derive their tile from the workgroup id without
   /// bounds checks, so a larger count would access memory out of bounds,
   /// while a smaller one runs a prefix of the workgroups.
+  /// `index_constants` are the index values the export takes after its
+  /// bindings' dynamic extents (ExportView::index_constant_count of them).
   Status Dispatch(uint32_t executable, uint32_t export_index,
                   const std::array<uint32_t, 3>& workgroup_count,
-                  const std::vector<Tensor>& bindings);
+                  const std::vector<Tensor>& bindings,
+                  const std::vector<int64_t>& index_constants = {});
   /// Same, by export of this context's module (from Module::FindExport or
   /// GetExport), with the export's own workgroup count: for a kernel over
   /// dynamic extents, the count these bindings need.
   Status Dispatch(const ExportView& export_view,
-                  const std::vector<Tensor>& bindings);
+                  const std::vector<Tensor>& bindings,
+                  const std::vector<int64_t>& index_constants = {});
 
   /// Called after every dispatch a function runs, with the export and its
-  /// bindings (`input_count` inputs, then the results it just wrote), e.g. to
-  /// save each dispatch as a reproducer. The bindings are valid during the
+  /// bindings (`input_count` inputs, then the results it just wrote) and the
+  /// index constants it passed, e.g. to save each dispatch as a reproducer. The bindings are valid during the
   /// observer's call only (a buffer is written again by later dispatches).
   /// An error stops the call.
   using DispatchObserver = std::function<Status(
       const ExportView& export_view, const std::vector<Tensor>& bindings,
-      size_t input_count)>;
+      size_t input_count, const std::vector<int64_t>& index_constants)>;
   /// Sets (or, with nullptr, clears) the observer; none by default.
   void SetDispatchObserver(DispatchObserver observer);
 

@@ -89,6 +89,8 @@ class ExportView {
   std::string_view name() const;
   /// Number of buffer bindings (inputs first, then outputs).
   uint32_t binding_count() const;
+  /// Number of index values a dispatch passes besides its bindings.
+  uint32_t index_constant_count() const;
   /// Workgroup count (x, y, z) it was compiled for; over dynamic extents,
   /// the static factor of each dimension.
   std::array<uint32_t, 3> workgroup_count() const;

@@ -38,7 +38,8 @@ typedef struct kiln_dispatch_state_v0_t {
   const uint64_t* binding_lengths;
   /// The extents of the bindings that the export's descriptor leaves
   /// KILN_DIMENSION_ANY, in binding order (each binding's in dimension
-  /// order); NULL when there are none.
+  /// order), then the descriptor's index_constant_count index values of the
+  /// host program; NULL when there are none.
   uint32_t constant_count;
   uint32_t reserved0;
   const int64_t* constants;
@@ -92,7 +93,9 @@ typedef struct kiln_export_descriptor_v1_t {
   uint32_t binding_count;
   /// binding_count descriptors, inputs first then outputs.
   const kiln_binding_descriptor_v1_t* bindings;
-  uint64_t reserved;
+  /// Dispatch constants the code reads after its bindings' dynamic extents.
+  uint32_t index_constant_count;
+  uint32_t reserved;
 } kiln_export_descriptor_v1_t;
 
 /// Struct-of-arrays table of the entry points of a library.

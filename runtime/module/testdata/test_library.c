@@ -10,7 +10,9 @@
 //      copy_rows_2x4_f32 (2 bindings, 2x4xf32: out = a, one row per
 //      workgroup over a 2x1x1 grid, unchecked as kiln-compile's kernels),
 //      double_rows_f32 (2 bindings, ?x?xf32: out = 2 * a, one row per
-//      workgroup, its extents from the dispatch constants)
+//      workgroup, its extents from the dispatch constants),
+//      affine_f32 (2 bindings, ?xf32, and 2 index constants m and c:
+//      out = m * a + c, one workgroup)
 //   2: sub_f32 (3 bindings: out = a - b)
 //   3: like 1, but its header claims ABI version 99
 //   4: like 2, plus a constructor (DT_INIT_ARRAY), which the runtime refuses
@@ -197,13 +199,36 @@ static int double_rows_f32(const kiln_dispatch_state_v0_t* d,
   return 0;
 }
 
+/* out = m * a + c over ?xf32, m and c the index constants after the two
+   extents; returns 8 unless there are 4 constants and the extents agree
+   with each other and with the binding lengths. */
+static int affine_f32(const kiln_dispatch_state_v0_t* d,
+                      const kiln_workgroup_state_v0_t* w) {
+  (void)w;
+  if (d->binding_count != 2 || d->constant_count != 4 || !d->constants) {
+    return 8;
+  }
+  const int64_t* c = d->constants;
+  const uint64_t n = (uint64_t)c[0];
+  if (c[0] < 0 || c[1] != c[0] ||
+      d->binding_lengths[0] != n * sizeof(float) ||
+      d->binding_lengths[1] != n * sizeof(float)) {
+    return 8;
+  }
+  const float* a = (const float*)d->binding_ptrs[0];
+  float* out = (float*)d->binding_ptrs[1];
+  for (uint64_t i = 0; i < n; ++i) {
+    out[i] = (float)c[2] * a[i] + (float)c[3];
+  }
+  return 0;
+}
+
 static const kiln_dispatch_fn_v0_t kPtrs[] = {
-    add_f32,           fail,           workgroup_ids, inc_i32, less_i32,
-    copy_rows_2x4_f32, double_rows_f32};
-static const char* const kNames[] = {"add_f32",        "fail",
-                                     "workgroup_ids",  "inc_i32",
-                                     "less_i32",       "copy_rows_2x4_f32",
-                                     "double_rows_f32"};
+    add_f32,           fail,            workgroup_ids, inc_i32, less_i32,
+    copy_rows_2x4_f32, double_rows_f32, affine_f32};
+static const char* const kNames[] = {
+    "add_f32",  "fail",          "workgroup_ids",   "inc_i32",
+    "less_i32", "copy_rows_2x4_f32", "double_rows_f32", "affine_f32"};
 static const int64_t kShape2x4[] = {2, 4};
 static const kiln_binding_descriptor_v1_t kCopyRows[] = {
     {kF32, KILN_BINDING_ACCESS_READ, 2, 0, kShape2x4},
@@ -213,6 +238,10 @@ static const int64_t kAnyExtents2[] = {KILN_DIMENSION_ANY, KILN_DIMENSION_ANY};
 static const kiln_binding_descriptor_v1_t kAnyF32Matrices[] = {
     {kF32, KILN_BINDING_ACCESS_READ, 2, 0, kAnyExtents2},
     {kF32, KILN_BINDING_ACCESS_WRITE, 2, 0, kAnyExtents2},
+};
+static const kiln_binding_descriptor_v1_t kAnyF32Unary[] = {
+    {kF32, KILN_BINDING_ACCESS_READ, 1, 0, kAnyExtent},
+    {kF32, KILN_BINDING_ACCESS_WRITE, 1, 0, kAnyExtent},
 };
 static const kiln_binding_descriptor_v1_t kAnyF32Output[] = {
     {kF32, KILN_BINDING_ACCESS_WRITE, 1, 0, kAnyExtent},
@@ -233,7 +262,7 @@ static const kiln_export_descriptor_v1_t kDescriptors[] = {
     {{0, 0, 0}, 3, kF32Binary, 0},        {{0, 0, 0}, 1, kAnyF32Output, 0},
     {{0, 0, 0}, 1, kAnyI32Output, 0},     {{1, 1, 1}, 2, kScalarI32Unary, 0},
     {{1, 1, 1}, 3, kScalarI32Compare, 0}, {{2, 1, 1}, 2, kCopyRows, 0},
-    {{0, 1, 1}, 2, kAnyF32Matrices, 0},
+    {{0, 1, 1}, 2, kAnyF32Matrices, 0},   {{1, 1, 1}, 2, kAnyF32Unary, 2, 0},
 };
 #define LIBRARY_NAME "kiln_test_library"
 

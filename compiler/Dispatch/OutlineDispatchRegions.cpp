@@ -60,9 +60,11 @@ Value convertElements(OpBuilder &builder, Location loc, Value input,
 }
 
 /// Builds the kernel function of `regionOp` whose bindings are `inputs`
-/// followed by the region results.
+/// followed by the region results, and whose dispatch constants after the
+/// bindings' dynamic extents are `indexInputs`.
 LogicalResult buildKernel(OpBuilder &builder, DispatchRegionOp regionOp,
-                          ArrayRef<Value> inputs, StringRef name) {
+                          ArrayRef<Value> inputs, ArrayRef<Value> indexInputs,
+                          StringRef name) {
   Location loc = regionOp.getLoc();
   auto funcOp =
       func::FuncOp::create(builder, loc, name, builder.getFunctionType({}, {}));
@@ -79,6 +81,14 @@ LogicalResult buildKernel(OpBuilder &builder, DispatchRegionOp regionOp,
           body, loc, body.getIndexType(), body.getIndexAttr(constantIndex++)));
     return sizes;
   };
+  // Index values of the host come after every binding's extents.
+  int64_t indexConstant =
+      countDynamicDims(ValueRange(inputs).getTypes()) +
+      countDynamicDims(regionOp.getResultTypes());
+  for (Value input : indexInputs)
+    mapping.map(input, DispatchConstantOp::create(
+                           body, loc, body.getIndexType(),
+                           body.getIndexAttr(indexConstant++)));
   // What tensor.dim of a bound tensor reads: its dispatch constant.
   DenseMap<Value, SmallVector<Value>> boundSizes;
   for (Value input : inputs) {
@@ -177,7 +187,11 @@ struct OutlineDispatchRegionsPass
 
         llvm::SetVector<Value> inputSet;
         getUsedValuesDefinedAbove(regionOp.getBody(), inputSet);
-        SmallVector<Value> inputs = inputSet.takeVector();
+        // Index values the host computes (that the region could not clone)
+        // are passed as dispatch constants; the rest are bound.
+        SmallVector<Value> inputs, indexInputs;
+        for (Value input : inputSet)
+          (input.getType().isIndex() ? indexInputs : inputs).push_back(input);
 
         builder.setInsertionPoint(funcOp);
         auto executableOp =
@@ -200,7 +214,10 @@ struct OutlineDispatchRegionsPass
             builder.getIndexAttr(inputs.size() + regionOp.getNumResults()),
             /*workgroup_count=*/nullptr, /*binding_types=*/nullptr,
             /*outputs=*/nullptr, /*workgroup_tiles=*/nullptr,
-            /*equal_constants=*/nullptr);
+            /*equal_constants=*/nullptr,
+            indexInputs.empty()
+                ? nullptr
+                : builder.getIndexAttr(indexInputs.size()));
         exportOp->setAttr(kProvenanceAttrName,
                           getProvenance(regionOp.getBody()));
         SmallVector<Type> bindingTypes = llvm::to_vector(
@@ -209,7 +226,8 @@ struct OutlineDispatchRegionsPass
         exportOp.setBindingTypesAttr(builder.getTypeArrayAttr(bindingTypes));
         auto innerModule = ModuleOp::create(builder, regionOp.getLoc());
         builder.setInsertionPointToStart(innerModule.getBody());
-        if (failed(buildKernel(builder, regionOp, inputs, exportName)))
+        if (failed(buildKernel(builder, regionOp, inputs, indexInputs,
+                               exportName)))
           return signalPassFailure();
 
         builder.setInsertionPoint(regionOp);
@@ -218,7 +236,7 @@ struct OutlineDispatchRegionsPass
             {FlatSymbolRefAttr::get(builder.getStringAttr(exportName))});
         auto dispatchOp = DispatchOp::create(
             builder, regionOp.getLoc(), regionOp.getResultTypes(), entryPoint,
-            inputs, regionOp.getResultDims());
+            inputs, indexInputs, regionOp.getResultDims());
         regionOp.replaceAllUsesWith(dispatchOp.getResults());
         regionOp.erase();
       }

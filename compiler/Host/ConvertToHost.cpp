@@ -15,6 +15,7 @@
 #include "Dialect/Check/IR/CheckDialect.h"
 #include "Dialect/Kiln/IR/KilnOps.h"
 #include "Dialect/Util/IR/UtilDialect.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -92,8 +93,8 @@ struct ConvertDispatch : OpRewritePattern<DispatchOp> {
       buffers.push_back(host::AllocateOp::create(
           rewriter, op.getLoc(), rewriter.getType<host::BufferType>()));
     rewriter.replaceOpWithNewOp<host::DispatchOp>(
-        op, op.getResultTypes(), op.getEntryPoint(), op.getArguments(), buffers,
-        op.getResultDims());
+        op, op.getResultTypes(), op.getEntryPoint(), op.getArguments(),
+        op.getConstants(), buffers, op.getResultDims());
     return success();
   }
 };
@@ -173,6 +174,49 @@ struct ConvertReshape : OpRewritePattern<OpTy> {
       return rewriter.notifyMatchFailure(op, "result sizes unknown");
     rewriter.replaceOpWithNewOp<host::ReshapeOp>(op, op->getResult(0).getType(),
                                                  op->getOperand(0), *dims);
+    return success();
+  }
+};
+
+/// Index arithmetic the host runs: `expr` over `dims` and `symbols` (a
+/// result size reified as an affine map) in the arith ops of
+/// host::isIndexArithmetic. Affine mod is floored: a - b * floordiv(a, b).
+Value buildAffineExpr(OpBuilder &builder, Location loc, AffineExpr expr,
+                      ValueRange dims, ValueRange symbols) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return arith::ConstantIndexOp::create(builder, loc, constant.getValue());
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return dims[dim.getPosition()];
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
+    return symbols[symbol.getPosition()];
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  Value lhs = buildAffineExpr(builder, loc, binary.getLHS(), dims, symbols);
+  Value rhs = buildAffineExpr(builder, loc, binary.getRHS(), dims, symbols);
+  switch (binary.getKind()) {
+  case AffineExprKind::Add:
+    return arith::AddIOp::create(builder, loc, lhs, rhs);
+  case AffineExprKind::Mul:
+    return arith::MulIOp::create(builder, loc, lhs, rhs);
+  case AffineExprKind::FloorDiv:
+    return arith::FloorDivSIOp::create(builder, loc, lhs, rhs);
+  case AffineExprKind::CeilDiv:
+    return arith::CeilDivSIOp::create(builder, loc, lhs, rhs);
+  default: {
+    Value quotient = arith::FloorDivSIOp::create(builder, loc, lhs, rhs);
+    return arith::SubIOp::create(
+        builder, loc, lhs, arith::MulIOp::create(builder, loc, rhs, quotient));
+  }
+  }
+}
+
+struct ConvertAffineApply : OpRewritePattern<affine::AffineApplyOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(affine::AffineApplyOp op,
+                                PatternRewriter &rewriter) const override {
+    AffineMap map = op.getAffineMap();
+    rewriter.replaceOp(op, buildAffineExpr(rewriter, op.getLoc(),
+                                           map.getResult(0), op.getDimOperands(),
+                                           op.getSymbolOperands()));
     return success();
   }
 };
@@ -299,7 +343,7 @@ struct ConvertWhile : OpRewritePattern<scf::WhileOp> {
 /// Whether `op` is something the patterns lower (or that goes with it);
 /// otherwise an error at `op` says why it cannot run on the host.
 LogicalResult checkLowerable(Operation *op) {
-  if (host::isIndexArithmetic(op))
+  if (host::isIndexArithmetic(op) || isa<affine::AffineApplyOp>(op))
     return success();
   if (auto dimOp = dyn_cast<tensor::DimOp>(op)) {
     if (dimOp.getConstantIndex())
@@ -432,6 +476,7 @@ void populateConvertToHostPatterns(RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   patterns.add<
       ConvertConstant, ConvertEmpty, ConvertDispatch, ConvertDim,
+      ConvertAffineApply,
       ConvertReshape<tensor::ExpandShapeOp>,
       ConvertReshape<tensor::CollapseShapeOp>, ConvertReshape<tensor::CastOp>,
       ConvertReshape<tensor::ReshapeOp>, ConvertOptimizationBarrier,

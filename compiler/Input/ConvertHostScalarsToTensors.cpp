@@ -78,11 +78,18 @@ private:
     return parent && holdsHostCode(parent);
   }
 
-  /// Dimensions of tensors, and index arithmetic on them and on
-  /// constants, stay scalars: the host computes shapes with them.
+  /// Dimensions of tensors, index constants behind a barrier (sizes the
+  /// compiler must not see), and index arithmetic on them and on constants
+  /// stay scalars: the host computes shapes with them.
   bool isShapeComputation(Operation *op) {
     if (auto dimOp = dyn_cast<tensor::DimOp>(op))
       return dimOp.getConstantIndex().has_value();
+    if (isa<util::OptimizationBarrierOp>(op))
+      return llvm::all_of(op->getOperands(), [&](Value operand) {
+        return operand.getType().isIndex() &&
+               (shapeValues.contains(operand) ||
+                matchPattern(operand, m_Constant()));
+      });
     if (isa<arith::ConstantOp>(op) || !host::isIndexArithmetic(op))
       return false;
     bool readsShape = false;
@@ -103,7 +110,7 @@ private:
     if (isa<arith::ConstantOp>(op))
       return success();
     if (isShapeComputation(op)) {
-      shapeValues.insert(op->getResult(0));
+      shapeValues.insert_range(op->getResults());
       return success();
     }
     if (auto conditionOp = dyn_cast<scf::ConditionOp>(op)) {

@@ -441,7 +441,11 @@ private:
             workgroupTiles.empty()
                 ? 0
                 : builder.CreateVectorOfStructs(workgroupTiles),
-            equalConstants.empty() ? 0 : builder.CreateVector(equalConstants)));
+            equalConstants.empty() ? 0 : builder.CreateVector(equalConstants),
+            exportOp.getIndexConstantsAttr()
+                ? static_cast<uint32_t>(
+                      exportOp.getIndexConstantsAttr().getInt())
+                : 0));
         exportIndices[key] = {static_cast<uint32_t>(executables.size()),
                               static_cast<uint32_t>(index)};
       }
@@ -624,6 +628,10 @@ private:
           .Case([](arith::RemSIOp) { return fb::IndexKind::Rem; })
           .Case([](arith::MinSIOp) { return fb::IndexKind::Min; })
           .Case([](arith::MaxSIOp) { return fb::IndexKind::Max; })
+          .Case([](arith::DivSIOp) { return fb::IndexKind::Div; })
+          .Case([](arith::DivUIOp) { return fb::IndexKind::DivU; })
+          .Case([](arith::CeilDivUIOp) { return fb::IndexKind::CeilDivU; })
+          .Case([](arith::RemUIOp) { return fb::IndexKind::RemU; })
           .Default([](Operation *) { return std::nullopt; });
     }
 
@@ -682,7 +690,11 @@ private:
                  dispatchOp.getResultDims().empty()
                      ? 0
                      : builder.CreateVector(
-                           registersOf(dispatchOp.getResultDims())))
+                           registersOf(dispatchOp.getResultDims())),
+                 dispatchOp.getConstants().empty()
+                     ? 0
+                     : builder.CreateVector(
+                           registersOf(dispatchOp.getConstants())))
                  .Union());
         return success();
       }

@@ -110,6 +110,24 @@ LogicalResult verifyExport(ExecutableExportOp exportOp, func::FuncOp funcOp) {
   });
   if (walk.wasInterrupted())
     return failure();
+  // The kernel reads constants[index] unchecked: only the bindings' dynamic
+  // extents and the index constants dispatches pass exist.
+  int64_t constantCount = exportOp.getIndexConstantsAttr()
+                              ? exportOp.getIndexConstantsAttr().getInt()
+                              : 0;
+  for (Attribute type : types)
+    constantCount += countDynamicDims(cast<TypeAttr>(type).getValue());
+  walk = funcOp.walk([&](DispatchConstantOp constantOp) {
+    uint64_t index = constantOp.getIndex().getZExtValue();
+    if (index < static_cast<uint64_t>(constantCount))
+      return WalkResult::advance();
+    constantOp.emitError("reads dispatch constant ")
+        << index << " but export " << exportOp.getSymName() << " has "
+        << constantCount;
+    return WalkResult::interrupt();
+  });
+  if (walk.wasInterrupted())
+    return failure();
 
   // Inputs come first, outputs last: the written bindings must be a suffix.
   uint64_t outputs = 0;

@@ -124,3 +124,39 @@ func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
   }
   return %0 : tensor<?x4xf32>
 }
+
+// -----
+
+// Tests that the index values of the host the region reads become dispatch
+// constants after every binding's extents, counted by the export's
+// index_constants and passed by the dispatch, in the order the region
+// reads them.
+//       CHECK: kiln.executable.export @main_dispatch_0_elementwise_Dx4_i32 ordinal(0) bindings(1)
+//  CHECK-SAME:     index_constants = 2 : index
+//       CHECK:     func.func @main_dispatch_0_elementwise_Dx4_i32() {
+//       CHECK:       %[[N:.+]] = kiln.dispatch.constant 1 : index
+//       CHECK:       %[[W:.+]] = kiln.dispatch.constant 2 : index
+//       CHECK:       tensor.empty(%[[N]]) : tensor<?x4xi32>
+//       CHECK:       linalg.generic
+//       CHECK:         arith.muli %{{.+}}, %[[W]] : index
+//       CHECK:       %[[C0:.+]] = kiln.dispatch.constant 0 : index
+//       CHECK:       kiln.binding 0(%[[C0]]) : memref<?x4xi32>
+// CHECK-LABEL: func.func @main(
+//  CHECK-SAME:     %[[N:.+]]: index, %[[W:.+]]: index)
+//       CHECK:   kiln.dispatch @main_dispatch_0::@main_dispatch_0_elementwise_Dx4_i32() constants(%[[N]], %[[W]]) dims(%[[N]])
+func.func @main(%n: index, %w: index) -> tensor<?x4xi32> {
+  %0 = kiln.dispatch.region -> (tensor<?x4xi32>) dims(%n) {
+    %e = tensor.empty(%n) : tensor<?x4xi32>
+    %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>],
+                         iterator_types = ["parallel", "parallel"]}
+        outs(%e : tensor<?x4xi32>) {
+    ^bb0(%o: i32):
+      %i = linalg.index 0 : index
+      %s = arith.muli %i, %w : index
+      %v = arith.index_cast %s : index to i32
+      linalg.yield %v : i32
+    } -> tensor<?x4xi32>
+    kiln.return %r : tensor<?x4xi32>
+  }
+  return %0 : tensor<?x4xi32>
+}

@@ -284,3 +284,47 @@ func.func @dynamic(%x: tensor<?x4xf32>) -> tensor<?xf32> {
   %f = tensor.collapse_shape %r [[0, 1]] : tensor<?x4xf32> into tensor<?xf32>
   return %f : tensor<?xf32>
 }
+
+// -----
+
+kiln.executable @idx {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {triple = "x86_64-unknown-linux-gnu", cpu = "x86-64", features = ""} {
+    kiln.executable.export @fill ordinal(0) bindings(1) {index_constants = 1 : index}
+  }
+}
+
+// Tests that an index constant behind a barrier reaches the dispatch that
+// reads it, and that a reified size (affine.apply) becomes the index
+// arithmetic of the host: ceildiv, and mod as a - b * floordiv(a, b).
+// CHECK-LABEL: func.func @index_constants
+//       CHECK:   %[[W:.+]] = arith.constant 7 : index
+//       CHECK:   %[[C16:.+]] = arith.constant 16 : index
+//       CHECK:   %[[T:.+]] = arith.ceildivsi %[[W]], %[[C16]] : index
+//       CHECK:   %[[D:.+]] = arith.constant 16 : index
+//       CHECK:   %[[Q:.+]] = arith.floordivsi %[[W]], %[[D]] : index
+//       CHECK:   %[[P:.+]] = arith.muli %[[D]], %[[Q]] : index
+//       CHECK:   %[[M:.+]] = arith.subi %[[W]], %[[P]] : index
+//       CHECK:   %[[S:.+]] = arith.addi %[[T]], %[[M]] : index
+//       CHECK:   host.dispatch @idx::@fill() constants(%[[W]]) into(%{{.+}}) dims(%[[S]])
+func.func @index_constants() -> tensor<?xf32> {
+  %c7 = arith.constant 7 : index
+  %w = util.optimization_barrier %c7 : index
+  %n = affine.apply affine_map<()[s0] -> (s0 ceildiv 16 + s0 mod 16)>()[%w]
+  %r = kiln.dispatch @idx::@fill() constants(%w) dims(%n) : () -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+
+// -----
+
+kiln.executable @idx {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {triple = "x86_64-unknown-linux-gnu", cpu = "x86-64", features = ""} {
+    kiln.executable.export @fill ordinal(0) bindings(1) {index_constants = 1 : index}
+  }
+}
+
+// Tests that a dispatch passes the index constants its export takes.
+func.func @missing_index_constant(%n: index) -> tensor<?xf32> {
+  // expected-error@+1 {{'kiln.dispatch' op passes 0 index constants but export "fill" takes 1}}
+  %r = kiln.dispatch @idx::@fill() dims(%n) : () -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}

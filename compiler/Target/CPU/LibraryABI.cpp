@@ -52,6 +52,8 @@ FailureOr<ExportDescriptor> getExportDescriptor(ExecutableExportOp exportOp) {
         {*elementType, access,
          SmallVector<int64_t>(shape.begin(), shape.end())});
   }
+  if (IntegerAttr count = exportOp.getIndexConstantsAttr())
+    descriptor.indexConstantCount = static_cast<uint32_t>(count.getInt());
   // Along a dimension its tiles scale, the grid is any size: the code
   // bounds its work by the dispatch's count.
   if (auto tiles = exportOp.getWorkgroupTilesAttr())
@@ -71,7 +73,6 @@ void addLibraryTable(llvm::Module &module, ArrayRef<llvm::Function *> functions,
   auto *i8 = builder.getInt8Ty();
   auto *i16 = builder.getInt16Ty();
   auto *i32 = builder.getInt32Ty();
-  auto *i64 = builder.getInt64Ty();
   auto privateConstant = [&](llvm::Constant *init, StringRef name) {
     return new llvm::GlobalVariable(
         module, init->getType(), /*isConstant=*/true,
@@ -86,7 +87,7 @@ void addLibraryTable(llvm::Module &module, ArrayRef<llvm::Function *> functions,
   auto *bindingType =
       llvm::StructType::get(context, {i8, i8, i16, i32, ptrType});
   auto *descriptorType = llvm::StructType::get(
-      context, {llvm::ArrayType::get(i32, 3), i32, ptrType, i64});
+      context, {llvm::ArrayType::get(i32, 3), i32, ptrType, i32, i32});
   auto *nullPtr = llvm::ConstantPointerNull::get(ptrType);
   SmallVector<llvm::Constant *> namePtrs, fnPtrs, descriptorValues;
   for (auto [i, fn] : llvm::enumerate(functions)) {
@@ -124,7 +125,8 @@ void addLibraryTable(llvm::Module &module, ArrayRef<llvm::Function *> functions,
         descriptorType,
         {llvm::ConstantDataArray::get(
              context, ArrayRef<uint32_t>(descriptor.workgroupCount)),
-         builder.getInt32(bindings.size()), bindingsPtr, builder.getInt64(0)}));
+         builder.getInt32(bindings.size()), bindingsPtr,
+         builder.getInt32(descriptor.indexConstantCount), builder.getInt32(0)}));
   }
   auto ptrArray = llvm::ArrayType::get(ptrType, functions.size());
   auto *namesGlobal = privateConstant(

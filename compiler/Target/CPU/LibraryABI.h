@@ -28,6 +28,7 @@ struct ExportDescriptor {
   };
   std::array<uint32_t, 3> workgroupCount = {1, 1, 1};
   SmallVector<Binding> bindings;
+  uint32_t indexConstantCount = 0;
 };
 
 /// The descriptor of `exportOp`: its workgroup count, binding types and

@@ -27,7 +27,8 @@ bool mlir::kiln::host::isIndexArithmetic(Operation *op) {
     return false;
   return isa<arith::ConstantOp, arith::AddIOp, arith::SubIOp, arith::MulIOp,
              arith::FloorDivSIOp, arith::CeilDivSIOp, arith::RemSIOp,
-             arith::MinSIOp, arith::MaxSIOp>(op);
+             arith::MinSIOp, arith::MaxSIOp, arith::DivSIOp, arith::DivUIOp,
+             arith::CeilDivUIOp, arith::RemUIOp>(op);
 }
 
 //===----------------------------------------------------------------------===//
@@ -125,7 +126,7 @@ LogicalResult DispatchOp::verify() {
 LogicalResult DispatchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   return kiln::verifyEntryPointUse(*this, getEntryPoint(),
                                    getArguments().size() + getResults().size(),
-                                   symbolTable);
+                                   getConstants().size(), symbolTable);
 }
 
 //===----------------------------------------------------------------------===//

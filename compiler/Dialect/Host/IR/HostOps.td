@@ -190,7 +190,9 @@ def Host_DispatchOp : Host_Op<"dispatch", [
     holds at least the bytes of the result written into it, and no two
     results of one dispatch share one; that no operand lives in a result's
     buffer is what `kiln-plan-buffers` guarantees (and the runtime checks).
-    `result_dims` gives each dynamic dimension of each result, in order.
+    `constants` are the index values the kernel reads after its bindings'
+    dynamic extents; `result_dims` gives each dynamic dimension of each
+    result, in order.
 
     ```mlir
     %buffer = host.buffer 64
@@ -200,12 +202,13 @@ def Host_DispatchOp : Host_Op<"dispatch", [
   }];
   let arguments = (ins SymbolRefAttr:$entry_point,
                        Variadic<AnyRankedTensor>:$arguments,
+                       Variadic<Index>:$constants,
                        Variadic<Host_BufferType>:$buffers,
                        Variadic<Index>:$result_dims);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let assemblyFormat = [{
-    $entry_point `(` $arguments `)` `into` `(` $buffers `)`
-    (`dims` `(` $result_dims^ `)`)? attr-dict `:`
+    $entry_point `(` $arguments `)` (`constants` `(` $constants^ `)`)?
+    `into` `(` $buffers `)` (`dims` `(` $result_dims^ `)`)? attr-dict `:`
     functional-type($arguments, $results)
   }];
   let hasVerifier = 1;

@@ -45,7 +45,7 @@ LogicalResult DispatchRegionOp::verify() {
 
 LogicalResult
 mlir::kiln::verifyEntryPointUse(Operation *op, SymbolRefAttr entryPoint,
-                                int64_t bindings,
+                                int64_t bindings, int64_t constants,
                                 SymbolTableCollection &symbolTable) {
   StringAttr executableName = entryPoint.getRootReference();
   StringAttr exportName = entryPoint.getLeafReference();
@@ -65,6 +65,13 @@ mlir::kiln::verifyEntryPointUse(Operation *op, SymbolRefAttr entryPoint,
       return op->emitOpError("has ")
              << bindings << " bindings but export " << exportName << " takes "
              << exportBindings;
+    IntegerAttr exportConstants =
+        cast<ExecutableExportOp>(exportOp).getIndexConstantsAttr();
+    int64_t expected = exportConstants ? exportConstants.getInt() : 0;
+    if (expected != constants)
+      return op->emitOpError("passes ")
+             << constants << " index constants but export " << exportName
+             << " takes " << expected;
   }
   return success();
 }
@@ -77,7 +84,7 @@ LogicalResult DispatchOp::verify() {
 LogicalResult DispatchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   return verifyEntryPointUse(*this, getEntryPoint(),
                              getArguments().size() + getNumResults(),
-                             symbolTable);
+                             getConstants().size(), symbolTable);
 }
 
 //===----------------------------------------------------------------------===//

@@ -20,11 +20,12 @@ namespace mlir::kiln {
 /// many values a `dims(...)` list of ops with such results holds.
 int64_t countDynamicDims(TypeRange types);
 
-/// Checks what a dispatch op `op` of `bindings` bindings says of its entry
-/// point `@executable::@export`: the executable exists and each of its
-/// variants has that export, taking that many bindings.
+/// Checks what a dispatch op `op` of `bindings` bindings and `constants`
+/// index constants says of its entry point `@executable::@export`: the
+/// executable exists and each of its variants has that export, taking that
+/// many bindings and index constants.
 LogicalResult verifyEntryPointUse(Operation *op, SymbolRefAttr entryPoint,
-                                  int64_t bindings,
+                                  int64_t bindings, int64_t constants,
                                   SymbolTableCollection &symbolTable);
 
 } // namespace mlir::kiln

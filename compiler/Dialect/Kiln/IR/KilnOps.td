@@ -60,7 +60,9 @@ def Kiln_DispatchOp : Kiln_Op<"dispatch", [
   let description = [{
     Runs export `entry_point` (`@executable::@export`) once over its workgroup
     grid. Operands are bound first, then one fresh buffer per result;
-    `result_dims` are the results' dynamic dimensions, in order.
+    `constants` are index values the kernel reads after its bindings'
+    dynamic extents (`kiln.dispatch.constant`); `result_dims` are the
+    results' dynamic dimensions, in order.
 
     ```mlir
     %r = kiln.dispatch @main_dispatch_0::@main_dispatch_0_matmul_4x16x8_f32(%a, %b)
@@ -69,10 +71,12 @@ def Kiln_DispatchOp : Kiln_Op<"dispatch", [
   }];
   let arguments = (ins SymbolRefAttr:$entry_point,
                        Variadic<AnyRankedTensor>:$arguments,
+                       Variadic<Index>:$constants,
                        Variadic<Index>:$result_dims);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let assemblyFormat = [{
-    $entry_point `(` $arguments `)` (`dims` `(` $result_dims^ `)`)? attr-dict
+    $entry_point `(` $arguments `)` (`constants` `(` $constants^ `)`)?
+    (`dims` `(` $result_dims^ `)`)? attr-dict
     `:` functional-type($arguments, $results)
   }];
   let hasVerifier = 1;
@@ -154,7 +158,9 @@ def Kiln_ExecutableExportOp : Kiln_Op<"executable.export", [
     (grid dimension, dispatch constant, tile): the count along that
     dimension is multiplied by ceil(constant / tile) at run time;
     `equal_constants` holds pairs of dispatch constants the kernel takes to
-    be equal (derived by `kiln-verify-export-interfaces`). Together
+    be equal (derived by `kiln-verify-export-interfaces`);
+    `index_constants` is the number of index values a dispatch passes
+    after those extents (none when absent). Together
     they are what the library tells the runtime about the code, so a module
     cannot make it run out of bounds.
   }];
@@ -165,7 +171,8 @@ def Kiln_ExecutableExportOp : Kiln_Op<"executable.export", [
                        OptionalAttr<TypeArrayAttr>:$binding_types,
                        OptionalAttr<IndexAttr>:$outputs,
                        OptionalAttr<DenseI64ArrayAttr>:$workgroup_tiles,
-                       OptionalAttr<DenseI64ArrayAttr>:$equal_constants);
+                       OptionalAttr<DenseI64ArrayAttr>:$equal_constants,
+                       OptionalAttr<IndexAttr>:$index_constants);
   let assemblyFormat = [{
     $sym_name `ordinal` `(` $ordinal `)` `bindings` `(` $bindings `)`
     (`workgroups` `(` $workgroup_count^ `)`)? attr-dict
@@ -198,11 +205,12 @@ def Kiln_BindingOp : Kiln_Op<"binding", [Pure]> {
 }
 
 def Kiln_DispatchConstantOp : Kiln_Op<"dispatch.constant", [Pure]> {
-  let summary = "A dynamic extent of the dispatch's bindings.";
+  let summary = "A dynamic extent of the bindings or an index value passed.";
   let description = [{
     Constant `index` of the dispatch: the runtime passes the extents of the
     bindings that their types leave dynamic, binding after binding (inputs
-    first), each binding's in dimension order.
+    first), each binding's in dimension order, then the dispatch's
+    `constants`.
 
     ```mlir
     %n = kiln.dispatch.constant 0 : index

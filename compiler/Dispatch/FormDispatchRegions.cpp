@@ -292,6 +292,20 @@ Value getDimBeforeGroup(RewriterBase &rewriter, const Group &group, Value value,
   }
   if (auto insertOp = dyn_cast<tensor::InsertSliceOp>(producer))
     return getDimBeforeGroup(rewriter, group, insertOp.getDest(), dim);
+  if (auto sliceOp = dyn_cast<tensor::ExtractSliceOp>(producer)) {
+    // The slice's sizes, less the dims a rank-reducing slice drops.
+    llvm::SmallBitVector dropped = sliceOp.getDroppedDims();
+    for (auto [i, size] : llvm::enumerate(sliceOp.getMixedSizes())) {
+      if (dropped.test(i))
+        continue;
+      if (dim-- != 0)
+        continue;
+      if (auto value = dyn_cast<Value>(size))
+        return getIndexBeforeGroup(rewriter, group, value);
+      return arith::ConstantIndexOp::create(
+          rewriter, value.getLoc(), *getConstantIntValue(size));
+    }
+  }
   return {};
 }
 

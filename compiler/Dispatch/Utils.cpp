@@ -155,6 +155,19 @@ std::optional<int64_t> findDispatchConstant(Value value, int64_t dim) {
 }
 
 SmallVector<SmallVector<int64_t>> findLoopRangeConstants(Operation *op) {
+  // A pack's loops are its destination's outer dims, an unpack's its
+  // destination's dims.
+  if (isa<linalg::PackOp, linalg::UnPackOp>(op)) {
+    Value dest = cast<DestinationStyleOpInterface>(op).getDpsInits().front();
+    int64_t loopCount = isa<linalg::PackOp>(op)
+                            ? cast<linalg::PackOp>(op).getSourceRank()
+                            : cast<linalg::UnPackOp>(op).getDestRank();
+    SmallVector<SmallVector<int64_t>> loops(loopCount);
+    for (int64_t dim = 0; dim < loopCount; ++dim)
+      if (std::optional<int64_t> constant = findDispatchConstant(dest, dim))
+        loops[dim].push_back(*constant);
+    return loops;
+  }
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp)
     return {};

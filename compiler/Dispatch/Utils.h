@@ -38,9 +38,10 @@ MemRefType getBindingStorageType(RankedTensorType type);
 /// destinations.
 std::optional<int64_t> findDispatchConstant(Value value, int64_t dim);
 
-/// For each loop of `op` (in a kernel), the dispatch constants of the
-/// operand extents it runs over, in operand order: none for a loop no
-/// dynamic extent bounds, several when operands share it (they must agree).
+/// For each loop of `op` (a linalg op, pack or unpack in a kernel), the
+/// dispatch constants of the operand extents it runs over, in operand
+/// order: none for a loop no dynamic extent bounds, several when operands
+/// share it (they must agree).
 SmallVector<SmallVector<int64_t>> findLoopRangeConstants(Operation *op);
 
 } // namespace mlir::kiln

@@ -700,8 +700,10 @@ def function_signature(printed, name):
 # ----------------------------------------------------------------------------
 
 # Applied with --transform-interpreter before bufferization: decomposes the
-# aggregate op linalg.softmax into linalg.generic ops (upstream has no pass
-# for it), leaving everything else as written.
+# aggregate op linalg.softmax into linalg.generic ops and lowers
+# linalg.pack / linalg.unpack to pad, reshape, transpose and slice (upstream
+# has no pass for either; bufferization does not take them), leaving
+# everything else as written.
 TRANSFORM_LIBRARY = """\
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
@@ -709,6 +711,23 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     %decomposed = transform.structured.decompose_interface %softmax
         : (!transform.any_op) -> !transform.any_op
+    %packs = transform.structured.match ops{["linalg.pack"]} in %root
+        : (!transform.any_op) -> !transform.op<"linalg.pack">
+    transform.foreach %packs : !transform.op<"linalg.pack"> {
+    ^bb0(%pack: !transform.op<"linalg.pack">):
+      %pad, %expand, %transpose = transform.structured.lower_pack %pack
+          : (!transform.op<"linalg.pack">) -> (!transform.op<"tensor.pad">,
+             !transform.op<"tensor.expand_shape">, !transform.op<"linalg.transpose">)
+    }
+    %unpacks = transform.structured.match ops{["linalg.unpack"]} in %root
+        : (!transform.any_op) -> !transform.op<"linalg.unpack">
+    transform.foreach %unpacks : !transform.op<"linalg.unpack"> {
+    ^bb0(%unpack: !transform.op<"linalg.unpack">):
+      %empty, %transpose, %collapse, %slice = transform.structured.lower_unpack %unpack
+          : (!transform.op<"linalg.unpack">) -> (!transform.op<"tensor.empty">,
+             !transform.op<"linalg.transpose">, !transform.op<"tensor.collapse_shape">,
+             !transform.op<"tensor.extract_slice">)
+    }
     transform.yield
   }
 }

@@ -188,17 +188,21 @@ SmallVector<int64_t> selectRelayoutWorkgroupTiles(ArrayRef<int64_t> ranges,
 }
 
 /// A pack's loops are its destination's outer dims; one vector iteration
-/// moves a row of lanes-many inner tiles.
+/// moves a row of lanes-many inner tiles (one tile, when the tiles' sizes
+/// are known only at run time).
 TilePlan selectPackTiles(linalg::PackOp op, const CPUTargetInfo &target) {
   ArrayRef<int64_t> destShape = op.getDestType().getShape();
   int64_t outerRank = op.getSourceRank();
-  SmallVector<int64_t> ranges(destShape.take_front(outerRank));
+  SmallVector<int64_t> ranges = getPlanningLoopRanges(op);
   int64_t innerElements = 1;
-  for (int64_t size : destShape.drop_front(outerRank))
-    innerElements *= size;
+  bool dynamicTiles = false;
+  for (int64_t size : destShape.drop_front(outerRank)) {
+    dynamicTiles = dynamicTiles || ShapedType::isDynamic(size);
+    innerElements *= ShapedType::isDynamic(size) ? 1 : size;
+  }
   TilePlan plan;
   plan.vector.assign(outerRank, 1);
-  if (outerRank > 0)
+  if (outerRank > 0 && !dynamicTiles)
     plan.vector.back() =
         selectTile(ranges.back(), target.getLanes(getElementBits(op)));
   // Workgroups split the loop over the source's outermost dim, so each

@@ -150,6 +150,16 @@ LogicalResult lowerRelayouts(RewriterBase &rewriter,
   for (Operation *op : ops) {
     rewriter.setInsertionPoint(op);
     if (auto packOp = dyn_cast<linalg::PackOp>(op)) {
+      // Tiles of sizes known only at run time, one per tiled pack: copied
+      // as one padded, transposed slice.
+      if (llvm::any_of(packOp.getStaticInnerTiles(), ShapedType::isDynamic)) {
+        PatternRewriter patternRewriter(op->getContext());
+        patternRewriter.setInsertionPoint(op);
+        if (succeeded(linalg::DecomposeOuterUnitDimsPackOpPattern(
+                          op->getContext())
+                          .matchAndRewrite(packOp, patternRewriter)))
+          continue;
+      }
       if (failed(linalg::lowerPack(rewriter, packOp)))
         return packOp.emitError("cannot lower pack");
     } else if (failed(

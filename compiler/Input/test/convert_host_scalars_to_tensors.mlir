@@ -88,3 +88,23 @@ func.func @from_elements(%x: tensor<4xi32>) -> (tensor<2x2xi32>, tensor<i32>) {
   %s = tensor.from_elements %b : tensor<i32>
   return %t, %s : tensor<2x2xi32>, tensor<i32>
 }
+
+// -----
+
+// Tests that an index constant behind a barrier (a size the compiler must
+// not see) and unsigned index arithmetic on it stay host scalars, sizing a
+// tensor as dimensions do.
+// CHECK-LABEL: func.func @opaque_size
+//       CHECK:   %[[C:.+]] = arith.constant 6 : index
+//       CHECK:   %[[N:.+]] = util.optimization_barrier %[[C]] : index
+//       CHECK:   %[[H:.+]] = arith.ceildivui %[[N]], %{{.+}} : index
+//       CHECK:   tensor.empty(%[[H]]) : tensor<?xf32>
+//   CHECK-NOT:   tensor.from_elements
+func.func @opaque_size() -> tensor<?xf32> {
+  %c6 = arith.constant 6 : index
+  %c4 = arith.constant 4 : index
+  %n = util.optimization_barrier %c6 : index
+  %h = arith.ceildivui %n, %c4 : index
+  %e = tensor.empty(%h) : tensor<?xf32>
+  return %e : tensor<?xf32>
+}

@@ -135,3 +135,27 @@ kiln.executable @dynamic {
     }
   }
 }
+
+// -----
+
+// Tests that a kernel reads only the dispatch constants there are: its
+// bindings' dynamic extents (1 here) and the export's index constants (1).
+kiln.executable @too_many_constants {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @fill ordinal(0) bindings(1) {binding_types = [tensor<?xf32>], index_constants = 1 : index}
+    builtin.module {
+      func.func @fill() {
+        %n = kiln.dispatch.constant 0 : index
+        %0 = kiln.binding 0(%n) : memref<?xf32>
+        %m = kiln.dispatch.constant 1 : index
+        // expected-error@+1 {{reads dispatch constant 2 but export fill has 2}}
+        %k = kiln.dispatch.constant 2 : index
+        %e = tensor.empty(%n) : tensor<?xf32>
+        %c = arith.constant 1.0 : f32
+        %f = linalg.fill ins(%c : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+        bufferization.materialize_in_destination %f in restrict writable %0 : (tensor<?xf32>, memref<?xf32>) -> ()
+        return
+      }
+    }
+  }
+}

@@ -512,3 +512,35 @@ kiln.executable @dyn {
     }
   }
 }
+
+// -----
+
+// Tests that a pack whose tile sizes are index constants moves one tile per
+// vector iteration and splits its outer rows (known only at run time, the
+// output's extent: constant 0) over workgroups.
+// CHECK-LABEL: kiln.executable @pack_dynamic_tiles
+//       CHECK: kiln.executable.export @pack_dynamic_tiles ordinal(0) bindings(2) workgroups([1, 1, 1]) {index_constants = 2 : index, workgroup_tiles = array<i64: 0, 0, [[TILE:[0-9]+]]>}
+//       CHECK: linalg.pack {{.*}}lowering_config = #kiln.lowering_config<workgroup = [[[TILE]], 0], vector = [1, 1]>
+kiln.executable @pack_dynamic_tiles {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @pack_dynamic_tiles ordinal(0) bindings(2) {index_constants = 2 : index}
+    builtin.module {
+      func.func @pack_dynamic_tiles() {
+        %cst = arith.constant 0 : i32
+        %0 = kiln.binding 0 : memref<100x250xi32>
+        %1 = bufferization.to_tensor %0 restrict : memref<100x250xi32> to tensor<100x250xi32>
+        %r = kiln.dispatch.constant 0 : index
+        %c = kiln.dispatch.constant 1 : index
+        %t0 = kiln.dispatch.constant 4 : index
+        %t1 = kiln.dispatch.constant 5 : index
+        %e = tensor.empty(%r, %c, %t0, %t1) : tensor<?x?x?x?xi32>
+        %p = linalg.pack %1 padding_value(%cst : i32) inner_dims_pos = [0, 1] inner_tiles = [%t0, %t1] into %e : tensor<100x250xi32> -> tensor<?x?x?x?xi32>
+        %d2 = kiln.dispatch.constant 2 : index
+        %d3 = kiln.dispatch.constant 3 : index
+        %2 = kiln.binding 1(%r, %c, %d2, %d3) : memref<?x?x?x?xi32>
+        bufferization.materialize_in_destination %p in restrict writable %2 : (tensor<?x?x?x?xi32>, memref<?x?x?x?xi32>) -> ()
+        return
+      }
+    }
+  }
+}

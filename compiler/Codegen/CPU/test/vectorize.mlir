@@ -133,3 +133,19 @@ func.func @mmt4d_lhs_read_in_place(%a: tensor<64x96xf32>, %b: tensor<2x96x32x1xf
   }
   return %r : tensor<1x1x8x32xf32>
 }
+
+// -----
+
+// Tests that one tile of a pack whose tile sizes are known only at run time
+// is copied as a padded slice of its source, transposed into place.
+// CHECK-LABEL: func.func @pack_dynamic_tile
+//   CHECK-NOT:   linalg.pack
+//       CHECK:   tensor.pad
+//       CHECK:   linalg.transpose
+//       CHECK:   tensor.insert_slice
+func.func @pack_dynamic_tile(%src: tensor<?x?xi32>, %dest: tensor<1x1x?x?xi32>, %t0: index, %t1: index) -> tensor<1x1x?x?xi32> {
+  %zero = arith.constant 0 : i32
+  %p = linalg.pack %src padding_value(%zero : i32) outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [%t0, %t1] into %dest
+      : tensor<?x?xi32> -> tensor<1x1x?x?xi32>
+  return %p : tensor<1x1x?x?xi32>
+}

@@ -59,6 +59,26 @@ Value convertElements(OpBuilder &builder, Location loc, Value input,
   return genericOp.getResult(0);
 }
 
+/// Gives the empty tensor a stored value starts from (through destinations)
+/// the binding's extents `sizes` as its dynamic sizes, which they equal: the
+/// loops that write the value then run over what the binding holds,
+/// whatever arithmetic sized it (a pack's ceil(rows / tile)).
+void sizeByBinding(Value value, ArrayRef<Value> sizes) {
+  if (sizes.empty())
+    return;
+  while (auto dpsOp = value.getDefiningOp<DestinationStyleOpInterface>())
+    value =
+        dpsOp.getDpsInitOperand(cast<OpResult>(value).getResultNumber())->get();
+  auto emptyOp = value.getDefiningOp<tensor::EmptyOp>();
+  if (!emptyOp)
+    return;
+  // The constants are read where the function starts, before any use.
+  Block &entry = emptyOp->getParentOfType<func::FuncOp>().getBody().front();
+  for (Value size : sizes)
+    size.getDefiningOp()->moveBefore(&entry, entry.begin());
+  emptyOp.getDynamicSizesMutable().assign(sizes);
+}
+
 /// Builds the kernel function of `regionOp` whose bindings are `inputs`
 /// followed by the region results, and whose dispatch constants after the
 /// bindings' dynamic extents are `indexInputs`.
@@ -130,10 +150,11 @@ LogicalResult buildKernel(OpBuilder &builder, DispatchRegionOp regionOp,
   for (Value output : returnOp.getOperands()) {
     auto tensorType = cast<RankedTensorType>(output.getType());
     auto memrefType = cast<MemRefType>(getBindingStorageType(tensorType));
+    SmallVector<Value> sizes = getDynamicSizes(tensorType);
     Value binding = BindingOp::create(body, loc, memrefType,
-                                      body.getIndexAttr(bindingIndex++),
-                                      getDynamicSizes(tensorType));
+                                      body.getIndexAttr(bindingIndex++), sizes);
     Value value = mapping.lookup(output);
+    sizeByBinding(value, sizes);
     if (memrefType.getElementType() != tensorType.getElementType())
       value = convertElements(body, loc, value, memrefType.getElementType());
     auto storeOp = bufferization::MaterializeInDestinationOp::create(

@@ -154,6 +154,19 @@ std::optional<int64_t> findDispatchConstant(Value value, int64_t dim) {
   return std::nullopt;
 }
 
+/// The dispatch constant of dimension `dim` of the binding `value` is
+/// stored into, if any: a destination sized by arithmetic on constants (a
+/// pack's ceil(rows / tile)) has the extent of the binding it fills.
+static std::optional<int64_t> findStoredDispatchConstant(Value value,
+                                                         int64_t dim) {
+  for (Operation *user : value.getUsers())
+    if (auto storeOp = dyn_cast<bufferization::MaterializeInDestinationOp>(user))
+      if (std::optional<int64_t> constant =
+              findDispatchConstant(storeOp.getDest(), dim))
+        return constant;
+  return std::nullopt;
+}
+
 SmallVector<SmallVector<int64_t>> findLoopRangeConstants(Operation *op) {
   // A pack's loops are its destination's outer dims, an unpack's its
   // destination's dims.
@@ -163,9 +176,13 @@ SmallVector<SmallVector<int64_t>> findLoopRangeConstants(Operation *op) {
                             ? cast<linalg::PackOp>(op).getSourceRank()
                             : cast<linalg::UnPackOp>(op).getDestRank();
     SmallVector<SmallVector<int64_t>> loops(loopCount);
-    for (int64_t dim = 0; dim < loopCount; ++dim)
+    for (int64_t dim = 0; dim < loopCount; ++dim) {
       if (std::optional<int64_t> constant = findDispatchConstant(dest, dim))
         loops[dim].push_back(*constant);
+      if (std::optional<int64_t> constant =
+              findStoredDispatchConstant(op->getResult(0), dim))
+        loops[dim].push_back(*constant);
+    }
     return loops;
   }
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
@@ -179,10 +196,16 @@ SmallVector<SmallVector<int64_t>> findLoopRangeConstants(Operation *op) {
     for (auto [dim, expr] : llvm::enumerate(
              linalgOp.getMatchingIndexingMap(&operand).getResults()))
       if (auto dimExpr = dyn_cast<AffineDimExpr>(expr);
-          dimExpr && type.isDynamicDim(dim))
+          dimExpr && type.isDynamicDim(dim)) {
         if (std::optional<int64_t> constant =
                 findDispatchConstant(operand.get(), dim))
           loops[dimExpr.getPosition()].push_back(*constant);
+        if (!linalgOp.isDpsInit(&operand))
+          continue;
+        if (std::optional<int64_t> constant = findStoredDispatchConstant(
+                linalgOp.getTiedOpResult(&operand), dim))
+          loops[dimExpr.getPosition()].push_back(*constant);
+      }
   }
   return loops;
 }

@@ -28,6 +28,10 @@ namespace {
 /// relayouts are dispatches of their own.
 constexpr int64_t kMinPackedMultiplyAdds = int64_t(1) << 18;
 
+/// The rows a contraction is taken to have when they are known only at run
+/// time: a batch worth packing for.
+constexpr int64_t kDynamicRowsPlanned = 64;
+
 /// Inner tile sizes of a packed contraction.
 struct ContractionTiles {
   int64_t m0, n0, k0;
@@ -39,7 +43,7 @@ ContractionTiles selectContractionTiles(const CPUTargetInfo &target,
       target.getContractionTile(elementType.getIntOrFloatBitWidth());
   int64_t m0 = tile.rows;
   // Few rows (a matrix-vector product): pad to a power of two, not to M0.
-  if (m < m0)
+  if (!ShapedType::isDynamic(m) && m < m0)
     m0 = static_cast<int64_t>(llvm::PowerOf2Ceil(m));
   return {m0, tile.columns, 1};
 }
@@ -70,9 +74,6 @@ FailureOr<ContractionLoops> matchPackableContraction(linalg::LinalgOp op) {
   if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
       dims->k.size() != 1 || dims->batch.size() > 1)
     return failure();
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (llvm::any_of(ranges, ShapedType::isDynamic))
-    return failure();
   ContractionLoops loops{std::nullopt, dims->m[0], dims->n[0], dims->k[0]};
   if (!dims->batch.empty())
     loops.batch = dims->batch[0];
@@ -81,11 +82,20 @@ FailureOr<ContractionLoops> matchPackableContraction(linalg::LinalgOp op) {
   for (AffineMap map : op.getIndexingMapsArray())
     if (!map.isProjectedPermutation() || map.getNumResults() != operandLoops)
       return failure();
+  // Rows known only at run time (a batch) pay off as many rows do; every
+  // other range must be known.
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t multiplyAdds = 1;
-  for (int64_t range : ranges)
+  for (auto [loop, range] : llvm::enumerate(ranges)) {
+    if (ShapedType::isDynamic(range)) {
+      if (loop != loops.m)
+        return failure();
+      range = kDynamicRowsPlanned;
+    }
     multiplyAdds *= range;
-  if (multiplyAdds < kMinPackedMultiplyAdds || ranges[loops.m] < 2 ||
-      ranges[loops.n] < 2)
+  }
+  if (multiplyAdds < kMinPackedMultiplyAdds || ranges[loops.m] == 0 ||
+      ranges[loops.m] == 1 || ranges[loops.n] < 2)
     return failure();
   return loops;
 }
@@ -121,7 +131,7 @@ Value packOperand(RewriterBase &rewriter, Location loc, Value value,
   auto type = cast<RankedTensorType>(value.getType());
   std::optional<Value> padding;
   for (auto [dim, tile] : llvm::zip(innerDimsPos, tiles))
-    if (type.getDimSize(dim) % tile != 0)
+    if (type.isDynamicDim(dim) || type.getDimSize(dim) % tile != 0)
       padding = arith::ConstantOp::create(
           rewriter, loc, rewriter.getZeroAttr(type.getElementType()));
   return linalg::PackOp::create(rewriter, loc, value, dest, innerDimsPos,
@@ -174,9 +184,10 @@ struct PackContraction : OpInterfaceRewritePattern<linalg::LinalgOp> {
     SmallVector<int64_t> innerDimsPos = getOperandDims(maps[2], accInner);
     SmallVector<int64_t> outerDimsPerm =
         normalizePermutation(getOperandDims(maps[2], accOuter));
-    auto initType = cast<RankedTensorType>(init.getType());
-    Value empty = tensor::EmptyOp::create(rewriter, loc, initType.getShape(),
-                                          initType.getElementType());
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc,
+                                tensor::getMixedSizes(rewriter, loc, init),
+                                getElementTypeOrSelf(init.getType()));
     rewriter.replaceOpWithNewOp<linalg::UnPackOp>(
         op, packed, empty, innerDimsPos,
         getAsIndexOpFoldResult(rewriter.getContext(), {tiles.m0, tiles.n0}),

@@ -36,6 +36,10 @@ constexpr int64_t kMinDistributedWork = int64_t(1) << 15;
 /// work evenly (the thread count is only known at run time).
 constexpr int64_t kTargetWorkgroups = 32;
 
+/// The rows a packed contraction whose rows are known only at run time is
+/// planned for.
+constexpr int64_t kPlannedDynamicRows = 1024;
+
 /// A tile of `preferred` for a loop of `range`: a divisor of the range when
 /// one is at least three quarters as large (no remainder), else `preferred`
 /// with a remainder that is peeled (a smaller register block would run
@@ -76,6 +80,11 @@ TilePlan selectPackedContractionTiles(linalg::LinalgOp op,
   unsigned m1 = first, n1 = first + 1, k1 = first + 2;
   int64_t m0 = ranges[first + 3], n0 = ranges[first + 4],
           k0 = ranges[first + 5];
+  // Rows known only at run time (a batch) are planned as a typical batch,
+  // so that workgroups split them as they would those rows, and larger
+  // batches get more of them.
+  if (ShapedType::isDynamic(op.getStaticLoopRanges()[m1]))
+    ranges[m1] = llvm::divideCeil(kPlannedDynamicRows, m0);
   TilePlan plan;
   plan.vector.assign(ranges.size(), 1);
   plan.vector[first + 3] = m0;
@@ -218,7 +227,7 @@ TilePlan selectPackTiles(linalg::PackOp op, const CPUTargetInfo &target) {
 /// An unpack's loops are its destination's dims; one vector iteration
 /// writes one inner tile.
 TilePlan selectUnPackTiles(linalg::UnPackOp op) {
-  ArrayRef<int64_t> ranges = op.getDestType().getShape();
+  SmallVector<int64_t> ranges = getPlanningLoopRanges(op);
   TilePlan plan;
   plan.vector.assign(ranges.size(), 1);
   for (auto [dim, tile] :

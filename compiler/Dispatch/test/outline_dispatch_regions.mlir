@@ -89,17 +89,19 @@ func.func @small(%a: tensor<8xf4E2M1FN>, %b: tensor<8xf8E4M3FN>) -> tensor<8xf4E
 // Tests that dynamic dimensions cross the dispatch as its constants: each
 // binding's dynamic extents in binding order, the sizes of its
 // kiln.binding; a tensor.dim of a bound input reads its constant; the
+// empty tensor a result is computed into takes its binding's extent (read
+// first), so the loops writing it run over what the binding holds; the
 // export declares dynamic binding types and is named with D for them; the
 // dispatch takes the region's result dims.
 //       CHECK: kiln.executable.export @main_dispatch_0_elementwise_Dx4_f32 ordinal(0) bindings(2)
 //  CHECK-SAME:     binding_types = [tensor<?x4xf32>, tensor<?x4xf32>]
 //       CHECK:     func.func @main_dispatch_0_elementwise_Dx4_f32() {
+//       CHECK:       %[[C1:.+]] = kiln.dispatch.constant 1 : index
 //       CHECK:       %[[C0:.+]] = kiln.dispatch.constant 0 : index
 //       CHECK:       %[[B0:.+]] = kiln.binding 0(%[[C0]]) : memref<?x4xf32>
 //       CHECK:       %[[T0:.+]] = bufferization.to_tensor %[[B0]] restrict : memref<?x4xf32> to tensor<?x4xf32>
 //   CHECK-NOT:       tensor.dim
-//       CHECK:       tensor.empty(%[[C0]]) : tensor<?x4xf32>
-//       CHECK:       %[[C1:.+]] = kiln.dispatch.constant 1 : index
+//       CHECK:       tensor.empty(%[[C1]]) : tensor<?x4xf32>
 //       CHECK:       kiln.binding 1(%[[C1]]) : memref<?x4xf32>
 // CHECK-LABEL: func.func @main(
 //  CHECK-SAME:     %[[X:.+]]: tensor<?x4xf32>)
@@ -130,16 +132,17 @@ func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
 // Tests that the index values of the host the region reads become dispatch
 // constants after every binding's extents, counted by the export's
 // index_constants and passed by the dispatch, in the order the region
-// reads them.
+// reads them (the size of the result's empty tensor is then its binding's
+// extent instead).
 //       CHECK: kiln.executable.export @main_dispatch_0_elementwise_Dx4_i32 ordinal(0) bindings(1)
 //  CHECK-SAME:     index_constants = 2 : index
 //       CHECK:     func.func @main_dispatch_0_elementwise_Dx4_i32() {
-//       CHECK:       %[[N:.+]] = kiln.dispatch.constant 1 : index
+//       CHECK:       %[[C0:.+]] = kiln.dispatch.constant 0 : index
+//       CHECK:       kiln.dispatch.constant 1 : index
 //       CHECK:       %[[W:.+]] = kiln.dispatch.constant 2 : index
-//       CHECK:       tensor.empty(%[[N]]) : tensor<?x4xi32>
+//       CHECK:       tensor.empty(%[[C0]]) : tensor<?x4xi32>
 //       CHECK:       linalg.generic
 //       CHECK:         arith.muli %{{.+}}, %[[W]] : index
-//       CHECK:       %[[C0:.+]] = kiln.dispatch.constant 0 : index
 //       CHECK:       kiln.binding 0(%[[C0]]) : memref<?x4xi32>
 // CHECK-LABEL: func.func @main(
 //  CHECK-SAME:     %[[N:.+]]: index, %[[W:.+]]: index)

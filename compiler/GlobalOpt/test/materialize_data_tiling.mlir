@@ -137,3 +137,39 @@ func.func @transposed_operands(%q: tensor<128x4x64xf32>, %k: tensor<4x64x128xf32
   %st = linalg.transpose ins(%s : tensor<4x128x128xf32>) outs(%et : tensor<128x4x128xf32>) permutation = [1, 0, 2]
   return %st : tensor<128x4x128xf32>
 }
+
+// -----
+
+// Tests that a matmul whose rows are known only at run time (a batch) is
+// packed as one of many rows: its rows padded to whole M0 tiles (ceil(m /
+// M0) of them) and the result unpacked into the rows of the accumulator;
+// a dynamic range other than the rows leaves the contraction unpacked.
+// AVX2-LABEL: func.func @dynamic_rows
+//  AVX2-SAME:   %[[A:.+]]: tensor<?x512xf32>
+//       AVX2:   %[[PA:.+]] = linalg.pack %[[A]] padding_value(%{{.+}} : f32) inner_dims_pos = [0, 1] inner_tiles = [6, 1] into %{{.+}} : tensor<?x512xf32> -> tensor<?x512x6x1xf32>
+//       AVX2:   %[[M:.+]] = linalg.mmt4d ins(%[[PA]], %{{.+}} : tensor<?x512x6x1xf32>, tensor<32x512x16x1xf32>) outs(%{{.+}} : tensor<?x32x6x16xf32>)
+//       AVX2:   %[[ROWS:.+]] = tensor.dim %{{.+}}, %{{.+}} : tensor<?x512xf32>
+//       AVX2:   %[[E:.+]] = tensor.empty(%[[ROWS]]) : tensor<?x512xf32>
+//       AVX2:   linalg.unpack %[[M]] inner_dims_pos = [0, 1] inner_tiles = [6, 16] into %[[E]] : tensor<?x32x6x16xf32> -> tensor<?x512xf32>
+// AVX2-LABEL: func.func @dynamic_columns
+//       AVX2:   linalg.matmul
+//   AVX2-NOT:   linalg.mmt4d
+func.func @dynamic_rows(%a: tensor<?x512xf32>, %b: tensor<512x512xf32>) -> tensor<?x512xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %m = tensor.dim %a, %c0 : tensor<?x512xf32>
+  %e = tensor.empty(%m) : tensor<?x512xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x512xf32>) -> tensor<?x512xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<?x512xf32>, tensor<512x512xf32>) outs(%f : tensor<?x512xf32>) -> tensor<?x512xf32>
+  return %r : tensor<?x512xf32>
+}
+
+func.func @dynamic_columns(%a: tensor<512x512xf32>, %b: tensor<512x?xf32>) -> tensor<512x?xf32> {
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %b, %c1 : tensor<512x?xf32>
+  %e = tensor.empty(%n) : tensor<512x?xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<512x?xf32>) -> tensor<512x?xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<512x512xf32>, tensor<512x?xf32>) outs(%f : tensor<512x?xf32>) -> tensor<512x?xf32>
+  return %r : tensor<512x?xf32>
+}

@@ -544,3 +544,36 @@ kiln.executable @pack_dynamic_tiles {
     }
   }
 }
+
+// -----
+
+// Tests that a packed contraction whose row tiles are known only at run
+// time splits them as it would 1024 rows (128 tiles of 8), each workgroup
+// taking a fixed number of row tiles, so larger batches get more
+// workgroups: the grid's y dimension is ceil(constant 0 / rows per
+// workgroup), and the packed rows and the result's agree.
+// CHECK-LABEL: kiln.executable @mmt4d_dynamic_rows
+//       CHECK: kiln.executable.export @mmt4d_dynamic_rows ordinal(0) bindings(3) workgroups([{{[0-9]+}}, 1, 1]) {equal_constants = array<i64: 0, 1>, workgroup_tiles = array<i64: 1, 0, [[TILE:[0-9]+]]>}
+//       CHECK: linalg.mmt4d {lowering_config = #kiln.lowering_config<workgroup = [[[TILE]], {{[0-9]+}}, 0, 0, 0, 0], vector = [1, 1, 1, 8, 32, 1]>}
+kiln.executable @mmt4d_dynamic_rows {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v4", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @mmt4d_dynamic_rows ordinal(0) bindings(3) {equal_constants = array<i64: 0, 1>}
+    builtin.module {
+      func.func @mmt4d_dynamic_rows() {
+        %zero = arith.constant 0.0 : f32
+        %r = kiln.dispatch.constant 1 : index
+        %m = kiln.dispatch.constant 0 : index
+        %0 = kiln.binding 0(%m) : memref<?x512x8x1xf32>
+        %a = bufferization.to_tensor %0 restrict : memref<?x512x8x1xf32> to tensor<?x512x8x1xf32>
+        %1 = kiln.binding 1 : memref<16x512x32x1xf32>
+        %b = bufferization.to_tensor %1 restrict : memref<16x512x32x1xf32> to tensor<16x512x32x1xf32>
+        %e = tensor.empty(%r) : tensor<?x16x8x32xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x16x8x32xf32>) -> tensor<?x16x8x32xf32>
+        %c = linalg.mmt4d ins(%a, %b : tensor<?x512x8x1xf32>, tensor<16x512x32x1xf32>) outs(%f : tensor<?x16x8x32xf32>) -> tensor<?x16x8x32xf32>
+        %2 = kiln.binding 2(%r) : memref<?x16x8x32xf32>
+        bufferization.materialize_in_destination %c in restrict writable %2 : (tensor<?x16x8x32xf32>, memref<?x16x8x32xf32>) -> ()
+        return
+      }
+    }
+  }
+}

@@ -474,6 +474,13 @@ TEST(SourceVerifyTest, LineOrigins) {
   EXPECT_EQ(LoadError(spec),
             "source file 'dbg_ex_cpu.1.configured.mlir': previous text 5 out "
             "of range (5 files)");
+  // A chain that runs into a later file whose link is out of range.
+  spec = DebugSpec();
+  spec.source_files[kStage0File]->previous = kModelCopyFile;
+  spec.source_files[kModelCopyFile]->previous = 1000000;
+  EXPECT_EQ(LoadError(spec),
+            "source file 'model.mlir.orig': previous text 1000000 out of range "
+            "(5 files)");
   spec = DebugSpec();
   spec.source_files[kStage0File]->previous = kStage2File;
   EXPECT_EQ(LoadError(spec),

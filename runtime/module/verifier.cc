@@ -260,17 +260,23 @@ Status VerifyLineOrigins(const fb::Module& module) {
     }
   }
   const uint32_t file_count = SizeOf(module.source_files());
+  // Every link is checked before any chain is followed: a chain runs through
+  // files after the one it starts from.
+  for (uint32_t i = 0; i < file_count; ++i) {
+    const fb::SourceFile* file = module.source_files()->Get(i);
+    const uint32_t previous = file->previous();
+    if (previous != KILN_NO_SOURCE && previous >= file_count) {
+      return OutOfRangeError("source file '", StringOf(file->path()),
+                             "': previous text ", previous,
+                             " out of range (", file_count, " files)");
+    }
+  }
   // 0: not seen, 1: on the chain being followed, 2: leads to a first stage.
   std::vector<uint8_t> state(file_count, 0);
   for (uint32_t i = 0; i < file_count; ++i) {
     const fb::SourceFile* file = module.source_files()->Get(i);
     const uint32_t previous = file->previous();
     const std::string_view path = StringOf(file->path());
-    if (previous != KILN_NO_SOURCE && previous >= file_count) {
-      return OutOfRangeError("source file '", path, "': previous text ",
-                             previous, " out of range (", file_count,
-                             " files)");
-    }
     uint32_t at = i;
     while (at != KILN_NO_SOURCE && state[at] == 0) {
       state[at] = 1;

@@ -6,6 +6,7 @@
 #include "Target/CPU/CPUTarget.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -81,10 +82,11 @@ void sizeByBinding(Value value, ArrayRef<Value> sizes) {
 
 /// Builds the kernel function of `regionOp` whose bindings are `inputs`
 /// followed by the region results, and whose dispatch constants after the
-/// bindings' dynamic extents are `indexInputs`.
+/// bindings' dynamic extents are those of `indexInputs` the kernel reads
+/// (the others are dropped from `indexInputs`).
 LogicalResult buildKernel(OpBuilder &builder, DispatchRegionOp regionOp,
-                          ArrayRef<Value> inputs, ArrayRef<Value> indexInputs,
-                          StringRef name) {
+                          ArrayRef<Value> inputs,
+                          SmallVector<Value> &indexInputs, StringRef name) {
   Location loc = regionOp.getLoc();
   auto funcOp =
       func::FuncOp::create(builder, loc, name, builder.getFunctionType({}, {}));
@@ -105,10 +107,12 @@ LogicalResult buildKernel(OpBuilder &builder, DispatchRegionOp regionOp,
   int64_t indexConstant =
       countDynamicDims(ValueRange(inputs).getTypes()) +
       countDynamicDims(regionOp.getResultTypes());
-  for (Value input : indexInputs)
-    mapping.map(input, DispatchConstantOp::create(
-                           body, loc, body.getIndexType(),
-                           body.getIndexAttr(indexConstant++)));
+  SmallVector<DispatchConstantOp> indexConstants;
+  for (Value input : indexInputs) {
+    indexConstants.push_back(DispatchConstantOp::create(
+        body, loc, body.getIndexType(), body.getIndexAttr(0)));
+    mapping.map(input, indexConstants.back());
+  }
   // What tensor.dim of a bound tensor reads: its dispatch constant.
   DenseMap<Value, SmallVector<Value>> boundSizes;
   for (Value input : inputs) {
@@ -163,7 +167,55 @@ LogicalResult buildKernel(OpBuilder &builder, DispatchRegionOp regionOp,
     storeOp.setWritable(true);
   }
   func::ReturnOp::create(body, loc);
+  // Values the kernel does not read (a size its binding's extent replaced)
+  // are not passed.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*entry)))
+    if (!isa<DispatchConstantOp>(op) && isOpTriviallyDead(&op))
+      op.erase();
+  SmallVector<Value> read;
+  for (auto [input, constantOp] : llvm::zip(indexInputs, indexConstants)) {
+    if (constantOp->use_empty()) {
+      constantOp.erase();
+      continue;
+    }
+    constantOp.setIndexAttr(body.getIndexAttr(indexConstant++));
+    read.push_back(input);
+  }
+  indexInputs = std::move(read);
   return success();
+}
+
+/// Reads on the host, before `regionOp`, the dimensions of the values the
+/// region reads only the dimensions of: the dispatch then takes them as
+/// index constants instead of binding the whole tensor.
+void readDimensionsBefore(DispatchRegionOp regionOp) {
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(regionOp.getBody(), captured);
+  OpBuilder builder(regionOp);
+  for (Value value : captured) {
+    if (!isa<RankedTensorType>(value.getType()))
+      continue;
+    SmallVector<tensor::DimOp> dimOps;
+    bool onlyDims = true;
+    for (OpOperand &use : value.getUses()) {
+      if (!regionOp->isAncestor(use.getOwner()))
+        continue;
+      auto dimOp = dyn_cast<tensor::DimOp>(use.getOwner());
+      if (!dimOp || !dimOp.getConstantIndex()) {
+        onlyDims = false;
+        break;
+      }
+      dimOps.push_back(dimOp);
+    }
+    if (!onlyDims)
+      continue;
+    for (tensor::DimOp dimOp : dimOps) {
+      Value dim = tensor::DimOp::create(builder, dimOp.getLoc(), value,
+                                        *dimOp.getConstantIndex());
+      dimOp.replaceAllUsesWith(dim);
+      dimOp.erase();
+    }
+  }
 }
 
 /// Each input op of the region as `loc("op.name"(file:line:col))`, once per
@@ -206,6 +258,7 @@ struct OutlineDispatchRegionsPass
         std::string executableName =
             (funcOp.getName() + "_dispatch_" + Twine(index)).str();
 
+        readDimensionsBefore(regionOp);
         llvm::SetVector<Value> inputSet;
         getUsedValuesDefinedAbove(regionOp.getBody(), inputSet);
         // Index values the host computes (that the region could not clone)
@@ -235,10 +288,7 @@ struct OutlineDispatchRegionsPass
             builder.getIndexAttr(inputs.size() + regionOp.getNumResults()),
             /*workgroup_count=*/nullptr, /*binding_types=*/nullptr,
             /*outputs=*/nullptr, /*workgroup_tiles=*/nullptr,
-            /*equal_constants=*/nullptr,
-            indexInputs.empty()
-                ? nullptr
-                : builder.getIndexAttr(indexInputs.size()));
+            /*equal_constants=*/nullptr, /*index_constants=*/nullptr);
         exportOp->setAttr(kProvenanceAttrName,
                           getProvenance(regionOp.getBody()));
         SmallVector<Type> bindingTypes = llvm::to_vector(
@@ -250,6 +300,9 @@ struct OutlineDispatchRegionsPass
         if (failed(buildKernel(builder, regionOp, inputs, indexInputs,
                                exportName)))
           return signalPassFailure();
+        if (!indexInputs.empty())
+          exportOp.setIndexConstantsAttr(
+              builder.getIndexAttr(indexInputs.size()));
 
         builder.setInsertionPoint(regionOp);
         auto entryPoint = SymbolRefAttr::get(

@@ -132,21 +132,21 @@ func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
 // Tests that the index values of the host the region reads become dispatch
 // constants after every binding's extents, counted by the export's
 // index_constants and passed by the dispatch, in the order the region
-// reads them (the size of the result's empty tensor is then its binding's
-// extent instead).
+// reads them; a value the kernel no longer reads once the size of the
+// result's empty tensor is its binding's extent is not passed.
 //       CHECK: kiln.executable.export @main_dispatch_0_elementwise_Dx4_i32 ordinal(0) bindings(1)
-//  CHECK-SAME:     index_constants = 2 : index
+//  CHECK-SAME:     index_constants = 1 : index
 //       CHECK:     func.func @main_dispatch_0_elementwise_Dx4_i32() {
 //       CHECK:       %[[C0:.+]] = kiln.dispatch.constant 0 : index
-//       CHECK:       kiln.dispatch.constant 1 : index
-//       CHECK:       %[[W:.+]] = kiln.dispatch.constant 2 : index
+//       CHECK:       %[[W:.+]] = kiln.dispatch.constant 1 : index
+//   CHECK-NOT:       kiln.dispatch.constant
 //       CHECK:       tensor.empty(%[[C0]]) : tensor<?x4xi32>
 //       CHECK:       linalg.generic
 //       CHECK:         arith.muli %{{.+}}, %[[W]] : index
 //       CHECK:       kiln.binding 0(%[[C0]]) : memref<?x4xi32>
 // CHECK-LABEL: func.func @main(
 //  CHECK-SAME:     %[[N:.+]]: index, %[[W:.+]]: index)
-//       CHECK:   kiln.dispatch @main_dispatch_0::@main_dispatch_0_elementwise_Dx4_i32() constants(%[[N]], %[[W]]) dims(%[[N]])
+//       CHECK:   kiln.dispatch @main_dispatch_0::@main_dispatch_0_elementwise_Dx4_i32() constants(%[[W]]) dims(%[[N]])
 func.func @main(%n: index, %w: index) -> tensor<?x4xi32> {
   %0 = kiln.dispatch.region -> (tensor<?x4xi32>) dims(%n) {
     %e = tensor.empty(%n) : tensor<?x4xi32>
@@ -162,4 +162,38 @@ func.func @main(%n: index, %w: index) -> tensor<?x4xi32> {
     kiln.return %r : tensor<?x4xi32>
   }
   return %0 : tensor<?x4xi32>
+}
+
+// -----
+
+// Tests that a tensor the region reads only the dimensions of is not bound:
+// the host reads its dimension before the dispatch and passes it as an index
+// constant.
+//       CHECK: kiln.executable.export @main_dispatch_0_elementwise_4_i32 ordinal(0) bindings(1)
+//  CHECK-SAME:     binding_types = [tensor<4xi32>]
+//  CHECK-SAME:     index_constants = 1 : index
+//       CHECK:     func.func @main_dispatch_0_elementwise_4_i32() {
+//       CHECK:       %[[D:.+]] = kiln.dispatch.constant 0 : index
+//       CHECK:         arith.addi %{{.+}}, %[[D]] : index
+// CHECK-LABEL: func.func @main(
+//  CHECK-SAME:     %[[X:.+]]: tensor<?x8xf32>)
+//       CHECK:   %[[DIM:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<?x8xf32>
+//       CHECK:   kiln.dispatch @main_dispatch_0::@main_dispatch_0_elementwise_4_i32() constants(%[[DIM]])
+func.func @main(%x: tensor<?x8xf32>) -> tensor<4xi32> {
+  %0 = kiln.dispatch.region -> (tensor<4xi32>) {
+    %c0 = arith.constant 0 : index
+    %n = tensor.dim %x, %c0 : tensor<?x8xf32>
+    %e = tensor.empty() : tensor<4xi32>
+    %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>],
+                         iterator_types = ["parallel"]}
+        outs(%e : tensor<4xi32>) {
+    ^bb0(%o: i32):
+      %i = linalg.index 0 : index
+      %s = arith.addi %i, %n : index
+      %v = arith.index_cast %s : index to i32
+      linalg.yield %v : i32
+    } -> tensor<4xi32>
+    kiln.return %r : tensor<4xi32>
+  }
+  return %0 : tensor<4xi32>
 }

@@ -288,7 +288,8 @@ struct OutlineDispatchRegionsPass
             builder.getIndexAttr(inputs.size() + regionOp.getNumResults()),
             /*workgroup_count=*/nullptr, /*binding_types=*/nullptr,
             /*outputs=*/nullptr, /*workgroup_tiles=*/nullptr,
-            /*equal_constants=*/nullptr, /*index_constants=*/nullptr);
+            /*equal_constants=*/nullptr, /*index_constants=*/nullptr,
+            /*covering_tiles=*/nullptr);
         exportOp->setAttr(kProvenanceAttrName,
                           getProvenance(regionOp.getBody()));
         SmallVector<Type> bindingTypes = llvm::to_vector(

@@ -154,11 +154,7 @@ std::optional<int64_t> findDispatchConstant(Value value, int64_t dim) {
   return std::nullopt;
 }
 
-/// The dispatch constant of dimension `dim` of the binding `value` is
-/// stored into, if any: a destination sized by arithmetic on constants (a
-/// pack's ceil(rows / tile)) has the extent of the binding it fills.
-static std::optional<int64_t> findStoredDispatchConstant(Value value,
-                                                         int64_t dim) {
+std::optional<int64_t> findStoredDispatchConstant(Value value, int64_t dim) {
   for (Operation *user : value.getUsers())
     if (auto storeOp = dyn_cast<bufferization::MaterializeInDestinationOp>(user))
       if (std::optional<int64_t> constant =

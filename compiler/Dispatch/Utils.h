@@ -38,6 +38,11 @@ MemRefType getBindingStorageType(RankedTensorType type);
 /// destinations.
 std::optional<int64_t> findDispatchConstant(Value value, int64_t dim);
 
+/// The dispatch constant of dimension `dim` of the binding `value` is
+/// stored into, if any: a destination sized by arithmetic on constants (a
+/// pack's ceil(rows / tile)) has the extent of the binding it fills.
+std::optional<int64_t> findStoredDispatchConstant(Value value, int64_t dim);
+
 /// For each loop of `op` (a linalg op, pack or unpack in a kernel), the
 /// dispatch constants of the operand extents it runs over, in operand
 /// order: none for a loop no dynamic extent bounds, several when operands

@@ -431,6 +431,12 @@ private:
             workgroupTiles.emplace_back(static_cast<uint32_t>(tiles[i]),
                                         static_cast<uint32_t>(tiles[i + 1]),
                                         static_cast<uint32_t>(tiles[i + 2]));
+        std::vector<fb::CoveringTiles> coveringTiles;
+        if (auto triples = exportOp.getCoveringTilesAttr())
+          for (size_t i = 0; i + 2 < triples.size(); i += 3)
+            coveringTiles.emplace_back(static_cast<uint32_t>(triples[i]),
+                                       static_cast<uint32_t>(triples[i + 1]),
+                                       static_cast<uint32_t>(triples[i + 2]));
         exports.push_back(fb::CreateExport(
             builder, builder.CreateString(exportOp.getSymName().str()),
             it->second,
@@ -445,7 +451,10 @@ private:
             exportOp.getIndexConstantsAttr()
                 ? static_cast<uint32_t>(
                       exportOp.getIndexConstantsAttr().getInt())
-                : 0));
+                : 0,
+            coveringTiles.empty()
+                ? 0
+                : builder.CreateVectorOfStructs(coveringTiles)));
         exportIndices[key] = {static_cast<uint32_t>(executables.size()),
                               static_cast<uint32_t>(index)};
       }

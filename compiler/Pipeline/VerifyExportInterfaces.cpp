@@ -10,6 +10,7 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <set>
+#include <tuple>
 
 namespace mlir::kiln {
 #define GEN_PASS_DEF_VERIFYEXPORTINTERFACESPASS
@@ -81,6 +82,53 @@ SmallVector<int64_t> findEqualConstants(func::FuncOp funcOp) {
   return flat;
 }
 
+/// Triples (tiles constant, extent constant, tile): an unpack reads the
+/// source tiles its result's extent needs, so the tiles a dispatch passes
+/// must cover that extent or the kernel reads past the source.
+SmallVector<int64_t> findCoveringTiles(func::FuncOp funcOp) {
+  std::set<std::tuple<int64_t, int64_t, int64_t>> triples;
+  funcOp.walk([&](linalg::UnPackOp op) {
+    ArrayRef<int64_t> outerPerm = op.getOuterDimsPerm();
+    for (auto [dim, tile] :
+         llvm::zip(op.getInnerDimsPos(), op.getStaticInnerTiles())) {
+      if (ShapedType::isDynamic(tile))
+        continue;
+      // The source's outer dimension holding the tiles of result `dim`.
+      int64_t outer = dim;
+      if (!outerPerm.empty())
+        outer = llvm::find(outerPerm, dim) - outerPerm.begin();
+      std::optional<int64_t> tiles =
+          findDispatchConstant(op.getSource(), outer);
+      std::optional<int64_t> extent = findDispatchConstant(op.getDest(), dim);
+      if (!extent)
+        extent = findStoredDispatchConstant(op.getResult(), dim);
+      if (tiles && extent)
+        triples.insert({*tiles, *extent, tile});
+    }
+  });
+  SmallVector<int64_t> flat;
+  for (auto [tiles, extent, tile] : triples)
+    llvm::append_values(flat, tiles, extent, tile);
+  return flat;
+}
+
+/// Sets `derived` on `exportOp` through `set`, or checks it against what
+/// the export declares (`declared`): `what` names the attribute in errors.
+LogicalResult deriveOrCheck(ExecutableExportOp exportOp,
+                            DenseI64ArrayAttr declared,
+                            ArrayRef<int64_t> derived, StringRef what,
+                            function_ref<void(DenseI64ArrayAttr)> set) {
+  if (declared) {
+    if (declared.asArrayRef() != derived)
+      return exportOp.emitError("declares ")
+             << what << " [" << declared.asArrayRef()
+             << "] but its kernel takes [" << derived << "]";
+  } else if (!derived.empty()) {
+    set(DenseI64ArrayAttr::get(exportOp.getContext(), derived));
+  }
+  return success();
+}
+
 LogicalResult verifyExport(ExecutableExportOp exportOp, func::FuncOp funcOp) {
   uint64_t bindingCount = exportOp.getBindings().getZExtValue();
   ArrayAttr types = exportOp.getBindingTypesAttr();
@@ -138,16 +186,17 @@ LogicalResult verifyExport(ExecutableExportOp exportOp, func::FuncOp funcOp) {
       return exportOp.emitError("kernel writes binding ")
              << i << " but not binding " << bindingCount - 1 - outputs
              << " after it: written bindings (outputs) must come last";
-  SmallVector<int64_t> equalConstants = findEqualConstants(funcOp);
-  if (auto declared = exportOp.getEqualConstantsAttr()) {
-    if (declared.asArrayRef() != ArrayRef<int64_t>(equalConstants))
-      return exportOp.emitError("declares equal constants [")
-             << declared.asArrayRef() << "] but its kernel takes ["
-             << ArrayRef<int64_t>(equalConstants) << "] to be equal";
-  } else if (!equalConstants.empty()) {
-    exportOp.setEqualConstantsAttr(
-        DenseI64ArrayAttr::get(exportOp.getContext(), equalConstants));
-  }
+  if (failed(deriveOrCheck(
+          exportOp, exportOp.getEqualConstantsAttr(),
+          findEqualConstants(funcOp), "equal constants",
+          [&](DenseI64ArrayAttr attr) { exportOp.setEqualConstantsAttr(attr); })))
+    return failure();
+  if (failed(deriveOrCheck(exportOp, exportOp.getCoveringTilesAttr(),
+                           findCoveringTiles(funcOp), "covering tiles",
+                           [&](DenseI64ArrayAttr attr) {
+                             exportOp.setCoveringTilesAttr(attr);
+                           })))
+    return failure();
   if (auto declared = exportOp.getOutputsAttr()) {
     if (declared.getValue().getZExtValue() != outputs)
       return exportOp.emitError("declares ")

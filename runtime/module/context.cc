@@ -189,21 +189,43 @@ Status Context::Dispatch(uint32_t executable, uint32_t export_index,
 
 namespace {
 
+/// "binding 1 dimension 0" or "index constant 2": what dispatch constant
+/// `constant` of `ex` is.
+std::string DescribeConstant(const ResolvedExport& ex, uint32_t constant) {
+  if (constant >= ex.constant_dims.size()) {
+    return StrCat("index constant ", constant - ex.constant_dims.size());
+  }
+  const auto [binding, dim] = ex.constant_dims[constant];
+  return StrCat("binding ", binding, " dimension ", dim);
+}
+
 /// Fails unless the dispatch's `constants` agree where the kernel takes
-/// them to be equal (it would read or write past a binding otherwise).
-Status CheckEqualConstants(const ResolvedExport& ex,
-                           const std::vector<int64_t>& constants) {
+/// them to be equal, and its tiles cover the extents the kernel takes them
+/// to (it would read or write past a binding otherwise).
+Status CheckConstants(const ResolvedExport& ex,
+                      const std::vector<int64_t>& constants) {
+  for (uint32_t i = 0; i < SizeOf(ex.covering_tiles); ++i) {
+    const fb::CoveringTiles* row = ex.covering_tiles->Get(i);
+    const int64_t tiles = constants[row->tiles()];
+    const int64_t extent = constants[row->extent()];
+    int64_t covered = 0;
+    if (tiles < 0 ||
+        (!__builtin_mul_overflow(tiles, int64_t{row->tile()}, &covered) &&
+         covered < extent)) {
+      return InvalidArgumentError(
+          "dispatch of '", ex.name, "': ", DescribeConstant(ex, row->tiles()),
+          " is ", tiles, " tiles of ", row->tile(), ", which do not cover ",
+          DescribeConstant(ex, row->extent()), " (", extent,
+          "); the kernel reads the tiles that extent needs");
+    }
+  }
   if (!ex.equal_constants) return OkStatus();
   for (uint32_t i = 0; i + 1 < ex.equal_constants->size(); i += 2) {
     const uint32_t a = ex.equal_constants->Get(i);
     const uint32_t b = ex.equal_constants->Get(i + 1);
     if (constants[a] != constants[b]) {
       const auto describe = [&ex](uint32_t constant) {
-        if (constant >= ex.constant_dims.size()) {
-          return StrCat("index constant ", constant - ex.constant_dims.size());
-        }
-        const auto [binding, dim] = ex.constant_dims[constant];
-        return StrCat("binding ", binding, " dimension ", dim);
+        return DescribeConstant(ex, constant);
       };
       return InvalidArgumentError(
           "dispatch of '", ex.name, "': ", describe(a), " is ", constants[a],
@@ -396,7 +418,7 @@ Status Context::Impl::Dispatch(uint32_t executable, uint32_t export_index,
   }
   constants_.insert(constants_.end(), index_constants.begin(),
                     index_constants.end());
-  KILN_RETURN_IF_ERROR(CheckEqualConstants(ex, constants_));
+  KILN_RETURN_IF_ERROR(CheckConstants(ex, constants_));
   // The grid the code handles for these bindings.
   uint32_t compiled[3];
   for (int d = 0; d < 3; ++d) compiled[d] = ex.workgroup_count[d];
@@ -892,7 +914,7 @@ Status Context::Impl::RunDispatchOp(const fb::DispatchOp& op,
   }
   constants_.insert(constants_.end(), index_constants_.begin(),
                     index_constants_.end());
-  Status equal_status = CheckEqualConstants(ex, constants_);
+  Status equal_status = CheckConstants(ex, constants_);
   if (!equal_status.ok()) return fail(std::move(equal_status));
   DispatchParams params;
   for (int d = 0; d < 3; ++d) params.workgroup_count[d] = ex.workgroup_count[d];

@@ -358,6 +358,30 @@ TEST_P(DynamicShapesTest, DisagreeingIndexConstantsAreRefused) {
             "says agree must agree)");
 }
 
+TEST_P(DynamicShapesTest, TilesThatDoNotCoverTheirExtentAreRefused) {
+  fb::ModuleT module = DynamicModule();
+  // Say affine_f32 reads x's extent in tiles of 2, m (3 in `affine`) of them.
+  module.executables[0]->exports[2]->covering_tiles = {
+      fb::CoveringTiles(2, 0, 2)};
+  Init(module);
+  EXPECT_EQ(Run("affine", {"6xf32=1,1,1,1,1,1"}), "6xf32=9 9 9 9 9 9");
+  EXPECT_EQ(Run("affine", {"7xf32=1,1,1,1,1,1,1"}),
+            "error: function 'affine' instruction 2: dispatch of "
+            "'affine_f32': index constant 0 is 3 tiles of 2, which do not "
+            "cover binding 0 dimension 0 (7); the kernel reads the tiles that "
+            "extent needs");
+  StatusOr<ExportView> affine = module_->FindExport("affine_f32");
+  ASSERT_TRUE(affine.ok()) << affine.status().ToString();
+  StatusOr<Tensor> x = ParseTensor("2xf32=1,2");
+  StatusOr<Tensor> out = ParseTensor("2xf32=0,0");
+  ASSERT_TRUE(x.ok() && out.ok());
+  EXPECT_TRUE(context_->Dispatch(*affine, {*x, *out}, {1, 0}).ok());
+  EXPECT_EQ(context_->Dispatch(*affine, {*x, *out}, {-1, 0}).message(),
+            "dispatch of 'affine_f32': index constant 0 is -1 tiles of 2, "
+            "which do not cover binding 0 dimension 0 (2); the kernel reads "
+            "the tiles that extent needs");
+}
+
 TEST_P(DynamicShapesTest, IndexConstantsFollowTheExtents) {
   Init(DynamicModule());
   // affine_f32 checks that it gets 4 constants (2 extents, m, c).
@@ -498,6 +522,20 @@ TEST(DynamicShapesVerifyTest, WorkgroupTiles) {
   EXPECT_EQ(LoadError(module),
             "executable 'ex' export 'affine_f32': equal constants name "
             "constant 4 but the library export takes 4 constants");
+
+  // Covering tiles name constants the library takes, in tiles of one or more.
+  module = DynamicModule();
+  module.executables[0]->exports[2]->covering_tiles = {
+      fb::CoveringTiles(4, 0, 2)};
+  EXPECT_EQ(LoadError(module),
+            "executable 'ex' export 'affine_f32': covering tiles 0 name "
+            "constants 4 and 0 but the library export takes 4 constants");
+  module = DynamicModule();
+  module.executables[0]->exports[2]->covering_tiles = {
+      fb::CoveringTiles(2, 0, 0)};
+  EXPECT_EQ(LoadError(module),
+            "executable 0 'ex' export 'affine_f32': covering tiles 0: a tile "
+            "of at least 1 is needed");
 
   // The library's descriptor of double_rows_f32 leaves 4 extents open.
   module = DynamicModule();

@@ -702,7 +702,17 @@ Status ResolveExport(const fb::Export& ex, const kiln_export_table_v1_t& table,
     }
   }
   out->workgroup_tiles = ex.workgroup_tiles();
+  for (uint32_t i = 0; i < SizeOf(ex.covering_tiles()); ++i) {
+    const fb::CoveringTiles* row = ex.covering_tiles()->Get(i);
+    if (row->tiles() >= constant_count || row->extent() >= constant_count) {
+      return OutOfRangeError("covering tiles ", i, " name constants ",
+                             row->tiles(), " and ", row->extent(),
+                             " but the library export takes ", constant_count,
+                             " constants");
+    }
+  }
   out->equal_constants = ex.equal_constants();
+  out->covering_tiles = ex.covering_tiles();
   out->name = name;
   out->function = table.ptrs[ordinal];
   out->descriptor = &descriptor;

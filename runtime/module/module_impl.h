@@ -74,6 +74,9 @@ struct ResolvedExport {
   const flatbuffers::Vector<const fb::WorkgroupTile*>* workgroup_tiles =
       nullptr;
   const flatbuffers::Vector<uint32_t>* equal_constants = nullptr;
+  /// Export.covering_tiles (in the module; null when absent).
+  const flatbuffers::Vector<const fb::CoveringTiles*>* covering_tiles =
+      nullptr;
 };
 
 /// A native library loaded with dlopen. Owns the handle and the file (a

@@ -401,6 +401,12 @@ Status VerifyExportDebugInfo(const fb::Module& module, const fb::Export& ex,
     }
   }
   KILN_RETURN_IF_ERROR(VerifyWorkgroupTiles(ex), "workgroup tiles");
+  for (uint32_t i = 0; i < SizeOf(ex.covering_tiles()); ++i) {
+    if (ex.covering_tiles()->Get(i)->tile() < 1) {
+      return InvalidArgumentError("covering tiles ", i,
+                                  ": a tile of at least 1 is needed");
+    }
+  }
   if (SizeOf(ex.equal_constants()) % 2 != 0) {
     return InvalidArgumentError(
         "equal constants: ", SizeOf(ex.equal_constants()),

@@ -138,6 +138,55 @@ kiln.executable @dynamic {
 
 // -----
 
+// Tests that an unpack's tiles are derived to cover its result: the source's
+// outer dimension holding the row tiles (constant 0, the second through
+// outer_dims_perm) times 8 covers the rows (constant 1).
+// CHECK-LABEL: kiln.executable @unpack
+//       CHECK:   kiln.executable.export @unpack {{.*}}covering_tiles = array<i64: 0, 1, 8>
+kiln.executable @unpack {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @unpack ordinal(0) bindings(2) {binding_types = [tensor<2x?x8x4xf32>, tensor<?x8xf32>]}
+    builtin.module {
+      func.func @unpack() {
+        %n0 = kiln.dispatch.constant 0 : index
+        %0 = kiln.binding 0(%n0) : memref<2x?x8x4xf32>
+        %packed = bufferization.to_tensor %0 restrict : memref<2x?x8x4xf32> to tensor<2x?x8x4xf32>
+        %n1 = kiln.dispatch.constant 1 : index
+        %1 = kiln.binding 1(%n1) : memref<?x8xf32>
+        %e = tensor.empty(%n1) : tensor<?x8xf32>
+        %r = linalg.unpack %packed outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [8, 4] into %e : tensor<2x?x8x4xf32> -> tensor<?x8xf32>
+        bufferization.materialize_in_destination %r in restrict writable %1 : (tensor<?x8xf32>, memref<?x8xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// Tests that declared covering tiles must be the kernel's.
+kiln.executable @unpack_declared {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    // expected-error@+1 {{declares covering tiles [0, 1, 4] but its kernel takes [0, 1, 8]}}
+    kiln.executable.export @unpack ordinal(0) bindings(2) {binding_types = [tensor<?x8xf32>, tensor<?xf32>], covering_tiles = array<i64: 0, 1, 4>}
+    builtin.module {
+      func.func @unpack() {
+        %n0 = kiln.dispatch.constant 0 : index
+        %0 = kiln.binding 0(%n0) : memref<?x8xf32>
+        %packed = bufferization.to_tensor %0 restrict : memref<?x8xf32> to tensor<?x8xf32>
+        %n1 = kiln.dispatch.constant 1 : index
+        %1 = kiln.binding 1(%n1) : memref<?xf32>
+        %e = tensor.empty(%n1) : tensor<?xf32>
+        %r = linalg.unpack %packed inner_dims_pos = [0] inner_tiles = [8] into %e : tensor<?x8xf32> -> tensor<?xf32>
+        bufferization.materialize_in_destination %r in restrict writable %1 : (tensor<?xf32>, memref<?xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
 // Tests that a kernel reads only the dispatch constants there are: its
 // bindings' dynamic extents (1 here) and the export's index constants (1).
 kiln.executable @too_many_constants {

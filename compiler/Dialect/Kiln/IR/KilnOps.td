@@ -158,7 +158,10 @@ def Kiln_ExecutableExportOp : Kiln_Op<"executable.export", [
     (grid dimension, dispatch constant, tile): the count along that
     dimension is multiplied by ceil(constant / tile) at run time;
     `equal_constants` holds pairs of dispatch constants the kernel takes to
-    be equal (derived by `kiln-verify-export-interfaces`);
+    be equal and `covering_tiles` triples (tiles constant, extent
+    constant, tile) whose tiles must cover the extent, as an unpack reads
+    the source tiles its result needs (both derived by
+    `kiln-verify-export-interfaces`);
     `index_constants` is the number of index values a dispatch passes
     after those extents (none when absent). Together
     they are what the library tells the runtime about the code, so a module
@@ -172,7 +175,8 @@ def Kiln_ExecutableExportOp : Kiln_Op<"executable.export", [
                        OptionalAttr<IndexAttr>:$outputs,
                        OptionalAttr<DenseI64ArrayAttr>:$workgroup_tiles,
                        OptionalAttr<DenseI64ArrayAttr>:$equal_constants,
-                       OptionalAttr<IndexAttr>:$index_constants);
+                       OptionalAttr<IndexAttr>:$index_constants,
+                       OptionalAttr<DenseI64ArrayAttr>:$covering_tiles);
   let assemblyFormat = [{
     $sym_name `ordinal` `(` $ordinal `)` `bindings` `(` $bindings `)`
     (`workgroups` `(` $workgroup_count^ `)`)? attr-dict

@@ -91,6 +91,20 @@ std::string exportKey(StringRef executable, StringRef exportName) {
   return (executable + "::" + exportName).str();
 }
 
+/// The flat (a, b, c) triples of `attr` as schema structs of three fields.
+template <typename Triple>
+std::vector<Triple> toTriples(DenseI64ArrayAttr attr) {
+  std::vector<Triple> triples;
+  if (!attr)
+    return triples;
+  ArrayRef<int64_t> values = attr.asArrayRef();
+  for (size_t i = 0; i + 2 < values.size(); i += 3)
+    triples.emplace_back(static_cast<uint32_t>(values[i]),
+                         static_cast<uint32_t>(values[i + 1]),
+                         static_cast<uint32_t>(values[i + 2]));
+  return triples;
+}
+
 class ModuleSerializer {
 public:
   ModuleSerializer(ModuleOp moduleOp, const CPULibrary &library,
@@ -425,18 +439,10 @@ private:
         if (auto pairs = exportOp.getEqualConstantsAttr())
           for (int64_t constant : pairs.asArrayRef())
             equalConstants.push_back(static_cast<uint32_t>(constant));
-        std::vector<fb::WorkgroupTile> workgroupTiles;
-        if (auto tiles = exportOp.getWorkgroupTilesAttr())
-          for (size_t i = 0; i + 2 < tiles.size(); i += 3)
-            workgroupTiles.emplace_back(static_cast<uint32_t>(tiles[i]),
-                                        static_cast<uint32_t>(tiles[i + 1]),
-                                        static_cast<uint32_t>(tiles[i + 2]));
-        std::vector<fb::CoveringTiles> coveringTiles;
-        if (auto triples = exportOp.getCoveringTilesAttr())
-          for (size_t i = 0; i + 2 < triples.size(); i += 3)
-            coveringTiles.emplace_back(static_cast<uint32_t>(triples[i]),
-                                       static_cast<uint32_t>(triples[i + 1]),
-                                       static_cast<uint32_t>(triples[i + 2]));
+        std::vector<fb::WorkgroupTile> workgroupTiles =
+            toTriples<fb::WorkgroupTile>(exportOp.getWorkgroupTilesAttr());
+        std::vector<fb::CoveringTiles> coveringTiles =
+            toTriples<fb::CoveringTiles>(exportOp.getCoveringTilesAttr());
         exports.push_back(fb::CreateExport(
             builder, builder.CreateString(exportOp.getSymName().str()),
             it->second,

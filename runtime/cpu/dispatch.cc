@@ -92,6 +92,14 @@ Status RunDispatch(ThreadPool& pool, const DispatchParams& params) {
 
   if (failed.load(std::memory_order_relaxed)) {
     const uint64_t i = static_cast<uint64_t>(failed_index.load());
+    if (failed_code == KILN_DISPATCH_OUT_OF_BOUNDS) {
+      return OutOfRangeError(
+          "dispatch '", params.export_name, "' failed: workgroup (",
+          i % count_x, ", ", (i % count_xy) / count_x, ", ", i / count_xy,
+          ") found a slice outside its tensor at this call's sizes (offsets "
+          "and sizes the program computes from them); nothing was read or "
+          "written out of bounds");
+    }
     return InternalError("dispatch '", params.export_name,
                          "' failed: workgroup (", i % count_x, ", ",
                          (i % count_xy) / count_x, ", ", i / count_xy,

@@ -7,6 +7,8 @@
 
 #include "Codegen/CPU/Passes.h"
 
+#include "kiln/executable_library.h"
+
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -170,8 +172,9 @@ struct StateFieldLowering : ConvertOpToLLVMPattern<OpT> {
   }
 };
 
-/// `func.func @k()` becomes `func.func @k(ptr, ptr) -> i32` returning 0.
-void rewriteKernelSignature(func::FuncOp funcOp) {
+/// `func.func @k()` becomes `func.func @k(ptr, ptr) -> i32` returning 0, or
+/// KILN_DISPATCH_OUT_OF_BOUNDS where a check of its body fails.
+LogicalResult rewriteKernelSignature(func::FuncOp funcOp) {
   MLIRContext *context = funcOp.getContext();
   auto ptrType = LLVM::LLVMPointerType::get(context);
   auto i32 = IntegerType::get(context, 32);
@@ -185,6 +188,33 @@ void rewriteKernelSignature(func::FuncOp funcOp) {
                                            builder.getI32IntegerAttr(0));
     returnOp->setOperands(zero);
   });
+  SmallVector<cf::AssertOp> checks;
+  WalkResult nested = funcOp.walk([&](cf::AssertOp assertOp) {
+    if (assertOp->getParentOp() != funcOp)
+      return WalkResult::interrupt();
+    checks.push_back(assertOp);
+    return WalkResult::advance();
+  });
+  if (nested.wasInterrupted())
+    return funcOp.emitOpError("has a check inside a region; only the "
+                              "function's body can fail its workgroup");
+  for (cf::AssertOp assertOp : checks) {
+    Block *before = assertOp->getBlock();
+    Block *after = before->splitBlock(assertOp->getNextNode());
+    Block *fail = new Block();
+    funcOp.getBody().push_back(fail);
+    OpBuilder builder = OpBuilder::atBlockEnd(fail);
+    Location loc = assertOp.getLoc();
+    func::ReturnOp::create(
+        builder, loc,
+        ValueRange{arith::ConstantOp::create(
+            builder, loc,
+            builder.getI32IntegerAttr(KILN_DISPATCH_OUT_OF_BOUNDS))});
+    builder.setInsertionPoint(assertOp);
+    cf::CondBranchOp::create(builder, loc, assertOp.getArg(), after, fail);
+    assertOp.erase();
+  }
+  return success();
 }
 
 /// Math ops approximated by vectorizable polynomials rather than libm calls.
@@ -234,7 +264,8 @@ struct ConvertToLLVMPass : impl::ConvertToLLVMPassBase<ConvertToLLVMPass> {
     for (auto funcOp : moduleOp.getOps<func::FuncOp>())
       if (funcOp.isPublic() && !funcOp.isExternal() &&
           funcOp.getNumArguments() == 0 && funcOp.getNumResults() == 0)
-        rewriteKernelSignature(funcOp);
+        if (failed(rewriteKernelSignature(funcOp)))
+          return signalPassFailure();
     if (failed(lowerMath(moduleOp)))
       return signalPassFailure();
     {

@@ -39,6 +39,31 @@ def SelectLoweringStrategyPass
   let dependentDialects = ["::mlir::kiln::KilnDialect"];
 }
 
+def CheckSliceBoundsPass
+    : Pass<"kiln-cpu-check-slice-bounds", "::mlir::func::FuncOp"> {
+  let summary = "Fails a workgroup whose slices leave their tensor.";
+  let description = [{
+    A slice whose offsets or sizes a kernel computes from the sizes of the
+    call (a dynamic `tensor.extract_slice` or `tensor.insert_slice`) may
+    fall outside its tensor for some sizes, which would read or write
+    outside a binding. Before each such slice of the kernel's body, a
+    `cf.assert` checks that the slice is empty or lies inside the tensor
+    (`0 <= offset`, `offset + (size - 1) * stride < dim`, per dimension);
+    kernel lowering turns a failed check into the workgroup's return code
+    `KILN_DISPATCH_OUT_OF_BOUNDS`, so the dispatch fails before it touches
+    memory. Slices that value-bounds analysis proves inside are left alone.
+
+    ```mlir
+    %s = tensor.extract_slice %x[%h, 0] [2, 8] [1, 1] : tensor<?x8xf32> to tensor<2x8xf32>
+    // gains, before it
+    cf.assert %inside, "tensor.extract_slice inside its tensor"
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def BoundExtractIndicesPass
     : Pass<"kiln-cpu-bound-extract-indices", "::mlir::func::FuncOp"> {
   let summary = "Clamps computed tensor.extract indices into their tensor.";

@@ -54,6 +54,14 @@ typedef struct kiln_workgroup_state_v0_t {
   uint64_t reserved[2];
 } kiln_workgroup_state_v0_t;
 
+/// What an entry point returns when its workgroup could not run.
+enum {
+  /// A slice whose offsets and sizes the kernel computes from the
+  /// dispatch's sizes falls outside its tensor: the workgroup stopped before
+  /// reading or writing it.
+  KILN_DISPATCH_OUT_OF_BOUNDS = 1,
+};
+
 /// An entry point: runs one workgroup; returns 0 on success.
 typedef int (*kiln_dispatch_fn_v0_t)(
     const kiln_dispatch_state_v0_t* dispatch_state,

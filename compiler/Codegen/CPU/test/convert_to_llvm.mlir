@@ -64,3 +64,29 @@ func.func @dynamic() {
   memref.store %c, %0[%c0, %c0] : memref<?x8xf32>
   return
 }
+
+// -----
+
+// Tests that a check of the kernel's body branches to a return of
+// KILN_DISPATCH_OUT_OF_BOUNDS (1) when it fails, before the work after it.
+// CHECK-LABEL: llvm.func @checked
+//   CHECK-DAG:   %[[ONE:.+]] = llvm.mlir.constant(1 : i32) : i32
+//   CHECK-DAG:   %[[ZERO:.+]] = llvm.mlir.constant(0 : i32) : i32
+//       CHECK:   %[[INSIDE:.+]] = llvm.icmp
+//       CHECK:   llvm.cond_br %[[INSIDE]], ^[[WORK:.+]], ^[[FAIL:.+]]
+//       CHECK: ^[[WORK]]:
+//       CHECK:   llvm.store
+//       CHECK:   llvm.return %[[ZERO]] : i32
+//       CHECK: ^[[FAIL]]:
+//       CHECK:   llvm.return %[[ONE]] : i32
+func.func @checked() {
+  %rows = kiln.dispatch.constant 0 : index
+  %0 = kiln.binding 0 (%rows) : memref<?xf32>
+  %c4 = arith.constant 4 : index
+  %inside = arith.cmpi slt, %c4, %rows : index
+  cf.assert %inside, "tensor.insert_slice inside its tensor"
+  %c = arith.constant 2.0 : f32
+  memref.store %c, %0[%c4] : memref<?xf32>
+  return
+}
+

@@ -67,9 +67,26 @@ Value convertElements(OpBuilder &builder, Location loc, Value input,
 void sizeByBinding(Value value, ArrayRef<Value> sizes) {
   if (sizes.empty())
     return;
-  while (auto dpsOp = value.getDefiningOp<DestinationStyleOpInterface>())
-    value =
-        dpsOp.getDpsInitOperand(cast<OpResult>(value).getResultNumber())->get();
+  // Slices read element for element alongside the destination (an
+  // elementwise op over a computed slice) have its sizes too: tiling takes
+  // a loop's range from the first operand that has it.
+  SmallVector<tensor::ExtractSliceOp> slices;
+  while (auto dpsOp = value.getDefiningOp<DestinationStyleOpInterface>()) {
+    OpOperand *init =
+        dpsOp.getDpsInitOperand(cast<OpResult>(value).getResultNumber());
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(dpsOp.getOperation())) {
+      AffineMap initMap = linalgOp.getMatchingIndexingMap(init);
+      for (OpOperand *input : linalgOp.getDpsInputOperands()) {
+        auto sliceOp = input->get().getDefiningOp<tensor::ExtractSliceOp>();
+        if (sliceOp && sliceOp->hasOneUse() &&
+            sliceOp.getType() == init->get().getType() &&
+            sliceOp.getSourceType().getRank() == sliceOp.getType().getRank() &&
+            linalgOp.getMatchingIndexingMap(input) == initMap)
+          slices.push_back(sliceOp);
+      }
+    }
+    value = init->get();
+  }
   auto emptyOp = value.getDefiningOp<tensor::EmptyOp>();
   if (!emptyOp)
     return;
@@ -78,6 +95,10 @@ void sizeByBinding(Value value, ArrayRef<Value> sizes) {
   for (Value size : sizes)
     size.getDefiningOp()->moveBefore(&entry, entry.begin());
   emptyOp.getDynamicSizesMutable().assign(sizes);
+  // A slice that does not fit at these sizes fails its kernel's bounds
+  // check rather than being read past.
+  for (tensor::ExtractSliceOp sliceOp : slices)
+    sliceOp.getSizesMutable().assign(sizes);
 }
 
 /// Builds the kernel function of `regionOp` whose bindings are `inputs`

@@ -197,3 +197,42 @@ func.func @main(%x: tensor<?x8xf32>) -> tensor<4xi32> {
   }
   return %0 : tensor<4xi32>
 }
+
+// -----
+
+// Tests that a slice an elementwise op reads alongside its destination
+// takes the extent of the binding the result is stored into, as the
+// destination's empty tensor does: the loops then run over a dispatch
+// constant, whatever arithmetic sized the slice.
+//       CHECK: func.func @main_dispatch_0_elementwise_Dx8_f32() {
+//   CHECK-DAG:   %[[OUT:.+]] = kiln.dispatch.constant 1 : index
+//   CHECK-DAG:   %[[IN:.+]] = kiln.dispatch.constant 0 : index
+//       CHECK:   %[[X:.+]] = kiln.binding 0(%[[IN]])
+//       CHECK:   %[[OFFSET:.+]] = arith.divui %[[IN]]
+//       CHECK:   tensor.extract_slice %{{.+}}[%[[OFFSET]], 0] [%[[OUT]], 8] [1, 1]
+//       CHECK:   tensor.empty(%[[OUT]]) : tensor<?x8xf32>
+func.func @main(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %n = tensor.dim %x, %c0 : tensor<?x8xf32>
+  %h = arith.divui %n, %c2 : index
+  %s = arith.subi %n, %h : index
+  %0 = kiln.dispatch.region -> (tensor<?x8xf32>) dims(%s) {
+    %c0_0 = arith.constant 0 : index
+    %c2_0 = arith.constant 2 : index
+    %d = tensor.dim %x, %c0_0 : tensor<?x8xf32>
+    %o = arith.divui %d, %c2_0 : index
+    %r = arith.subi %d, %o : index
+    %slice = tensor.extract_slice %x[%o, 0] [%r, 8] [1, 1] : tensor<?x8xf32> to tensor<?x8xf32>
+    %e = tensor.empty(%r) : tensor<?x8xf32>
+    %g = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                         iterator_types = ["parallel", "parallel"]}
+        ins(%slice : tensor<?x8xf32>) outs(%e : tensor<?x8xf32>) {
+    ^bb0(%v: f32, %out: f32):
+      %m = arith.mulf %v, %v : f32
+      linalg.yield %m : f32
+    } -> tensor<?x8xf32>
+    kiln.return %g : tensor<?x8xf32>
+  }
+  return %0 : tensor<?x8xf32>
+}

@@ -63,26 +63,37 @@ Value convertElements(OpBuilder &builder, Location loc, Value input,
 /// Gives the empty tensor a stored value starts from (through destinations)
 /// the binding's extents `sizes` as its dynamic sizes, which they equal: the
 /// loops that write the value then run over what the binding holds,
-/// whatever arithmetic sized it (a pack's ceil(rows / tile)).
+/// whatever arithmetic sized it (a pack's ceil(rows / tile)). A slice an op
+/// of the chain reads along the same loops takes those extents too, as the
+/// op's loops take their ranges from the first operand that has them; a
+/// slice that does not fit at these sizes fails its kernel's bounds check
+/// rather than being read past.
 void sizeByBinding(Value value, ArrayRef<Value> sizes) {
   if (sizes.empty())
     return;
-  // Slices read element for element alongside the destination (an
-  // elementwise op over a computed slice) have its sizes too: tiling takes
-  // a loop's range from the first operand that has it.
-  SmallVector<tensor::ExtractSliceOp> slices;
+  auto valueType = cast<RankedTensorType>(value.getType());
+  // (slice, dim of the slice, dim of the value) to resize.
+  SmallVector<std::tuple<tensor::ExtractSliceOp, int64_t, int64_t>> resized;
   while (auto dpsOp = value.getDefiningOp<DestinationStyleOpInterface>()) {
     OpOperand *init =
         dpsOp.getDpsInitOperand(cast<OpResult>(value).getResultNumber());
-    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(dpsOp.getOperation())) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(dpsOp.getOperation());
+    if (linalgOp && init->get().getType() == valueType) {
       AffineMap initMap = linalgOp.getMatchingIndexingMap(init);
       for (OpOperand *input : linalgOp.getDpsInputOperands()) {
         auto sliceOp = input->get().getDefiningOp<tensor::ExtractSliceOp>();
-        if (sliceOp && sliceOp->hasOneUse() &&
-            sliceOp.getType() == init->get().getType() &&
-            sliceOp.getSourceType().getRank() == sliceOp.getType().getRank() &&
-            linalgOp.getMatchingIndexingMap(input) == initMap)
-          slices.push_back(sliceOp);
+        if (!sliceOp || !sliceOp->hasOneUse() ||
+            sliceOp.getSourceType().getRank() != sliceOp.getType().getRank())
+          continue;
+        AffineMap inputMap = linalgOp.getMatchingIndexingMap(input);
+        for (int64_t dim = 0; dim < sliceOp.getType().getRank(); ++dim) {
+          if (!sliceOp.getType().isDynamicDim(dim))
+            continue;
+          std::optional<unsigned> valueDim =
+              initMap.getResultPosition(inputMap.getResult(dim));
+          if (valueDim && valueType.isDynamicDim(*valueDim))
+            resized.emplace_back(sliceOp, dim, *valueDim);
+        }
       }
     }
     value = init->get();
@@ -95,10 +106,11 @@ void sizeByBinding(Value value, ArrayRef<Value> sizes) {
   for (Value size : sizes)
     size.getDefiningOp()->moveBefore(&entry, entry.begin());
   emptyOp.getDynamicSizesMutable().assign(sizes);
-  // A slice that does not fit at these sizes fails its kernel's bounds
-  // check rather than being read past.
-  for (tensor::ExtractSliceOp sliceOp : slices)
-    sliceOp.getSizesMutable().assign(sizes);
+  for (auto [sliceOp, dim, valueDim] : resized) {
+    int64_t sliceIndex = sliceOp.getType().getDynamicDimIndex(dim);
+    sliceOp.getSizesMutable()[sliceIndex].assign(
+        sizes[valueType.getDynamicDimIndex(valueDim)]);
+  }
 }
 
 /// Builds the kernel function of `regionOp` whose bindings are `inputs`

@@ -4,7 +4,9 @@
 // squared (an elementwise op over a computed slice), the rows of a ?x8
 // written over another's from row n / 3, a pad of n / 2 rows before and
 // 1 after with columns padded 3 / 2, and ?x8 reshaped to ?x2x4 and back
-// to ?x8 through a transposition; each at 1, 7 (prime) and 1000 rows.
+// to ?x8 through a transposition; each at 1, 7 (prime) and 1000 rows;
+// then the row sums and a matmul of the last n / 2 rows (a reduction and a
+// contraction over a computed slice) at 7 and 1000 rows.
 // ENTRY: second_half
 // INPUT: 1x8xf32=random
 // ENTRY: second_half
@@ -32,6 +34,16 @@
 // INPUT: 7x8xf32=random
 // ENTRY: reshape_transpose
 // INPUT: 1000x8xf32=random
+// ENTRY: row_sums
+// INPUT: 7x8xf32=random
+// ENTRY: row_sums
+// INPUT: 1000x8xf32=random
+// ENTRY: matmul_rows
+// INPUT: 7x64xf32=random
+// INPUT: 64x32xf32=random
+// ENTRY: matmul_rows
+// INPUT: 1000x64xf32=random
+// INPUT: 64x32xf32=random
 
 func.func @second_half(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
   %c0 = arith.constant 0 : index
@@ -83,4 +95,36 @@ func.func @reshape_transpose(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
   %t = linalg.transpose ins(%x3 : tensor<?x2x4xf32>) outs(%e : tensor<?x4x2xf32>) permutation = [0, 2, 1]
   %r = tensor.collapse_shape %t [[0], [1, 2]] : tensor<?x4x2xf32> into tensor<?x8xf32>
   return %r : tensor<?x8xf32>
+}
+
+func.func @row_sums(%x: tensor<?x8xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %n = tensor.dim %x, %c0 : tensor<?x8xf32>
+  %s = arith.divui %n, %c2 : index
+  %o = arith.subi %n, %s : index
+  %slice = tensor.extract_slice %x[%o, 0] [%s, 8] [1, 1] : tensor<?x8xf32> to tensor<?x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty(%s) : tensor<?xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  %r = linalg.reduce ins(%slice : tensor<?x8xf32>) outs(%z : tensor<?xf32>) dimensions = [1]
+    (%a: f32, %b: f32) {
+      %sum = arith.addf %a, %b : f32
+      linalg.yield %sum : f32
+    }
+  return %r : tensor<?xf32>
+}
+
+func.func @matmul_rows(%x: tensor<?x64xf32>, %w: tensor<64x32xf32>) -> tensor<?x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %n = tensor.dim %x, %c0 : tensor<?x64xf32>
+  %s = arith.divui %n, %c2 : index
+  %o = arith.subi %n, %s : index
+  %slice = tensor.extract_slice %x[%o, 0] [%s, 64] [1, 1] : tensor<?x64xf32> to tensor<?x64xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty(%s) : tensor<?x32xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<?x32xf32>) -> tensor<?x32xf32>
+  %r = linalg.matmul ins(%slice, %w : tensor<?x64xf32>, tensor<64x32xf32>) outs(%z : tensor<?x32xf32>) -> tensor<?x32xf32>
+  return %r : tensor<?x32xf32>
 }

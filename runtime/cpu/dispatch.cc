@@ -96,9 +96,10 @@ Status RunDispatch(ThreadPool& pool, const DispatchParams& params) {
       return OutOfRangeError(
           "dispatch '", params.export_name, "' failed: workgroup (",
           i % count_x, ", ", (i % count_xy) / count_x, ", ", i / count_xy,
-          ") found a slice outside its tensor at this call's sizes (offsets "
-          "and sizes the program computes from them); nothing was read or "
-          "written out of bounds");
+          ") found sizes it computes from this call's that do not fit (a "
+          "slice outside its tensor, a slice's source or a result of other "
+          "sizes than its place, or a temporary larger than a kernel may "
+          "take of the stack); nothing was read or written out of bounds");
     }
     return InternalError("dispatch '", params.export_name,
                          "' failed: workgroup (", i % count_x, ", ",

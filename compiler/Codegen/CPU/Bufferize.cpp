@@ -2,6 +2,7 @@
 
 #include "Codegen/CPU/Passes.h"
 
+#include "mlir/Dialect/Affine/Transforms/Transforms.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/Transforms.h"
 #include "mlir/IR/Dominance.h"
@@ -40,10 +41,124 @@ void hoistStaticAllocas(func::FuncOp funcOp) {
     op->moveBefore(&entry, entry.begin());
 }
 
+/// An insert into a tensor the kernel reads from a binding (its input) is
+/// made into a copy of that tensor first: the copy then writes the binding
+/// the result is stored to, in place, where bufferization would otherwise
+/// copy the input into a temporary as large as it.
+void copyInsertDestinations(func::FuncOp funcOp) {
+  funcOp.walk([&](tensor::InsertSliceOp insertOp) {
+    Value dest = insertOp.getDest();
+    if (!dest.getDefiningOp<bufferization::ToTensorOp>())
+      return;
+    OpBuilder builder(insertOp);
+    Location loc = insertOp.getLoc();
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(builder, loc, dest);
+    Value empty = tensor::EmptyOp::create(builder, loc, sizes,
+                                          insertOp.getDestType().getElementType());
+    Value copy =
+        linalg::CopyOp::create(builder, loc, dest, empty).getResult(0);
+    insertOp.getDestMutable().assign(copy);
+  });
+}
+
+/// The most each of a kernel's temporaries sized at run time may take of
+/// the stack: the runtime's threads have the system's default stack (8 MiB
+/// on Linux), and an embedder's may be smaller.
+constexpr int64_t kMaxDynamicTemporaryBytes = int64_t(1) << 20;
+
+/// Gives each stack temporary sized at run time (a tile of a size the
+/// dispatch passes) one buffer at the function's start, as large as its
+/// sizes can be there, checked against kMaxDynamicTemporaryBytes before
+/// the work: a loop does not grow the stack, and no size takes more stack
+/// than there is (the workgroup fails instead).
+LogicalResult boundDynamicAllocas(func::FuncOp funcOp) {
+  Block &entry = funcOp.getBody().front();
+  SmallVector<memref::AllocaOp> allocas;
+  funcOp.walk([&](memref::AllocaOp op) {
+    if (op.getType().getNumDynamicDims() != 0)
+      allocas.push_back(op);
+  });
+  // Bounds in terms of what the function has at its start.
+  auto atStart = [&](Value value, std::optional<int64_t>,
+                     ValueBoundsConstraintSet &) {
+    Block *block = isa<BlockArgument>(value)
+                       ? cast<BlockArgument>(value).getOwner()
+                       : value.getDefiningOp()->getBlock();
+    return block == &entry;
+  };
+  for (memref::AllocaOp allocaOp : allocas) {
+    Operation *top = entry.findAncestorOpInBlock(*allocaOp);
+    OpBuilder builder(top);
+    Location loc = allocaOp.getLoc();
+    MemRefType type = allocaOp.getType();
+    auto index = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(builder, loc, v);
+    };
+    // Each factor is first capped just past the limit (a negative size
+    // reads as a huge unsigned one), so the product cannot overflow.
+    Value cap = index(kMaxDynamicTemporaryBytes + 1);
+    int64_t elementBytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (!type.isDynamicDim(d))
+        elementBytes *= type.getDimSize(d);
+    Value bytes = index(elementBytes);
+    for (Value size : allocaOp.getDynamicSizes()) {
+      // The least of the bounds found: a tile's size min(tile, n - i) is
+      // bounded by the tile, not only by n.
+      SmallVector<ValueBoundsConstraintSet::Variable> candidates;
+      if (auto minOp = size.getDefiningOp<affine::AffineMinOp>()) {
+        for (AffineExpr expr : minOp.getAffineMap().getResults())
+          candidates.emplace_back(
+              AffineMap::get(minOp.getAffineMap().getNumDims(),
+                             minOp.getAffineMap().getNumSymbols(), expr),
+              llvm::to_vector_of<ValueBoundsConstraintSet::Variable>(
+                  minOp.getOperands()));
+      } else {
+        candidates.emplace_back(size);
+      }
+      Value factor = cap;
+      for (const ValueBoundsConstraintSet::Variable &candidate : candidates) {
+        FailureOr<OpFoldResult> bound = affine::reifyValueBound(
+            builder, loc, presburger::BoundType::UB, candidate, atStart,
+            /*closedUB=*/true);
+        if (succeeded(bound))
+          factor = arith::MinUIOp::create(
+              builder, loc,
+              getValueOrCreateConstantIndexOp(builder, loc, *bound), factor);
+      }
+      if (factor == cap)
+        return allocaOp.emitOpError(
+            "has a size known only at run time and no bound for it that "
+            "the kernel knows where it starts");
+      bytes = arith::MinUIOp::create(
+          builder, loc, arith::MulIOp::create(builder, loc, bytes, factor),
+          cap);
+    }
+    Value fits = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule,
+                                       bytes,
+                                       index(kMaxDynamicTemporaryBytes));
+    cf::AssertOp::create(builder, loc, fits,
+                         "temporaries sized at run time fit the stack");
+    auto buffer = memref::AllocaOp::create(
+        builder, loc, MemRefType::get({ShapedType::kDynamic}, builder.getI8Type()),
+        ValueRange{bytes}, allocaOp.getAlignmentAttr());
+    builder.setInsertionPoint(allocaOp);
+    Value view = memref::ViewOp::create(
+        builder, loc, type, buffer,
+        arith::ConstantIndexOp::create(builder, loc, 0),
+        allocaOp.getDynamicSizes());
+    allocaOp.replaceAllUsesWith(view);
+    allocaOp.erase();
+  }
+  return success();
+}
+
 struct BufferizePass : impl::BufferizePassBase<BufferizePass> {
   void runOnOperation() override {
     ModuleOp moduleOp = getOperation();
     IRRewriter rewriter(&getContext());
+    moduleOp.walk(copyInsertDestinations);
     // Results stored to a binding are computed directly in that binding.
     if (failed(bufferization::eliminateEmptyTensors(rewriter, moduleOp)))
       return signalPassFailure();
@@ -86,6 +201,9 @@ struct BufferizePass : impl::BufferizePassBase<BufferizePass> {
         return signalPassFailure();
     }
     moduleOp.walk(hoistStaticAllocas);
+    for (auto funcOp : moduleOp.getOps<func::FuncOp>())
+      if (failed(boundDynamicAllocas(funcOp)))
+        return signalPassFailure();
   }
 };
 

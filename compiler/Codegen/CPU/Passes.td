@@ -41,17 +41,20 @@ def SelectLoweringStrategyPass
 
 def CheckSliceBoundsPass
     : Pass<"kiln-cpu-check-slice-bounds", "::mlir::func::FuncOp"> {
-  let summary = "Fails a workgroup whose slices leave their tensor.";
+  let summary = "Fails a workgroup whose computed sizes do not fit.";
   let description = [{
     A slice whose offsets or sizes a kernel computes from the sizes of the
     call (a dynamic `tensor.extract_slice` or `tensor.insert_slice`) may
-    fall outside its tensor for some sizes, which would read or write
-    outside a binding. Before each such slice of the kernel's body, a
-    `cf.assert` checks that the slice is empty or lies inside the tensor
-    (`0 <= offset`, `offset + (size - 1) * stride < dim`, per dimension);
-    kernel lowering turns a failed check into the workgroup's return code
+    fall outside its tensor for some sizes, an insert's source may have
+    other sizes than its slice, and a result other sizes than the binding
+    it is stored into; each would read or write outside a binding. Before
+    each such op of the kernel's body, a `cf.assert` checks that the slice
+    is empty or lies inside the tensor (a stride of at least 1, `0 <=
+    offset < dim`, and `size - 1 <= (dim - 1 - offset) / stride`, which
+    cannot overflow), and that the sizes agree; kernel lowering turns a
+    failed check into the workgroup's return code
     `KILN_DISPATCH_OUT_OF_BOUNDS`, so the dispatch fails before it touches
-    memory. Slices that value-bounds analysis proves inside are left alone.
+    memory. What value-bounds analysis proves is left unchecked.
 
     ```mlir
     %s = tensor.extract_slice %x[%h, 0] [2, 8] [1, 1] : tensor<?x8xf32> to tensor<2x8xf32>
@@ -153,9 +156,14 @@ def BufferizePass : Pass<"kiln-cpu-bufferize", "::mlir::ModuleOp"> {
     (so results are computed in place), then bufferizes with One-Shot
     Bufferize. Temporaries become stack allocations and copies become
     `linalg.copy`, so kernels never call into a memory allocator or a
-    runtime library.
+    runtime library. Temporaries sized at run time share one buffer at the
+    function's start, as large as their sizes' bounds there; a `cf.assert`
+    before the work checks that it fits the stack.
   }];
-  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::cf::ControlFlowDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::linalg::LinalgDialect"];
 }

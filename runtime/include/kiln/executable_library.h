@@ -56,9 +56,10 @@ typedef struct kiln_workgroup_state_v0_t {
 
 /// What an entry point returns when its workgroup could not run.
 enum {
-  /// A slice whose offsets and sizes the kernel computes from the
-  /// dispatch's sizes falls outside its tensor: the workgroup stopped before
-  /// reading or writing it.
+  /// Sizes the kernel computes from the dispatch's do not fit: a slice
+  /// falls outside its tensor, a slice's source or a result has other sizes
+  /// than its place, or a temporary would take more stack than a kernel
+  /// may. The workgroup stopped before reading or writing anything.
   KILN_DISPATCH_OUT_OF_BOUNDS = 1,
 };
 

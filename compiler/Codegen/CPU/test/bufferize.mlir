@@ -1,4 +1,4 @@
-// RUN: kiln-opt %s --kiln-cpu-bufferize | FileCheck %s
+// RUN: kiln-opt %s --split-input-file --kiln-cpu-bufferize --canonicalize --cse | FileCheck %s
 
 // Tests that a result stored to a binding is computed in place in that
 // binding (no copy, no heap allocation), and that the accumulator tile is a
@@ -31,5 +31,73 @@ func.func @in_place() {
   }
   %2 = kiln.binding 1 : memref<16x32xf32>
   bufferization.materialize_in_destination %r in restrict writable %2 : (tensor<16x32xf32>, memref<16x32xf32>) -> ()
+  return
+}
+
+// -----
+
+// Tests that a temporary sized at run time inside a loop takes a buffer at
+// the function's start, as large as its size can be there (the least of
+// the bounds of a tile's min(tile, n - i): the tile and the extent), checked
+// to fit the stack before the loop; the loop views it at each step's size.
+// CHECK-LABEL: func.func @dynamic_temporary
+//   CHECK-DAG:   %[[N:.+]] = kiln.dispatch.constant 0 : index
+//   CHECK-DAG:   %[[TILE:.+]] = kiln.dispatch.constant 1 : index
+//   CHECK-DAG:   %[[C4:.+]] = arith.constant 4 : index
+//   CHECK-DAG:   %[[CAP:.+]] = arith.constant 1048577 : index
+//       CHECK:   %[[CAPPED:.+]] = arith.minui %[[TILE]], %[[CAP]] : index
+//       CHECK:   %[[LEAST:.+]] = arith.minui %[[N]], %[[CAPPED]] : index
+//       CHECK:   %[[BYTES:.+]] = arith.muli %[[LEAST]], %[[C4]] : index
+//       CHECK:   %[[TOTAL:.+]] = arith.minui %[[BYTES]], %[[CAP]] : index
+//       CHECK:   %[[FITS:.+]] = arith.cmpi ule, %[[TOTAL]], %{{.+}} : index
+//       CHECK:   cf.assert %[[FITS]], "temporaries sized at run time fit the stack"
+//       CHECK:   %[[BUFFER:.+]] = memref.alloca(%[[TOTAL]]) {alignment = 64 : i64} : memref<?xi8>
+//       CHECK:   scf.for
+//       CHECK:     %[[SIZE:.+]] = affine.min
+//       CHECK:     memref.view %[[BUFFER]][%{{.+}}][%[[SIZE]]] : memref<?xi8> to memref<?xf32>
+//   CHECK-NOT:   memref.alloca
+func.func @dynamic_temporary() {
+  %n = kiln.dispatch.constant 0 : index
+  %t = kiln.dispatch.constant 1 : index
+  %in = kiln.binding 0(%n) : memref<?xf32>
+  %out = kiln.binding 1(%n) : memref<?xf32>
+  %x = bufferization.to_tensor %in restrict : memref<?xf32> to tensor<?xf32>
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %c0 = arith.constant 0 : index
+  %r = scf.for %i = %c0 to %n step %t iter_args(%acc = %e) -> tensor<?xf32> {
+    %size = affine.min affine_map<(d0)[s0, s1] -> (s0, s1 - d0)>(%i)[%t, %n]
+    %slice = tensor.extract_slice %x[%i] [%size] [1] : tensor<?xf32> to tensor<?xf32>
+    %tmp = tensor.empty(%size) : tensor<?xf32>
+    %neg = linalg.negf ins(%slice : tensor<?xf32>) outs(%tmp : tensor<?xf32>) -> tensor<?xf32>
+    %abs = linalg.abs ins(%neg : tensor<?xf32>) outs(%neg : tensor<?xf32>) -> tensor<?xf32>
+    %sum = linalg.add ins(%abs, %neg : tensor<?xf32>, tensor<?xf32>) outs(%slice : tensor<?xf32>) -> tensor<?xf32>
+    %u = tensor.insert_slice %sum into %acc[%i] [%size] [1] : tensor<?xf32> into tensor<?xf32>
+    scf.yield %u : tensor<?xf32>
+  }
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?xf32>, memref<?xf32>) -> ()
+  return
+}
+
+// -----
+
+// Tests that an insert into a tensor the kernel reads from its input
+// binding copies that input into the output binding and inserts there,
+// without a temporary as large as the input.
+// CHECK-LABEL: func.func @insert_into_input
+//   CHECK-DAG:   %[[IN:.+]] = kiln.binding 1
+//   CHECK-DAG:   %[[OUT:.+]] = kiln.binding 2
+//   CHECK-NOT:   memref.alloca
+//       CHECK:   linalg.copy ins(%[[IN]] : memref<?x8xf32>) outs(%[[OUT]] : memref<?x8xf32>)
+//       CHECK:   %[[ROWS:.+]] = memref.subview %[[OUT]][3, 0] [2, 8] [1, 1]
+//       CHECK:   linalg.copy ins(%{{.+}} : memref<2x8xf32>) outs(%[[ROWS]]
+func.func @insert_into_input() {
+  %n = kiln.dispatch.constant 0 : index
+  %y = kiln.binding 0 : memref<2x8xf32>
+  %in = kiln.binding 1(%n) : memref<?x8xf32>
+  %out = kiln.binding 2(%n) : memref<?x8xf32>
+  %yt = bufferization.to_tensor %y restrict : memref<2x8xf32> to tensor<2x8xf32>
+  %x = bufferization.to_tensor %in restrict : memref<?x8xf32> to tensor<?x8xf32>
+  %r = tensor.insert_slice %yt into %x[3, 0] [2, 8] [1, 1] : tensor<2x8xf32> into tensor<?x8xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x8xf32>, memref<?x8xf32>) -> ()
   return
 }

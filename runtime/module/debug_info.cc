@@ -109,6 +109,27 @@ std::vector<ExportView::WorkgroupTile> ExportView::workgroup_tiles() const {
   return tiles;
 }
 
+std::vector<std::pair<uint32_t, uint32_t>> ExportView::equal_constants()
+    const {
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;
+  if (const auto* constants = export_->equal_constants()) {
+    for (uint32_t i = 0; i + 1 < constants->size(); i += 2) {
+      pairs.emplace_back(constants->Get(i), constants->Get(i + 1));
+    }
+  }
+  return pairs;
+}
+
+std::vector<ExportView::CoveringTiles> ExportView::covering_tiles() const {
+  std::vector<CoveringTiles> rows;
+  if (const auto* covering = export_->covering_tiles()) {
+    for (const fb::CoveringTiles* row : *covering) {
+      rows.push_back({row->tiles(), row->extent(), row->tile()});
+    }
+  }
+  return rows;
+}
+
 bool ExportView::has_binding_types() const {
   // An empty vector with bindings means "not recorded" (verified: otherwise
   // the count equals binding_count).

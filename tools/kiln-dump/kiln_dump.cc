@@ -155,6 +155,26 @@ std::string WorkgroupCountString(const kiln::ExportView& ex) {
   return text;
 }
 
+/// "c0 = c1, c2 = c3": the dispatch constants that must be equal.
+std::string EqualConstantsString(const kiln::ExportView& ex) {
+  std::string text;
+  for (const auto& [a, b] : ex.equal_constants()) {
+    if (!text.empty()) text += ", ";
+    text += kiln::StrCat("c", a, " = c", b);
+  }
+  return text;
+}
+
+/// "c0 * 8 >= c1": the tiles that must cover an extent.
+std::string CoveringTilesString(const kiln::ExportView& ex) {
+  std::string text;
+  for (const kiln::ExportView::CoveringTiles& row : ex.covering_tiles()) {
+    if (!text.empty()) text += ", ";
+    text += kiln::StrCat("c", row.tiles, " * ", row.tile, " >= c", row.extent);
+  }
+  return text;
+}
+
 kiln::Status PrintJson(const json& document) {
   // Texts and paths may hold invalid UTF-8; replace it rather than fail.
   std::string text =
@@ -342,11 +362,20 @@ json ExportJson(const kiln::ExportView& ex) {
                      {"constant", tile.constant},
                      {"tile", tile.tile}});
   }
+  json equal = json::array();
+  for (const auto& [a, b] : ex.equal_constants()) equal.push_back({a, b});
+  json covering = json::array();
+  for (const kiln::ExportView::CoveringTiles& row : ex.covering_tiles()) {
+    covering.push_back(
+        {{"tiles", row.tiles}, {"extent", row.extent}, {"tile", row.tile}});
+  }
   return json{{"name", std::string(ex.name())},
               {"binding_count", ex.binding_count()},
               {"index_constant_count", ex.index_constant_count()},
               {"workgroup_count", {count[0], count[1], count[2]}},
               {"workgroup_tiles", tiles},
+              {"equal_constants", equal},
+              {"covering_tiles", covering},
               {"binding_types", binding_types},
               {"location", LocationJson(ex.location())},
               {"provenance", provenance},
@@ -446,6 +475,12 @@ std::string ExportText(const kiln::Module& module, const kiln::ExportView& ex) {
   fields.Add("bindings", bindings);
   if (ex.index_constant_count() > 0) {
     fields.Add("index constants", kiln::StrCat(ex.index_constant_count()));
+  }
+  if (std::string equal = EqualConstantsString(ex); !equal.empty()) {
+    fields.Add("equal constants", equal);
+  }
+  if (std::string covering = CoveringTilesString(ex); !covering.empty()) {
+    fields.Add("covering tiles", covering);
   }
   if (module.debug_level() >= 1) {
     fields.Add("location", ex.location().known()

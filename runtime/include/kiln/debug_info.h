@@ -18,6 +18,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "kiln/tensor.h"
 
@@ -102,6 +104,18 @@ class ExportView {
     uint32_t tile = 1;
   };
   std::vector<WorkgroupTile> workgroup_tiles() const;
+  /// Pairs of dispatch constants the code takes to be equal (one loop runs
+  /// over both): a dispatch whose constants differ is refused.
+  std::vector<std::pair<uint32_t, uint32_t>> equal_constants() const;
+  /// Constants whose tiles the code takes to cover another: constant
+  /// `tiles` times `tile` at least constant `extent`, or the dispatch is
+  /// refused.
+  struct CoveringTiles {
+    uint32_t tiles = 0;
+    uint32_t extent = 0;
+    uint32_t tile = 1;
+  };
+  std::vector<CoveringTiles> covering_tiles() const;
 
   /// True when the module records the type of every binding.
   bool has_binding_types() const;

@@ -57,7 +57,7 @@ FailureOr<ExportDescriptor> getExportDescriptor(ExecutableExportOp exportOp) {
   // Along a dimension its tiles scale, the grid is any size: the code
   // bounds its work by the dispatch's count.
   if (auto tiles = exportOp.getWorkgroupTilesAttr())
-    for (size_t i = 0; i + 2 < tiles.size(); i += 3)
+    for (int64_t i = 0; i + 2 < tiles.size(); i += 3)
       if (tiles[i] >= 0 && tiles[i] < 3)
         descriptor.workgroupCount[tiles[i]] = 0;
   return descriptor;

@@ -4,6 +4,7 @@
 // RUN: kiln-run %t.kiln --function=extract --input=5x3xf32=[[0,0,0],[1,1,1],[2,2,2],[3,3,3],[4,4,4]] | FileCheck %s --check-prefix=EXTRACT
 // RUN: not kiln-run %t.kiln --function=extract --input=2x3xf32=1 2>&1 | FileCheck %s --check-prefix=EXTRACT-OUT
 // RUN: kiln-run %t.kiln --function=overwrite --input=4xf32=1 --input=4xf32=2 | FileCheck %s --check-prefix=OVERWRITE
+// RUN: kiln-run %t.kiln --function=insert --input=3000000x3xf32=1 --input=2x3xf32=7 --output=@%t.large.npy
 // RUN: not kiln-run %t.kiln --function=overwrite --input=4xf32=1 --input=100000xf32=2 2>&1 | FileCheck %s --check-prefix=OVERWRITE-OUT
 // RUN: kiln-run %t.kiln --function=every_nth --input=10xf32=[0,1,2,3,4,5,6,7,8,9] --input=3xf32=0 | FileCheck %s --check-prefix=NTH
 // RUN: not kiln-run %t.kiln --function=huge_stride --input=4xf32=1 2>&1 | FileCheck %s --check-prefix=HUGE
@@ -13,7 +14,9 @@
 // sizes runs where it lies inside its tensor and fails its dispatch, with
 // nothing written or read, where those sizes put it outside: the insert of
 // two rows at row n / 2 into n rows, the extract of two rows from row n - 3.
-// The same for an insert whose source is longer than its slice (a stack
+// An insert into 3,000,000 rows (36 MB, more than any thread's stack)
+// copies them into its result, not into a temporary. The same for an insert
+// whose source is longer than its slice (a stack
 // temporary of its destination would have been overrun), and a strided
 // slice whose stride comes from a size, or whose last element's index
 // overflows; a pack whose tile comes from a

@@ -198,20 +198,22 @@ LogicalResult rewriteKernelSignature(func::FuncOp funcOp) {
   if (nested.wasInterrupted())
     return funcOp.emitOpError("has a check inside a region; only the "
                               "function's body can fail its workgroup");
+  if (checks.empty())
+    return success();
+  // Every failed check returns through one block.
+  Block *fail = new Block();
+  funcOp.getBody().push_back(fail);
+  OpBuilder builder = OpBuilder::atBlockEnd(fail);
+  func::ReturnOp::create(
+      builder, funcOp.getLoc(),
+      ValueRange{arith::ConstantOp::create(
+          builder, funcOp.getLoc(),
+          builder.getI32IntegerAttr(KILN_DISPATCH_OUT_OF_BOUNDS))});
   for (cf::AssertOp assertOp : checks) {
-    Block *before = assertOp->getBlock();
-    Block *after = before->splitBlock(assertOp->getNextNode());
-    Block *fail = new Block();
-    funcOp.getBody().push_back(fail);
-    OpBuilder builder = OpBuilder::atBlockEnd(fail);
-    Location loc = assertOp.getLoc();
-    func::ReturnOp::create(
-        builder, loc,
-        ValueRange{arith::ConstantOp::create(
-            builder, loc,
-            builder.getI32IntegerAttr(KILN_DISPATCH_OUT_OF_BOUNDS))});
+    Block *after = assertOp->getBlock()->splitBlock(assertOp->getNextNode());
     builder.setInsertionPoint(assertOp);
-    cf::CondBranchOp::create(builder, loc, assertOp.getArg(), after, fail);
+    cf::CondBranchOp::create(builder, assertOp.getLoc(), assertOp.getArg(),
+                             after, fail);
     assertOp.erase();
   }
   return success();

@@ -3,6 +3,7 @@
 #include "cpu/dispatch.h"
 
 #include <atomic>
+#include <string>
 #include <vector>
 
 namespace kiln {
@@ -92,19 +93,19 @@ Status RunDispatch(ThreadPool& pool, const DispatchParams& params) {
 
   if (failed.load(std::memory_order_relaxed)) {
     const uint64_t i = static_cast<uint64_t>(failed_index.load());
+    const std::string workgroup =
+        StrCat("dispatch '", params.export_name, "' failed: workgroup (",
+               i % count_x, ", ", (i % count_xy) / count_x, ", ",
+               i / count_xy, ")");
     if (failed_code == KILN_DISPATCH_OUT_OF_BOUNDS) {
       return OutOfRangeError(
-          "dispatch '", params.export_name, "' failed: workgroup (",
-          i % count_x, ", ", (i % count_xy) / count_x, ", ", i / count_xy,
-          ") found sizes it computes from this call's that do not fit (a "
+          workgroup,
+          " found sizes it computes from this call's that do not fit (a "
           "slice outside its tensor, a slice's source or a result of other "
           "sizes than its place, or a temporary larger than a kernel may "
           "take of the stack); nothing was read or written out of bounds");
     }
-    return InternalError("dispatch '", params.export_name,
-                         "' failed: workgroup (", i % count_x, ", ",
-                         (i % count_xy) / count_x, ", ", i / count_xy,
-                         ") returned ", failed_code);
+    return InternalError(workgroup, " returned ", failed_code);
   }
   return OkStatus();
 }

@@ -224,12 +224,9 @@ Status CheckConstants(const ResolvedExport& ex,
     const uint32_t a = ex.equal_constants->Get(i);
     const uint32_t b = ex.equal_constants->Get(i + 1);
     if (constants[a] != constants[b]) {
-      const auto describe = [&ex](uint32_t constant) {
-        return DescribeConstant(ex, constant);
-      };
       return InvalidArgumentError(
-          "dispatch of '", ex.name, "': ", describe(a), " is ", constants[a],
-          " but ", describe(b), " is ", constants[b],
+          "dispatch of '", ex.name, "': ", DescribeConstant(ex, a), " is ",
+          constants[a], " but ", DescribeConstant(ex, b), " is ", constants[b],
           "; the kernel runs one loop over both (sizes the program says "
           "agree must agree)");
     }

@@ -156,8 +156,8 @@ def BufferizePass : Pass<"kiln-cpu-bufferize", "::mlir::ModuleOp"> {
     (so results are computed in place), then bufferizes with One-Shot
     Bufferize. Temporaries become stack allocations and copies become
     `linalg.copy`, so kernels never call into a memory allocator or a
-    runtime library. Temporaries sized at run time share one buffer at the
-    function's start, as large as their sizes' bounds there; a `cf.assert`
+    runtime library. Each temporary sized at run time takes a buffer at the
+    function's start, as large as its sizes' bounds there; a `cf.assert`
     before the work checks that it fits the stack.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",

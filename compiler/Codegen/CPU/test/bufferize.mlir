@@ -53,9 +53,12 @@ func.func @in_place() {
 //       CHECK:   cf.assert %[[FITS]], "temporaries sized at run time fit the stack"
 //       CHECK:   %[[BUFFER:.+]] = memref.alloca(%[[TOTAL]]) {alignment = 64 : i64} : memref<?xi8>
 //       CHECK:   scf.for
+//   CHECK-NOT:     memref.alloca
 //       CHECK:     %[[SIZE:.+]] = affine.min
+//   CHECK-NOT:     memref.alloca
 //       CHECK:     memref.view %[[BUFFER]][%{{.+}}][%[[SIZE]]] : memref<?xi8> to memref<?xf32>
-//   CHECK-NOT:   memref.alloca
+//   CHECK-NOT:     memref.alloca
+//       CHECK:   return
 func.func @dynamic_temporary() {
   %n = kiln.dispatch.constant 0 : index
   %t = kiln.dispatch.constant 1 : index

@@ -150,6 +150,63 @@ bool canFuseContractionIntoUnPack(Operation *user, OpOperand &operand) {
          unpackOp.getDestType().hasStaticShape();
 }
 
+/// Bytes of a convolution's padded image a workgroup may build for its own
+/// tile, per image row it reads: the few rows a tile of output rows needs
+/// stay in L2.
+constexpr int64_t kMaxPaddedImageTileBytes = 256 * 1024;
+
+/// The image of a named convolution, padded (a decomposed pad: a chain of
+/// static inserts into a fill) and read by the convolution alone, joins the
+/// convolution's dispatch: each workgroup pads the rows its tile reads into
+/// a tensor of its own, so that no dispatch copies the whole image and the
+/// padded rows are read from cache.
+bool canFusePadIntoConvolution(Operation *user, OpOperand &operand) {
+  auto convOp = dyn_cast<linalg::LinalgOp>(user);
+  if (!convOp || isa<linalg::GenericOp>(user) ||
+      !linalg::isaConvolutionOpInterface(convOp) ||
+      operand.getOperandNumber() != 0 || !convOp.hasPureTensorSemantics())
+    return false;
+  auto imageType = dyn_cast<RankedTensorType>(operand.get().getType());
+  if (!imageType || !imageType.hasStaticShape() || imageType.getRank() < 3)
+    return false;
+  Value dest = operand.get();
+  if (!dest.hasOneUse())
+    return false;
+  while (auto insertOp = dest.getDefiningOp<tensor::InsertSliceOp>()) {
+    if (!insertOp.hasUnitStride() ||
+        ShapedType::isDynamicShape(insertOp.getStaticOffsets()) ||
+        ShapedType::isDynamicShape(insertOp.getStaticSizes()) ||
+        insertOp.getSourceType().getRank() != imageType.getRank() ||
+        !insertOp.getResult().hasOneUse())
+      return false;
+    dest = insertOp.getDest();
+  }
+  auto fillOp = dest.getDefiningOp<linalg::FillOp>();
+  if (dest == operand.get() || !fillOp || !fillOp.hasPureTensorSemantics())
+    return false;
+  // The image's first spatial dim (an output loop plus a filter loop) is
+  // the one workgroups split; each reads the filter's extent along it, and
+  // a row more.
+  AffineMap imageMap = convOp.getMatchingIndexingMap(&operand);
+  SmallVector<int64_t> ranges = convOp.getStaticLoopRanges();
+  for (auto [dim, expr] : llvm::enumerate(imageMap.getResults())) {
+    if (isa<AffineDimExpr>(expr))
+      continue;
+    int64_t rowBytes = imageType.getNumElements() /
+                       (imageType.getDimSize(0) * imageType.getDimSize(dim)) *
+                       llvm::divideCeil(imageType.getElementTypeBitWidth(), 8);
+    int64_t filterExtent = 1;
+    expr.walk([&](AffineExpr term) {
+      if (auto loop = dyn_cast<AffineDimExpr>(term))
+        if (convOp.getIteratorTypesArray()[loop.getPosition()] ==
+            utils::IteratorType::reduction)
+          filterExtent = std::max(filterExtent, ranges[loop.getPosition()]);
+    });
+    return rowBytes * (filterExtent + 1) <= kMaxPaddedImageTileBytes;
+  }
+  return false;
+}
+
 struct Group {
   Operation *head = nullptr;           // the last op in program order
   llvm::SetVector<Operation *> moved;  // ops that move into the region
@@ -215,7 +272,8 @@ void pullInProducers(Group &group, DenseSet<Operation *> &grouped) {
                canAbsorbRootProducer(user, operand)) {
       fuse = absorbedRoot = true;
     } else if (canFuseRHSPack(user, operand) ||
-               canFuseContractionIntoUnPack(user, operand)) {
+               canFuseContractionIntoUnPack(user, operand) ||
+               canFusePadIntoConvolution(user, operand)) {
       fuse = true;
     } else if (isChain && isChainableOp(user) && isChainableOp(producer)) {
       if (!allUsersInGroup(producer)) {

@@ -77,6 +77,57 @@ std::optional<InsertChain> matchInsertChain(tensor::InsertSliceOp root) {
   return chain;
 }
 
+/// The tile [offsets, offsets + sizes) of the tensor `chain` writes, in
+/// `tile` (a tensor of the tile's sizes): the chain's base filled, or not,
+/// and each insert's elements that land in the tile copied to their place.
+Value sliceInsertChain(RewriterBase &rewriter, Location loc,
+                       const InsertChain &chain,
+                       ArrayRef<OpFoldResult> offsets,
+                       ArrayRef<OpFoldResult> sizes, Value tile) {
+  MLIRContext *context = rewriter.getContext();
+  AffineExpr d0, d1;
+  bindDims(context, d0, d1);
+  auto constant = [&](int64_t value) {
+    return getAffineConstantExpr(value, context);
+  };
+  auto min = [&](AffineMap map, ArrayRef<OpFoldResult> operands) {
+    return affine::makeComposedFoldedAffineMin(rewriter, loc, map, operands);
+  };
+  auto max = [&](AffineMap map, ArrayRef<OpFoldResult> operands) {
+    return affine::makeComposedFoldedAffineMax(rewriter, loc, map, operands);
+  };
+  if (auto fillOp = chain.base.getDefiningOp<linalg::FillOp>())
+    tile = linalg::FillOp::create(rewriter, loc, fillOp.getInputs()[0], tile)
+               .getResult(0);
+  int64_t rank = offsets.size();
+  SmallVector<OpFoldResult> ones(rank, rewriter.getIndexAttr(1));
+  for (tensor::InsertSliceOp insertOp : chain.inserts) {
+    SmallVector<OpFoldResult> sourceOffsets, counts, tileOffsets;
+    for (int64_t dim = 0; dim < rank; ++dim) {
+      int64_t offset = insertOp.getStaticOffsets()[dim];
+      int64_t size = insertOp.getStaticSizes()[dim];
+      // Source elements [lo, hi) of this insert land in the tile.
+      OpFoldResult lo = max(AffineMap::get(1, 0, {d0 - offset, constant(0)},
+                                           context),
+                            {offsets[dim]});
+      OpFoldResult hi =
+          min(AffineMap::get(2, 0, {d0 + d1 - offset, constant(size)},
+                             context),
+              {offsets[dim], sizes[dim]});
+      sourceOffsets.push_back(lo);
+      counts.push_back(max(
+          AffineMap::get(2, 0, {d1 - d0, constant(0)}, context), {lo, hi}));
+      tileOffsets.push_back(affine::makeComposedFoldedAffineApply(
+          rewriter, loc, d0 + offset - d1, {lo, offsets[dim]}));
+    }
+    Value source = tensor::ExtractSliceOp::create(
+        rewriter, loc, insertOp.getSource(), sourceOffsets, counts, ones);
+    tile = tensor::InsertSliceOp::create(rewriter, loc, source, tile,
+                                         tileOffsets, counts, ones);
+  }
+  return tile;
+}
+
 /// Distributes a pad or concat over workgroups along `dim` in rows of
 /// `tile`: each workgroup fills its rows of the destination and copies into
 /// them the rows of each source that land there (none, for a workgroup of
@@ -102,74 +153,63 @@ LogicalResult distributeInsertChain(RewriterBase &rewriter,
   rewriter.setInsertionPointToStart(forallOp.getBody());
   Value iv = forallOp.getInductionVar(0);
   MLIRContext *context = rewriter.getContext();
-  AffineExpr d0, d1;
-  bindDims(context, d0, d1);
-  auto min = [&](AffineMap map, ArrayRef<OpFoldResult> operands) {
-    return affine::makeComposedFoldedAffineMin(rewriter, loc, map, operands);
-  };
-  auto max = [&](AffineMap map, ArrayRef<OpFoldResult> operands) {
-    return affine::makeComposedFoldedAffineMax(rewriter, loc, map, operands);
-  };
+  AffineExpr d0 = getAffineDimExpr(0, context);
   // Rows [iv, iv + rows) of the destination.
-  OpFoldResult rows =
-      min(AffineMap::get(
-              1, 0, {d0 * -1 + extent, getAffineConstantExpr(tile, context)},
-              context),
-          {iv});
-  auto slice = [&](ArrayRef<int64_t> staticOffsets,
-                   ArrayRef<int64_t> staticSizes, OpFoldResult offset,
-                   OpFoldResult size) {
-    SmallVector<OpFoldResult> offsets =
-        getAsIndexOpFoldResult(context, staticOffsets);
-    SmallVector<OpFoldResult> sizes =
-        getAsIndexOpFoldResult(context, staticSizes);
-    offsets[dim] = offset;
-    sizes[dim] = size;
-    return std::make_pair(offsets, sizes);
-  };
+  OpFoldResult rows = affine::makeComposedFoldedAffineMin(
+      rewriter, loc,
+      AffineMap::get(1, 0,
+                     {d0 * -1 + extent, getAffineConstantExpr(tile, context)},
+                     context),
+      {iv});
+  SmallVector<OpFoldResult> tileOffsets(rank, rewriter.getIndexAttr(0));
+  SmallVector<OpFoldResult> tileSizes =
+      getAsIndexOpFoldResult(context, type.getShape());
+  tileOffsets[dim] = iv;
+  tileSizes[dim] = rows;
   SmallVector<OpFoldResult> ones(rank, rewriter.getIndexAttr(1));
-  SmallVector<int64_t> zeros(rank, 0);
-  auto [tileOffsets, tileSizes] = slice(zeros, type.getShape(), iv, rows);
   Value acc = tensor::ExtractSliceOp::create(rewriter, loc,
                                              forallOp.getRegionIterArgs()[0],
                                              tileOffsets, tileSizes, ones);
-  if (auto fillOp = chain->base.getDefiningOp<linalg::FillOp>())
-    acc = linalg::FillOp::create(rewriter, loc, fillOp.getInputs()[0], acc)
-              .getResult(0);
-  for (tensor::InsertSliceOp insertOp : chain->inserts) {
-    int64_t offset = insertOp.getStaticOffsets()[dim];
-    int64_t size = insertOp.getStaticSizes()[dim];
-    // Source rows [lo, hi) of this insert land in the workgroup's rows.
-    OpFoldResult lo = max(
-        AffineMap::get(1, 0, {d0 - offset, getAffineConstantExpr(0, context)},
-                       context),
-        {iv});
-    OpFoldResult hi =
-        min(AffineMap::get(
-                2, 0, {d0 + d1 - offset, getAffineConstantExpr(size, context)},
-                context),
-            {iv, rows});
-    OpFoldResult count =
-        max(AffineMap::get(2, 0, {d1 - d0, getAffineConstantExpr(0, context)},
-                           context),
-            {lo, hi});
-    auto [sourceOffsets, sourceSizes] =
-        slice(zeros, insertOp.getSourceType().getShape(), lo, count);
-    Value source = tensor::ExtractSliceOp::create(
-        rewriter, loc, insertOp.getSource(), sourceOffsets, sourceSizes, ones);
-    OpFoldResult destRow = affine::makeComposedFoldedAffineApply(
-        rewriter, loc, d0 + offset - d1, {lo, iv});
-    auto [destOffsets, destSizes] = slice(
-        insertOp.getStaticOffsets(), insertOp.getStaticSizes(), destRow, count);
-    acc = tensor::InsertSliceOp::create(rewriter, loc, source, acc, destOffsets,
-                                        destSizes, ones);
-  }
+  acc = sliceInsertChain(rewriter, loc, *chain, tileOffsets, tileSizes, acc);
   rewriter.setInsertionPointToStart(forallOp.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(rewriter, loc, acc,
                                         forallOp.getRegionIterArgs()[0],
                                         tileOffsets, tileSizes, ones);
   rewriter.replaceOp(root, forallOp.getResults());
   return success();
+}
+
+/// A padded image a convolution reads (a pad's chain of inserts fused into
+/// the convolution's dispatch): each workgroup builds the part its tile
+/// reads, in a tensor of its own, instead of slicing the whole padded image.
+void sliceInsertChainsPerTile(RewriterBase &rewriter, Operation *loop) {
+  SmallVector<tensor::ExtractSliceOp> slices;
+  loop->walk([&](tensor::ExtractSliceOp sliceOp) {
+    auto insertOp = sliceOp.getSource().getDefiningOp<tensor::InsertSliceOp>();
+    if (insertOp && !loop->isAncestor(insertOp) && sliceOp.hasUnitStride() &&
+        sliceOp.getSourceType().getRank() == sliceOp.getType().getRank())
+      slices.push_back(sliceOp);
+  });
+  for (tensor::ExtractSliceOp sliceOp : slices) {
+    std::optional<InsertChain> chain = matchInsertChain(
+        sliceOp.getSource().getDefiningOp<tensor::InsertSliceOp>());
+    if (!chain)
+      continue;
+    Location loc = sliceOp.getLoc();
+    rewriter.setInsertionPoint(sliceOp);
+    SmallVector<OpFoldResult> sizes = sliceOp.getMixedSizes();
+    Value tile = tensor::EmptyOp::create(rewriter, loc, sizes,
+                                         sliceOp.getType().getElementType());
+    tile = sliceInsertChain(rewriter, loc, *chain, sliceOp.getMixedOffsets(),
+                            sizes, tile);
+    if (tile.getType() != sliceOp.getType())
+      tile = tensor::CastOp::create(rewriter, loc, sliceOp.getType(), tile);
+    rewriter.replaceOp(sliceOp, tile);
+    // The whole padded image, read by no tile any more.
+    for (tensor::InsertSliceOp insertOp : llvm::reverse(chain->inserts))
+      if (insertOp->use_empty())
+        rewriter.eraseOp(insertOp);
+  }
 }
 
 struct TileAndDistributeToWorkgroupsPass
@@ -213,6 +253,8 @@ struct TileAndDistributeToWorkgroupsPass
     }
     for (auto [original, replacement] : result->replacements)
       rewriter.replaceAllUsesWith(original, replacement);
+    for (LoopLikeOpInterface loop : result->loops)
+      sliceInsertChainsPerTile(rewriter, loop);
   }
 };
 

@@ -378,3 +378,62 @@ func.func @dynamic(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
   } -> tensor<?x4xf32>
   return %r : tensor<?x4xf32>
 }
+
+// -----
+
+// Tests that a pad (a fill and an insert_slice) read by a convolution alone
+// joins the convolution's region, while a padded image two convolutions
+// read, or one whose rows are too wide for a workgroup to pad its own
+// (1102 x 64 floats, 4 rows), keeps a region of its own.
+// CHECK-LABEL: func.func @pads_into_convolutions
+//  CHECK-SAME:   %[[X:[a-zA-Z0-9]+]]: tensor<1x56x56x64xf32>
+//  CHECK-SAME:   %[[W:[a-zA-Z0-9]+]]: tensor<1x4x1100x64xf32>
+//       CHECK:   kiln.dispatch.region -> (tensor<1x56x56x64xf32>) {
+//       CHECK:     %[[FILL:.+]] = linalg.fill
+//  CHECK-NEXT:     %[[PAD:.+]] = tensor.insert_slice %[[X]] into %[[FILL]]
+//       CHECK:     %[[CONV:.+]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[PAD]],
+//  CHECK-NEXT:     kiln.return %[[CONV]]
+//       CHECK:   %[[SHARED:.+]] = kiln.dispatch.region -> (tensor<1x58x58x64xf32>) {
+//       CHECK:     %[[S:.+]] = tensor.insert_slice %[[X]]
+//  CHECK-NEXT:     kiln.return %[[S]]
+//       CHECK:   kiln.dispatch.region -> (tensor<1x56x56x64xf32>) {
+//   CHECK-NOT:     tensor.insert_slice
+//       CHECK:     linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[SHARED]],
+//       CHECK:   kiln.dispatch.region -> (tensor<1x28x28x64xf32>) {
+//   CHECK-NOT:     tensor.insert_slice
+//       CHECK:     linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[SHARED]],
+//       CHECK:   %[[WIDE:.+]] = kiln.dispatch.region -> (tensor<1x6x1102x64xf32>) {
+//       CHECK:     %[[P:.+]] = tensor.insert_slice %[[W]]
+//  CHECK-NEXT:     kiln.return %[[P]]
+//       CHECK:   kiln.dispatch.region -> (tensor<1x4x1100x2xf32>) {
+//   CHECK-NOT:     tensor.insert_slice
+//       CHECK:     linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[WIDE]],
+func.func @pads_into_convolutions(%x: tensor<1x56x56x64xf32>, %f: tensor<3x3x64x64xf32>,
+                                  %w: tensor<1x4x1100x64xf32>, %fw: tensor<3x3x64x2xf32>)
+    -> (tensor<1x56x56x64xf32>, tensor<1x56x56x64xf32>, tensor<1x28x28x64xf32>, tensor<1x4x1100x2xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f32
+  %ep = tensor.empty() : tensor<1x58x58x64xf32>
+  %fp = linalg.fill ins(%zero : f32) outs(%ep : tensor<1x58x58x64xf32>) -> tensor<1x58x58x64xf32>
+  %p = tensor.insert_slice %x into %fp[0, 1, 1, 0] [1, 56, 56, 64] [1, 1, 1, 1] : tensor<1x56x56x64xf32> into tensor<1x58x58x64xf32>
+  %eo = tensor.empty() : tensor<1x56x56x64xf32>
+  %fo = linalg.fill ins(%zero : f32) outs(%eo : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %f : tensor<1x58x58x64xf32>, tensor<3x3x64x64xf32>) outs(%fo : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+  %fs = linalg.fill ins(%half : f32) outs(%ep : tensor<1x58x58x64xf32>) -> tensor<1x58x58x64xf32>
+  %s = tensor.insert_slice %x into %fs[0, 1, 1, 0] [1, 56, 56, 64] [1, 1, 1, 1] : tensor<1x56x56x64xf32> into tensor<1x58x58x64xf32>
+  %c1 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%s, %f : tensor<1x58x58x64xf32>, tensor<3x3x64x64xf32>) outs(%fo : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+  %e2 = tensor.empty() : tensor<1x28x28x64xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x28x28x64xf32>) -> tensor<1x28x28x64xf32>
+  %c2 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%s, %f : tensor<1x58x58x64xf32>, tensor<3x3x64x64xf32>) outs(%f2 : tensor<1x28x28x64xf32>) -> tensor<1x28x28x64xf32>
+  %ew = tensor.empty() : tensor<1x6x1102x64xf32>
+  %fwp = linalg.fill ins(%zero : f32) outs(%ew : tensor<1x6x1102x64xf32>) -> tensor<1x6x1102x64xf32>
+  %pw = tensor.insert_slice %w into %fwp[0, 1, 1, 0] [1, 4, 1100, 64] [1, 1, 1, 1] : tensor<1x4x1100x64xf32> into tensor<1x6x1102x64xf32>
+  %ewo = tensor.empty() : tensor<1x4x1100x2xf32>
+  %fwo = linalg.fill ins(%zero : f32) outs(%ewo : tensor<1x4x1100x2xf32>) -> tensor<1x4x1100x2xf32>
+  %cw = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%pw, %fw : tensor<1x6x1102x64xf32>, tensor<3x3x64x2xf32>) outs(%fwo : tensor<1x4x1100x2xf32>) -> tensor<1x4x1100x2xf32>
+  return %c, %c1, %c2, %cw : tensor<1x56x56x64xf32>, tensor<1x56x56x64xf32>, tensor<1x28x28x64xf32>, tensor<1x4x1100x2xf32>
+}

@@ -59,3 +59,41 @@ func.func @pad(%x: tensor<1x56x56x64xf32>) -> tensor<1x58x58x64xf32> {
       : tensor<1x56x56x64xf32> into tensor<1x58x58x64xf32>
   return %p : tensor<1x58x58x64xf32>
 }
+
+// -----
+
+// Tests that a convolution's padded image (a fill and an insert_slice in
+// its dispatch) is built per workgroup: each pads the 4 image rows its 2
+// output rows read, in a tensor of its own, copying in the source rows that
+// land there (clamped to the source, so the first and last workgroups copy
+// 3), and the whole padded image is gone.
+// CHECK-LABEL: func.func @conv_padded_image
+//       CHECK:   scf.forall (%[[IV:.+]]) = (0) to (56) step (2)
+//       CHECK:     %[[TILE:.+]] = tensor.empty() : tensor<1x4x58x64xf32>
+//       CHECK:     %[[FILL:.+]] = linalg.fill {{.*}} outs(%[[TILE]] : tensor<1x4x58x64xf32>)
+//       CHECK:     %[[LO:.+]] = affine.max {{.*}}(%[[IV]])
+//       CHECK:     %[[HI:.+]] = affine.min {{.*}}(%[[IV]])
+//       CHECK:     %[[COUNT:.+]] = affine.max {{.*}}(%[[LO]], %[[HI]])
+//       CHECK:     %[[AT:.+]] = affine.apply {{.*}}(%[[LO]], %[[IV]])
+//       CHECK:     %[[SRC:.+]] = tensor.extract_slice %{{.+}}[0, %[[LO]], 0, 0] [1, %[[COUNT]], 56, 64]
+//       CHECK:     %[[PAD:.+]] = tensor.insert_slice %[[SRC]] into %[[FILL]][0, %[[AT]], 1, 0] [1, %[[COUNT]], 56, 64]
+//       CHECK:     linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[PAD]], %{{.+}} : tensor<1x4x58x64xf32>, tensor<3x3x64x64xf32>)
+//   CHECK-NOT:   tensor<1x58x58x64xf32>
+func.func @conv_padded_image() {
+  %cst = arith.constant 0.0 : f32
+  %0 = kiln.binding 0 : memref<1x56x56x64xf32>
+  %1 = bufferization.to_tensor %0 restrict : memref<1x56x56x64xf32> to tensor<1x56x56x64xf32>
+  %2 = kiln.binding 1 : memref<3x3x64x64xf32>
+  %3 = bufferization.to_tensor %2 restrict : memref<3x3x64x64xf32> to tensor<3x3x64x64xf32>
+  %ep = tensor.empty() : tensor<1x58x58x64xf32>
+  %fp = linalg.fill ins(%cst : f32) outs(%ep : tensor<1x58x58x64xf32>) -> tensor<1x58x58x64xf32>
+  %p = tensor.insert_slice %1 into %fp[0, 1, 1, 0] [1, 56, 56, 64] [1, 1, 1, 1] : tensor<1x56x56x64xf32> into tensor<1x58x58x64xf32>
+  %e = tensor.empty() : tensor<1x56x56x64xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>,
+                                 lowering_config = #kiln.lowering_config<workgroup = [0, 2, 0, 0], vector = [1, 1, 14, 16, 1, 0, 1]>}
+      ins(%p, %3 : tensor<1x58x58x64xf32>, tensor<3x3x64x64xf32>) outs(%f : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+  %4 = kiln.binding 2 : memref<1x56x56x64xf32>
+  bufferization.materialize_in_destination %c in restrict writable %4 : (tensor<1x56x56x64xf32>, memref<1x56x56x64xf32>) -> ()
+  return
+}

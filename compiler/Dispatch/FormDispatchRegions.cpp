@@ -151,24 +151,24 @@ bool canFuseContractionIntoUnPack(Operation *user, OpOperand &operand) {
 }
 
 /// Bytes of a convolution's padded image a workgroup may build for its own
-/// tile, per image row it reads: the few rows a tile of output rows needs
-/// stay in L2.
+/// tile: the rows its output rows read stay in L2.
 constexpr int64_t kMaxPaddedImageTileBytes = 256 * 1024;
 
 /// The image of a named convolution, padded (a decomposed pad: a chain of
 /// static inserts into a fill) and read by the convolution alone, joins the
 /// convolution's dispatch: each workgroup pads the rows its tile reads into
 /// a tensor of its own, so that no dispatch copies the whole image and the
-/// padded rows are read from cache.
+/// padded rows are read from cache. Only when those rows, for as many
+/// output rows as a workgroup computes, fit kMaxPaddedImageTileBytes (a
+/// convolution too small to distribute pads its whole image).
 bool canFusePadIntoConvolution(Operation *user, OpOperand &operand) {
   auto convOp = dyn_cast<linalg::LinalgOp>(user);
   if (!convOp || isa<linalg::GenericOp>(user) ||
       !linalg::isaConvolutionOpInterface(convOp) ||
-      operand.getOperandNumber() != 0 || !convOp.hasPureTensorSemantics())
+      operand.getOperandNumber() != 0 || !convOp.hasPureTensorSemantics() ||
+      convOp.hasDynamicShape())
     return false;
-  auto imageType = dyn_cast<RankedTensorType>(operand.get().getType());
-  if (!imageType || !imageType.hasStaticShape() || imageType.getRank() < 3)
-    return false;
+  auto imageType = cast<RankedTensorType>(operand.get().getType());
   Value dest = operand.get();
   if (!dest.hasOneUse())
     return false;
@@ -184,27 +184,38 @@ bool canFusePadIntoConvolution(Operation *user, OpOperand &operand) {
   auto fillOp = dest.getDefiningOp<linalg::FillOp>();
   if (dest == operand.get() || !fillOp || !fillOp.hasPureTensorSemantics())
     return false;
-  // The image's first spatial dim (an output loop plus a filter loop) is
-  // the one workgroups split; each reads the filter's extent along it, and
-  // a row more.
+  FailureOr<linalg::ConvolutionDimensions> dims =
+      linalg::inferConvolutionDims(convOp);
+  if (failed(dims) || dims->outputImage.empty() || dims->filterLoop.empty())
+    return false;
+  // Workgroups split the outermost image dim (an output loop plus a filter
+  // loop): the image rows a workgroup reads are its output rows times the
+  // stride, plus the dilated filter's extent.
   AffineMap imageMap = convOp.getMatchingIndexingMap(&operand);
+  auto rowDim = llvm::find_if(imageMap.getResults(), [](AffineExpr expr) {
+    return !isa<AffineDimExpr>(expr);
+  });
+  if (rowDim == imageMap.getResults().end())
+    return false;
   SmallVector<int64_t> ranges = convOp.getStaticLoopRanges();
-  for (auto [dim, expr] : llvm::enumerate(imageMap.getResults())) {
-    if (isa<AffineDimExpr>(expr))
-      continue;
-    int64_t rowBytes = imageType.getNumElements() /
-                       (imageType.getDimSize(0) * imageType.getDimSize(dim)) *
-                       llvm::divideCeil(imageType.getElementTypeBitWidth(), 8);
-    int64_t filterExtent = 1;
-    expr.walk([&](AffineExpr term) {
-      if (auto loop = dyn_cast<AffineDimExpr>(term))
-        if (convOp.getIteratorTypesArray()[loop.getPosition()] ==
-            utils::IteratorType::reduction)
-          filterExtent = std::max(filterExtent, ranges[loop.getPosition()]);
-    });
-    return rowBytes * (filterExtent + 1) <= kMaxPaddedImageTileBytes;
-  }
-  return false;
+  int64_t outputs = 1, reduction = 1;
+  for (auto [range, iterator] :
+       llvm::zip(ranges, convOp.getIteratorTypesArray()))
+    (iterator == utils::IteratorType::parallel ? outputs : reduction) *= range;
+  int64_t outputRows = ranges[dims->outputImage.front()];
+  int64_t batch = imageType.getDimSize(0);
+  int64_t rows = imageType.getDimSize(rowDim - imageMap.getResults().begin());
+  int64_t rowBytes = imageType.getNumElements() / (batch * rows) *
+                     llvm::divideCeil(imageType.getElementTypeBitWidth(), 8);
+  int64_t outputsPerRow = outputs / (batch * outputRows);
+  int64_t workgroupRows = llvm::divideCeil(
+      getWorkgroupOutputBudget(reduction), std::max<int64_t>(outputsPerRow, 1));
+  int64_t readRows = workgroupRows * dims->strides.front() +
+                     (ranges[dims->filterLoop.front()] - 1) *
+                         dims->dilations.front() +
+                     1;
+  return std::min(readRows, batch * rows) * rowBytes <=
+         kMaxPaddedImageTileBytes;
 }
 
 struct Group {

@@ -103,6 +103,11 @@ std::string describeDispatchWork(Region &body) {
   return llvm::join(parts, "_");
 }
 
+int64_t getWorkgroupOutputBudget(int64_t reduction) {
+  return std::clamp<int64_t>((int64_t(1) << 22) / std::max<int64_t>(reduction, 1),
+                             1024, 16384);
+}
+
 bool canReadPackInPlace(Operation *op) {
   auto packOp = dyn_cast<linalg::PackOp>(op);
   if (!packOp || !packOp.getSourceType().hasStaticShape() ||

@@ -26,6 +26,11 @@ std::string describeDispatchWork(Region &body);
 /// M0 rows per step of K, broadcast), so no packed copy is needed.
 bool canReadPackInPlace(Operation *op);
 
+/// Output elements one workgroup computes, when each costs `reduction`
+/// multiply-adds (or other steps): enough work to amortize its scheduling,
+/// fewer elements for longer reductions.
+int64_t getWorkgroupOutputBudget(int64_t reduction);
+
 /// The memref a kernel sees at a binding of tensor type `type`. Bindings
 /// hold i1, i2, i4 and f4E2M1FN as one byte per element; inside the kernel
 /// the tensors have their own type again. Vector code would otherwise store

@@ -335,9 +335,7 @@ SmallVector<int64_t> selectWorkgroupTiles(linalg::LinalgOp op,
   }
   if (parallel * reduction < kMinDistributedWork || distributed.empty())
     return tiles;
-  // Output elements per workgroup: fewer when each costs a long reduction.
-  int64_t budget =
-      std::clamp<int64_t>((int64_t(1) << 22) / reduction, 1024, 16384);
+  int64_t budget = getWorkgroupOutputBudget(reduction);
   for (auto [i, range] : llvm::enumerate(ranges))
     if (iterators[i] == utils::IteratorType::parallel &&
         !llvm::is_contained(distributed, i))

@@ -384,7 +384,7 @@ func.func @dynamic(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
 // Tests that a pad (a fill and an insert_slice) read by a convolution alone
 // joins the convolution's region, while a padded image two convolutions
 // read, or one whose rows are too wide for a workgroup to pad its own
-// (1102 x 64 floats, 4 rows), keeps a region of its own.
+// (all 6 rows of 1102 x 64 floats, past 256 KiB), keeps a region of its own.
 // CHECK-LABEL: func.func @pads_into_convolutions
 //  CHECK-SAME:   %[[X:[a-zA-Z0-9]+]]: tensor<1x56x56x64xf32>
 //  CHECK-SAME:   %[[W:[a-zA-Z0-9]+]]: tensor<1x4x1100x64xf32>

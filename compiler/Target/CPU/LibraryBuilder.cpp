@@ -175,6 +175,11 @@ LogicalResult buildLibraryShare(Location loc, const LibraryPlan &plan,
       if (!fn.isDeclaration()) {
         fn.addFnAttr("target-cpu", variantOp.getCpu());
         fn.addFnAttr("target-features", variantOp.getFeatures());
+        // Copies and fills stay loops of the kernel instead of becoming
+        // calls to the C library's memcpy and memset: a profile finds
+        // their time in the kernel, at their line, and the library needs
+        // nothing from the process it is loaded into.
+        fn.addFnAttr("no-builtins");
       }
     for (auto [exportOp, ordinal] :
          llvm::zip_equal(variantOp.getExportOps(), entry.ordinals)) {

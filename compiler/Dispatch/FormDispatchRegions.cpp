@@ -154,8 +154,8 @@ bool canFuseContractionIntoUnPack(Operation *user, OpOperand &operand) {
 /// tile: the rows its output rows read stay in L2.
 constexpr int64_t kMaxPaddedImageTileBytes = 256 * 1024;
 
-/// The image of a named convolution, padded (a decomposed pad: a chain of
-/// static inserts into a fill) and read by the convolution alone, joins the
+/// The image of a named convolution, padded or concatenated (a decomposed
+/// pad or concat: a chain of inserts) and read by the convolution alone, joins the
 /// convolution's dispatch: each workgroup pads the rows its tile reads into
 /// a tensor of its own, so that no dispatch copies the whole image and the
 /// padded rows are read from cache. Only when those rows, for as many
@@ -169,20 +169,12 @@ bool canFusePadIntoConvolution(Operation *user, OpOperand &operand) {
       convOp.hasDynamicShape())
     return false;
   auto imageType = cast<RankedTensorType>(operand.get().getType());
-  Value dest = operand.get();
-  if (!dest.hasOneUse())
-    return false;
-  while (auto insertOp = dest.getDefiningOp<tensor::InsertSliceOp>()) {
-    if (!insertOp.hasUnitStride() ||
-        ShapedType::isDynamicShape(insertOp.getStaticOffsets()) ||
-        ShapedType::isDynamicShape(insertOp.getStaticSizes()) ||
-        insertOp.getSourceType().getRank() != imageType.getRank() ||
-        !insertOp.getResult().hasOneUse())
-      return false;
-    dest = insertOp.getDest();
-  }
-  auto fillOp = dest.getDefiningOp<linalg::FillOp>();
-  if (dest == operand.get() || !fillOp || !fillOp.hasPureTensorSemantics())
+  auto insertOp = operand.get().getDefiningOp<tensor::InsertSliceOp>();
+  std::optional<InsertChain> chain =
+      insertOp ? matchInsertChain(insertOp) : std::nullopt;
+  if (!chain || !llvm::all_of(chain->inserts, [](tensor::InsertSliceOp op) {
+        return op->hasOneUse();
+      }))
     return false;
   FailureOr<linalg::ConvolutionDimensions> dims =
       linalg::inferConvolutionDims(convOp);

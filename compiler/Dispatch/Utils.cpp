@@ -103,6 +103,27 @@ std::string describeDispatchWork(Region &body) {
   return llvm::join(parts, "_");
 }
 
+std::optional<InsertChain> matchInsertChain(tensor::InsertSliceOp root) {
+  InsertChain chain;
+  Value dest = root.getResult();
+  while (auto insertOp = dest.getDefiningOp<tensor::InsertSliceOp>()) {
+    if (!insertOp.hasUnitStride() ||
+        ShapedType::isDynamicShape(insertOp.getStaticOffsets()) ||
+        ShapedType::isDynamicShape(insertOp.getStaticSizes()) ||
+        insertOp.getSourceType().getRank() != insertOp.getType().getRank())
+      return std::nullopt;
+    chain.inserts.push_back(insertOp);
+    dest = insertOp.getDest();
+  }
+  chain.base = dest;
+  auto fillOp = dest.getDefiningOp<linalg::FillOp>();
+  if (!dest.getDefiningOp<tensor::EmptyOp>() &&
+      !(fillOp && fillOp.hasPureTensorSemantics()))
+    return std::nullopt;
+  std::reverse(chain.inserts.begin(), chain.inserts.end());
+  return chain;
+}
+
 int64_t getWorkgroupOutputBudget(int64_t reduction) {
   return std::clamp<int64_t>((int64_t(1) << 22) / std::max<int64_t>(reduction, 1),
                              1024, 16384);

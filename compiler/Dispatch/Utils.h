@@ -3,6 +3,7 @@
 #ifndef KILN_DISPATCH_UTILS_H_
 #define KILN_DISPATCH_UTILS_H_
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Region.h"
 #include "llvm/ADT/SmallVector.h"
@@ -25,6 +26,17 @@ std::string describeDispatchWork(Region &body);
 /// read each of its tiles straight from its source (one element of each of
 /// M0 rows per step of K, broadcast), so no packed copy is needed.
 bool canReadPackInPlace(Operation *op);
+
+/// The inserts of a pad or concat: a chain of static, unit-stride
+/// insert_slices that keep the rank (first first) into a fill or an empty
+/// tensor, `base`.
+struct InsertChain {
+  SmallVector<tensor::InsertSliceOp> inserts;
+  Value base;
+};
+
+/// The chain of inserts that ends in `root`, if it is one.
+std::optional<InsertChain> matchInsertChain(tensor::InsertSliceOp root);
 
 /// Output elements one workgroup computes, when each costs `reduction`
 /// multiply-adds (or other steps): enough work to amortize its scheduling,

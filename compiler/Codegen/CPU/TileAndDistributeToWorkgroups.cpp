@@ -2,6 +2,8 @@
 
 #include "Codegen/CPU/Passes.h"
 
+#include "Dispatch/Utils.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -47,34 +49,6 @@ void copyInitsFromBindings(RewriterBase &rewriter, Operation *root) {
         linalg::CopyOp::create(rewriter, loc, init.get(), empty).getResult(0);
     rewriter.modifyOpInPlace(root, [&] { init.set(copy); });
   }
-}
-
-/// The inserts of a pad or concat: a chain of static insert_slices (last
-/// first) into a fill or an empty tensor, `base`.
-struct InsertChain {
-  SmallVector<tensor::InsertSliceOp> inserts;
-  Value base;
-};
-
-std::optional<InsertChain> matchInsertChain(tensor::InsertSliceOp root) {
-  InsertChain chain;
-  Value dest = root.getResult();
-  while (auto insertOp = dest.getDefiningOp<tensor::InsertSliceOp>()) {
-    if (!insertOp.hasUnitStride() ||
-        ShapedType::isDynamicShape(insertOp.getStaticOffsets()) ||
-        ShapedType::isDynamicShape(insertOp.getStaticSizes()) ||
-        insertOp.getSourceType().getRank() != insertOp.getType().getRank())
-      return std::nullopt;
-    chain.inserts.push_back(insertOp);
-    dest = insertOp.getDest();
-  }
-  chain.base = dest;
-  auto fillOp = dest.getDefiningOp<linalg::FillOp>();
-  if (!dest.getDefiningOp<tensor::EmptyOp>() &&
-      !(fillOp && fillOp.hasPureTensorSemantics()))
-    return std::nullopt;
-  std::reverse(chain.inserts.begin(), chain.inserts.end());
-  return chain;
 }
 
 /// The tile [offsets, offsets + sizes) of the tensor `chain` writes, in

@@ -177,8 +177,7 @@ LogicalResult buildLibraryShare(Location loc, const LibraryPlan &plan,
         fn.addFnAttr("target-features", variantOp.getFeatures());
         // Copies and fills stay loops of the kernel instead of becoming
         // calls to the C library's memcpy and memset: a profile finds
-        // their time in the kernel, at their line, and the library needs
-        // nothing from the process it is loaded into.
+        // their time in the kernel, at their line.
         fn.addFnAttr("no-builtins");
       }
     for (auto [exportOp, ordinal] :

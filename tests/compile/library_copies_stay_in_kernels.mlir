@@ -1,10 +1,11 @@
 // RUN: rm -rf %t.dir && mkdir -p %t.dir
 // RUN: kiln-compile %s --keep-library-files=%t.dir -o %t.dir/m.kiln
-// RUN: %llvm_tools_dir/llvm-nm -D --undefined-only %t.dir/library_imports_nothing.so | count 0
+// RUN: %llvm_tools_dir/llvm-nm -D --undefined-only %t.dir/library_copies_stay_in_kernels.so | count 0
 // RUN: kiln-run %t.dir/m.kiln --input=2x30x40x16xf32=1 --input=3x3x16x8xf32=0.5 | FileCheck %s
-// Tests that a kernel library imports no symbol, not even memcpy or memset:
-// the padded image a convolution builds per workgroup (a fill and a copy of
-// whole image rows) stays loops of the kernel. Where the filter covers the
+// Tests that copies and fills stay loops of the kernel rather than calls to
+// the C library's memcpy and memset: the library of a convolution whose
+// workgroups build their padded image rows (a fill and a copy of whole image
+// rows) imports no symbol at all. Where the filter covers the
 // image only, every output is 3 * 3 * 16 * 0.5 = 72; at the corners 4 taps
 // of 9 reach it (32), along the edges 6 (48).
 

@@ -119,7 +119,12 @@ TEST(ProfilerTest, FullBufferDropsAndCounts) {
 }
 
 TEST(ProfilerTest, IgnoresTimerSignalsOfAnotherProfiler) {
-  std::unique_ptr<Profiler> profiler = Profiler::Start(nullptr).value();
+  // One sample per second of CPU time: the profiler's own timers stay quiet
+  // through the test's few milliseconds of it, even under a sanitizer.
+  ProfilerOptions options;
+  options.hz = 1;
+  std::unique_ptr<Profiler> profiler =
+      Profiler::Start(nullptr, options).value();
   // A timer signal such as a stopped profiler's, queued before its timer
   // was deleted: SI_TIMER to this thread, with another generation.
   struct sigevent event = {};
@@ -132,7 +137,6 @@ TEST(ProfilerTest, IgnoresTimerSignalsOfAnotherProfiler) {
   struct itimerspec once = {};
   once.it_value.tv_nsec = 1000000;
   ASSERT_EQ(timer_settime(timer, 0, &once, nullptr), 0);
-  // Sleeping takes no CPU time, so the profiler's own timers stay quiet.
   timespec pause = {0, 50000000};
   while (nanosleep(&pause, &pause) != 0) {
   }

@@ -155,8 +155,8 @@ bool canFuseContractionIntoUnPack(Operation *user, OpOperand &operand) {
 constexpr int64_t kMaxPaddedImageTileBytes = 256 * 1024;
 
 /// The image of a named convolution, padded or concatenated (a decomposed
-/// pad or concat: a chain of inserts) and read by the convolution alone, joins the
-/// convolution's dispatch: each workgroup pads the rows its tile reads into
+/// pad or concat: a chain of inserts) and read by the convolution alone, joins
+/// the convolution's dispatch: each workgroup pads the rows its tile reads into
 /// a tensor of its own, so that no dispatch copies the whole image and the
 /// padded rows are read from cache. Only when those rows, for as many
 /// output rows as a workgroup computes, fit kMaxPaddedImageTileBytes (a
@@ -194,18 +194,24 @@ bool canFusePadIntoConvolution(Operation *user, OpOperand &operand) {
   for (auto [range, iterator] :
        llvm::zip(ranges, convOp.getIteratorTypesArray()))
     (iterator == utils::IteratorType::parallel ? outputs : reduction) *= range;
+  // Images are the batch loops outside the rows (none for an unbatched
+  // convolution; N, and C of an NCHW pooling, in NHWC and NCHW forms).
+  int64_t batch = 1;
+  for (AffineExpr expr :
+       llvm::make_range(imageMap.getResults().begin(), rowDim))
+    if (auto loop = dyn_cast<AffineDimExpr>(expr);
+        loop && llvm::is_contained(dims->batch, loop.getPosition()))
+      batch *= ranges[loop.getPosition()];
   int64_t outputRows = ranges[dims->outputImage.front()];
-  int64_t batch = imageType.getDimSize(0);
   int64_t rows = imageType.getDimSize(rowDim - imageMap.getResults().begin());
   int64_t rowBytes = imageType.getNumElements() / (batch * rows) *
                      llvm::divideCeil(imageType.getElementTypeBitWidth(), 8);
   int64_t outputsPerRow = outputs / (batch * outputRows);
-  int64_t workgroupRows = llvm::divideCeil(
-      getWorkgroupOutputBudget(reduction), std::max<int64_t>(outputsPerRow, 1));
-  int64_t readRows = workgroupRows * dims->strides.front() +
-                     (ranges[dims->filterLoop.front()] - 1) *
-                         dims->dilations.front() +
-                     1;
+  int64_t workgroupRows = llvm::divideCeil(getWorkgroupOutputBudget(reduction),
+                                           std::max<int64_t>(outputsPerRow, 1));
+  int64_t readRows =
+      workgroupRows * dims->strides.front() +
+      (ranges[dims->filterLoop.front()] - 1) * dims->dilations.front() + 1;
   return std::min(readRows, batch * rows) * rowBytes <=
          kMaxPaddedImageTileBytes;
 }
@@ -363,8 +369,8 @@ Value getDimBeforeGroup(RewriterBase &rewriter, const Group &group, Value value,
         continue;
       if (auto value = dyn_cast<Value>(size))
         return getIndexBeforeGroup(rewriter, group, value);
-      return arith::ConstantIndexOp::create(
-          rewriter, value.getLoc(), *getConstantIntValue(size));
+      return arith::ConstantIndexOp::create(rewriter, value.getLoc(),
+                                            *getConstantIntValue(size));
     }
   }
   return {};

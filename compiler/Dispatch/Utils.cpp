@@ -125,8 +125,8 @@ std::optional<InsertChain> matchInsertChain(tensor::InsertSliceOp root) {
 }
 
 int64_t getWorkgroupOutputBudget(int64_t reduction) {
-  return std::clamp<int64_t>((int64_t(1) << 22) / std::max<int64_t>(reduction, 1),
-                             1024, 16384);
+  return std::clamp<int64_t>(
+      (int64_t(1) << 22) / std::max<int64_t>(reduction, 1), 1024, 16384);
 }
 
 bool canReadPackInPlace(Operation *op) {
@@ -182,7 +182,8 @@ std::optional<int64_t> findDispatchConstant(Value value, int64_t dim) {
 
 std::optional<int64_t> findStoredDispatchConstant(Value value, int64_t dim) {
   for (Operation *user : value.getUsers())
-    if (auto storeOp = dyn_cast<bufferization::MaterializeInDestinationOp>(user))
+    if (auto storeOp =
+            dyn_cast<bufferization::MaterializeInDestinationOp>(user))
       if (std::optional<int64_t> constant =
               findDispatchConstant(storeOp.getDest(), dim))
         return constant;

@@ -93,10 +93,9 @@ Status RunDispatch(ThreadPool& pool, const DispatchParams& params) {
 
   if (failed.load(std::memory_order_relaxed)) {
     const uint64_t i = static_cast<uint64_t>(failed_index.load());
-    const std::string workgroup =
-        StrCat("dispatch '", params.export_name, "' failed: workgroup (",
-               i % count_x, ", ", (i % count_xy) / count_x, ", ",
-               i / count_xy, ")");
+    const std::string workgroup = StrCat(
+        "dispatch '", params.export_name, "' failed: workgroup (", i % count_x,
+        ", ", (i % count_xy) / count_x, ", ", i / count_xy, ")");
     if (failed_code == KILN_DISPATCH_OUT_OF_BOUNDS) {
       return OutOfRangeError(
           workgroup,

@@ -109,8 +109,7 @@ std::vector<ExportView::WorkgroupTile> ExportView::workgroup_tiles() const {
   return tiles;
 }
 
-std::vector<std::pair<uint32_t, uint32_t>> ExportView::equal_constants()
-    const {
+std::vector<std::pair<uint32_t, uint32_t>> ExportView::equal_constants() const {
   std::vector<std::pair<uint32_t, uint32_t>> pairs;
   if (const auto* constants = export_->equal_constants()) {
     for (uint32_t i = 0; i + 1 < constants->size(); i += 2) {

@@ -55,8 +55,7 @@ void copyInitsFromBindings(RewriterBase &rewriter, Operation *root) {
 /// `tile` (a tensor of the tile's sizes): the chain's base filled, or not,
 /// and each insert's elements that land in the tile copied to their place.
 Value sliceInsertChain(RewriterBase &rewriter, Location loc,
-                       const InsertChain &chain,
-                       ArrayRef<OpFoldResult> offsets,
+                       const InsertChain &chain, ArrayRef<OpFoldResult> offsets,
                        ArrayRef<OpFoldResult> sizes, Value tile) {
   MLIRContext *context = rewriter.getContext();
   AffineExpr d0, d1;
@@ -81,16 +80,15 @@ Value sliceInsertChain(RewriterBase &rewriter, Location loc,
       int64_t offset = insertOp.getStaticOffsets()[dim];
       int64_t size = insertOp.getStaticSizes()[dim];
       // Source elements [lo, hi) of this insert land in the tile.
-      OpFoldResult lo = max(AffineMap::get(1, 0, {d0 - offset, constant(0)},
-                                           context),
-                            {offsets[dim]});
+      OpFoldResult lo =
+          max(AffineMap::get(1, 0, {d0 - offset, constant(0)}, context),
+              {offsets[dim]});
       OpFoldResult hi =
-          min(AffineMap::get(2, 0, {d0 + d1 - offset, constant(size)},
-                             context),
+          min(AffineMap::get(2, 0, {d0 + d1 - offset, constant(size)}, context),
               {offsets[dim], sizes[dim]});
       sourceOffsets.push_back(lo);
-      counts.push_back(max(
-          AffineMap::get(2, 0, {d1 - d0, constant(0)}, context), {lo, hi}));
+      counts.push_back(
+          max(AffineMap::get(2, 0, {d1 - d0, constant(0)}, context), {lo, hi}));
       tileOffsets.push_back(affine::makeComposedFoldedAffineApply(
           rewriter, loc, d0 + offset - d1, {lo, offsets[dim]}));
     }

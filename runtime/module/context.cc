@@ -23,6 +23,9 @@ namespace kiln {
 
 namespace {
 
+static_assert(kTensorAlignment % KILN_WRITTEN_BINDING_ALIGNMENT == 0,
+              "result buffers are allocated as aligned as kernels assume");
+
 /// Where a value of no bytes points: kernels get an aligned address all the
 /// same.
 alignas(kTensorAlignment) const uint8_t kNoBytes[kTensorAlignment] = {};
@@ -399,6 +402,14 @@ Status Context::Impl::Dispatch(uint32_t executable, uint32_t export_index,
           context, ": binding ", i,
           ": borrowed tensor (the kernel may write any binding; pass an "
           "allocated tensor)");
+    }
+    // Kernels store to written bindings with aligned stores.
+    if (reinterpret_cast<uintptr_t>(binding.data()) %
+            KILN_WRITTEN_BINDING_ALIGNMENT !=
+        0) {
+      return InvalidArgumentError(context, ": binding ", i, ": data is not ",
+                                  KILN_WRITTEN_BINDING_ALIGNMENT,
+                                  "-byte aligned");
     }
   }
   const ResolvedExport& ex =

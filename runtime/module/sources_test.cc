@@ -856,6 +856,14 @@ TEST(ContextDispatchTest, Errors) {
   EXPECT_EQ(context.Dispatch(0, 0, {4, 1, 1}, {v8, v8, *borrowed}).message(),
             "dispatch 'add_f32': binding 2: borrowed tensor (the kernel may "
             "write any binding; pass an allocated tensor)");
+  // Shared storage the caller did not align as Tensor::Share asks.
+  std::shared_ptr<void> storage(std::aligned_alloc(64, 128), &std::free);
+  StatusOr<Tensor> misaligned = Tensor::Share(
+      ElementType::kF32, {8},
+      std::shared_ptr<void>(storage, static_cast<char*>(storage.get()) + 4));
+  ASSERT_TRUE(misaligned.ok());
+  EXPECT_EQ(context.Dispatch(0, 0, {4, 1, 1}, {v8, v8, *misaligned}).message(),
+            "dispatch 'add_f32': binding 2: data is not 64-byte aligned");
   EXPECT_EQ(context.Dispatch(0, 0, {5, 1, 1}, {v8, v8, v8}).message(),
             "dispatch 'add_f32': workgroup count 5x1x1 is outside [1, 4x1x1] "
             "(the export's count bounds the workgroup ids its code handles)");

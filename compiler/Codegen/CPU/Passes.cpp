@@ -82,6 +82,7 @@ void buildCPUCodegenPassPipeline(OpPassManager &variantPM, CodegenStage from,
       // vector alike, and convert with integer operations.
       funcPM.addPass(createExpandSmallFloatsPass());
       addCleanupPasses(funcPM);
+      funcPM.addPass(createStreamResultStoresPass());
     }
     OpPassManager &modulePM = variantPM.nest<ModuleOp>();
     ConvertToLLVMPassOptions llvmOptions;

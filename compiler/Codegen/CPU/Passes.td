@@ -247,6 +247,37 @@ def ExpandSmallFloatsPass
                            "::mlir::vector::VectorDialect"];
 }
 
+def StreamResultStoresPass
+    : Pass<"kiln-cpu-stream-result-stores", "::mlir::func::FuncOp"> {
+  let summary = "Makes the vector stores of results larger than the "
+                "last-level cache non-temporal.";
+  let description = [{
+    A result larger than the last-level cache has left it before anything
+    reads it; stored through the caches, each line it writes is first read
+    from memory. The vector stores of a written binding of at least
+    `min-result-bytes` (0: the target's last-level cache) that the kernel
+    never reads become non-temporal, with the alignment proven for them:
+    the binding's (KILN_WRITTEN_BINDING_ALIGNMENT bytes) and the powers of
+    two that divide the store's element offset, from loop bounds and steps,
+    tile offsets and strides. A store proven aligned to less than its
+    register width stays as it is. A kernel that streams fences its stores
+    (`sfence`) before it returns.
+
+    ```mlir
+    vector.store %v, %subview[%i] : memref<16384xf32, strided<[1], offset: ?>>, vector<16xf32>
+    // becomes, when %subview's offset and %i are multiples of 16
+    vector.store %v, %subview[%i] {alignment = 64 : i64, nontemporal = true} : ...
+    ```
+  }];
+  let options = [
+    Option<"minResultBytes", "min-result-bytes", "int64_t",
+           /*default=*/"0",
+           "Smallest result streamed, in bytes (0: the target's last-level "
+           "cache)">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def ConvertToLLVMPass : Pass<"kiln-cpu-convert-to-llvm", "::mlir::ModuleOp"> {
   let summary = "Lowers kernels to the LLVM dialect with the library ABI.";
   let description = [{

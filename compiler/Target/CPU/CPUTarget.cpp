@@ -6,6 +6,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
@@ -79,6 +80,36 @@ std::vector<std::string> getCPUFeatureSet(StringRef cpu, StringRef features) {
   return result;
 }
 
+/// The size of one instance of the host's outermost data cache, from
+/// Linux's sysfs; 0 when unknown. (sysconf's level-3 size can be a whole
+/// package's: 384 MiB on an AMD EPYC whose L3 is 32 MiB per CCD.)
+static int64_t getHostLastLevelCacheBytes() {
+  int64_t bytes = 0, deepest = 0;
+  for (int index = 0; index < 16; ++index) {
+    std::string dir =
+        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    auto read = [&](StringRef name) -> std::string {
+      llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+          llvm::MemoryBuffer::getFile(dir + "/" + name.str(),
+                                      /*IsText=*/true);
+      return file ? (*file)->getBuffer().trim().str() : std::string();
+    };
+    std::string type = read("type"), level = read("level"), size = read("size");
+    if (type.empty())
+      break;
+    int64_t levelValue = 0, kib = 0;
+    StringRef sizeKiB(size);
+    if (type == "Instruction" || !llvm::to_integer(level, levelValue) ||
+        !sizeKiB.consume_back("K") || !llvm::to_integer(sizeKiB, kib))
+      continue;
+    if (levelValue > deepest) {
+      deepest = levelValue;
+      bytes = kib * 1024;
+    }
+  }
+  return bytes;
+}
+
 CPUTargetInfo getCPUTargetInfo(StringRef cpu, StringRef features) {
   SmallVector<StringRef> implied;
   llvm::X86::getFeaturesForCPU(cpu, implied);
@@ -106,6 +137,8 @@ CPUTargetInfo getCPUTargetInfo(StringRef cpu, StringRef features) {
       info.l1DataBytes = l1;
     if (l2 > 0)
       info.l2Bytes = l2;
+    if (int64_t lastLevel = getHostLastLevelCacheBytes())
+      info.lastLevelBytes = lastLevel;
   }
   return info;
 }

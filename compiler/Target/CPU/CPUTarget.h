@@ -59,6 +59,9 @@ struct CPUTargetInfo {
   /// Per-core data caches, in bytes.
   int64_t l1DataBytes = 32 * 1024;
   int64_t l2Bytes = 256 * 1024;
+  /// The last-level cache, shared by the cores: what a result larger than
+  /// it has left before anything reads it.
+  int64_t lastLevelBytes = 32 * 1024 * 1024;
 
   /// Elements of `bitWidth` bits in one vector register.
   int64_t getLanes(int64_t bitWidth) const {
@@ -94,7 +97,8 @@ struct CPUTargetInfo {
 
 /// Facts of a resolved CPU (LLVM name and "+f,-g" features). Cache sizes are
 /// the host's when `cpu` is the host CPU, else those LLVM's x86 cost model
-/// assumes for any CPU (32 KiB L1d, 256 KiB L2).
+/// assumes for any CPU (32 KiB L1d, 256 KiB L2) and a 32 MiB last level (a
+/// server's; a smaller one streams fewer results than it could).
 CPUTargetInfo getCPUTargetInfo(StringRef cpu, StringRef features);
 
 } // namespace mlir::kiln

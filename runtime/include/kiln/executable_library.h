@@ -76,6 +76,10 @@ enum {
   KILN_BINDING_ACCESS_WRITE = 2u,
 };
 
+/// A binding the code writes starts at an address aligned to this many
+/// bytes: its stores may rely on it (as aligned non-temporal stores do).
+#define KILN_WRITTEN_BINDING_ALIGNMENT 64
+
 /// An extent a kernel takes whatever it is: the dispatch state's constants
 /// say what it is in each dispatch.
 #define KILN_DIMENSION_ANY INT64_C(-1)

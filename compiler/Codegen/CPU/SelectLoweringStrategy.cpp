@@ -278,13 +278,16 @@ SmallVector<int64_t> selectVectorTiles(linalg::LinalgOp op,
       // output channels, and each step reads one input channel, so the
       // input elements are broadcast from memory rather than shuffled out
       // of a vector.
-      CPUTargetInfo::AccumulatorTile block =
+      CPUTargetInfo::ConvolutionTile block =
           target.getConvolutionTile(getElementBits(op));
+      bool wholeFilterRow = block.wholeFilterRow && !dims->filterLoop.empty();
+      if (!dims->filterLoop.empty() && !wholeFilterRow)
+        tiles[dims->filterLoop.back()] = 1;
       if (!dims->outputImage.empty()) {
-        // The filter row's taps also read the input elements just past the
+        // A filter row's taps also read the input elements just past the
         // block (its halo), which stay live in registers: fewer rows.
         int64_t halo =
-            dims->filterLoop.empty() ? 0 : ranges[dims->filterLoop.back()] - 1;
+            wholeFilterRow ? ranges[dims->filterLoop.back()] - 1 : 0;
         unsigned ow = dims->outputImage.back();
         tiles[ow] =
             selectTile(ranges[ow], std::max<int64_t>(1, block.rows - halo));

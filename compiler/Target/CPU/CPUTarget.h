@@ -85,13 +85,24 @@ struct CPUTargetInfo {
     return {vectorRegisters >= 32 ? 8 : 6, 2 * getLanes(bitWidth)};
   }
   /// A convolution's block spans output columns (rows) and output channels
-  /// (columns). Its rows also hold the halo a filter row reads, so with 32
-  /// registers it keeps one-vector rows: sixteen of them leave more output
-  /// columns after the halo than eight two-vector rows do.
-  AccumulatorTile getConvolutionTile(int64_t bitWidth) const {
+  /// (columns), and each step of it takes one input channel at one filter
+  /// tap, or at every tap of a filter row.
+  struct ConvolutionTile : AccumulatorTile {
+    /// Whether a step takes a whole filter row: its taps also read the
+    /// input elements just past the block (its halo), which stay live in
+    /// registers.
+    bool wholeFilterRow;
+  };
+  /// With 32 registers a step takes a filter row on sixteen one-vector
+  /// rows: fewer loads per FMA, and the rows left after the halo outnumber
+  /// eight two-vector rows'. With 16 registers a step takes one tap on the
+  /// contraction's block: its twelve accumulators hide the FMA latency that
+  /// the three taps of a row on the eight accumulators the halo leaves
+  /// (4 x 16) expose (AMD Zen 5, AVX2: 7% faster 3x3 convolutions).
+  ConvolutionTile getConvolutionTile(int64_t bitWidth) const {
     if (vectorRegisters >= 32)
-      return {16, getLanes(bitWidth)};
-    return getContractionTile(bitWidth);
+      return {{16, getLanes(bitWidth)}, /*wholeFilterRow=*/true};
+    return {getContractionTile(bitWidth), /*wholeFilterRow=*/false};
   }
 };
 

@@ -312,13 +312,12 @@ kiln.executable @softmax {
 // -----
 
 // Tests that a convolution over channels gets the accumulator block of AVX2
-// less the filter row's halo (6 - 2 = 4 output columns x 16 output
-// channels), one input channel per step (its elements broadcast from
-// memory), the whole filter row (decomposed to 1-D), and workgroups of
-// output rows.
+// contractions (6 output columns x 16 output channels), one input channel
+// at one filter tap per step (its elements broadcast from memory), and
+// workgroups of output rows.
 // CHECK-LABEL: kiln.executable @conv
 //       CHECK: kiln.executable.export @conv ordinal(0) bindings(3)
-//       CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}lowering_config = #kiln.lowering_config<workgroup = [0, {{[1-9][0-9]*}}, 0, 0, 0, 0, 0], vector = [1, 1, 4, 16, 1, 0, 1]>
+//       CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}lowering_config = #kiln.lowering_config<workgroup = [0, {{[1-9][0-9]*}}, 0, 0, 0, 0, 0], vector = [1, 1, 6, 16, 1, 1, 1]>
 kiln.executable @conv {
   kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
     kiln.executable.export @conv ordinal(0) bindings(3)

@@ -75,6 +75,7 @@ void buildCPUCodegenPassPipeline(OpPassManager &variantPM, CodegenStage from,
       funcPM.addPass(createResolveWorkgroupIdsPass());
       addCleanupPasses(funcPM);
       funcPM.addPass(createLowerVectorsPass());
+      funcPM.addPass(createVectorizeCopiesPass());
       // Ops the vectorizer left alone run as scalar loops.
       funcPM.addPass(createConvertLinalgToLoopsPass());
       addCleanupPasses(funcPM);

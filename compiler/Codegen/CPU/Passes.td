@@ -149,6 +149,30 @@ def VectorizePass : Pass<"kiln-cpu-vectorize", "::mlir::func::FuncOp"> {
                            "::mlir::ub::UBDialect"];
 }
 
+def VectorizeCopiesPass
+    : Pass<"kiln-cpu-vectorize-copies", "::mlir::func::FuncOp"> {
+  let summary = "Moves the rows of buffer copies as whole vectors.";
+  let description = [{
+    A `linalg.copy` between buffers whose innermost dims are contiguous and
+    of one static size (the image rows a workgroup copies into its padded
+    tile, a value into its binding) becomes loops over its outer dims and,
+    per row, vector loads and stores of 256 bytes, the row's last as large
+    as what is left. Other copies stay for the scalar loops.
+
+    ```mlir
+    linalg.copy ins(%a : memref<?x56x64xf32, strided<[3584, 64, 1], offset: ?>>)
+                outs(%b : memref<?x56x64xf32, strided<[3712, 64, 1], offset: ?>>)
+    // becomes, for each %i < dim 0 and %j < 56
+    %r = vector.load %a[%i, %j, %c0] : ..., vector<64xf32>
+    vector.store %r, %b[%i, %j, %c0] : ..., vector<64xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def BufferizePass : Pass<"kiln-cpu-bufferize", "::mlir::ModuleOp"> {
   let summary = "Bufferizes kernels in place into their bindings.";
   let description = [{

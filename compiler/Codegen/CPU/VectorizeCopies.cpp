@@ -72,31 +72,28 @@ struct CopyRowsAsVectors : OpRewritePattern<linalg::CopyOp> {
       rewriter.setInsertionPointToStart(loop.getBody());
       indices.push_back(loop.getInductionVar());
     }
-    auto move = [&](int64_t offset, int64_t size) {
+    auto move = [&](Value offset, int64_t size) {
       SmallVector<Value> at(indices);
-      at.push_back(arith::ConstantIndexOp::create(rewriter, loc, offset));
+      at.push_back(offset);
       auto vectorType = VectorType::get({size}, elementType);
       Value row = vector::LoadOp::create(rewriter, loc, vectorType, source, at);
       vector::StoreOp::create(rewriter, loc, row, target, at);
     };
+    auto index = [&](int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, value);
+    };
     int64_t whole = rowSize - rowSize % chunk;
     if (whole > chunk) {
-      auto loop = scf::ForOp::create(
-          rewriter, loc, zero,
-          arith::ConstantIndexOp::create(rewriter, loc, whole),
-          arith::ConstantIndexOp::create(rewriter, loc, chunk));
+      auto loop =
+          scf::ForOp::create(rewriter, loc, zero, index(whole), index(chunk));
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(loop.getBody());
-      SmallVector<Value> at(indices);
-      at.push_back(loop.getInductionVar());
-      auto vectorType = VectorType::get({chunk}, elementType);
-      Value row = vector::LoadOp::create(rewriter, loc, vectorType, source, at);
-      vector::StoreOp::create(rewriter, loc, row, target, at);
+      move(loop.getInductionVar(), chunk);
     } else if (whole == chunk) {
-      move(0, chunk);
+      move(zero, chunk);
     }
     if (rowSize % chunk != 0)
-      move(whole, rowSize % chunk);
+      move(index(whole), rowSize % chunk);
     rewriter.eraseOp(op);
     return success();
   }

@@ -2,6 +2,8 @@
 
 #include "Codegen/CPU/Passes.h"
 
+#include "Codegen/CPU/Utils.h"
+
 #include "Dispatch/Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -90,16 +92,9 @@ std::optional<WorkgroupGrid> getWorkgroupGrid(scf::ForallOp forallOp) {
 /// may say otherwise.
 LogicalResult verifyWorkgroupCount(func::FuncOp funcOp,
                                    ArrayRef<scf::ForallOp> forallOps) {
-  auto variantOp = funcOp->getParentOfType<ExecutableVariantOp>();
-  if (!variantOp)
+  ExecutableExportOp exportOp = getExportOf(funcOp);
+  if (!exportOp)
     return success();
-  auto exportOps = llvm::make_filter_range(
-      variantOp.getExportOps(), [&](ExecutableExportOp exportOp) {
-        return exportOp.getSymName() == funcOp.getSymName();
-      });
-  if (exportOps.empty())
-    return success();
-  ExecutableExportOp exportOp = *exportOps.begin();
   WorkgroupGrid declared;
   if (auto count = exportOp.getWorkgroupCountAttr())
     for (auto [i, value] : llvm::enumerate(count.asArrayRef()))

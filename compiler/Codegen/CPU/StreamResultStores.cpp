@@ -16,6 +16,8 @@
 
 #include "Codegen/CPU/Passes.h"
 
+#include "Codegen/CPU/Utils.h"
+
 #include "Dialect/Kiln/IR/KilnOps.h"
 #include "Target/CPU/CPUTarget.h"
 #include "kiln/executable_library.h"
@@ -186,53 +188,51 @@ struct StreamResultStoresPass
 
   void runOnOperation() override {
     func::FuncOp funcOp = getOperation();
-    auto variantOp = funcOp->getParentOfType<ExecutableVariantOp>();
-    if (!variantOp)
+    ExecutableExportOp exportOp = getExportOf(funcOp);
+    if (!exportOp || !exportOp.getOutputsAttr())
       return;
-    auto exportOps = llvm::make_filter_range(
-        variantOp.getExportOps(), [&](ExecutableExportOp exportOp) {
-          return exportOp.getSymName() == funcOp.getSymName();
-        });
-    if (exportOps.empty())
-      return;
-    ExecutableExportOp exportOp = *exportOps.begin();
-    IntegerAttr outputs = exportOp.getOutputsAttr();
-    if (!outputs)
-      return;
-    int64_t firstOutput =
-        static_cast<int64_t>(exportOp.getBindings().getZExtValue() -
-                             outputs.getValue().getZExtValue());
+    int64_t firstOutput = static_cast<int64_t>(
+        exportOp.getBindings().getZExtValue() -
+        exportOp.getOutputsAttr().getValue().getZExtValue());
+    auto variantOp = cast<ExecutableVariantOp>(exportOp->getParentOp());
     CPUTargetInfo target =
         getCPUTargetInfo(variantOp.getCpu(), variantOp.getFeatures());
     int64_t minBytes = minResultBytes ? minResultBytes : target.lastLevelBytes;
 
+    // Whether a binding's stores may stream: a result at least minBytes
+    // large that the kernel never reads.
+    DenseMap<Operation *, bool> streams;
+    auto isStreamed = [&](BindingOp bindingOp) {
+      auto [it, inserted] = streams.try_emplace(bindingOp, false);
+      if (inserted) {
+        MemRefType type = bindingOp.getType();
+        it->second =
+            bindingOp.getIndex().getSExtValue() >= firstOutput &&
+            type.hasStaticShape() &&
+            type.getNumElements() * type.getElementTypeBitWidth() / 8 >=
+                minBytes &&
+            !isRead(bindingOp.getResult());
+      }
+      return it->second;
+    };
     bool streamed = false;
-    funcOp.walk([&](BindingOp bindingOp) {
-      MemRefType type = bindingOp.getType();
-      if (bindingOp.getIndex().getSExtValue() < firstOutput ||
-          !type.hasStaticShape() ||
-          type.getNumElements() * type.getElementTypeBitWidth() / 8 <
-              minBytes ||
-          isRead(bindingOp.getResult()))
+    funcOp.walk([&](vector::StoreOp storeOp) {
+      auto [bindingOp, zeros] = getViewedBinding(storeOp.getBase());
+      if (!bindingOp || !isStreamed(bindingOp))
         return;
-      funcOp.walk([&](vector::StoreOp storeOp) {
-        auto [viewed, zeros] = getViewedBinding(storeOp.getBase());
-        if (viewed != bindingOp)
-          return;
-        // Whole registers, each aligned to its width; others stay as they
-        // are (LLVM would store them element by element).
-        VectorType vectorType = storeOp.getVectorType();
-        int64_t bytes = vectorType.getNumElements() *
-                        vectorType.getElementTypeBitWidth() / 8;
-        int64_t part = std::min(bytes, target.vectorBytes);
-        int64_t alignment = getKnownAlignment(storeOp, zeros);
-        if (vectorType.getRank() != 1 || !llvm::isPowerOf2_64(bytes) ||
-            part < 16 || alignment < part)
-          return;
-        storeOp.setNontemporal(true);
-        storeOp.setAlignment(alignment);
-        streamed = true;
-      });
+      // Whole registers, each aligned to its width; others stay as they are
+      // (LLVM would store them element by element).
+      VectorType vectorType = storeOp.getVectorType();
+      int64_t bytes =
+          vectorType.getNumElements() * vectorType.getElementTypeBitWidth() / 8;
+      int64_t part = std::min(bytes, target.vectorBytes);
+      int64_t alignment = getKnownAlignment(storeOp, zeros);
+      if (vectorType.getRank() != 1 || !llvm::isPowerOf2_64(bytes) ||
+          part < 16 || alignment < part)
+        return;
+      storeOp.setNontemporal(true);
+      storeOp.setAlignment(alignment);
+      streamed = true;
     });
     if (!streamed)
       return;

@@ -35,4 +35,14 @@ int64_t getIterationSpaceSize(Operation *op) {
   return size;
 }
 
+ExecutableExportOp getExportOf(func::FuncOp funcOp) {
+  auto variantOp = funcOp->getParentOfType<ExecutableVariantOp>();
+  if (!variantOp)
+    return {};
+  for (ExecutableExportOp exportOp : variantOp.getExportOps())
+    if (exportOp.getSymName() == funcOp.getSymName())
+      return exportOp;
+  return {};
+}
+
 } // namespace mlir::kiln

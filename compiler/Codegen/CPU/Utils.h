@@ -3,6 +3,9 @@
 #ifndef KILN_CODEGEN_CPU_UTILS_H_
 #define KILN_CODEGEN_CPU_UTILS_H_
 
+#include "Dialect/Kiln/IR/KilnOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringRef.h"
@@ -37,6 +40,10 @@ inline constexpr int64_t kPlanningRange = 65536;
 /// getStaticLoopRanges with each dynamic range as kPlanningRange: what
 /// strategy selection sizes its tiles by.
 SmallVector<int64_t> getPlanningLoopRanges(Operation *op);
+
+/// The export of `funcOp`'s variant that names it; null for a function
+/// outside an executable (a test's, or a helper).
+ExecutableExportOp getExportOf(func::FuncOp funcOp);
 
 } // namespace mlir::kiln
 

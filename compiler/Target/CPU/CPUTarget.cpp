@@ -137,7 +137,9 @@ CPUTargetInfo getCPUTargetInfo(StringRef cpu, StringRef features) {
       info.l1DataBytes = l1;
     if (l2 > 0)
       info.l2Bytes = l2;
-    if (int64_t lastLevel = getHostLastLevelCacheBytes())
+    // Read once: every kernel of a module asks.
+    static const int64_t lastLevel = getHostLastLevelCacheBytes();
+    if (lastLevel > 0)
       info.lastLevelBytes = lastLevel;
   }
   return info;

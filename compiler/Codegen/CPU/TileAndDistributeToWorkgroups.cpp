@@ -155,30 +155,28 @@ LogicalResult distributeInsertChain(RewriterBase &rewriter,
 /// the convolution's dispatch): each workgroup builds the part its tile
 /// reads, in a tensor of its own, instead of slicing the whole padded image.
 void sliceInsertChainsPerTile(RewriterBase &rewriter, Operation *loop) {
-  SmallVector<tensor::ExtractSliceOp> slices;
+  SmallVector<std::pair<tensor::ExtractSliceOp, InsertChain>> slices;
   loop->walk([&](tensor::ExtractSliceOp sliceOp) {
     auto insertOp = sliceOp.getSource().getDefiningOp<tensor::InsertSliceOp>();
-    if (insertOp && !loop->isAncestor(insertOp) && sliceOp.hasUnitStride() &&
-        sliceOp.getSourceType().getRank() == sliceOp.getType().getRank())
-      slices.push_back(sliceOp);
+    if (!insertOp || loop->isAncestor(insertOp) || !sliceOp.hasUnitStride() ||
+        sliceOp.getSourceType().getRank() != sliceOp.getType().getRank())
+      return;
+    if (std::optional<InsertChain> chain = matchInsertChain(insertOp))
+      slices.emplace_back(sliceOp, std::move(*chain));
   });
-  for (tensor::ExtractSliceOp sliceOp : slices) {
-    std::optional<InsertChain> chain = matchInsertChain(
-        sliceOp.getSource().getDefiningOp<tensor::InsertSliceOp>());
-    if (!chain)
-      continue;
+  for (auto &[sliceOp, chain] : slices) {
     Location loc = sliceOp.getLoc();
     rewriter.setInsertionPoint(sliceOp);
     SmallVector<OpFoldResult> sizes = sliceOp.getMixedSizes();
     Value tile = tensor::EmptyOp::create(rewriter, loc, sizes,
                                          sliceOp.getType().getElementType());
-    tile = sliceInsertChain(rewriter, loc, *chain, sliceOp.getMixedOffsets(),
+    tile = sliceInsertChain(rewriter, loc, chain, sliceOp.getMixedOffsets(),
                             sizes, tile);
     if (tile.getType() != sliceOp.getType())
       tile = tensor::CastOp::create(rewriter, loc, sliceOp.getType(), tile);
     rewriter.replaceOp(sliceOp, tile);
     // The whole padded image, read by no tile any more.
-    for (tensor::InsertSliceOp insertOp : llvm::reverse(chain->inserts))
+    for (tensor::InsertSliceOp insertOp : llvm::reverse(chain.inserts))
       if (insertOp->use_empty())
         rewriter.eraseOp(insertOp);
   }

@@ -2,9 +2,11 @@
 //
 // Bufferization leaves copies the vectorizer never saw: the image rows a
 // workgroup copies into its padded tile, a value into the binding it is
-// stored to. As scalar loops they move one element per load (8% of a 3x3
-// convolution's time in its padded rows' copy); along a contiguous
-// innermost dim of static size they move whole vectors instead.
+// stored to. As scalar loops they move one element per load; along a
+// contiguous innermost dim of static size they move whole vectors instead
+// (AMD Zen 5, ResNet block: the padded rows' fill and copy from 11.3% to
+// 3.8% of the samples in AVX-512 code, the copy from 4.7% to 2.7% in AVX2
+// code, whose convolutions take longer).
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,12 +65,13 @@ struct CopyRowsAsVectors : OpRewritePattern<linalg::CopyOp> {
         1, kCopyChunkBytes / (elementType.getIntOrFloatBitWidth() / 8));
 
     Location loc = op.getLoc();
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    auto index = [&](int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, value);
+    };
     SmallVector<Value> indices;
     for (int64_t d = 0; d + 1 < rank; ++d) {
       Value size = memref::DimOp::create(rewriter, loc, source, d);
-      auto loop = scf::ForOp::create(rewriter, loc, zero, size, one);
+      auto loop = scf::ForOp::create(rewriter, loc, index(0), size, index(1));
       rewriter.setInsertionPointToStart(loop.getBody());
       indices.push_back(loop.getInductionVar());
     }
@@ -79,18 +82,15 @@ struct CopyRowsAsVectors : OpRewritePattern<linalg::CopyOp> {
       Value row = vector::LoadOp::create(rewriter, loc, vectorType, source, at);
       vector::StoreOp::create(rewriter, loc, row, target, at);
     };
-    auto index = [&](int64_t value) -> Value {
-      return arith::ConstantIndexOp::create(rewriter, loc, value);
-    };
     int64_t whole = rowSize - rowSize % chunk;
     if (whole > chunk) {
-      auto loop =
-          scf::ForOp::create(rewriter, loc, zero, index(whole), index(chunk));
+      auto loop = scf::ForOp::create(rewriter, loc, index(0), index(whole),
+                                     index(chunk));
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(loop.getBody());
       move(loop.getInductionVar(), chunk);
     } else if (whole == chunk) {
-      move(zero, chunk);
+      move(index(0), chunk);
     }
     if (rowSize % chunk != 0)
       move(index(whole), rowSize % chunk);

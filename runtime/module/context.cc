@@ -403,7 +403,8 @@ Status Context::Impl::Dispatch(uint32_t executable, uint32_t export_index,
           ": borrowed tensor (the kernel may write any binding; pass an "
           "allocated tensor)");
     }
-    // Kernels store to written bindings with aligned stores.
+    // Tensor::Share asks for 64-byte aligned storage, and kernels store to
+    // the bindings they write with aligned stores.
     if (reinterpret_cast<uintptr_t>(binding.data()) %
             KILN_WRITTEN_BINDING_ALIGNMENT !=
         0) {

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Affine/Transforms/Transforms.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -159,6 +160,19 @@ struct BufferizePass : impl::BufferizePassBase<BufferizePass> {
     ModuleOp moduleOp = getOperation();
     IRRewriter rewriter(&getContext());
     moduleOp.walk(copyInsertDestinations);
+    // A slice of an empty tensor is an empty tensor: tiling an unpack whose
+    // tiles overhang its result leaves its destination as one (the rows of
+    // the padded tiles sliced off), which would otherwise be a temporary
+    // copied into the binding rather than the binding itself.
+    {
+      RewritePatternSet patterns(&getContext());
+      tensor::populateFoldTensorEmptyPatterns(patterns);
+      if (failed(applyPatternsGreedily(
+              moduleOp, std::move(patterns),
+              GreedyRewriteConfig().enableFolding(false).enableConstantCSE(
+                  false))))
+        return signalPassFailure();
+    }
     // Results stored to a binding are computed directly in that binding.
     if (failed(bufferization::eliminateEmptyTensors(rewriter, moduleOp)))
       return signalPassFailure();

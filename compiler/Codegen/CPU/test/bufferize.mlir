@@ -104,3 +104,29 @@ func.func @insert_into_input() {
   bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x8xf32>, memref<?x8xf32>) -> ()
   return
 }
+
+// -----
+
+// Tests that a result written into the leading rows of a larger empty tensor
+// (an unpack whose tiles overhang its result: 2 tiles of 6 rows for 10 rows)
+// is computed in the binding it is stored to, not in a temporary of the
+// tiles' size copied there.
+// CHECK-LABEL: func.func @slice_of_empty
+//       CHECK:   %[[OUT:.+]] = kiln.binding 0 : memref<10x16xf32>
+//       CHECK:   vector.transfer_write %{{.+}}, %[[OUT]][%c0, %c0]
+//       CHECK:   vector.transfer_write %{{.+}}, %[[OUT]][%c6, %c0]
+//   CHECK-NOT:   memref.alloca
+//   CHECK-NOT:   linalg.copy
+func.func @slice_of_empty() {
+  %c0 = arith.constant 0 : index
+  %c6 = arith.constant 6 : index
+  %tile = arith.constant dense<1.0> : vector<6x16xf32>
+  %rest = arith.constant dense<2.0> : vector<4x16xf32>
+  %e = tensor.empty() : tensor<12x16xf32>
+  %s = tensor.extract_slice %e[0, 0] [10, 16] [1, 1] : tensor<12x16xf32> to tensor<10x16xf32>
+  %w0 = vector.transfer_write %tile, %s[%c0, %c0] {in_bounds = [true, true]} : vector<6x16xf32>, tensor<10x16xf32>
+  %w1 = vector.transfer_write %rest, %w0[%c6, %c0] {in_bounds = [true, true]} : vector<4x16xf32>, tensor<10x16xf32>
+  %out = kiln.binding 0 : memref<10x16xf32>
+  bufferization.materialize_in_destination %w1 in restrict writable %out : (tensor<10x16xf32>, memref<10x16xf32>) -> ()
+  return
+}

@@ -4,10 +4,12 @@
 Generates a model of LAYERS dense layers whose widths all differ (so every
 layer is a distinct dispatch: matmul + bias + tanh), compiles it at
 --executable-debug-level=2 and 3 in REPEATS rounds, each round compiling
-both levels in turn (the order alternating), and prints: compile time
-level 3 / level 2, wall-clock and CPU (user + system), each the best of the
-rounds, so that load elsewhere on the machine slows a round rather than one
-level; module size level 3 / level 2; and the stored / raw bytes of the
+both levels in turn (the order alternating), and prints: the compile
+time of each level, wall-clock and CPU (user + system), each the best of
+the rounds, and level 3 / level 2 as the median of the rounds' ratios (the
+two compiles of a round run seconds apart, so that load elsewhere on the
+machine, or its changing speed, slows both); module size level 3 / level
+2; and the stored / raw bytes of the
 embedded sources by stage, and what the level-3 module adds: texts, line
 maps, address -> line rows, DWARF, the rest.
 
@@ -18,7 +20,7 @@ bench/models' virtual environment (BUILD/bench-venv, made by
 bench/models/setup_peers.sh) or --iree-compile; without it IREE is reported
 missing.
 
-Usage: capture_benchmark.py --bin-dir=build/bin [--layers=200] [--repeats=3]
+Usage: capture_benchmark.py --bin-dir=build/bin [--layers=200] [--repeats=5]
            [--iree-compile=PATH]
 """
 
@@ -28,6 +30,7 @@ import json
 import os
 import re
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -78,15 +81,22 @@ def run_timed(command):
 
 
 def compile_seconds(commands, rounds):
-    """{level: (best wall, best CPU)} over rounds that compile every level in
-    turn, the order alternating from one round to the next."""
+    """({level: (best wall, best CPU)}, (wall ratio, CPU ratio), [[wall
+    ratio of each round], [CPU ratio of each round]]) over rounds
+    that compile levels 2 and 3 in turn, the order alternating from one
+    round to the next. The ratios are level 3 over level 2 within a round,
+    the median of the rounds: the two compiles of a round run a few seconds
+    apart, while the machine's speed can change between rounds."""
     times = {level: [] for level in commands}
     levels = sorted(commands)
     for index in range(rounds):
         for level in (levels if index % 2 == 0 else levels[::-1]):
             times[level].append(run_timed(commands[level]))
-    return {level: (min(wall for wall, _ in runs), min(cpu for _, cpu in runs))
+    best = {level: (min(wall for wall, _ in runs), min(cpu for _, cpu in runs))
             for level, runs in times.items()}
+    per_round = [[three[i] / two[i] for two, three in zip(times[2], times[3])]
+                 for i in (0, 1)]
+    return best, tuple(statistics.median(r) for r in per_round), per_round
 
 
 def machine():
@@ -115,14 +125,15 @@ def iree_command(compiler, model, level, output):
 
 
 def measure_iree(compiler, model, work, repeats):
-    """({level: seconds}, {level: bytes}, notes), or a string saying why not."""
+    """({level: seconds}, ratios, {level: bytes}, notes), or a string saying
+    why not."""
     if not os.access(compiler, os.X_OK):
         return "missing (no %s; bench/models/setup_peers.sh BUILD_DIR installs it)" \
             % compiler
     modules = {level: os.path.join(work, "iree_level%d.vmfb" % level)
                for level in (2, 3)}
     try:
-        seconds = compile_seconds(
+        seconds, ratios, _ = compile_seconds(
             {level: iree_command(compiler, model, level, modules[level])
              for level in (2, 3)}, repeats)
     except subprocess.CalledProcessError as error:
@@ -134,8 +145,8 @@ def measure_iree(compiler, model, work, repeats):
     if filecmp.cmp(modules[2], modules[3], shallow=False):
         notes.append("IREE: the level-3 module is byte-identical to level 2 "
                      "(this iree-compile embedded no stage sources)")
-    return seconds, {level: os.path.getsize(modules[level])
-                     for level in (2, 3)}, notes
+    return seconds, ratios, {level: os.path.getsize(modules[level])
+                             for level in (2, 3)}, notes
 
 
 def by_stage(files, stages):
@@ -157,7 +168,7 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin-dir", required=True)
     parser.add_argument("--layers", type=int, default=200)
-    parser.add_argument("--repeats", type=int, default=3,
+    parser.add_argument("--repeats", type=int, default=5,
                         help="rounds, each compiling both levels")
     parser.add_argument("--iree-compile",
                         help="default: BIN_DIR/../bench-venv/bin/iree-compile")
@@ -175,7 +186,7 @@ def main(argv):
         modules = {level: os.path.join(work, "level%d.kiln" % level)
                    for level in (2, 3)}
         load_before = os.getloadavg()[0]
-        seconds = compile_seconds(
+        seconds, ratios, per_round = compile_seconds(
             {level: kiln_command(compiler, model, level, modules[level])
              for level in (2, 3)}, args.repeats)
         sizes = {level: os.path.getsize(modules[level]) for level in (2, 3)}
@@ -193,7 +204,8 @@ def main(argv):
         load_after = os.getloadavg()[0]
 
     print("capture cost on a generated model: %d layers, %d dispatches, "
-          "%d source files (best of %d rounds)" % (
+          "%d source files (times: best of %d rounds; 3 / 2: median of "
+          "the rounds' ratios)" % (
               args.layers, dispatches, totals["files"], args.repeats))
     # Another load on the machine shows in the load average.
     print("machine: %s; load average %.2f before, %.2f after\n"
@@ -206,17 +218,19 @@ def main(argv):
         iree_time = "  | IREE " + iree
         iree_cpu = iree_size = "  | IREE " + iree.split()[0]
     else:
-        iree_seconds, iree_sizes, notes = iree
+        iree_seconds, iree_ratios, iree_sizes, notes = iree
         iree_time, iree_cpu = ("  | %11.2fs %11.2fs %8.2f" % (
-            iree_seconds[2][i], iree_seconds[3][i],
-            iree_seconds[3][i] / iree_seconds[2][i]) for i in (0, 1))
+            iree_seconds[2][i], iree_seconds[3][i], iree_ratios[i])
+                               for i in (0, 1))
         iree_size = "  | %12d %12d %8.2f" % (iree_sizes[2], iree_sizes[3],
                                              iree_sizes[3] / iree_sizes[2])
     for name, i, iree_row in (("compile time (wall)", 0, iree_time),
                               ("compile time (CPU)", 1, iree_cpu)):
         print("%-22s %11.2fs %11.2fs %8.2f" % (
-            name, seconds[2][i], seconds[3][i], seconds[3][i] / seconds[2][i])
-              + iree_row)
+            name, seconds[2][i], seconds[3][i], ratios[i]) + iree_row)
+    print("%-22s %s" % ("kiln 3 / 2 by round", "; ".join(
+        "%s %s" % (name, " ".join("%.2f" % r for r in rounds))
+        for name, rounds in (("wall", per_round[0]), ("CPU", per_round[1])))))
     print("%-22s %12d %12d %8.2f" % ("module size (bytes)", sizes[2], sizes[3],
                                      sizes[3] / sizes[2]) + iree_size)
     for note in notes:

@@ -82,7 +82,10 @@ void buildCPUCodegenPassPipeline(OpPassManager &variantPM, CodegenStage from,
       // No arithmetic of their own: small floats compute in f32, scalar or
       // vector alike, and convert with integer operations.
       funcPM.addPass(createExpandSmallFloatsPass());
+      // After the cleanup that folds divisors to constants, which need no
+      // guard.
       addCleanupPasses(funcPM);
+      funcPM.addPass(createGuardIntegerDivisionPass());
       funcPM.addPass(createStreamResultStoresPass());
     }
     OpPassManager &modulePM = variantPM.nest<ModuleOp>();

@@ -271,6 +271,30 @@ def ExpandSmallFloatsPass
                            "::mlir::vector::VectorDialect"];
 }
 
+def GuardIntegerDivisionPass
+    : Pass<"kiln-cpu-guard-integer-division", "::mlir::func::FuncOp"> {
+  let summary = "Makes integer division by zero, and the signed division "
+                "that overflows, fault-free.";
+  let description = [{
+    x86 division faults on a zero divisor and on the type's minimum divided
+    by -1, killing the process that runs the kernel. The divisor of every
+    `arith` integer division and remainder (signed, unsigned, ceil and
+    floor) becomes 1 in those cases, so that the quotient is the dividend
+    and the remainder 0; a divisor known to be safe (a constant neither 0
+    nor, when signed, -1) is left as it is.
+
+    ```mlir
+    %q = arith.divsi %a, %b : i32
+    // becomes
+    %zero = arith.cmpi eq, %b, %c0 : i32
+    %overflow = arith.andi (%a == INT_MIN), (%b == -1)
+    %d = arith.select (%zero or %overflow), %c1, %b : i32
+    %q = arith.divsi %a, %d : i32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def StreamResultStoresPass
     : Pass<"kiln-cpu-stream-result-stores", "::mlir::func::FuncOp"> {
   let summary = "Makes the vector stores of results larger than the "

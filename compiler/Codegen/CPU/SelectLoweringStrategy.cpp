@@ -96,26 +96,47 @@ TilePlan selectPackedContractionTiles(linalg::LinalgOp op,
 
   int64_t elementBytes = getElementBits(op) / 8;
   int64_t rhsPanelBytes = ranges[k1] * n0 * k0 * elementBytes;
-  int64_t tn1 =
+  int64_t maxTn1 =
       std::clamp<int64_t>(target.l2Bytes / 2 / rhsPanelBytes, 1, ranges[n1]);
   // A workgroup that packs its RHS panels itself runs every row against
   // them: splitting the rows would pack the same panels twice, so the
   // columns alone make the workgroups.
   bool packsRHS = op.getDpsInputs()[1].getDefiningOp<linalg::PackOp>();
-  if (packsRHS)
-    tn1 = std::min(tn1, std::max<int64_t>(1, ranges[n1] / kTargetWorkgroups));
-  int64_t columnBlocks = llvm::divideCeil(ranges[n1], tn1);
+  if (packsRHS) {
+    plan.workgroup[m1] = ranges[m1];
+    plan.workgroup[n1] =
+        std::min(maxTn1, std::max<int64_t>(1, ranges[n1] / kTargetWorkgroups));
+    return plan;
+  }
+  // Every column block reads all of the LHS and every row block all of the
+  // RHS, from beyond L2 when the RHS does not fit there. Of the splits into
+  // kTargetWorkgroups, take the one that reads the fewest operand elements;
+  // a narrower one must save an eighth to be taken, since wider workgroups
+  // reuse each LHS tile from L1 longer. With few rows (a batch of 64) this
+  // keeps rows together and splits columns: rows split as finely as the
+  // columns would read the whole RHS once per row tile.
   int64_t batches = first ? ranges[0] : 1;
-  int64_t rowBlocks = std::max<int64_t>(
-      1, llvm::divideCeil(kTargetWorkgroups, columnBlocks * batches));
-  int64_t tm1 = llvm::divideCeil(ranges[m1], rowBlocks);
-  // Each workgroup keeps enough work to repay its scheduling.
-  int64_t perRow = tn1 * m0 * n0 * ranges[k1] * k0;
-  tm1 = std::clamp<int64_t>(
-      std::max<int64_t>(tm1, llvm::divideCeil(kMinDistributedWork, perRow)), 1,
-      ranges[m1]);
-  if (packsRHS)
-    tm1 = ranges[m1];
+  int64_t tm1 = ranges[m1], tn1 = maxTn1, bestReads = 0;
+  int64_t narrowest = maxTn1 < ranges[n1] ? 1 : maxTn1;
+  for (int64_t columns = maxTn1; columns >= narrowest; --columns) {
+    int64_t columnBlocks = llvm::divideCeil(ranges[n1], columns);
+    int64_t rowBlocks = std::max<int64_t>(
+        1, llvm::divideCeil(kTargetWorkgroups, columnBlocks * batches));
+    int64_t rows = llvm::divideCeil(ranges[m1], rowBlocks);
+    // Each workgroup keeps enough work to repay its scheduling.
+    int64_t perRow = columns * m0 * n0 * ranges[k1] * k0;
+    rows = std::clamp<int64_t>(
+        std::max<int64_t>(rows, llvm::divideCeil(kMinDistributedWork, perRow)),
+        1, ranges[m1]);
+    rowBlocks = llvm::divideCeil(ranges[m1], rows);
+    int64_t reads =
+        ranges[m1] * m0 * columnBlocks + ranges[n1] * n0 * rowBlocks;
+    if (columns == maxTn1 || reads * 8 < bestReads * 7) {
+      tm1 = rows;
+      tn1 = columns;
+      bestReads = reads;
+    }
+  }
   plan.workgroup[m1] = tm1;
   plan.workgroup[n1] = tn1;
   return plan;

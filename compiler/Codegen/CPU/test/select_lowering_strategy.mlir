@@ -127,6 +127,37 @@ kiln.executable @mmt4d_avx2 {
 
 // -----
 
+// Tests that a packed matmul with few rows (a batch of 64: 8 row tiles)
+// splits its columns more than its rows: 2 row blocks of 4 tiles and 16
+// column blocks of 2 RHS panels read 2 x 1024 + 16 x 64 elements of each
+// operand's K, where 8 single-tile row blocks of the widest panels L2 holds
+// (16 of 8 KiB) would read the whole RHS 8 times.
+// CHECK-LABEL: kiln.executable @mmt4d_few_rows
+//       CHECK: kiln.executable.export @mmt4d_few_rows ordinal(0) bindings(3) workgroups([16, 2, 1])
+//       CHECK: linalg.mmt4d {lowering_config = #kiln.lowering_config<workgroup = [4, 2, 0, 0, 0, 0], vector = [1, 1, 1, 8, 32, 1]>}
+kiln.executable @mmt4d_few_rows {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v4", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @mmt4d_few_rows ordinal(0) bindings(3)
+    builtin.module {
+      func.func @mmt4d_few_rows() {
+        %cst = arith.constant 0.0 : f32
+        %0 = kiln.binding 0 : memref<8x64x8x1xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<8x64x8x1xf32> to tensor<8x64x8x1xf32>
+        %2 = kiln.binding 1 : memref<32x64x32x1xf32>
+        %3 = bufferization.to_tensor %2 restrict : memref<32x64x32x1xf32> to tensor<32x64x32x1xf32>
+        %e = tensor.empty() : tensor<8x32x8x32xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<8x32x8x32xf32>) -> tensor<8x32x8x32xf32>
+        %m = linalg.mmt4d ins(%1, %3 : tensor<8x64x8x1xf32>, tensor<32x64x32x1xf32>) outs(%f : tensor<8x32x8x32xf32>) -> tensor<8x32x8x32xf32>
+        %4 = kiln.binding 2 : memref<8x32x8x32xf32>
+        bufferization.materialize_in_destination %m in restrict writable %4 : (tensor<8x32x8x32xf32>, memref<8x32x8x32xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
 // Tests the tiles of a packed matmul that packs its RHS in its dispatch: a
 // workgroup runs all 22 row tiles (0: the whole loop) against the panels it
 // packed, so the columns alone make the workgroups, one 16 KiB panel each

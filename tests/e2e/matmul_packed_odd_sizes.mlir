@@ -59,6 +59,20 @@ func.func @batch_odd(%a: tensor<3x37x53xf32>, %b: tensor<3x53x61xf32>) -> tensor
   return %r : tensor<3x37x61xf32>
 }
 
+// Rows and columns overhanging their tiles in many workgroups: each
+// workgroup takes 16 (AVX2) or 32 (AVX-512) of the 1000 columns, the last
+// one fewer, and every one ends in a partial row tile.
+// ENTRY: overhanging_workgroups
+// INPUT: 50x64xf32=random
+// INPUT: 64x1000xf32=random
+func.func @overhanging_workgroups(%a: tensor<50x64xf32>, %b: tensor<64x1000xf32>) -> tensor<50x1000xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<50x1000xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<50x1000xf32>) -> tensor<50x1000xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<50x64xf32>, tensor<64x1000xf32>) outs(%f : tensor<50x1000xf32>) -> tensor<50x1000xf32>
+  return %r : tensor<50x1000xf32>
+}
+
 // An accumulator that is not zero: the packed init carries it.
 // ENTRY: accumulate
 // INPUT: 100x80xf32=random

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
 namespace mlir::kiln {
 #define GEN_PASS_DEF_TILEANDDISTRIBUTETOWORKGROUPSPASS
@@ -182,6 +183,90 @@ void sliceInsertChainsPerTile(RewriterBase &rewriter, Operation *loop) {
   }
 }
 
+/// Whether `sliceOp`, a slice from the origin of the result of `unpackOp`
+/// (into an empty tensor), keeps
+/// all of it but padding: every tiled dim ends in its last tile (bounds of
+/// sizes known only per workgroup are derived), every other dim is whole.
+bool slicesOffPaddingOnly(linalg::UnPackOp unpackOp,
+                          tensor::ExtractSliceOp sliceOp) {
+  // Tiling leaves offsets as affine.apply ops of constants, folded later.
+  auto isZero = [](OpFoldResult offset) {
+    FailureOr<int64_t> value = ValueBoundsConstraintSet::computeConstantBound(
+        presburger::BoundType::EQ, offset);
+    return succeeded(value) && *value == 0;
+  };
+  if (!sliceOp.hasUnitStride() ||
+      !llvm::all_of(sliceOp.getMixedOffsets(), isZero) ||
+      sliceOp.getType().getRank() !=
+          static_cast<int64_t>(unpackOp.getDestRank()))
+    return false;
+  SmallVector<int64_t> outerShape =
+      linalg::getPackedOuterShapeWithoutTransposition(unpackOp);
+  SmallVector<OpFoldResult> sizes = sliceOp.getMixedSizes();
+  SmallVector<OpFoldResult> destSizes =
+      unpackOp.getDest().getDefiningOp<tensor::EmptyOp>().getMixedSizes();
+  ArrayRef<int64_t> innerDims = unpackOp.getInnerDimsPos();
+  ArrayRef<int64_t> tiles = unpackOp.getStaticInnerTiles();
+  for (auto [dim, size] : llvm::enumerate(sizes)) {
+    auto position = llvm::find(innerDims, static_cast<int64_t>(dim));
+    if (position == innerDims.end()) {
+      if (!isEqualConstantIntOrValue(size, destSizes[dim]))
+        return false;
+      continue;
+    }
+    int64_t tile = tiles[position - innerDims.begin()];
+    if (ShapedType::isDynamic(tile) || ShapedType::isDynamic(outerShape[dim]))
+      return false;
+    using presburger::BoundType;
+    FailureOr<int64_t> lower =
+        ValueBoundsConstraintSet::computeConstantBound(BoundType::LB, size);
+    FailureOr<int64_t> upper = ValueBoundsConstraintSet::computeConstantBound(
+        BoundType::UB, size, /*stopCondition=*/nullptr, /*closedUB=*/true);
+    // Within one tile (a workgroup's columns) any size keeps only what
+    // precedes padding; a tile size from affine.min has no derived lower
+    // bound.
+    if (failed(upper) || *upper > outerShape[dim] * tile ||
+        (outerShape[dim] > 1 &&
+         (failed(lower) || *lower <= (outerShape[dim] - 1) * tile)))
+      return false;
+  }
+  return true;
+}
+
+/// Tiling an unpack whose tiles overhang its result (1000 rows in 6-row
+/// tiles) by a size known only per workgroup (the last workgroup's columns)
+/// unpacks into a tensor of whole tiles and slices the result from it: a
+/// temporary each workgroup fills and copies out. Unpacked into the slice's
+/// sizes instead, the padding is dropped as it is written.
+void unpackIntoSlices(RewriterBase &rewriter, Operation *loop) {
+  SmallVector<tensor::ExtractSliceOp> slices;
+  loop->walk([&](tensor::ExtractSliceOp sliceOp) {
+    auto unpackOp = sliceOp.getSource().getDefiningOp<linalg::UnPackOp>();
+    if (unpackOp && unpackOp->hasOneUse() &&
+        unpackOp.getDest().getDefiningOp<tensor::EmptyOp>() &&
+        slicesOffPaddingOnly(unpackOp, sliceOp))
+      slices.push_back(sliceOp);
+  });
+  for (tensor::ExtractSliceOp sliceOp : slices) {
+    auto unpackOp = sliceOp.getSource().getDefiningOp<linalg::UnPackOp>();
+    rewriter.setInsertionPoint(unpackOp);
+    Value dest = tensor::EmptyOp::create(rewriter, unpackOp.getLoc(),
+                                         sliceOp.getMixedSizes(),
+                                         sliceOp.getType().getElementType());
+    auto sliced = linalg::UnPackOp::create(
+        rewriter, unpackOp.getLoc(), unpackOp.getSource(), dest,
+        unpackOp.getInnerDimsPos(), unpackOp.getMixedTiles(),
+        unpackOp.getOuterDimsPerm());
+    sliced->setDiscardableAttrs(unpackOp->getDiscardableAttrDictionary());
+    Value result = sliced.getResult();
+    if (result.getType() != sliceOp.getType())
+      result = tensor::CastOp::create(rewriter, sliceOp.getLoc(),
+                                      sliceOp.getType(), result);
+    rewriter.replaceOp(sliceOp, result);
+    rewriter.eraseOp(unpackOp);
+  }
+}
+
 struct TileAndDistributeToWorkgroupsPass
     : impl::TileAndDistributeToWorkgroupsPassBase<
           TileAndDistributeToWorkgroupsPass> {
@@ -223,8 +308,10 @@ struct TileAndDistributeToWorkgroupsPass
     }
     for (auto [original, replacement] : result->replacements)
       rewriter.replaceAllUsesWith(original, replacement);
-    for (LoopLikeOpInterface loop : result->loops)
+    for (LoopLikeOpInterface loop : result->loops) {
       sliceInsertChainsPerTile(rewriter, loop);
+      unpackIntoSlices(rewriter, loop);
+    }
   }
 };
 

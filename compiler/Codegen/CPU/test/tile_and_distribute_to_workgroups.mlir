@@ -97,3 +97,29 @@ func.func @conv_padded_image() {
   bufferization.materialize_in_destination %c in restrict writable %4 : (tensor<1x56x56x64xf32>, memref<1x56x56x64xf32>) -> ()
   return
 }
+
+// -----
+
+// Tests that an unpack whose tiles overhang its result in both dims (1000
+// rows in 6-row tiles; 1000 columns in workgroups of 16, the last one 8
+// wide) unpacks straight into each workgroup's tile of the result, not into
+// a tensor of whole tiles (1002 x 16) sliced afterwards, which would become
+// a temporary every workgroup copies out.
+// CHECK-LABEL: func.func @unpack_overhanging
+//       CHECK:   scf.forall (%[[J:.+]]) = (0) to (1000) step (16)
+//       CHECK:     %[[N:.+]] = affine.min
+//       CHECK:     %[[E:.+]] = tensor.empty(%[[N]]) : tensor<1000x?xf32>
+//       CHECK:     %[[U:.+]] = linalg.unpack {{.*}} into %[[E]] {lowering_config = {{.*}}} : tensor<167x1x6x16xf32> -> tensor<1000x?xf32>
+//   CHECK-NOT:     tensor.extract_slice
+//       CHECK:     tensor.parallel_insert_slice %[[U]]
+func.func @unpack_overhanging() {
+  %0 = kiln.binding 0 : memref<167x63x6x16xf32>
+  %1 = bufferization.to_tensor %0 restrict : memref<167x63x6x16xf32> to tensor<167x63x6x16xf32>
+  %e = tensor.empty() : tensor<1000x1000xf32>
+  %u = linalg.unpack %1 inner_dims_pos = [0, 1] inner_tiles = [6, 16] into %e
+      {lowering_config = #kiln.lowering_config<workgroup = [0, 16], vector = [6, 16]>}
+      : tensor<167x63x6x16xf32> -> tensor<1000x1000xf32>
+  %2 = kiln.binding 1 : memref<1000x1000xf32>
+  bufferization.materialize_in_destination %u in restrict writable %2 : (tensor<1000x1000xf32>, memref<1000x1000xf32>) -> ()
+  return
+}

@@ -236,7 +236,8 @@ func.func @reduction_used_twice(%x: tensor<64x128xf32>) -> (tensor<64xf32>, tens
 // few row tiles (11 <= 16) or many column tiles (64 >= 16): its workgroups
 // can split the columns alone. One with many row tiles and few column tiles
 // (171 and 8) leaves the pack to a region of its own, packed once for all
-// workgroups, which then split the rows too.
+// workgroups, which then split the rows too; unless it is small (256 x 256 x
+// 256 in 32 x 8 tiles): it packs its RHS itself.
 // CHECK-LABEL: func.func @rhs_pack
 //       CHECK:   kiln.dispatch.region -> (tensor<11x64x6x16xf32>) {
 //       CHECK:     linalg.pack
@@ -249,8 +250,12 @@ func.func @reduction_used_twice(%x: tensor<64x128xf32>) -> (tensor<64xf32>, tens
 //       CHECK:   kiln.dispatch.region -> (tensor<171x8x6x16xf32>) {
 //   CHECK-NOT:     linalg.pack
 //       CHECK:     linalg.mmt4d
-func.func @rhs_pack(%small: tensor<11x1024x6x1xf32>, %large: tensor<171x1024x6x1xf32>, %b: tensor<1024x1024xf32>, %narrow: tensor<1024x128xf32>)
-    -> (tensor<11x64x6x16xf32>, tensor<171x64x6x16xf32>, tensor<171x8x6x16xf32>) {
+//       CHECK:   kiln.dispatch.region -> (tensor<32x8x8x32xf32>) {
+//       CHECK:     linalg.pack
+//       CHECK:     linalg.mmt4d
+func.func @rhs_pack(%small: tensor<11x1024x6x1xf32>, %large: tensor<171x1024x6x1xf32>, %b: tensor<1024x1024xf32>, %narrow: tensor<1024x128xf32>,
+                    %a256: tensor<32x256x8x1xf32>, %b256: tensor<256x256xf32>)
+    -> (tensor<11x64x6x16xf32>, tensor<171x64x6x16xf32>, tensor<171x8x6x16xf32>, tensor<32x8x8x32xf32>) {
   %zero = arith.constant 0.0 : f32
   %e1 = tensor.empty() : tensor<64x1024x16x1xf32>
   %p1 = linalg.pack %b outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [16, 1] into %e1 : tensor<1024x1024xf32> -> tensor<64x1024x16x1xf32>
@@ -267,7 +272,12 @@ func.func @rhs_pack(%small: tensor<11x1024x6x1xf32>, %large: tensor<171x1024x6x1
   %en = tensor.empty() : tensor<171x8x6x16xf32>
   %fn = linalg.fill ins(%zero : f32) outs(%en : tensor<171x8x6x16xf32>) -> tensor<171x8x6x16xf32>
   %mn = linalg.mmt4d ins(%large, %p3 : tensor<171x1024x6x1xf32>, tensor<8x1024x16x1xf32>) outs(%fn : tensor<171x8x6x16xf32>) -> tensor<171x8x6x16xf32>
-  return %ms, %ml, %mn : tensor<11x64x6x16xf32>, tensor<171x64x6x16xf32>, tensor<171x8x6x16xf32>
+  %e4 = tensor.empty() : tensor<8x256x32x1xf32>
+  %p4 = linalg.pack %b256 outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [32, 1] into %e4 : tensor<256x256xf32> -> tensor<8x256x32x1xf32>
+  %e256 = tensor.empty() : tensor<32x8x8x32xf32>
+  %f256 = linalg.fill ins(%zero : f32) outs(%e256 : tensor<32x8x8x32xf32>) -> tensor<32x8x8x32xf32>
+  %m256 = linalg.mmt4d ins(%a256, %p4 : tensor<32x256x8x1xf32>, tensor<8x256x32x1xf32>) outs(%f256 : tensor<32x8x8x32xf32>) -> tensor<32x8x8x32xf32>
+  return %ms, %ml, %mn, %m256 : tensor<11x64x6x16xf32>, tensor<171x64x6x16xf32>, tensor<171x8x6x16xf32>, tensor<32x8x8x32xf32>
 }
 
 // -----

@@ -109,13 +109,19 @@ TilePlan selectPackedContractionTiles(linalg::LinalgOp op,
     return plan;
   }
   // Every column block reads all of the LHS and every row block all of the
-  // RHS, from beyond L2 when the RHS does not fit there. Of the splits into
-  // kTargetWorkgroups, take the one that reads the fewest operand elements;
-  // a narrower one must save an eighth to be taken, since wider workgroups
-  // reuse each LHS tile from L1 longer. With few rows (a batch of 64) this
-  // keeps rows together and splits columns: rows split as finely as the
-  // columns would read the whole RHS once per row tile.
+  // RHS, from beyond L2 when the RHS does not fit there (an LHS that fits,
+  // half of L2 at most, is read again from L2: free). Of the splits into
+  // kTargetWorkgroups, take the one that reads the fewest operand elements
+  // from beyond L2; a narrower one must save an eighth to be taken, since
+  // wider workgroups reuse each LHS tile from L1 longer. With few rows (a
+  // batch of 64) this keeps the rows together and splits the columns: rows
+  // split as finely as the columns would read the whole RHS once per row
+  // tile. MLP 64x784-1024-1024-10, constant weights, AVX-512 code on an
+  // Intel Xeon (2 MiB L2), 1 thread: 8 single-tile row blocks 2.3 ms, 2 row
+  // blocks 1.5, whole rows 1.4.
   int64_t batches = first ? ranges[0] : 1;
+  bool lhsFitsL2 =
+      ranges[m1] * m0 * ranges[k1] * k0 * elementBytes * 2 <= target.l2Bytes;
   int64_t tm1 = ranges[m1], tn1 = maxTn1, bestReads = 0;
   int64_t narrowest = maxTn1 < ranges[n1] ? 1 : maxTn1;
   for (int64_t columns = maxTn1; columns >= narrowest; --columns) {
@@ -129,8 +135,8 @@ TilePlan selectPackedContractionTiles(linalg::LinalgOp op,
         std::max<int64_t>(rows, llvm::divideCeil(kMinDistributedWork, perRow)),
         1, ranges[m1]);
     rowBlocks = llvm::divideCeil(ranges[m1], rows);
-    int64_t reads =
-        ranges[m1] * m0 * columnBlocks + ranges[n1] * n0 * rowBlocks;
+    int64_t reads = (lhsFitsL2 ? 0 : ranges[m1] * m0 * columnBlocks) +
+                    ranges[n1] * n0 * rowBlocks;
     if (columns == maxTn1 || reads * 8 < bestReads * 7) {
       tm1 = rows;
       tn1 = columns;

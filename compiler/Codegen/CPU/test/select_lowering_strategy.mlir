@@ -127,14 +127,14 @@ kiln.executable @mmt4d_avx2 {
 
 // -----
 
-// Tests that a packed matmul with few rows (a batch of 64: 8 row tiles)
-// splits its columns more than its rows: 2 row blocks of 4 tiles and 16
-// column blocks of 2 RHS panels read 2 x 1024 + 16 x 64 elements of each
-// operand's K, where 8 single-tile row blocks of the widest panels L2 holds
-// (16 of 8 KiB) would read the whole RHS 8 times.
+// Tests that a packed matmul with few rows (a batch of 64: 8 row tiles, 16
+// KiB of LHS, which L2 holds) splits its columns, not its rows: 32 column
+// blocks of one RHS panel each read the RHS once and the LHS again from L2,
+// where 8 single-tile row blocks of the widest panels L2 holds (16 of 8 KiB)
+// would read the whole RHS 8 times.
 // CHECK-LABEL: kiln.executable @mmt4d_few_rows
-//       CHECK: kiln.executable.export @mmt4d_few_rows ordinal(0) bindings(3) workgroups([16, 2, 1])
-//       CHECK: linalg.mmt4d {lowering_config = #kiln.lowering_config<workgroup = [4, 2, 0, 0, 0, 0], vector = [1, 1, 1, 8, 32, 1]>}
+//       CHECK: kiln.executable.export @mmt4d_few_rows ordinal(0) bindings(3) workgroups([32, 1, 1])
+//       CHECK: linalg.mmt4d {lowering_config = #kiln.lowering_config<workgroup = [0, 1, 0, 0, 0, 0], vector = [1, 1, 1, 8, 32, 1]>}
 kiln.executable @mmt4d_few_rows {
   kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v4", features = "", triple = "x86_64-unknown-linux-gnu"} {
     kiln.executable.export @mmt4d_few_rows ordinal(0) bindings(3)

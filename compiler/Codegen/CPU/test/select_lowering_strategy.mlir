@@ -192,6 +192,39 @@ kiln.executable @mmt4d_packing_rhs {
 
 // -----
 
+// Tests that a packed matmul packing its RHS in its dispatch whose LHS L2
+// does not hold (86 row tiles over K = 256: 516 KiB, more than LLVM's 256
+// KiB L2 for a named CPU) gives each workgroup 128 columns, 8 of the 16-wide
+// panels, so that each LHS tile it loads serves them all: 8 workgroups, not
+// one per panel.
+// CHECK-LABEL: kiln.executable @mmt4d_packing_rhs_large_lhs
+//       CHECK: kiln.executable.export @mmt4d_packing_rhs_large_lhs ordinal(0) bindings(3) workgroups([8, 1, 1])
+//       CHECK: linalg.mmt4d {lowering_config = #kiln.lowering_config<workgroup = [0, 8, 0, 0, 0, 0], vector = [1, 1, 1, 6, 16, 1]>}
+kiln.executable @mmt4d_packing_rhs_large_lhs {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @mmt4d_packing_rhs_large_lhs ordinal(0) bindings(3)
+    builtin.module {
+      func.func @mmt4d_packing_rhs_large_lhs() {
+        %cst = arith.constant 0.0 : f32
+        %0 = kiln.binding 0 : memref<86x256x6x1xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<86x256x6x1xf32> to tensor<86x256x6x1xf32>
+        %2 = kiln.binding 1 : memref<256x1024xf32>
+        %3 = bufferization.to_tensor %2 restrict : memref<256x1024xf32> to tensor<256x1024xf32>
+        %ep = tensor.empty() : tensor<64x256x16x1xf32>
+        %p = linalg.pack %3 outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [16, 1] into %ep : tensor<256x1024xf32> -> tensor<64x256x16x1xf32>
+        %e = tensor.empty() : tensor<86x64x6x16xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<86x64x6x16xf32>) -> tensor<86x64x6x16xf32>
+        %m = linalg.mmt4d ins(%1, %p : tensor<86x256x6x1xf32>, tensor<64x256x16x1xf32>) outs(%f : tensor<86x64x6x16xf32>) -> tensor<86x64x6x16xf32>
+        %4 = kiln.binding 2 : memref<86x64x6x16xf32>
+        bufferization.materialize_in_destination %m in restrict writable %4 : (tensor<86x64x6x16xf32>, memref<86x64x6x16xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
 // Tests that a pack moves one row of 8 inner tiles per vector iteration and
 // splits its outer rows (of which the last is padding) over workgroups.
 // CHECK-LABEL: kiln.executable @pack

@@ -19,7 +19,9 @@ def SelectLoweringStrategyPass
       K, a convolution the same block less its filter row's halo, elementwise
       ops a vector of lanes;
     - workgroup tiles from its cache sizes and the work per workgroup: an
-      mmt4d workgroup keeps its RHS panels in half the L2;
+      mmt4d workgroup keeps its RHS panels in half the L2, and its rows and
+      columns are split so that operands L2 cannot hold are read again as
+      little as the workgroup count allows;
     - packs and unpacks move whole inner tiles, reading their source by rows;
     - a reduction chain (softmax, layernorm) is tiled by rows only, so each
       row's reductions are computed once per tile;

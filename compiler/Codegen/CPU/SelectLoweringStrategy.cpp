@@ -41,8 +41,10 @@ constexpr int64_t kTargetWorkgroups = 32;
 constexpr int64_t kPlannedDynamicRows = 1024;
 
 /// Columns a workgroup of a packed contraction that reads its LHS from
-/// beyond L2 takes at least, so that each LHS tile it loads serves them all.
+/// beyond L2 takes at least, so that each LHS tile it loads serves them all,
+/// as long as that leaves kMinWorkgroupsReusingLHS workgroups.
 constexpr int64_t kMinLHSReuseColumns = 128;
+constexpr int64_t kMinWorkgroupsReusingLHS = 8;
 
 /// A tile of `preferred` for a loop of `range`: a divisor of the range when
 /// one is at least three quarters as large (no remainder), else `preferred`
@@ -115,8 +117,9 @@ TilePlan selectPackedContractionTiles(linalg::LinalgOp op,
   if (packsRHS) {
     int64_t columns = std::max<int64_t>(1, ranges[n1] / kTargetWorkgroups);
     if (!lhsFitsL2)
-      columns =
-          std::max<int64_t>(columns, llvm::divideCeil(kMinLHSReuseColumns, n0));
+      columns = std::max<int64_t>(
+          columns, std::min<int64_t>(llvm::divideCeil(kMinLHSReuseColumns, n0),
+                                     ranges[n1] / kMinWorkgroupsReusingLHS));
     plan.workgroup[m1] = ranges[m1];
     plan.workgroup[n1] = std::min(maxTn1, columns);
     return plan;

@@ -80,13 +80,13 @@ FailureOr<std::vector<uint8_t>> getConstantBytes(Location loc,
   return bytes;
 }
 
-/// zstd level for embedded sources: zstd's default, as compiling at
+/// zstd level for embedded sources: zstd's default (3), as compiling at
 /// --executable-debug-level=3 should cost little more than at 2. On the 600
 /// stage texts of bench/capture's program (6.4 MB) level 3 compresses at
 /// 490 MB/s to 1.11 MB; level 8 at 116 MB/s to 0.99 MB (1.7% of the
 /// compiler's instructions there, for 0.7% of the module's size); level 15
 /// is 4% smaller again at 10 times level 8's time.
-constexpr int kSourceCompressionLevel = 3;
+constexpr int kSourceCompressionLevel = ZSTD_CLEVEL_DEFAULT;
 
 /// The key of an export in the maps from export to index or ordinal.
 std::string exportKey(StringRef executable, StringRef exportName) {

@@ -184,15 +184,17 @@ void sliceInsertChainsPerTile(RewriterBase &rewriter, Operation *loop) {
 }
 
 /// Whether `sliceOp`, a slice from the origin of the result of `unpackOp`
-/// (into an empty tensor), keeps
-/// all of it but padding: every tiled dim ends in its last tile (bounds of
-/// sizes known only per workgroup are derived), every other dim is whole.
+/// (into an empty tensor), keeps all of it but padding: every tiled dim
+/// ends in its last tile, every other dim is whole. Upstream's
+/// UnPackOp::canFoldSliceOp asks the same of static sizes only; here the
+/// bounds of sizes known per workgroup are derived.
 bool slicesOffPaddingOnly(linalg::UnPackOp unpackOp,
                           tensor::ExtractSliceOp sliceOp) {
+  using presburger::BoundType;
   // Tiling leaves offsets as affine.apply ops of constants, folded later.
   auto isZero = [](OpFoldResult offset) {
-    FailureOr<int64_t> value = ValueBoundsConstraintSet::computeConstantBound(
-        presburger::BoundType::EQ, offset);
+    FailureOr<int64_t> value =
+        ValueBoundsConstraintSet::computeConstantBound(BoundType::EQ, offset);
     return succeeded(value) && *value == 0;
   };
   if (!sliceOp.hasUnitStride() ||
@@ -215,19 +217,21 @@ bool slicesOffPaddingOnly(linalg::UnPackOp unpackOp,
       continue;
     }
     int64_t tile = tiles[position - innerDims.begin()];
-    if (ShapedType::isDynamic(tile) || ShapedType::isDynamic(outerShape[dim]))
+    int64_t outer = outerShape[dim];
+    if (ShapedType::isDynamic(tile) || ShapedType::isDynamic(outer))
       return false;
-    using presburger::BoundType;
-    FailureOr<int64_t> lower =
-        ValueBoundsConstraintSet::computeConstantBound(BoundType::LB, size);
     FailureOr<int64_t> upper = ValueBoundsConstraintSet::computeConstantBound(
         BoundType::UB, size, /*stopCondition=*/nullptr, /*closedUB=*/true);
+    if (failed(upper) || *upper > outer * tile)
+      return false;
     // Within one tile (a workgroup's columns) any size keeps only what
-    // precedes padding; a tile size from affine.min has no derived lower
-    // bound.
-    if (failed(upper) || *upper > outerShape[dim] * tile ||
-        (outerShape[dim] > 1 &&
-         (failed(lower) || *lower <= (outerShape[dim] - 1) * tile)))
+    // precedes padding, which matters: a tile size from affine.min has no
+    // derived lower bound.
+    if (outer == 1)
+      continue;
+    FailureOr<int64_t> lower =
+        ValueBoundsConstraintSet::computeConstantBound(BoundType::LB, size);
+    if (failed(lower) || *lower <= (outer - 1) * tile)
       return false;
   }
   return true;

@@ -136,8 +136,8 @@ TilePlan selectPackedContractionTiles(linalg::LinalgOp op,
   // split as finely as the columns would read the whole RHS once per row
   // tile. MLP 64x784-1024-1024-10, constant weights, AVX-512 code on an
   // Intel Xeon (2 MiB L2), 1 thread: 8 single-tile row blocks 2.3 ms, 2 row
-  // blocks 1.5, whole rows 1.4. Its x86-64-v3 code, planned for a 256 KiB
-  // L2, already had whole rows (2 panels per workgroup).
+  // blocks 1.5, whole rows 1.4. Its x86-64-v3 code (a 512 KiB L2) takes
+  // whole rows too, 2 panels per workgroup.
   int64_t batches = first ? ranges[0] : 1;
   int64_t tm1 = ranges[m1], tn1 = maxTn1, bestReads = 0;
   int64_t narrowest = maxTn1 < ranges[n1] ? 1 : maxTn1;

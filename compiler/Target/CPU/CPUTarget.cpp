@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -110,6 +111,41 @@ static int64_t getHostLastLevelCacheBytes() {
   return bytes;
 }
 
+/// Per-core data caches of the CPUs LLVM names, as their vendors document
+/// them (a performance core's where a CPU has two kinds; an efficiency
+/// core's share of its cluster's L2). A generic level takes the least of the
+/// servers that run its code: x86-64-v3 an AMD Zen 2 or 3 (512 KiB L2),
+/// x86-64-v4 an Intel Skylake-SP or AMD Zen 4 (1 MiB). Anything else gets
+/// the defaults of CPUTargetInfo, LLVM's x86 cost model's.
+static void setNamedCPUCaches(StringRef cpu, CPUTargetInfo &info) {
+  constexpr int64_t KiB = 1024, MiB = 1024 * 1024;
+  struct Caches {
+    int64_t l1Data, l2;
+  };
+  std::optional<Caches> caches =
+      llvm::StringSwitch<std::optional<Caches>>(cpu)
+          .Cases({"x86-64-v3", "znver1", "znver2", "znver3"},
+                 Caches{32 * KiB, 512 * KiB})
+          .Cases({"x86-64-v4", "skylake-avx512", "cascadelake", "cooperlake",
+                  "znver4"},
+                 Caches{32 * KiB, 1 * MiB})
+          .Cases({"icelake-client", "rocketlake"}, Caches{48 * KiB, 512 * KiB})
+          .Cases({"icelake-server", "tigerlake", "alderlake"},
+                 Caches{48 * KiB, 1280 * KiB})
+          .Case("znver5", Caches{48 * KiB, 1 * MiB})
+          .Cases({"sierraforest", "grandridge", "clearwaterforest"},
+                 Caches{32 * KiB, 1 * MiB})
+          .Cases({"raptorlake", "meteorlake", "arrowlake", "arrowlake-s",
+                  "lunarlake", "sapphirerapids", "emeraldrapids",
+                  "graniterapids", "graniterapids-d"},
+                 Caches{48 * KiB, 2 * MiB})
+          .Default(std::nullopt);
+  if (!caches)
+    return;
+  info.l1DataBytes = caches->l1Data;
+  info.l2Bytes = caches->l2;
+}
+
 CPUTargetInfo getCPUTargetInfo(StringRef cpu, StringRef features) {
   SmallVector<StringRef> implied;
   llvm::X86::getFeaturesForCPU(cpu, implied);
@@ -130,6 +166,7 @@ CPUTargetInfo getCPUTargetInfo(StringRef cpu, StringRef features) {
   } else if (has("avx2") || has("avx")) {
     info.vectorBytes = 32;
   }
+  setNamedCPUCaches(cpu, info);
   if (cpu == llvm::sys::getHostCPUName()) {
     long l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE);
     long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);

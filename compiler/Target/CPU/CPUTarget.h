@@ -107,9 +107,11 @@ struct CPUTargetInfo {
 };
 
 /// Facts of a resolved CPU (LLVM name and "+f,-g" features). Cache sizes are
-/// the host's when `cpu` is the host CPU, else those LLVM's x86 cost model
-/// assumes for any CPU (32 KiB L1d, 256 KiB L2) and a 32 MiB last level (a
-/// server's; a smaller one streams fewer results than it could).
+/// the host's when `cpu` is the host CPU, else the documented per-core L1d
+/// and L2 of a CPU LLVM names (for x86-64-v3 and v4, the least of the
+/// servers that run them), else those LLVM's x86 cost model assumes for any
+/// CPU (32 KiB L1d, 256 KiB L2); the last level is 32 MiB (a server's; a
+/// smaller one streams fewer results than it could).
 CPUTargetInfo getCPUTargetInfo(StringRef cpu, StringRef features);
 
 } // namespace mlir::kiln

@@ -98,12 +98,12 @@ kiln.executable @pad {
 // -----
 
 // Tests the packed matmul's tiles on AVX2: one 6x16 accumulator tile over all
-// of K1 per vector iteration; workgroups take 2 RHS panels of 64 KiB each
-// (half of LLVM's 256 KiB L2 for a named CPU) and all rows: 32 column blocks
-// already give enough workgroups.
+// of K1 per vector iteration; workgroups take 4 RHS panels of 64 KiB each
+// (half of the 512 KiB L2 x86-64-v3 assumes) and half the rows: 16 column
+// blocks times 2 row blocks make the workgroups.
 // CHECK-LABEL: kiln.executable @mmt4d_avx2
-//       CHECK: kiln.executable.export @mmt4d_avx2 ordinal(0) bindings(3) workgroups([32, 1, 1])
-//       CHECK: linalg.mmt4d {lowering_config = #kiln.lowering_config<workgroup = [0, 2, 0, 0, 0, 0], vector = [1, 1, 1, 6, 16, 1]>}
+//       CHECK: kiln.executable.export @mmt4d_avx2 ordinal(0) bindings(3) workgroups([16, 2, 1])
+//       CHECK: linalg.mmt4d {lowering_config = #kiln.lowering_config<workgroup = [86, 4, 0, 0, 0, 0], vector = [1, 1, 1, 6, 16, 1]>}
 kiln.executable @mmt4d_avx2 {
   kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
     kiln.executable.export @mmt4d_avx2 ordinal(0) bindings(3)
@@ -127,11 +127,39 @@ kiln.executable @mmt4d_avx2 {
 
 // -----
 
-// Tests that a packed matmul with few rows (a batch of 64: 8 row tiles, 16
+// Tests that a named CPU plans with its own L2: Haswell's 256 KiB holds 2 of
+// the RHS panels above, and 32 column blocks of all rows make the workgroups.
+// CHECK-LABEL: kiln.executable @mmt4d_haswell
+//       CHECK: kiln.executable.export @mmt4d_haswell ordinal(0) bindings(3) workgroups([32, 1, 1])
+//       CHECK: linalg.mmt4d {lowering_config = #kiln.lowering_config<workgroup = [0, 2, 0, 0, 0, 0], vector = [1, 1, 1, 6, 16, 1]>}
+kiln.executable @mmt4d_haswell {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "haswell", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @mmt4d_haswell ordinal(0) bindings(3)
+    builtin.module {
+      func.func @mmt4d_haswell() {
+        %cst = arith.constant 0.0 : f32
+        %0 = kiln.binding 0 : memref<171x1024x6x1xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<171x1024x6x1xf32> to tensor<171x1024x6x1xf32>
+        %2 = kiln.binding 1 : memref<64x1024x16x1xf32>
+        %3 = bufferization.to_tensor %2 restrict : memref<64x1024x16x1xf32> to tensor<64x1024x16x1xf32>
+        %e = tensor.empty() : tensor<171x64x6x16xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<171x64x6x16xf32>) -> tensor<171x64x6x16xf32>
+        %m = linalg.mmt4d ins(%1, %3 : tensor<171x1024x6x1xf32>, tensor<64x1024x16x1xf32>) outs(%f : tensor<171x64x6x16xf32>) -> tensor<171x64x6x16xf32>
+        %4 = kiln.binding 2 : memref<171x64x6x16xf32>
+        bufferization.materialize_in_destination %m in restrict writable %4 : (tensor<171x64x6x16xf32>, memref<171x64x6x16xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// Tests that a packed matmul with few rows (a batch of 64: 8 row tiles, 64
 // KiB of LHS, which L2 holds) splits its columns, not its rows: 32 column
 // blocks of one RHS panel each read the RHS once and the LHS again from L2,
-// where 8 single-tile row blocks of the widest panels L2 holds (16 of 8 KiB)
-// would read the whole RHS 8 times.
+// where 8 single-tile row blocks of the widest panels half of x86-64-v4's 1
+// MiB L2 holds (16 of 32 KiB) would read the whole RHS 8 times.
 // CHECK-LABEL: kiln.executable @mmt4d_few_rows
 //       CHECK: kiln.executable.export @mmt4d_few_rows ordinal(0) bindings(3) workgroups([32, 1, 1])
 //       CHECK: linalg.mmt4d {lowering_config = #kiln.lowering_config<workgroup = [0, 1, 0, 0, 0, 0], vector = [1, 1, 1, 8, 32, 1]>}
@@ -141,13 +169,13 @@ kiln.executable @mmt4d_few_rows {
     builtin.module {
       func.func @mmt4d_few_rows() {
         %cst = arith.constant 0.0 : f32
-        %0 = kiln.binding 0 : memref<8x64x8x1xf32>
-        %1 = bufferization.to_tensor %0 restrict : memref<8x64x8x1xf32> to tensor<8x64x8x1xf32>
-        %2 = kiln.binding 1 : memref<32x64x32x1xf32>
-        %3 = bufferization.to_tensor %2 restrict : memref<32x64x32x1xf32> to tensor<32x64x32x1xf32>
+        %0 = kiln.binding 0 : memref<8x256x8x1xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<8x256x8x1xf32> to tensor<8x256x8x1xf32>
+        %2 = kiln.binding 1 : memref<32x256x32x1xf32>
+        %3 = bufferization.to_tensor %2 restrict : memref<32x256x32x1xf32> to tensor<32x256x32x1xf32>
         %e = tensor.empty() : tensor<8x32x8x32xf32>
         %f = linalg.fill ins(%cst : f32) outs(%e : tensor<8x32x8x32xf32>) -> tensor<8x32x8x32xf32>
-        %m = linalg.mmt4d ins(%1, %3 : tensor<8x64x8x1xf32>, tensor<32x64x32x1xf32>) outs(%f : tensor<8x32x8x32xf32>) -> tensor<8x32x8x32xf32>
+        %m = linalg.mmt4d ins(%1, %3 : tensor<8x256x8x1xf32>, tensor<32x256x32x1xf32>) outs(%f : tensor<8x32x8x32xf32>) -> tensor<8x32x8x32xf32>
         %4 = kiln.binding 2 : memref<8x32x8x32xf32>
         bufferization.materialize_in_destination %m in restrict writable %4 : (tensor<8x32x8x32xf32>, memref<8x32x8x32xf32>) -> ()
         return

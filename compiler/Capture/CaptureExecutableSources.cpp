@@ -94,25 +94,38 @@ struct CaptureExecutableSourcesPass
 
     // The text is the program alone whatever printing flags the tool got.
     // The standalone executable has no parent module to satisfy its
-    // verifier; the variant it copies was verified in place.
+    // verifier; the variant it copies was verified in place. It is printed
+    // in a local scope: as a top-level op it would first go through MLIR's
+    // alias pre-pass, a dummy print of every op that names repeated
+    // attributes (`#map = affine_map<...>`), a quarter of the printing's
+    // cost; the text spells them out instead. Only a text that refers to
+    // resources (`dense_resource` constants) is printed again at the top
+    // level, whose trailer carries their data.
     OpPrintingFlags flags;
     flags.enableDebugInfo(false)
         .printGenericOpForm(false)
         .skipRegions(false)
-        .useLocalScope(false)
+        .useLocalScope(true)
         .printValueUsers(false)
         .printUniqueSSAIDs(false)
         .printNameLocAsPrefix(false)
         .assumeVerified();
-    // Printed once; the printer records where each op starts. The clone is
-    // dropped afterwards, so nothing is relocated: only the entry lines and
-    // the tags are read from that record.
+    // The printer records where each op starts. The clone is dropped
+    // afterwards, so nothing is relocated: only the entry lines and the
+    // tags are read from that record.
     std::string text;
     AsmState::LocationMap positions;
-    {
+    auto print = [&] {
+      text.clear();
+      positions.clear();
       llvm::raw_string_ostream os(text);
       AsmState state(*standalone, flags, &positions);
       (*standalone)->print(os, state);
+      return state.getDialectResources().empty();
+    };
+    if (!print()) {
+      flags.useLocalScope(false);
+      print();
     }
     if (!StringRef(text).ends_with("\n"))
       text += "\n";

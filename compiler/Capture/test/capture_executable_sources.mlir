@@ -14,22 +14,23 @@
 //       CHECK:   kiln.executable.variant @cpu target("llvm-cpu") attributes {
 //  CHECK-SAME:       kiln.sources = {"m-0123abcd_ex_cpu.0.source.mlir" = dense_resource<"m-0123abcd_ex_cpu.0.source.mlir"> : tensor<[[SIZE:[0-9]+]]xi8>}
 //       CHECK:     kiln.executable.export @entry ordinal(0) bindings(2)
-//  CHECK-SAME:       kiln.source_locs = {"0.source" = loc("m-0123abcd_ex_cpu.0.source.mlir":6:{{[0-9]+}})}
+//  CHECK-SAME:       kiln.source_locs = {"0.source" = loc("m-0123abcd_ex_cpu.0.source.mlir":5:{{[0-9]+}})}
 //  CHECK-SAME:       loc("input.mlir":3:5)
 //       CHECK:     func.func @entry()
-//       CHECK:       math.exp {{.*}} loc(fused<loc("m-0123abcd_ex_cpu.0.source.mlir":12:10)>["input.mlir":11:7])
-//       CHECK:     } loc(fused<loc("m-0123abcd_ex_cpu.0.source.mlir":6:6)>[{{.*}}])
-//       CHECK:   } loc(fused<loc("m-0123abcd_ex_cpu.0.source.mlir":5:4)>[{{.*}}])
+//       CHECK:       math.exp {{.*}} loc(fused<loc("m-0123abcd_ex_cpu.0.source.mlir":11:10)>["input.mlir":11:7])
+//       CHECK:     } loc(fused<loc("m-0123abcd_ex_cpu.0.source.mlir":5:6)>[{{.*}}])
+//       CHECK:   } loc(fused<loc("m-0123abcd_ex_cpu.0.source.mlir":4:4)>[{{.*}}])
 //       CHECK:   } loc("{{.*}}capture_executable_sources.mlir":{{[0-9]+}}:3)
-// The text itself, as a builtin resource: "#map = affine_map<" in hex.
+// The text itself, as a builtin resource: "kiln.executable @ex" in hex
+// (printed in a local scope: no aliases ahead of it).
 //       RESOURCE: dialect_resources: {
 //       RESOURCE:   builtin: {
-//       RESOURCE:     "m-0123abcd_ex_cpu.0.source.mlir": "0x01000000236D6170203D20616666696E655F6D61703C
+//       RESOURCE:     "m-0123abcd_ex_cpu.0.source.mlir": "0x010000006B696C6E2E65786563757461626C6520406578
 
 // Where each op line of the text came from: a first stage names no previous
-// text; the exp on line 12 came from input.mlir line 11 (input file 1).
+// text; the exp on line 11 came from input.mlir line 11 (input file 1).
 // ORIGINS-LABEL: kiln.executable @ex
-//       ORIGINS:   kiln.line_origins = {"m-0123abcd_ex_cpu.0.source.mlir" = {input_files = ["{{.*}}capture_executable_sources.mlir", "input.mlir"], rows = array<i32: 5, 0, 0, {{[0-9]+}}, 6, 0, 0, {{.*}}, 12, 0, 1, 11, 13, 0, 0, {{.*}}>}}
+//       ORIGINS:   kiln.line_origins = {"m-0123abcd_ex_cpu.0.source.mlir" = {input_files = ["{{.*}}capture_executable_sources.mlir", "input.mlir"], rows = array<i32: 4, 0, 0, {{[0-9]+}}, 5, 0, 0, {{.*}}, 11, 0, 1, 11, 12, 0, 0, {{.*}}>}}
 kiln.executable @ex {
   kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
     kiln.executable.export @entry ordinal(0) bindings(2) loc("input.mlir":3:5)
@@ -123,12 +124,12 @@ kiln.executable @stages {
 
 // FUSED-LABEL: kiln.executable @fused
 //       FUSED:   m_fused_cpu.1.configured.mlir = {input_files = ["input.mlir"], previous = "m_fused_cpu.0.source.mlir", rows = array<i32:
-// The fused generic (line 10) came from the second generic (line 15), the
-// negf (13) from 17, its yield (14) from the generic's line, as upstream
-// fusion places it; the binding after it from 20.
-//  FUSED-SAME:     10, 15, 0, 7, 12, 12, 0, 6, 13, 17, 0, 7, 14, 15, 0, 7, 16, 20, 0, 8,
-//       FUSED:   math.exp {{.*}} loc(fused<loc("m_fused_cpu.1.configured.mlir":12:10)>[fused<loc("m_fused_cpu.0.source.mlir":12:10)>["input.mlir":6:9]])
-//       FUSED:   arith.negf {{.*}} loc(fused<loc("m_fused_cpu.1.configured.mlir":13:10)>[fused<loc("m_fused_cpu.0.source.mlir":17:10)>["input.mlir":7:9]])
+// The fused generic (line 9) came from the second generic (line 14), the
+// negf (12) from 16, its yield (13) from the generic's line, as upstream
+// fusion places it; the binding after it from 19.
+//  FUSED-SAME:     9, 14, 0, 7, 11, 11, 0, 6, 12, 16, 0, 7, 13, 14, 0, 7, 15, 19, 0, 8,
+//       FUSED:   math.exp {{.*}} loc(fused<loc("m_fused_cpu.1.configured.mlir":11:10)>[fused<loc("m_fused_cpu.0.source.mlir":11:10)>["input.mlir":6:9]])
+//       FUSED:   arith.negf {{.*}} loc(fused<loc("m_fused_cpu.1.configured.mlir":12:10)>[fused<loc("m_fused_cpu.0.source.mlir":16:10)>["input.mlir":7:9]])
 kiln.executable @fused {
   kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
     kiln.executable.export @entry ordinal(0) bindings(2) loc("input.mlir":3:5)
@@ -154,3 +155,31 @@ kiln.executable @fused {
     } loc("input.mlir":3:5)
   } loc("input.mlir":2:3)
 } loc("input.mlir":1:1)
+
+// -----
+
+// Tests that a text referring to a resource carries the resource's data
+// after it ("dialect_resources" in hex), so that it parses on its own.
+
+// RESOURCE: "m-0123abcd_resource_cpu.0.source.mlir": "0x{{[0-9A-F]*}}6469616C6563745F7265736F7572636573
+kiln.executable @resource {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @entry ordinal(0) bindings(1)
+    builtin.module {
+      func.func @entry() {
+        %c = arith.constant dense_resource<weights> : tensor<2xf32>
+        %0 = kiln.binding 0 : memref<2xf32>
+        bufferization.materialize_in_destination %c in restrict writable %0 : (tensor<2xf32>, memref<2xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      weights: "0x040000000000803F00000040"
+    }
+  }
+#-}

@@ -81,23 +81,29 @@ FailureOr<LibraryLines> readLibraryLines(Location loc, StringRef bytes,
         dwarf->getLineTableForUnit(unit.get());
     if (!table)
       continue;
-    for (const llvm::DWARFDebugLine::Row &row : table->Rows) {
-      if (row.EndSequence || row.Line == 0) {
-        points.push_back({row.Address.Address, -1, 0});
-        continue;
-      }
+    // Rows name their file by an index into the table; each index is
+    // resolved to a path once (-1: it names none).
+    llvm::DenseMap<uint64_t, int32_t> fileIndexPaths;
+    auto getPathIndex = [&](uint64_t fileIndex) {
+      auto [cached, isNew] = fileIndexPaths.try_emplace(fileIndex, -1);
+      if (!isNew)
+        return cached->second;
       std::string path;
-      if (!table->getFileNameByIndex(
-              row.File, unit->getCompilationDir(),
+      if (table->getFileNameByIndex(
+              fileIndex, unit->getCompilationDir(),
               llvm::DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath,
               path)) {
-        points.push_back({row.Address.Address, -1, 0});
-        continue;
+        auto [it, inserted] = pathIndices.try_emplace(path, lines.paths.size());
+        if (inserted)
+          lines.paths.push_back(path);
+        cached->second = it->second;
       }
-      auto [it, inserted] = pathIndices.try_emplace(path, lines.paths.size());
-      if (inserted)
-        lines.paths.push_back(path);
-      points.push_back({row.Address.Address, it->second, row.Line});
+      return cached->second;
+    };
+    for (const llvm::DWARFDebugLine::Row &row : table->Rows) {
+      int32_t path =
+          row.EndSequence || row.Line == 0 ? -1 : getPathIndex(row.File);
+      points.push_back({row.Address.Address, path, path < 0 ? 0 : row.Line});
     }
   }
   // Stable: of rows at one address, the last one holds.

@@ -132,6 +132,9 @@ struct CaptureExecutableSourcesPass
     warnIfAboveProfilerSourceSizeLimit(variantOp.getLoc(), "captured source",
                                        path, text.size());
 
+    // Every location in the text names it: its path is uniqued once.
+    StringAttr pathAttr = builder.getStringAttr(path);
+
     // Where each export's entry function landed in the text.
     ModuleOp innerModule = clone.getInnerModule();
     for (auto [original, copied] :
@@ -147,7 +150,7 @@ struct CaptureExecutableSourcesPass
       addToDictionary(
           original, kSourceLocsAttrName,
           builder.getNamedAttr(
-              stage, FileLineColLoc::get(context, path, position->second.first,
+              stage, FileLineColLoc::get(pathAttr, position->second.first,
                                          position->second.second)));
     }
 
@@ -183,9 +186,8 @@ struct CaptureExecutableSourcesPass
           rows.append(
               {line, static_cast<int32_t>(previousLine), inputFile, inputLine});
         op->setLoc(tagWithStageLine(
-            op->getLoc(),
-            FileLineColLoc::get(context, path, position->second.first,
-                                position->second.second)));
+            op->getLoc(), FileLineColLoc::get(pathAttr, position->second.first,
+                                              position->second.second)));
       });
     addToDictionary(
         variantOp, kLineOriginsAttrName,

@@ -73,6 +73,21 @@ func.func @overhanging_workgroups(%a: tensor<50x64xf32>, %b: tensor<64x1000xf32>
   return %r : tensor<50x1000xf32>
 }
 
+// Workgroups of several column tiles, the last of fewer (112 of 4000
+// columns for AVX2, 96 for AVX-512), over rows overhanging their tiles:
+// each unpacks its columns, however many tiles it holds, straight into
+// the result.
+// ENTRY: wide_workgroups
+// INPUT: 50x16xf32=random
+// INPUT: 16x4000xf32=random
+func.func @wide_workgroups(%a: tensor<50x16xf32>, %b: tensor<16x4000xf32>) -> tensor<50x4000xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<50x4000xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<50x4000xf32>) -> tensor<50x4000xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<50x16xf32>, tensor<16x4000xf32>) outs(%f : tensor<50x4000xf32>) -> tensor<50x4000xf32>
+  return %r : tensor<50x4000xf32>
+}
+
 // An accumulator that is not zero: the packed init carries it.
 // ENTRY: accumulate
 // INPUT: 100x80xf32=random

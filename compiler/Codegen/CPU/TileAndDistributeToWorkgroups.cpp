@@ -184,8 +184,8 @@ void sliceInsertChainsPerTile(RewriterBase &rewriter, Operation *loop) {
 }
 
 /// Whether `sliceOp`, a slice from the origin of the result of `unpackOp`
-/// (into an empty tensor), keeps all of it but padding: every tiled dim
-/// ends in its last tile, every other dim is whole. Upstream's
+/// (into an empty tensor), keeps all of it but padding: every dim is whole
+/// or, if tiled, ends in its last tile. Upstream's
 /// UnPackOp::canFoldSliceOp asks the same of static sizes only; here the
 /// bounds of sizes known per workgroup are derived.
 bool slicesOffPaddingOnly(linalg::UnPackOp unpackOp,
@@ -210,12 +210,12 @@ bool slicesOffPaddingOnly(linalg::UnPackOp unpackOp,
   ArrayRef<int64_t> innerDims = unpackOp.getInnerDimsPos();
   ArrayRef<int64_t> tiles = unpackOp.getStaticInnerTiles();
   for (auto [dim, size] : llvm::enumerate(sizes)) {
-    auto position = llvm::find(innerDims, static_cast<int64_t>(dim));
-    if (position == innerDims.end()) {
-      if (!isEqualConstantIntOrValue(size, destSizes[dim]))
-        return false;
+    // A dim kept whole drops nothing, however many tiles cover it.
+    if (isEqualConstantIntOrValue(size, destSizes[dim]))
       continue;
-    }
+    auto position = llvm::find(innerDims, static_cast<int64_t>(dim));
+    if (position == innerDims.end())
+      return false;
     int64_t tile = tiles[position - innerDims.begin()];
     int64_t outer = outerShape[dim];
     if (ShapedType::isDynamic(tile) || ShapedType::isDynamic(outer))

@@ -123,3 +123,27 @@ func.func @unpack_overhanging() {
   bufferization.materialize_in_destination %u in restrict writable %2 : (tensor<1000x1000xf32>, memref<1000x1000xf32>) -> ()
   return
 }
+
+// -----
+
+// Tests the same with workgroups of several column tiles (64 columns, the
+// last one 40 wide: a tile count known only per workgroup): each workgroup's
+// columns are whole, so it unpacks into its tile of the result all the same.
+// CHECK-LABEL: func.func @unpack_overhanging_wide_workgroups
+//       CHECK:   scf.forall (%[[J:.+]]) = (0) to (1000) step (64)
+//       CHECK:     %[[N:.+]] = affine.min
+//       CHECK:     %[[E:.+]] = tensor.empty(%[[N]]) : tensor<1000x?xf32>
+//       CHECK:     %[[U:.+]] = linalg.unpack {{.*}} into %[[E]] {lowering_config = {{.*}}} : tensor<167x?x6x16xf32> -> tensor<1000x?xf32>
+//   CHECK-NOT:     tensor.extract_slice
+//       CHECK:     tensor.parallel_insert_slice %[[U]]
+func.func @unpack_overhanging_wide_workgroups() {
+  %0 = kiln.binding 0 : memref<167x63x6x16xf32>
+  %1 = bufferization.to_tensor %0 restrict : memref<167x63x6x16xf32> to tensor<167x63x6x16xf32>
+  %e = tensor.empty() : tensor<1000x1000xf32>
+  %u = linalg.unpack %1 inner_dims_pos = [0, 1] inner_tiles = [6, 16] into %e
+      {lowering_config = #kiln.lowering_config<workgroup = [0, 64], vector = [6, 16]>}
+      : tensor<167x63x6x16xf32> -> tensor<1000x1000xf32>
+  %2 = kiln.binding 1 : memref<1000x1000xf32>
+  bufferization.materialize_in_destination %u in restrict writable %2 : (tensor<1000x1000xf32>, memref<1000x1000xf32>) -> ()
+  return
+}

@@ -13,6 +13,13 @@ machine, or its changing speed, slows both); module size level 3 / level
 embedded sources by stage, and what the level-3 module adds: texts, line
 maps, address -> line rows, DWARF, the rest.
 
+Wall-clock and CPU time swing by more than the few percent at stake on a
+busy or virtual machine, so the compiles of a smaller model of the same
+form (--instruction-layers, 20 by default; 0 skips it) are also counted in
+instructions, which repeat exactly: callgrind, one thread, code for
+x86-64-v3 (under valgrind the host's CPU is valgrind's), both levels side
+by side.
+
 Beside kiln's figures, the same for IREE on the same program:
 iree-compile (llvm-cpu, --iree-llvmcpu-target-cpu=host, as kiln's default
 --cpu) at --iree-hal-executable-debug-level=3 over 2. iree-compile comes from
@@ -21,7 +28,7 @@ bench/models/setup_peers.sh) or --iree-compile; without it IREE is reported
 missing.
 
 Usage: capture_benchmark.py --bin-dir=build/bin [--layers=200] [--repeats=5]
-           [--iree-compile=PATH]
+           [--instruction-layers=20] [--iree-compile=PATH]
 """
 
 import argparse
@@ -30,6 +37,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -97,6 +105,32 @@ def compile_seconds(commands, rounds):
     per_round = [[three[i] / two[i] for two, three in zip(times[2], times[3])]
                  for i in (0, 1)]
     return best, tuple(statistics.median(r) for r in per_round), per_round
+
+
+def count_instructions(compiler, model, work):
+    """{level: instructions} of compiling `model` at levels 2 and 3 under
+    callgrind (both at once, one thread each), or a string saying why
+    not."""
+    valgrind = shutil.which("valgrind")
+    if not valgrind:
+        return "missing (no valgrind)"
+    runs = {}
+    for level in (2, 3):
+        command = [valgrind, "--tool=callgrind",
+                   "--callgrind-out-file=/dev/null"] + kiln_command(
+                       compiler, model, level,
+                       os.path.join(work, "counted%d.kiln" % level)) + [
+                           "--cpu=x86-64-v3", "--mlir-disable-threading"]
+        runs[level] = subprocess.Popen(command, stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.PIPE, text=True)
+    counts = {}
+    for level, run in runs.items():
+        _, log = run.communicate()
+        collected = re.search(r"Collected : (\d+)", log)
+        if run.returncode != 0 or not collected:
+            return "failed (valgrind exited with %d)" % run.returncode
+        counts[level] = int(collected.group(1))
+    return counts
 
 
 def machine():
@@ -170,6 +204,9 @@ def main(argv):
     parser.add_argument("--layers", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=5,
                         help="rounds, each compiling both levels")
+    parser.add_argument("--instruction-layers", type=int, default=20,
+                        help="layers of the model counted in instructions "
+                        "(0: not counted)")
     parser.add_argument("--iree-compile",
                         help="default: BIN_DIR/../bench-venv/bin/iree-compile")
     args = parser.parse_args(argv)
@@ -201,6 +238,12 @@ def main(argv):
         totals = table["totals"]
         stages = by_stage(table["files"], summary["capture_stages"])
         iree = measure_iree(iree_compiler, model, work, args.repeats)
+        instructions = None
+        if args.instruction_layers > 0:
+            counted_model = os.path.join(work, "counted_model.mlir")
+            with open(counted_model, "w") as f:
+                f.write(generate_model(args.instruction_layers))
+            instructions = count_instructions(compiler, counted_model, work)
         load_after = os.getloadavg()[0]
 
     print("capture cost on a generated model: %d layers, %d dispatches, "
@@ -231,6 +274,14 @@ def main(argv):
     print("%-22s %s" % ("kiln 3 / 2 by round", "; ".join(
         "%s %s" % (name, " ".join("%.2f" % r for r in rounds))
         for name, rounds in (("wall", per_round[0]), ("CPU", per_round[1])))))
+    if isinstance(instructions, dict):
+        print("%-22s %11dM %11dM %8.3f  | (%d layers, callgrind, one "
+              "thread, x86-64-v3)" % (
+                  "instructions", instructions[2] // 10**6,
+                  instructions[3] // 10**6,
+                  instructions[3] / instructions[2], args.instruction_layers))
+    elif instructions:
+        print("%-22s %s" % ("instructions", instructions))
     print("%-22s %12d %12d %8.2f" % ("module size (bytes)", sizes[2], sizes[3],
                                      sizes[3] / sizes[2]) + iree_size)
     for note in notes:

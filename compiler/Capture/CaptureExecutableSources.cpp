@@ -115,17 +115,20 @@ struct CaptureExecutableSourcesPass
     // tags are read from that record.
     std::string text;
     AsmState::LocationMap positions;
-    auto print = [&] {
+    // Prints the text; returns whether it refers to any resource.
+    auto printReferringToResources = [&] {
       text.clear();
       positions.clear();
       llvm::raw_string_ostream os(text);
       AsmState state(*standalone, flags, &positions);
       (*standalone)->print(os, state);
-      return state.getDialectResources().empty();
+      return llvm::any_of(state.getDialectResources(), [](const auto &entry) {
+        return !entry.second.empty();
+      });
     };
-    if (!print()) {
+    if (printReferringToResources()) {
       flags.useLocalScope(false);
-      print();
+      printReferringToResources();
     }
     if (!StringRef(text).ends_with("\n"))
       text += "\n";

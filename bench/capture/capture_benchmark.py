@@ -123,12 +123,14 @@ def count_instructions(compiler, model, work):
                            "--cpu=x86-64-v3", "--mlir-disable-threading"]
         runs[level] = subprocess.Popen(command, stdout=subprocess.DEVNULL,
                                        stderr=subprocess.PIPE, text=True)
+    # Both are waited for, whichever fails.
+    logs = {level: run.communicate()[1] for level, run in runs.items()}
     counts = {}
     for level, run in runs.items():
-        _, log = run.communicate()
-        collected = re.search(r"Collected : (\d+)", log)
+        collected = re.search(r"Collected : (\d+)", logs[level])
         if run.returncode != 0 or not collected:
-            return "failed (valgrind exited with %d)" % run.returncode
+            return "failed (level %d: valgrind exited with %d)" % (
+                level, run.returncode)
         counts[level] = int(collected.group(1))
     return counts
 

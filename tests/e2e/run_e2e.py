@@ -7,9 +7,11 @@ statically shaped tensors) this driver:
 1. reads *directives* from ``//`` comments in the file (see ``Directives``):
    which function(s) to call, with which inputs, at which float tolerance;
 2. compiles the program with ``kiln-compile`` and runs every requested call
-   with ``kiln-run``, passing inputs as ``.npy`` files and collecting results
-   through ``--output=@FILE.npy`` (``bf16``, which NumPy cannot store, goes
-   through kiln-run's text syntax both ways);
+   with ``kiln-run --guard-pages`` (every tensor the call reads or makes ends
+   at an inaccessible page, so a kernel that reads or writes past one dies
+   rather than passing on what lay beyond), passing inputs as ``.npy`` files
+   and collecting results through ``--output=@FILE.npy`` (``bf16``, which
+   NumPy cannot store, goes through kiln-run's text syntax both ways);
 3. computes the reference independently with upstream MLIR only: a wrapper
    module holds the same program text plus an entry function that builds the
    same inputs as ``arith.constant dense<...>``, calls the function, and prints
@@ -991,7 +993,8 @@ def compile_kiln(args, program_path, workdir):
 
 def run_kiln(args, kiln_run, module, call, ci, workdir):
     """Run one call with kiln-run; return its results as Tensors."""
-    cmd = [kiln_run, module, "--function=" + call.function] + args.run_flag
+    cmd = [kiln_run, module, "--function=" + call.function,
+           "--guard-pages"] + args.run_flag
     for ii, t in enumerate(call.inputs):
         if t.etype.npy is None:
             cmd.append("--input=" + t.text(exact=True))

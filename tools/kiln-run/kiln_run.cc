@@ -3,10 +3,10 @@
 //   kiln-run MODULE.kiln [--function=NAME] [--input=VALUE]...
 //            [--output=@FILE.npy|-]... [--threads=N] [--list-functions]
 //            [--perf] [--profile[=HZ]] [--profile-output=FILE]
-//            [--profile-stage=STAGE]
+//            [--profile-stage=STAGE] [--guard-pages]
 //   kiln-run MODULE.kiln --dispatch=EXPORT [--workgroup-count=X[,Y[,Z]]]
 //            [--binding=VALUE]... [--index-constant=N]...
-//            [--output=@FILE.npy|-]... [--threads=N]
+//            [--output=@FILE.npy|-]... [--threads=N] [--guard-pages]
 //
 // Inputs and outputs follow iree-run-module: --input=2x3xf32=1,2,3,4,5,6,
 // --input=@x.npy; the k-th --output writes the k-th result (to a .npy file,
@@ -42,6 +42,7 @@
 #include "kiln/trace.h"
 #include "support/command_line.h"
 #include "support/function_call.h"
+#include "support/guard_pages.h"
 #include "support/profile_report.h"
 #include "support/run_flags.h"
 #include "support/tool_output.h"
@@ -91,6 +92,13 @@ std::string Usage() {
          "letters,\n"
          "                        digits, '_', '-' and '.' are written %XX "
          "(hex)\n"
+         "  --guard-pages         place every input, binding and result (and "
+         "every\n"
+         "                        buffer the call uses) right before an\n"
+         "                        inaccessible page: a kernel that reads or\n"
+         "                        writes past the end of one dies of SIGSEGV "
+         "at\n"
+         "                        that access (slow; for debugging kernels)\n"
          "  --trace=PROVIDER      trace zones (module load, function, "
          "dispatch)\n"
          "                        with a provider: null (default), console,\n"
@@ -146,6 +154,7 @@ struct Options {
   std::string_view first_trace_option;
   bool list_functions = false;
   std::string dump_dispatches;
+  bool guard_pages = false;
   bool help = false;
   // --dispatch mode.
   std::string dispatch;
@@ -196,6 +205,7 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
           argc, argv,
           kiln::tools::RunFlagSpecs(kiln::tools::kCallFlags,
                                     {{"list-functions"},
+                                     {"guard-pages"},
                                      {"trace-print-source"},
                                      {"trace-workgroups"},
                                      {"output", true},
@@ -217,6 +227,8 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
       options->help = true;
     } else if (name == "list-functions") {
       options->list_functions = true;
+    } else if (name == "guard-pages") {
+      options->guard_pages = true;
     } else if (name == "trace-print-source") {
       options->trace_options.print_source = true;
       if (options->first_trace_option.empty()) {
@@ -368,9 +380,14 @@ kiln::Status DispatchOne(const std::shared_ptr<const kiln::Module>& module,
   std::vector<kiln::Tensor> bindings;
   KILN_RETURN_IF_ERROR(
       kiln::tools::ParseBindings(options.bindings, ex, &bindings));
+  const std::shared_ptr<kiln::Allocator> allocator =
+      options.guard_pages ? kiln::tools::GuardPageAllocator() : nullptr;
+  if (allocator) {
+    KILN_RETURN_IF_ERROR(kiln::tools::MoveTensorsInto(allocator, &bindings));
+  }
   kiln::ThreadPool pool(options.run.threads);
   KILN_RETURN_IF_ERROR(pool.status(), "--threads");
-  kiln::Context context(module, &pool);
+  kiln::Context context(module, &pool, allocator);
   const std::array<uint32_t, 3> compiled = ex.workgroup_count();
   const std::array<uint32_t, 3> count =
       options.has_workgroup_count ? options.workgroup_count : compiled;
@@ -565,10 +582,15 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
   std::vector<kiln::Tensor> inputs;
   KILN_RETURN_IF_ERROR(
       kiln::tools::ParseInputs(options.run.inputs, signature, &inputs));
+  const std::shared_ptr<kiln::Allocator> allocator =
+      options.guard_pages ? kiln::tools::GuardPageAllocator() : nullptr;
+  if (allocator) {
+    KILN_RETURN_IF_ERROR(kiln::tools::MoveTensorsInto(allocator, &inputs));
+  }
 
   kiln::ThreadPool pool(options.run.threads);
   KILN_RETURN_IF_ERROR(pool.status(), "--threads");
-  kiln::Context context(module, &pool);
+  kiln::Context context(module, &pool, allocator);
   kiln::CheckRecorder checks;
   context.SetCheckHandler(&checks);
   if (!options.dump_dispatches.empty()) {

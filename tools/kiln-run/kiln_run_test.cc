@@ -21,6 +21,7 @@
 #include "kiln/tensor_io.h"
 #include "kiln/trace.h"
 #include "module/module_test_util.h"
+#include "support/guard_pages.h"
 #include "support/run_flags.h"
 #include "support/tool_test.h"
 
@@ -81,6 +82,38 @@ TEST_F(KilnRunTest, RunsAndPrintsResults) {
             "8xf32=100 201 302 403 504 605 706 807\n"
             "2x4xf32=[100 201 302 403][504 605 706 807]\n");
   EXPECT_EQ(result.err, "");
+}
+
+TEST_F(KilnRunTest, GuardPagesRunsAsWithout) {
+  RunResult result =
+      Run({one_function_, kA, kB, "--threads=2", "--guard-pages"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out,
+            "8xf32=100 201 302 403 504 605 706 807\n"
+            "2x4xf32=[100 201 302 403][504 605 706 807]\n");
+  result = Run({one_function_, "--dispatch=add_f32", "--binding=8xf32=1",
+                "--binding=8xf32=2", "--binding=8xf32=0", "--guard-pages"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out,
+            "8xf32=1 1 1 1 1 1 1 1\n8xf32=2 2 2 2 2 2 2 2\n"
+            "8xf32=3 3 3 3 3 3 3 3\n");
+}
+
+// Every byte of an allocation can be written; the first past it (rounded
+// up to the alignment) cannot.
+TEST(GuardPagesDeathTest, EveryTensorEndsAtAnInaccessiblePage) {
+  std::shared_ptr<Allocator> allocator = tools::GuardPageAllocator();
+  for (uint64_t size : {1, 100, 4096, 5000, 1 << 20}) {
+    SCOPED_TRACE(size);
+    auto* data = static_cast<volatile char*>(allocator->Allocate(size));
+    ASSERT_NE(data, nullptr);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(data) % kTensorAlignment, 0u);
+    for (uint64_t i = 0; i < size; ++i) data[i] = 1;
+    const uint64_t end =
+        (size + kTensorAlignment - 1) / kTensorAlignment * kTensorAlignment;
+    EXPECT_DEATH(data[end] = 1, "");
+    allocator->Free(const_cast<char*>(data), size);
+  }
 }
 
 TEST_F(KilnRunTest, FlagsWithSeparateValues) {

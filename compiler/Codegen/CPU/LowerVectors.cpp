@@ -104,12 +104,50 @@ struct ScalarizeExtractedLoad : OpRewritePattern<vector::LoadOp> {
   }
 };
 
+/// An n-D create_mask (n > 1) as one (n-1)-D create_mask per index of its
+/// leading dim, whose leading bound is the full mask's where the index lies
+/// below its leading bound, else 0. Upstream's lowering selects between the
+/// (n-1)-D mask and zeros instead; where LLVM then finds part of that mask
+/// false in both arms (its loop peeling makes the bounds constants), its X86
+/// backend (LLVM 22, AVX2) loads that part of a masked load wider than a
+/// register with an unmasked load: past the end of the tensor, and memory
+/// instead of the passthru in the result. A bound selected as an integer
+/// leaves no such select.
+struct LowerCreateMaskByRows : OpRewritePattern<vector::CreateMaskOp> {
+  LowerCreateMaskByRows(MLIRContext *context)
+      : OpRewritePattern(context, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(vector::CreateMaskOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = op.getVectorType();
+    if (type.getRank() < 2 || type.getScalableDims().front())
+      return rewriter.notifyMatchFailure(op, "not an n-D mask of fixed rows");
+    Location loc = op.getLoc();
+    VectorType rowType = VectorType::Builder(type).dropDim(0);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value result = arith::ConstantOp::create(
+        rewriter, loc, type, DenseElementsAttr::get(type, false));
+    for (int64_t row = 0, rows = type.getDimSize(0); row < rows; ++row) {
+      Value inside = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::slt,
+          arith::ConstantIndexOp::create(rewriter, loc, row), op.getOperand(0));
+      SmallVector<Value> rowBounds(op.getOperands().drop_front());
+      rowBounds.front() = arith::SelectOp::create(rewriter, loc, inside,
+                                                  rowBounds.front(), zero);
+      Value rowMask =
+          vector::CreateMaskOp::create(rewriter, loc, rowType, rowBounds);
+      result = vector::InsertOp::create(rewriter, loc, rowMask, result, row);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateLowerVectorsPatterns(RewritePatternSet &patterns) {
-  patterns
-      .add<ScalarizeSubByteLoad, ScalarizeSubByteStore, ScalarizeExtractedLoad>(
-          patterns.getContext());
+  patterns.add<ScalarizeSubByteLoad, ScalarizeSubByteStore,
+               ScalarizeExtractedLoad, LowerCreateMaskByRows>(
+      patterns.getContext());
   vector::populateVectorToVectorCanonicalizationPatterns(patterns);
   vector::populateVectorContractLoweringPatterns(
       patterns, vector::VectorContractLowering::OuterProduct);

@@ -98,3 +98,26 @@ func.func @f4_access(%a: memref<2xf4E2M1FN>, %b: memref<2xf8E4M3FN>) {
   vector.store %w, %b[%c0] : memref<2xf8E4M3FN>, vector<2xf8E4M3FN>
   return
 }
+
+// -----
+
+// Tests that each row of a 2-D mask is a 1-D create_mask whose bound is
+// selected as an integer (the column bound in rows below the row bound,
+// else 0), never a select between a row mask and zeros (which upstream's
+// patterns may also make, depending on the order they apply in): LLVM 22's
+// X86 backend turns a masked load wider than a register into an unmasked
+// load where it finds half of such a mask false in both arms.
+// CHECK-LABEL: func.func @masked_rows
+//  CHECK-SAME:   %[[ROWS:[a-zA-Z0-9]+]]: index, %[[COLS:[a-zA-Z0-9]+]]: index)
+//   CHECK-NOT:   arith.select {{.*}} vector
+//       CHECK:   %[[IN1:.+]] = arith.cmpi sgt, %[[ROWS]], %c1
+//       CHECK:   %[[BOUND1:.+]] = arith.select %[[IN1]], %[[COLS]], %c0 : index
+//       CHECK:   %[[MASK1:.+]] = vector.create_mask %[[BOUND1]] : vector<16xi1>
+//       CHECK:   vector.maskedload {{.*}}, %[[MASK1]]
+//   CHECK-NOT:   arith.select {{.*}} vector
+func.func @masked_rows(%m: memref<300x200xf32>, %row: index, %col: index, %rows: index, %cols: index) -> vector<3x16xf32> {
+  %pad = arith.constant 0.0 : f32
+  %mask = vector.create_mask %rows, %cols : vector<3x16xi1>
+  %v = vector.transfer_read %m[%row, %col], %pad, %mask {in_bounds = [true, true]} : memref<300x200xf32>, vector<3x16xf32>
+  return %v : vector<3x16xf32>
+}

@@ -138,12 +138,22 @@ bool canReadPackInPlace(Operation *op) {
   if (tiles.empty() || tiles.back() != 1)
     return false;
   ArrayRef<int64_t> shape = packOp.getSourceType().getShape();
-  for (auto [dim, tile] : llvm::zip(packOp.getInnerDimsPos(), tiles))
-    if (ShapedType::isDynamic(tile) || shape[dim] % tile != 0)
+  bool pads = false;
+  for (auto [dim, tile] : llvm::zip(packOp.getInnerDimsPos(), tiles)) {
+    if (ShapedType::isDynamic(tile))
       return false;
-  return llvm::all_of(packOp->getUses(), [](OpOperand &use) {
-    return isa<linalg::Mmt4DOp, linalg::BatchMmt4DOp>(use.getOwner()) &&
-           use.getOperandNumber() == 0;
+    pads = pads || shape[dim] % tile != 0;
+  }
+  // A padded row of the LHS makes only a padded row of the result, which an
+  // unpack drops: what the row holds does not matter, so the contraction may
+  // read a real row there instead of the padding value.
+  return llvm::all_of(packOp->getUses(), [&](OpOperand &use) {
+    Operation *user = use.getOwner();
+    return isa<linalg::Mmt4DOp, linalg::BatchMmt4DOp>(user) &&
+           use.getOperandNumber() == 0 &&
+           (!pads || llvm::all_of(user->getUsers(), [](Operation *resultUser) {
+             return isa<linalg::UnPackOp>(resultUser);
+           }));
   });
 }
 

@@ -22,9 +22,11 @@ Operation *findDispatchRootOp(Region &body);
 std::string describeDispatchWork(Region &body);
 
 /// A pack of packed contractions' LHS (every use is the LHS of an mmt4d or
-/// batch_mmt4d) that pads nothing and tiles K by one: the contractions can
-/// read each of its tiles straight from its source (one element of each of
-/// M0 rows per step of K, broadcast), so no packed copy is needed.
+/// batch_mmt4d) that tiles K by one, and pads only where the contractions'
+/// results are unpacked alone: the contractions can read each of its tiles
+/// straight from its source (one element of each of M0 rows per step of K,
+/// broadcast; a padded row read as the source's last), so no packed copy is
+/// needed.
 bool canReadPackInPlace(Operation *op);
 
 /// The inserts of a pad or concat: a chain of static, unit-stride

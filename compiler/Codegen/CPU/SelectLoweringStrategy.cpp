@@ -672,8 +672,8 @@ LogicalResult configureExport(ExecutableExportOp exportOp, func::FuncOp funcOp,
     }
     distributeStoredOp(workgroup, vector);
   }
-  // A pack inside a contraction's dispatch is read in place (its LHS, when
-  // it pads nothing) or tiled on its own like a pack dispatch (its RHS,
+  // A pack inside a contraction's dispatch is read in place (its LHS, see
+  // canReadPackInPlace) or tiled on its own like a pack dispatch (its RHS,
   // packed per workgroup).
   funcOp.walk([&](linalg::PackOp op) {
     if (getLoweringConfig(op) || op == storedOp)

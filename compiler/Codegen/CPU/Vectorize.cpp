@@ -19,6 +19,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
@@ -90,10 +91,15 @@ void versionMaskedRead(RewriterBase &rewriter, vector::MaskOp maskOp) {
 /// A read of a tile of a pack read in place (kReadInPlaceAttrName) reads the
 /// pack's source instead: for a dim the pack tiles, outer index o and inner
 /// index i are element o * tile + i of the source; vector dims over the
-/// pack's outer dims (unit: the window lies in one tile) broadcast. The pack
-/// pads nothing, so the source read is in bounds. Of an mmt4d's LHS tile
-/// this leaves one element of each of M0 rows per step of K, which LLVM
-/// broadcasts straight from memory.
+/// pack's outer dims (unit: the window lies in one tile) broadcast. Of an
+/// mmt4d's LHS tile this leaves one element of each of M0 rows per step of
+/// K, which LLVM broadcasts straight from memory. Where the pack may pad
+/// (its source's size is not a multiple of the tile, or, for a workgroup's
+/// slice of the source, known only at run time), an index past the
+/// source's end reads its last element instead (the padded rows only make
+/// rows of the result that its unpack drops), so each element along such a
+/// dim is read on its own, at a clamped index that depends on the tile
+/// alone (LLVM computes it outside the loop over K).
 struct ReadPackedTileFromSource : OpRewritePattern<vector::TransferReadOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(vector::TransferReadOp read,
@@ -106,7 +112,8 @@ struct ReadPackedTileFromSource : OpRewritePattern<vector::TransferReadOp> {
       return rewriter.notifyMatchFailure(read, "not an in-bounds tile read");
     int64_t outerRank = packOp.getSourceRank();
     int64_t packedRank = packOp.getDestRank();
-    ArrayRef<int64_t> shape = read.getVectorType().getShape();
+    VectorType vectorType = read.getVectorType();
+    ArrayRef<int64_t> shape = vectorType.getShape();
     int64_t firstVectorDim = packedRank - static_cast<int64_t>(shape.size());
     for (int64_t dim = firstVectorDim; dim < outerRank; ++dim)
       if (shape[dim - firstVectorDim] != 1)
@@ -116,16 +123,22 @@ struct ReadPackedTileFromSource : OpRewritePattern<vector::TransferReadOp> {
     ArrayRef<int64_t> perm = packOp.getOuterDimsPerm();
     ArrayRef<int64_t> innerDims = packOp.getInnerDimsPos();
     ArrayRef<int64_t> tiles = packOp.getStaticInnerTiles();
+    Value source = packOp.getSource();
+    ArrayRef<int64_t> sourceShape = packOp.getSourceType().getShape();
     SmallVector<Value> indices(read.getIndices());
-    SmallVector<OpFoldResult> sourceIndices(outerRank);
+    SmallVector<OpFoldResult> outerIndices(outerRank);
     for (int64_t outer = 0; outer < outerRank; ++outer)
-      sourceIndices[perm.empty() ? outer : perm[outer]] = indices[outer];
-    AffineExpr tileIndex, inTile;
-    bindDims(context, tileIndex, inTile);
-    for (auto [position, dim] : llvm::enumerate(innerDims))
-      sourceIndices[dim] = affine::makeComposedFoldedAffineApply(
-          rewriter, loc, tileIndex * tiles[position] + inTile,
-          {sourceIndices[dim], indices[outerRank + position]});
+      outerIndices[perm.empty() ? outer : perm[outer]] = indices[outer];
+    // Each read takes one element along the padded dims, all of the others.
+    SmallVector<bool> padded;
+    SmallVector<int64_t> partShape(shape);
+    for (auto [position, dim] : llvm::enumerate(innerDims)) {
+      padded.push_back(ShapedType::isDynamic(sourceShape[dim]) ||
+                       sourceShape[dim] % tiles[position] != 0);
+      int64_t vectorDim = outerRank + position - firstVectorDim;
+      if (padded.back() && vectorDim >= 0)
+        partShape[vectorDim] = 1;
+    }
     SmallVector<AffineExpr> results;
     for (int64_t dim = firstVectorDim; dim < packedRank; ++dim)
       results.push_back(
@@ -134,11 +147,47 @@ struct ReadPackedTileFromSource : OpRewritePattern<vector::TransferReadOp> {
               : getAffineDimExpr(innerDims[dim - outerRank], context));
     AffineMap map = AffineMap::get(outerRank, 0, results, context);
     SmallVector<bool> inBounds(shape.size(), true);
-    rewriter.replaceOpWithNewOp<vector::TransferReadOp>(
-        read, read.getVectorType(), packOp.getSource(),
-        getValueOrCreateConstantIndexOp(rewriter, loc, sourceIndices),
-        AffineMapAttr::get(map), read.getPadding(), /*mask=*/Value(),
-        rewriter.getBoolArrayAttr(inBounds));
+    auto partType = VectorType::get(partShape, vectorType.getElementType());
+    AffineExpr tileIndex, inTile;
+    bindDims(context, tileIndex, inTile);
+    Value result;
+    for (SmallVector<int64_t> offsets :
+         StaticTileOffsetRange(shape, partShape)) {
+      SmallVector<OpFoldResult> sourceIndices(outerIndices);
+      for (auto [position, dim] : llvm::enumerate(innerDims)) {
+        int64_t vectorDim = outerRank + position - firstVectorDim;
+        AffineExpr index = tileIndex * tiles[position] + inTile +
+                           (vectorDim >= 0 ? offsets[vectorDim] : 0);
+        SmallVector<OpFoldResult> operands = {outerIndices[dim],
+                                              indices[outerRank + position]};
+        if (!padded[position]) {
+          sourceIndices[dim] = affine::makeComposedFoldedAffineApply(
+              rewriter, loc, index, operands);
+          continue;
+        }
+        operands.push_back(tensor::getMixedSize(rewriter, loc, source, dim));
+        AffineExpr size = getAffineDimExpr(2, context);
+        sourceIndices[dim] = affine::makeComposedFoldedAffineMin(
+            rewriter, loc, AffineMap::get(3, 0, {index, size - 1}, context),
+            operands);
+      }
+      Value part = vector::TransferReadOp::create(
+          rewriter, loc, partType, source,
+          getValueOrCreateConstantIndexOp(rewriter, loc, sourceIndices),
+          AffineMapAttr::get(map), read.getPadding(), /*mask=*/Value(),
+          rewriter.getBoolArrayAttr(inBounds));
+      if (partShape == shape) {
+        result = part;
+        break;
+      }
+      if (!result)
+        result = vector::BroadcastOp::create(rewriter, loc, vectorType,
+                                             read.getPadding());
+      result = vector::InsertStridedSliceOp::create(
+          rewriter, loc, part, result, offsets,
+          SmallVector<int64_t>(shape.size(), 1));
+    }
+    rewriter.replaceOp(read, result);
     return success();
   }
 };

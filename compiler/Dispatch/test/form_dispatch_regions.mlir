@@ -284,11 +284,12 @@ func.func @rhs_pack(%small: tensor<11x1024x6x1xf32>, %large: tensor<171x1024x6x1
 
 // Tests that a packed contraction joins the region of the unpack of its
 // result, with the unpack's epilogue: the packed accumulators never leave
-// the region. The LHS pack stays in a region of its own.
+// the region. The LHS pack, padded (100 rows in tiles of 8) but read only
+// where the unpack drops its padded rows, is read in place: it joins too.
 // CHECK-LABEL: func.func @contraction_unpack_epilogue
-//       CHECK:   %[[PA:.+]] = kiln.dispatch.region -> (tensor<13x80x8x1xf32>) {
-//       CHECK:     linalg.pack
+//   CHECK-NOT:   linalg.pack
 //       CHECK:   kiln.dispatch.region -> (tensor<100x40xf32>) {
+//       CHECK:     %[[PA:.+]] = linalg.pack
 //       CHECK:     linalg.fill
 //       CHECK:     linalg.mmt4d ins(%[[PA]],
 //       CHECK:     linalg.unpack
@@ -359,6 +360,28 @@ func.func @lhs_pack_read_in_place(%a: tensor<64x80xf32>, %b: tensor<2x80x32x1xf3
   %u1 = linalg.unpack %m1 inner_dims_pos = [0, 1] inner_tiles = [8, 32] into %e : tensor<8x2x8x32xf32> -> tensor<64x40xf32>
   %u2 = linalg.unpack %m2 inner_dims_pos = [0, 1] inner_tiles = [8, 32] into %e : tensor<8x2x8x32xf32> -> tensor<64x40xf32>
   return %u1, %u2 : tensor<64x40xf32>, tensor<64x40xf32>
+}
+
+// -----
+
+// Tests that a padded LHS pack keeps a region of its own when its
+// contraction's result has another user than its unpack: that user would
+// see the padded rows, which a pack read in place leaves unspecified.
+// CHECK-LABEL: func.func @padded_lhs_pack_result_used_twice
+//       CHECK:   %[[PA:.+]] = kiln.dispatch.region -> (tensor<13x80x8x1xf32>) {
+//       CHECK:     linalg.pack
+//       CHECK:   kiln.dispatch.region -> (tensor<13x2x8x32xf32>) {
+//       CHECK:     linalg.mmt4d ins(%[[PA]],
+func.func @padded_lhs_pack_result_used_twice(%a: tensor<100x80xf32>, %b: tensor<2x80x32x1xf32>) -> (tensor<100x40xf32>, tensor<13x2x8x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ea = tensor.empty() : tensor<13x80x8x1xf32>
+  %pa = linalg.pack %a padding_value(%zero : f32) inner_dims_pos = [0, 1] inner_tiles = [8, 1] into %ea : tensor<100x80xf32> -> tensor<13x80x8x1xf32>
+  %ec = tensor.empty() : tensor<13x2x8x32xf32>
+  %fc = linalg.fill ins(%zero : f32) outs(%ec : tensor<13x2x8x32xf32>) -> tensor<13x2x8x32xf32>
+  %m = linalg.mmt4d ins(%pa, %b : tensor<13x80x8x1xf32>, tensor<2x80x32x1xf32>) outs(%fc : tensor<13x2x8x32xf32>) -> tensor<13x2x8x32xf32>
+  %e = tensor.empty() : tensor<100x40xf32>
+  %u = linalg.unpack %m inner_dims_pos = [0, 1] inner_tiles = [8, 32] into %e : tensor<13x2x8x32xf32> -> tensor<100x40xf32>
+  return %u, %m : tensor<100x40xf32>, tensor<13x2x8x32xf32>
 }
 
 // -----

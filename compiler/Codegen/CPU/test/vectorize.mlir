@@ -136,6 +136,81 @@ func.func @mmt4d_lhs_read_in_place(%a: tensor<64x96xf32>, %b: tensor<2x96x32x1xf
 
 // -----
 
+// Tests that a tile of a padded pack read in place (100 rows in tiles of 8)
+// reads each of its 8 rows on its own, at row min(m1 * 8 + i, 99): the last
+// tile's padded rows read the source's last row, never past its end.
+//   CHECK-DAG: #[[$ROW0:.+]] = affine_map<()[s0] -> (99, s0 * 8)>
+//   CHECK-DAG: #[[$ROW7:.+]] = affine_map<()[s0] -> (99, s0 * 8 + 7)>
+// CHECK-LABEL: func.func @mmt4d_padded_lhs_read_in_place
+//  CHECK-SAME:   %[[A:[a-zA-Z0-9]+]]: tensor<100x96xf32>
+//  CHECK-SAME:   %[[M1:[a-zA-Z0-9]+]]: index
+//       CHECK:   scf.for %[[K:.+]] = %c0 to %c96 step %c1
+//       CHECK:     %[[ROW0:.+]] = affine.min #[[$ROW0]]()[%[[M1]]]
+//       CHECK:     vector.transfer_read %[[A]][%[[ROW0]], %[[K]]], %{{.+}} : tensor<100x96xf32>, vector<1x1x1x1xf32>
+//       CHECK:     vector.insert_strided_slice {{.*}}offsets = [0, 0, 0, 0]
+// CHECK-COUNT-6:   vector.insert_strided_slice
+//       CHECK:     %[[ROW7:.+]] = affine.min #[[$ROW7]]()[%[[M1]]]
+//       CHECK:     vector.transfer_read %[[A]][%[[ROW7]], %[[K]]]
+//       CHECK:     vector.insert_strided_slice {{.*}}offsets = [0, 0, 7, 0]
+//       CHECK:     vector.contract
+//   CHECK-NOT:   linalg.pack
+func.func @mmt4d_padded_lhs_read_in_place(%a: tensor<100x96xf32>, %b: tensor<2x96x32x1xf32>, %m1: index) -> tensor<1x1x8x32xf32> {
+  %cst = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c96 = arith.constant 96 : index
+  %ep = tensor.empty() : tensor<13x96x8x1xf32>
+  %p = linalg.pack %a padding_value(%cst : f32) inner_dims_pos = [0, 1] inner_tiles = [8, 1] into %ep {kiln.read_in_place} : tensor<100x96xf32> -> tensor<13x96x8x1xf32>
+  %e = tensor.empty() : tensor<1x1x8x32xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x1x8x32xf32>) -> tensor<1x1x8x32xf32>
+  %r = scf.for %k = %c0 to %c96 step %c1 iter_args(%acc = %f) -> (tensor<1x1x8x32xf32>) {
+    %as = tensor.extract_slice %p[%m1, %k, 0, 0] [1, 1, 8, 1] [1, 1, 1, 1] : tensor<13x96x8x1xf32> to tensor<1x1x8x1xf32>
+    %bs = tensor.extract_slice %b[0, %k, 0, 0] [1, 1, 32, 1] [1, 1, 1, 1] : tensor<2x96x32x1xf32> to tensor<1x1x32x1xf32>
+    %t = linalg.mmt4d ins(%as, %bs : tensor<1x1x8x1xf32>, tensor<1x1x32x1xf32>) outs(%acc : tensor<1x1x8x32xf32>) -> tensor<1x1x8x32xf32>
+    scf.yield %t : tensor<1x1x8x32xf32>
+  }
+  return %r : tensor<1x1x8x32xf32>
+}
+
+// -----
+
+// Tests that a tile of a pack read in place whose source is a workgroup's
+// slice of rows, of a size known only at run time, reads each of its 8 rows
+// at min(m1 * 8 + i, rows - 1): the last workgroup's slice may end inside a
+// tile, and its padded rows must not read past the slice.
+//   CHECK-DAG: #[[$ROW0:.+]] = affine_map<()[s0, s1] -> (s1 - 1, s0 * 8)>
+//   CHECK-DAG: #[[$ROW7:.+]] = affine_map<()[s0, s1] -> (s1 - 1, s0 * 8 + 7)>
+// CHECK-LABEL: func.func @mmt4d_slice_lhs_read_in_place
+//  CHECK-SAME:   %[[A:[a-zA-Z0-9]+]]: tensor<?x96xf32>
+//  CHECK-SAME:   %[[M1:[a-zA-Z0-9]+]]: index
+//       CHECK:   scf.for %[[K:.+]] = %c0 to %c96 step %c1
+//       CHECK:     %[[ROWS:.+]] = tensor.dim %[[A]], %c0
+//       CHECK:     %[[ROW0:.+]] = affine.min #[[$ROW0]]()[%[[M1]], %[[ROWS]]]
+//       CHECK:     vector.transfer_read %[[A]][%[[ROW0]], %[[K]]]
+//       CHECK:     %[[ROW7:.+]] = affine.min #[[$ROW7]]()[%[[M1]], %[[ROWS]]]
+//       CHECK:     vector.transfer_read %[[A]][%[[ROW7]], %[[K]]]
+//       CHECK:     vector.contract
+//   CHECK-NOT:   linalg.pack
+func.func @mmt4d_slice_lhs_read_in_place(%a: tensor<?x96xf32>, %b: tensor<2x96x32x1xf32>, %m1: index, %tiles: index) -> tensor<1x1x8x32xf32> {
+  %cst = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c96 = arith.constant 96 : index
+  %ep = tensor.empty(%tiles) : tensor<?x96x8x1xf32>
+  %p = linalg.pack %a padding_value(%cst : f32) inner_dims_pos = [0, 1] inner_tiles = [8, 1] into %ep {kiln.read_in_place} : tensor<?x96xf32> -> tensor<?x96x8x1xf32>
+  %e = tensor.empty() : tensor<1x1x8x32xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x1x8x32xf32>) -> tensor<1x1x8x32xf32>
+  %r = scf.for %k = %c0 to %c96 step %c1 iter_args(%acc = %f) -> (tensor<1x1x8x32xf32>) {
+    %as = tensor.extract_slice %p[%m1, %k, 0, 0] [1, 1, 8, 1] [1, 1, 1, 1] : tensor<?x96x8x1xf32> to tensor<1x1x8x1xf32>
+    %bs = tensor.extract_slice %b[0, %k, 0, 0] [1, 1, 32, 1] [1, 1, 1, 1] : tensor<2x96x32x1xf32> to tensor<1x1x32x1xf32>
+    %t = linalg.mmt4d ins(%as, %bs : tensor<1x1x8x1xf32>, tensor<1x1x32x1xf32>) outs(%acc : tensor<1x1x8x32xf32>) -> tensor<1x1x8x32xf32>
+    scf.yield %t : tensor<1x1x8x32xf32>
+  }
+  return %r : tensor<1x1x8x32xf32>
+}
+
+// -----
+
 // Tests that one tile of a pack whose tile sizes are known only at run time
 // is copied as a padded slice of its source, transposed into place.
 // CHECK-LABEL: func.func @pack_dynamic_tile

@@ -127,6 +127,38 @@ kiln.executable @mmt4d_avx2 {
 
 // -----
 
+// Tests that a packed matmul on a packed RHS (constant weights) whose LHS
+// L2 does not hold (4 MiB) but whose L2 holds RHS panels for 128 columns or
+// more (Sapphire Rapids: 8 panels of 32 columns in half of 2 MiB) runs all
+// rows in each workgroup, as one packing its RHS does: 4 panels of 128
+// columns each, 8 workgroups, each panel read from memory once. With
+// x86-64-v3's 512 KiB L2 (mmt4d_avx2 above: 64 columns) the rows stay split.
+// CHECK-LABEL: kiln.executable @mmt4d_large_lhs_whole_rows
+//       CHECK: kiln.executable.export @mmt4d_large_lhs_whole_rows ordinal(0) bindings(3) workgroups([8, 1, 1])
+//       CHECK: linalg.mmt4d {lowering_config = #kiln.lowering_config<workgroup = [0, 4, 0, 0, 0, 0], vector = [1, 1, 1, 8, 32, 1]>}
+kiln.executable @mmt4d_large_lhs_whole_rows {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "sapphirerapids", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @mmt4d_large_lhs_whole_rows ordinal(0) bindings(3)
+    builtin.module {
+      func.func @mmt4d_large_lhs_whole_rows() {
+        %cst = arith.constant 0.0 : f32
+        %0 = kiln.binding 0 : memref<128x1024x8x1xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<128x1024x8x1xf32> to tensor<128x1024x8x1xf32>
+        %2 = kiln.binding 1 : memref<32x1024x32x1xf32>
+        %3 = bufferization.to_tensor %2 restrict : memref<32x1024x32x1xf32> to tensor<32x1024x32x1xf32>
+        %e = tensor.empty() : tensor<128x32x8x32xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<128x32x8x32xf32>) -> tensor<128x32x8x32xf32>
+        %m = linalg.mmt4d ins(%1, %3 : tensor<128x1024x8x1xf32>, tensor<32x1024x32x1xf32>) outs(%f : tensor<128x32x8x32xf32>) -> tensor<128x32x8x32xf32>
+        %4 = kiln.binding 2 : memref<128x32x8x32xf32>
+        bufferization.materialize_in_destination %m in restrict writable %4 : (tensor<128x32x8x32xf32>, memref<128x32x8x32xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
 // Tests that a named CPU plans with its own L2: Haswell's 256 KiB holds 2 of
 // the RHS panels above, and 32 column blocks of all rows make the workgroups.
 // CHECK-LABEL: kiln.executable @mmt4d_haswell

@@ -121,3 +121,34 @@ func.func @masked_rows(%m: memref<300x200xf32>, %row: index, %col: index, %rows:
   %v = vector.transfer_read %m[%row, %col], %pad, %mask {in_bounds = [true, true]} : memref<300x200xf32>, vector<3x16xf32>
   return %v : vector<3x16xf32>
 }
+
+// -----
+
+// Tests that an accumulator loop (10 steps of K) is unrolled by 4: two
+// iterations of 4 steps, each updating the two rows 4 times in order, then
+// the last 2 steps one at a time.
+// CHECK-LABEL: func.func @acc_unrolled
+//       CHECK:   scf.for %{{.+}} = %c0 to %c8 step %c4 iter_args({{.*}}) -> (vector<2x32xf32>)
+// CHECK-COUNT-8:   vector.fma {{.*}} : vector<32xf32>
+//   CHECK-NOT:     vector.fma
+//       CHECK:     scf.yield
+//       CHECK:   scf.for %{{.+}} = %c8 to %c10 step %c1 iter_args({{.*}}) -> (vector<2x32xf32>)
+// CHECK-COUNT-2:   vector.fma {{.*}} : vector<32xf32>
+//   CHECK-NOT:     vector.fma
+//       CHECK:     scf.yield
+func.func @acc_unrolled(%a: memref<2x10xf32>, %b: memref<10x32xf32>, %c: memref<2x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %pad = arith.constant 0.0 : f32
+  scf.for %k = %c0 to %c10 step %c1 {
+    %va = vector.transfer_read %a[%c0, %k], %pad {in_bounds = [true, true]} : memref<2x10xf32>, vector<2x1xf32>
+    %vb = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<10x32xf32>, vector<1x32xf32>
+    %vc = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]} : memref<2x32xf32>, vector<2x32xf32>
+    %r = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
+                          iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}
+        %va, %vb, %vc : vector<2x1xf32>, vector<1x32xf32> into vector<2x32xf32>
+    vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<2x32xf32>, memref<2x32xf32>
+  }
+  return
+}

@@ -37,9 +37,9 @@
 
 namespace {
 
-constexpr unsigned kSharedFlags = kiln::tools::kFunctionFlag |
-                                  kiln::tools::kThreadsFlag |
-                                  kiln::tools::kPerfFlag;
+constexpr unsigned kSharedFlags =
+    kiln::tools::kFunctionFlag | kiln::tools::kThreadsFlag |
+    kiln::tools::kPerfFlag | kiln::tools::kGuardPagesFlag;
 
 std::string Usage() {
   return std::string(
@@ -140,7 +140,7 @@ kiln::Status Run(const Options& options, bool* all_passed) {
 
   kiln::ThreadPool pool(options.run.threads);
   KILN_RETURN_IF_ERROR(pool.status(), "--threads");
-  kiln::Context context(module, &pool);
+  kiln::Context context(module, &pool, options.run.allocator());
   kiln::CheckRecorder checks;
   context.SetCheckHandler(&checks);
   size_t passed = 0, failed = 0;

@@ -49,6 +49,10 @@
 
 namespace {
 
+// The shared flags kiln-run takes.
+constexpr unsigned kRunFlags =
+    kiln::tools::kCallFlags | kiln::tools::kGuardPagesFlag;
+
 std::string Usage() {
   return std::string(
              "usage: kiln-run MODULE.kiln [options]\n"
@@ -57,7 +61,7 @@ std::string Usage() {
              "only function) and prints its results.\n"
              "\n"
              "options:\n") +
-         kiln::tools::RunFlagsHelp(kiln::tools::kCallFlags) +
+         kiln::tools::RunFlagsHelp(kRunFlags) +
          "  --output=@FILE.npy    write the k-th result to FILE.npy instead "
          "of\n"
          "                        printing it (k-th --output flag); '-' "
@@ -92,13 +96,6 @@ std::string Usage() {
          "letters,\n"
          "                        digits, '_', '-' and '.' are written %XX "
          "(hex)\n"
-         "  --guard-pages         place every input, binding and result (and "
-         "every\n"
-         "                        buffer the call uses) right before an\n"
-         "                        inaccessible page: a kernel that reads or\n"
-         "                        writes past the end of one dies of SIGSEGV "
-         "at\n"
-         "                        that access (slow; for debugging kernels)\n"
          "  --trace=PROVIDER      trace zones (module load, function, "
          "dispatch)\n"
          "                        with a provider: null (default), console,\n"
@@ -154,7 +151,6 @@ struct Options {
   std::string_view first_trace_option;
   bool list_functions = false;
   std::string dump_dispatches;
-  bool guard_pages = false;
   bool help = false;
   // --dispatch mode.
   std::string dispatch;
@@ -203,9 +199,8 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
       kiln::tools::CommandLine line,
       kiln::tools::ParseCommandLine(
           argc, argv,
-          kiln::tools::RunFlagSpecs(kiln::tools::kCallFlags,
+          kiln::tools::RunFlagSpecs(kRunFlags,
                                     {{"list-functions"},
-                                     {"guard-pages"},
                                      {"trace-print-source"},
                                      {"trace-workgroups"},
                                      {"output", true},
@@ -220,15 +215,13 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
   for (const kiln::tools::Flag& flag : line.flags) {
     const std::string_view name = flag.name, value = flag.value;
     KILN_ASSIGN_OR_RETURN(const bool shared, kiln::tools::ParseRunFlag(
-                                                 kiln::tools::kCallFlags, name,
+                                                 kRunFlags, name,
                                                  value, &options->run));
     if (shared) continue;
     if (name == "help") {
       options->help = true;
     } else if (name == "list-functions") {
       options->list_functions = true;
-    } else if (name == "guard-pages") {
-      options->guard_pages = true;
     } else if (name == "trace-print-source") {
       options->trace_options.print_source = true;
       if (options->first_trace_option.empty()) {
@@ -380,8 +373,7 @@ kiln::Status DispatchOne(const std::shared_ptr<const kiln::Module>& module,
   std::vector<kiln::Tensor> bindings;
   KILN_RETURN_IF_ERROR(
       kiln::tools::ParseBindings(options.bindings, ex, &bindings));
-  const std::shared_ptr<kiln::Allocator> allocator =
-      options.guard_pages ? kiln::tools::GuardPageAllocator() : nullptr;
+  const std::shared_ptr<kiln::Allocator> allocator = options.run.allocator();
   if (allocator) {
     KILN_RETURN_IF_ERROR(kiln::tools::MoveTensorsInto(allocator, &bindings));
   }
@@ -582,8 +574,7 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
   std::vector<kiln::Tensor> inputs;
   KILN_RETURN_IF_ERROR(
       kiln::tools::ParseInputs(options.run.inputs, signature, &inputs));
-  const std::shared_ptr<kiln::Allocator> allocator =
-      options.guard_pages ? kiln::tools::GuardPageAllocator() : nullptr;
+  const std::shared_ptr<kiln::Allocator> allocator = options.run.allocator();
   if (allocator) {
     KILN_RETURN_IF_ERROR(kiln::tools::MoveTensorsInto(allocator, &inputs));
   }

@@ -4,6 +4,8 @@
 
 #include <charconv>
 
+#include "support/guard_pages.h"
+
 namespace kiln::tools {
 
 namespace {
@@ -71,6 +73,13 @@ constexpr RunFlagInfo kRunFlags[] = {
      "                        back through the module's cross-stage line\n"
      "                        maps; a line that came from several splits its\n"
      "                        samples evenly among them\n"},
+    {kGuardPagesFlag,
+     {"guard-pages"},
+     "  --guard-pages         place every input and result (and every buffer\n"
+     "                        the call uses) right before an inaccessible\n"
+     "                        page: a kernel that reads or writes past the\n"
+     "                        end of one dies of SIGSEGV at that access\n"
+     "                        (slow; for debugging kernels)\n"},
 };
 
 }  // namespace
@@ -79,6 +88,10 @@ ModuleLoadOptions RunFlags::load_options() const {
   ModuleLoadOptions options;
   options.perf_visible_libraries = perf;
   return options;
+}
+
+std::shared_ptr<Allocator> RunFlags::allocator() const {
+  return guard_pages ? GuardPageAllocator() : nullptr;
 }
 
 std::vector<FlagSpec> RunFlagSpecs(unsigned set,
@@ -106,6 +119,8 @@ StatusOr<bool> ParseRunFlag(unsigned set, std::string_view name,
     KILN_RETURN_IF_ERROR(ParseThreadCount(value, &flags->threads));
   } else if ((set & kPerfFlag) && name == "perf") {
     flags->perf = true;
+  } else if ((set & kGuardPagesFlag) && name == "guard-pages") {
+    flags->guard_pages = true;
   } else {
     return false;
   }

@@ -1,20 +1,22 @@
 //===- run_flags.h - The flags of the tools that run functions ----*- C++ -*-===//
 //
 // kiln-run, kiln-benchmark and kiln-check run functions of a module and
-// share their flags: --function, --input, --threads, --perf and the profile
-// flags. Each is declared, parsed and described here once; a tool picks the
-// ones it takes and adds its own.
+// share their flags: --function, --input, --threads, --perf, the profile
+// flags and --guard-pages. Each is declared, parsed and described here
+// once; a tool picks the ones it takes and adds its own.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KILN_TOOLS_SUPPORT_RUN_FLAGS_H_
 #define KILN_TOOLS_SUPPORT_RUN_FLAGS_H_
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "kiln/allocator.h"
 #include "kiln/module.h"
 #include "kiln/status.h"
 #include "support/command_line.h"
@@ -29,6 +31,9 @@ inline constexpr unsigned kThreadsFlag = 1u << 2;   // --threads=N
 inline constexpr unsigned kPerfFlag = 1u << 3;      // --perf
 /// --profile[=HZ], --profile-output=FILE, --profile-stage=STAGE.
 inline constexpr unsigned kProfileFlags = 1u << 4;
+/// --guard-pages (kiln-run, kiln-check: for finding kernels that read or
+/// write out of bounds, not for timing).
+inline constexpr unsigned kGuardPagesFlag = 1u << 5;
 /// Those of a tool that calls one function on inputs (kiln-run,
 /// kiln-benchmark): all of them.
 inline constexpr unsigned kCallFlags =
@@ -41,9 +46,13 @@ struct RunFlags {
   int threads = 0;  // 0: hardware concurrency
   bool perf = false;
   ProfileFlags profile;
+  bool guard_pages = false;
 
   /// How to load the module (--perf: libraries perf can read).
   ModuleLoadOptions load_options() const;
+  /// Where a Context's tensors come from: null (the default allocator), or
+  /// with --guard-pages one that ends each at an inaccessible page.
+  std::shared_ptr<Allocator> allocator() const;
 };
 
 /// The declarations of the flags in `set`, for ParseCommandLine, followed

@@ -1,4 +1,4 @@
-// RUN: kiln-compile %s -o %t.kiln && kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-compile %s -o %t.kiln && kiln-check --guard-pages %t.kiln | FileCheck %s
 // Buffer reuse around loops and branches, checked against the same steps
 // unrolled into straight-line code (planned without loops) and against
 // constants. A plan that let a result take the buffer of a value still to

@@ -1,4 +1,4 @@
-// RUN: kiln-compile %s -o %t.kiln && kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-compile %s -o %t.kiln && kiln-check --guard-pages %t.kiln | FileCheck %s
 // Host control flow written directly with scf.if, scf.for and scf.while on
 // tensors; conditions come from tensor.extract of computed tensors or from
 // index loops.

@@ -1,4 +1,4 @@
-// RUN: kiln-compile %s -o %t.kiln && kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-compile %s -o %t.kiln && kiln-check --guard-pages %t.kiln | FileCheck %s
 // linalg convolutions (conv_2d_nhwc_hwcf, depthwise_conv_2d_nhwc_hwc) and
 // pooling (pooling_nhwc_max, pooling_nhwc_sum).
 

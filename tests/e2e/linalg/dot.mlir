@@ -1,4 +1,4 @@
-// RUN: kiln-compile %s -o %t.kiln && kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-compile %s -o %t.kiln && kiln-check --guard-pages %t.kiln | FileCheck %s
 // linalg.dot: a contraction into a 0-d tensor as a named op.
 
 // CHECK: {{^}}dot_f32: PASS

@@ -1,4 +1,4 @@
-// RUN: kiln-compile %s -o %t.kiln && kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-compile %s -o %t.kiln && kiln-check --guard-pages %t.kiln | FileCheck %s
 // tensor.from_elements of host scalars (which kiln computes as 0-d tensors).
 
 // CHECK: {{^}}from_elements_scalar_0d: PASS

@@ -1,4 +1,4 @@
-// RUN: kiln-compile %s -o %t.kiln && kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-compile %s -o %t.kiln && kiln-check --guard-pages %t.kiln | FileCheck %s
 // tensor.insert at positions the program computes. An index out of range
 // (undefined in MLIR) is clamped into the tensor, as XLA clamps a
 // dynamic-update-slice: it writes the nearest element, never past the buffer.

@@ -1,4 +1,4 @@
-// RUN: kiln-compile %s -o %t.kiln && kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-compile %s -o %t.kiln && kiln-check --guard-pages %t.kiln | FileCheck %s
 // linalg contractions: matmul (plain, accumulating, with transposed operands
 // through indexing_maps or linalg.generic, i8 x i8 -> i32), batch_matmul
 // and matvec.

@@ -1,4 +1,4 @@
-// RUN: kiln-compile %s --reassociate-fp-reductions=false -o %t.kiln && kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-compile %s --reassociate-fp-reductions=false -o %t.kiln && kiln-check --guard-pages %t.kiln | FileCheck %s
 // With reassociation off, a float sum adds in the program's order: each 1
 // after 1e8 rounds away until -1e8 cancels it, so the sum is 7 exactly (a
 // sum by vector lanes keeps more of the ones).

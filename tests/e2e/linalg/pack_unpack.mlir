@@ -1,4 +1,4 @@
-// RUN: kiln-compile %s -o %t.kiln && kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-compile %s -o %t.kiln && kiln-check --guard-pages %t.kiln | FileCheck %s
 // linalg.pack and linalg.unpack (tiles, outer_dims_perm, padding), which kiln
 // decomposes into pads, reshapes and transposes. Expected values by hand.
 

@@ -1,4 +1,4 @@
-// RUN: kiln-compile %s -o %t.kiln && kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-compile %s -o %t.kiln && kiln-check --guard-pages %t.kiln | FileCheck %s
 // linalg.softmax, reductions (linalg.reduce and reduction linalg.generic,
 // argmax with two outputs) and an elementwise generic.
 

@@ -1,4 +1,4 @@
-// RUN: kiln-compile %s -o %t.kiln && kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-compile %s -o %t.kiln && kiln-check --guard-pages %t.kiln | FileCheck %s
 // Shapes IREE's tests make dynamic (flow.tensor.dynamic_constant, helpers
 // that take their sizes and tie their result to them) compile when they are
 // known at compile time; helpers holding checks or taking scalars inline.

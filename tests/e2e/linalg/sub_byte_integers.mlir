@@ -1,4 +1,4 @@
-// RUN: kiln-compile %s -o %t.kiln && kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-compile %s -o %t.kiln && kiln-check --guard-pages %t.kiln | FileCheck %s
 // i2 and i4 tensors: one element per byte between dispatches, their own
 // type inside kernels (wrapping arithmetic, sign and zero extension).
 

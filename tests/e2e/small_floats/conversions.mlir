@@ -5,7 +5,7 @@
 //
 // RUN: %python %S/Inputs/small_float_cases.py program > %t.mlir
 // RUN: kiln-compile %t.mlir -o %t.kiln
-// RUN: kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-check --guard-pages %t.kiln | FileCheck %s
 // RUN: %python %S/Inputs/small_float_cases.py parse kiln-run %t.kiln | FileCheck %s --check-prefix=PARSE
 
 // CHECK: values_f8E5M2: PASS

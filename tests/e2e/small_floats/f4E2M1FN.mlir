@@ -6,7 +6,7 @@
 // values through kiln-run.
 //
 // RUN: kiln-compile %s -o %t.kiln
-// RUN: kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-check --guard-pages %t.kiln | FileCheck %s
 // RUN: kiln-run %t.kiln --function=double --input="6xf4E2M1FN=0.5,-6,2.4,-0,1.25,1.75" | FileCheck %s --check-prefix=OUT
 
 // CHECK: {{^}}round_trip: PASS

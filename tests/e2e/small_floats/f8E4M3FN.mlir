@@ -4,7 +4,7 @@
 // accumulating in f32 and rounded once, and values through kiln-run's text.
 //
 // RUN: kiln-compile %s -o %t.kiln
-// RUN: kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-check --guard-pages %t.kiln | FileCheck %s
 // RUN: kiln-run %t.kiln --function=scale --input="6xf8E4M3FN=1,-2.5,0.1,448,-0,nan" --input=f32=1.5 | FileCheck %s --check-prefix=OUT
 
 // CHECK: {{^}}round_trip: PASS

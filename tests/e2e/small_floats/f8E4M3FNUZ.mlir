@@ -3,7 +3,7 @@
 // arithmetic, a sum and a max reduction, and values through kiln-run.
 //
 // RUN: kiln-compile %s -o %t.kiln
-// RUN: kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-check --guard-pages %t.kiln | FileCheck %s
 // RUN: kiln-run %t.kiln --function=square --input="2x2xf8E4M3FNUZ=[1.5,-0.1][16,nan]" | FileCheck %s --check-prefix=OUT
 
 // CHECK: {{^}}round_trip: PASS

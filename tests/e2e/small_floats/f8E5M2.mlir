@@ -4,7 +4,7 @@
 // sum accumulating in f32 and rounded once, and values through kiln-run.
 //
 // RUN: kiln-compile %s -o %t.kiln
-// RUN: kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-check --guard-pages %t.kiln | FileCheck %s
 // RUN: kiln-run %t.kiln --function=negate --input="5xf8E5M2=1.25,-inf,60000,0,0.00001" | FileCheck %s --check-prefix=OUT
 
 // CHECK: {{^}}round_trip: PASS

@@ -3,7 +3,7 @@
 // arithmetic, a matmul accumulating in f32, and values through kiln-run.
 //
 // RUN: kiln-compile %s -o %t.kiln
-// RUN: kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-check --guard-pages %t.kiln | FileCheck %s
 // RUN: kiln-run %t.kiln --function=halve --input="5xf8E5M2FNUZ=-0,nan,3,0.0000076293945,57344" | FileCheck %s --check-prefix=OUT
 
 // CHECK: {{^}}round_trip: PASS

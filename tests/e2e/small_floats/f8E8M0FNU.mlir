@@ -4,7 +4,7 @@
 // scaling_truncf), and values through kiln-run.
 //
 // RUN: kiln-compile %s -o %t.kiln
-// RUN: kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-check --guard-pages %t.kiln | FileCheck %s
 // RUN: kiln-run %t.kiln --function=times_two --input="5xf8E8M0FNU=0.25,1,3,1e38,nan" | FileCheck %s --check-prefix=OUT
 
 // CHECK: {{^}}round_trip: PASS

@@ -1,4 +1,4 @@
-// RUN: kiln-compile %s -o %t.kiln && kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-compile %s -o %t.kiln && kiln-check --guard-pages %t.kiln | FileCheck %s
 // TOSA ops whose upstream lowering goes through tosa.apply_scale: tosa.mul
 // with a nonzero shift, tosa.rescale and integer tosa.avg_pool2d (kiln runs
 // tosa-to-arith with include-apply-rescale).

@@ -1,4 +1,4 @@
-// RUN: kiln-compile %s -o %t.kiln && kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-compile %s -o %t.kiln && kiln-check --guard-pages %t.kiln | FileCheck %s
 // tosa.cast between float, integer and boolean element types.
 
 // CHECK: {{^}}cast_f32_to_i32: PASS

@@ -1,4 +1,4 @@
-// RUN: kiln-compile %s -o %t.kiln && kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-compile %s -o %t.kiln && kiln-check --guard-pages %t.kiln | FileCheck %s
 // tosa.conv2d (NHWC input, OHWI weights), tosa.depthwise_conv2d (HWCM
 // weights), tosa.max_pool2d, tosa.avg_pool2d, tosa.conv3d and
 // tosa.transpose_conv2d.

@@ -1,4 +1,4 @@
-// RUN: kiln-compile %s -o %t.kiln && kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-compile %s -o %t.kiln && kiln-check --guard-pages %t.kiln | FileCheck %s
 // TOSA data movement: transpose, slice, concat, reverse, gather, identity,
 // const, and table lookups (int8, and int16 with interpolation). reshape, pad
 // and tile are in shape_ops.mlir.

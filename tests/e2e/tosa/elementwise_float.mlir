@@ -1,4 +1,4 @@
-// RUN: kiln-compile %s -o %t.kiln && kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-compile %s -o %t.kiln && kiln-check --guard-pages %t.kiln | FileCheck %s
 // Elementwise TOSA math on f32 tensors, one op per function.
 
 // CHECK: {{^}}abs_f32: PASS

@@ -1,5 +1,5 @@
 // RUN: kiln-compile %s -o %t.kiln
-// RUN: not kiln-check %t.kiln > %t.out
+// RUN: not kiln-check --guard-pages %t.kiln > %t.out
 // RUN: FileCheck %s < %t.out
 // Deliberately wrong expectations: proves that kiln-check reports failures
 // (with the expected and actual values, the type and the first differing

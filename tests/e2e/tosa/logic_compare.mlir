@@ -1,4 +1,4 @@
-// RUN: kiln-compile %s -o %t.kiln && kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-compile %s -o %t.kiln && kiln-check --guard-pages %t.kiln | FileCheck %s
 // TOSA comparisons, logical ops on i1, bitwise ops and shifts, and select.
 
 // CHECK: {{^}}equal_f32: PASS

@@ -1,4 +1,4 @@
-// RUN: kiln-compile %s -o %t.kiln && kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-compile %s -o %t.kiln && kiln-check --guard-pages %t.kiln | FileCheck %s
 // tosa.matmul: batched [N, H, C] x [N, C, W] with zero-point operands.
 
 // CHECK: {{^}}matmul_f32: PASS

@@ -1,4 +1,4 @@
-// RUN: kiln-compile %s -o %t.kiln && kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-compile %s -o %t.kiln && kiln-check --guard-pages %t.kiln | FileCheck %s
 // TOSA reductions along each axis (the reduced axis is kept with size 1) and
 // tosa.argmax (the axis is removed).
 

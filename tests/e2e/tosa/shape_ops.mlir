@@ -1,4 +1,4 @@
-// RUN: kiln-compile %s -o %t.kiln && kiln-check %t.kiln | FileCheck %s
+// RUN: kiln-compile %s -o %t.kiln && kiln-check --guard-pages %t.kiln | FileCheck %s
 // TOSA ops that take !tosa.shape operands: reshape, pad and tile (tile lowers
 // through a reshape), conditions reshaped to 0-d for cond_if and while_loop,
 // and a strided transpose_conv2d (decomposed into reshapes and a pad). The

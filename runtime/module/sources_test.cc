@@ -607,6 +607,33 @@ TEST(DebugInfoVerifyTest, LibraryLines) {
                 "must end with a row outside every export");
 }
 
+// Rows 4 bytes past where the builder aligned them (what a corrupted file
+// may hold: FlatBuffers' verifier checks the vector's length field only)
+// are refused, not read misaligned.
+TEST(DebugInfoVerifyTest, MisalignedLibraryLines) {
+  std::vector<uint8_t> bytes = BuildModule(LibraryLinesSpec());
+  const fb::Library* library = fb::GetModule(bytes.data())->libraries()->Get(0);
+  // The library's field holds the offset of the vector from the field.
+  const uint8_t* field =
+      reinterpret_cast<const flatbuffers::Table*>(library)->GetAddressOf(
+          fb::Library::VT_LINES);
+  const auto* vector = reinterpret_cast<const uint8_t*>(library->lines());
+  const size_t field_at = field - bytes.data();
+  const size_t vector_at = vector - bytes.data();
+  const size_t vector_size =
+      sizeof(uint32_t) + library->lines()->size() * sizeof(fb::LibraryLine);
+  // Moved 4 bytes down, over the 4 bytes of padding that keep the rows
+  // aligned, and pointed at there.
+  ASSERT_EQ(vector_at % 8, 4u);
+  std::memmove(bytes.data() + vector_at - 4, bytes.data() + vector_at,
+               vector_size);
+  uint32_t offset;
+  std::memcpy(&offset, bytes.data() + field_at, sizeof(offset));
+  offset -= 4;
+  std::memcpy(bytes.data() + field_at, &offset, sizeof(offset));
+  EXPECT_EQ(LoadError(bytes), "library 0: line rows are not 8-byte aligned");
+}
+
 TEST(DebugInfoVerifyTest, BindingTypesLocationsAndProvenance) {
   const std::string prefix = "executable 0 'ex' export 'add_f32': ";
   fb::ModuleT spec = DebugSpec();

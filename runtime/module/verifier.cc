@@ -457,6 +457,14 @@ Status VerifyLibraryLines(const fb::Module& module, uint32_t index) {
   const fb::Library* library = module.libraries()->Get(index);
   const auto* lines = library->lines();
   if (SizeOf(lines) == 0) return OkStatus();
+  // FlatBuffers' verifier aligns a vector's length, not its elements: rows
+  // (8-byte aligned for their offset, in the 64-byte aligned buffer) at
+  // another address would be read misaligned.
+  if (reinterpret_cast<uintptr_t>(lines->Data()) % alignof(fb::LibraryLine) !=
+      0) {
+    return DataLossError("line rows are not ", alignof(fb::LibraryLine),
+                         "-byte aligned");
+  }
   KILN_ASSIGN_OR_RETURN(
       const uint64_t image_end,
       LibraryImageEnd(library->data()->data(), library->data()->size()));

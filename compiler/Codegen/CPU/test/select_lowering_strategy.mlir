@@ -466,12 +466,13 @@ kiln.executable @conv {
 
 // -----
 
-// Tests that with AVX-512 a convolution keeps one-vector rows, unlike a
-// contraction's two: 16 rows less the halo (14 output columns, which 56
-// divides into 4 tiles) x 16 output channels.
+// Tests that with AVX-512 a convolution step takes a whole filter row (the
+// filter width's loop untiled, 0) on two-vector rows: 10 rows less the
+// halo (8 output columns, which 56 divides into 7 tiles) x 32 output
+// channels.
 // CHECK-LABEL: kiln.executable @conv_avx512
 //       CHECK: kiln.executable.export @conv_avx512 ordinal(0) bindings(3)
-//       CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}lowering_config = #kiln.lowering_config<workgroup = [0, {{[1-9][0-9]*}}, 0, 0, 0, 0, 0], vector = [1, 1, 14, 16, 1, 0, 1]>
+//       CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}lowering_config = #kiln.lowering_config<workgroup = [0, {{[1-9][0-9]*}}, 0, 0, 0, 0, 0], vector = [1, 1, 8, 32, 1, 0, 1]>
 kiln.executable @conv_avx512 {
   kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v4", features = "", triple = "x86_64-unknown-linux-gnu"} {
     kiln.executable.export @conv_avx512 ordinal(0) bindings(3)

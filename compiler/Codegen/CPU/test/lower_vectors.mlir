@@ -124,26 +124,53 @@ func.func @masked_rows(%m: memref<300x200xf32>, %row: index, %col: index, %rows:
 
 // -----
 
-// Tests that an accumulator loop (10 steps of K) is unrolled by 4: two
-// iterations of 4 steps, each updating the two rows 4 times in order, then
-// the last 2 steps one at a time.
+// Tests that an accumulator loop is unrolled by the largest of 4 and 2 that
+// divides its step count, so that no remainder loop repeats its body: 12
+// steps of K run as 3 iterations of 4 steps (each updating the two rows 4
+// times, in order), 10 steps as 5 of 2, and 7 steps stay as they are.
 // CHECK-LABEL: func.func @acc_unrolled
-//       CHECK:   scf.for %{{.+}} = %c0 to %c8 step %c4 iter_args({{.*}}) -> (vector<2x32xf32>)
+//       CHECK:   scf.for %{{.+}} = %c0 to %c12 step %c4 iter_args({{.*}}) -> (vector<2x32xf32>)
 // CHECK-COUNT-8:   vector.fma {{.*}} : vector<32xf32>
 //   CHECK-NOT:     vector.fma
 //       CHECK:     scf.yield
-//       CHECK:   scf.for %{{.+}} = %c8 to %c10 step %c1 iter_args({{.*}}) -> (vector<2x32xf32>)
+//   CHECK-NOT:   scf.for
+//       CHECK:   scf.for %{{.+}} = %c0 to %c10 step %c2 iter_args({{.*}}) -> (vector<2x32xf32>)
+// CHECK-COUNT-4:   vector.fma {{.*}} : vector<32xf32>
+//   CHECK-NOT:     vector.fma
+//       CHECK:     scf.yield
+//   CHECK-NOT:   scf.for
+//       CHECK:   scf.for %{{.+}} = %c0 to %c7 step %c1 iter_args({{.*}}) -> (vector<2x32xf32>)
 // CHECK-COUNT-2:   vector.fma {{.*}} : vector<32xf32>
 //   CHECK-NOT:     vector.fma
 //       CHECK:     scf.yield
-func.func @acc_unrolled(%a: memref<2x10xf32>, %b: memref<10x32xf32>, %c: memref<2x32xf32>) {
+func.func @acc_unrolled(%a: memref<2x12xf32>, %b: memref<12x32xf32>, %c: memref<2x32xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
   %c10 = arith.constant 10 : index
+  %c12 = arith.constant 12 : index
   %pad = arith.constant 0.0 : f32
+  scf.for %k = %c0 to %c12 step %c1 {
+    %va = vector.transfer_read %a[%c0, %k], %pad {in_bounds = [true, true]} : memref<2x12xf32>, vector<2x1xf32>
+    %vb = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<12x32xf32>, vector<1x32xf32>
+    %vc = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]} : memref<2x32xf32>, vector<2x32xf32>
+    %r = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
+                          iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}
+        %va, %vb, %vc : vector<2x1xf32>, vector<1x32xf32> into vector<2x32xf32>
+    vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<2x32xf32>, memref<2x32xf32>
+  }
   scf.for %k = %c0 to %c10 step %c1 {
-    %va = vector.transfer_read %a[%c0, %k], %pad {in_bounds = [true, true]} : memref<2x10xf32>, vector<2x1xf32>
-    %vb = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<10x32xf32>, vector<1x32xf32>
+    %va = vector.transfer_read %a[%c0, %k], %pad {in_bounds = [true, true]} : memref<2x12xf32>, vector<2x1xf32>
+    %vb = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<12x32xf32>, vector<1x32xf32>
+    %vc = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]} : memref<2x32xf32>, vector<2x32xf32>
+    %r = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
+                          iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}
+        %va, %vb, %vc : vector<2x1xf32>, vector<1x32xf32> into vector<2x32xf32>
+    vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]} : vector<2x32xf32>, memref<2x32xf32>
+  }
+  scf.for %k = %c0 to %c7 step %c1 {
+    %va = vector.transfer_read %a[%c0, %k], %pad {in_bounds = [true, true]} : memref<2x12xf32>, vector<2x1xf32>
+    %vb = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<12x32xf32>, vector<1x32xf32>
     %vc = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]} : memref<2x32xf32>, vector<2x32xf32>
     %r = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
                           iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}

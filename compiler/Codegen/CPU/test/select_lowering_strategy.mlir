@@ -253,8 +253,8 @@ kiln.executable @mmt4d_packing_rhs {
 // -----
 
 // Tests that a packed matmul packing its RHS in its dispatch whose LHS L2
-// does not hold (86 row tiles over K = 256: 516 KiB, more than LLVM's 256
-// KiB L2 for a named CPU) gives each workgroup 128 columns, 8 of the 16-wide
+// does not hold (86 row tiles over K = 256: 516 KiB, more than the 512 KiB
+// L2 x86-64-v3 assumes) gives each workgroup 128 columns, 8 of the 16-wide
 // panels, so that each LHS tile it loads serves them all: 8 workgroups, not
 // one per panel.
 // CHECK-LABEL: kiln.executable @mmt4d_packing_rhs_large_lhs

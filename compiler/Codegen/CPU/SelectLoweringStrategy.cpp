@@ -41,8 +41,9 @@ constexpr int64_t kTargetWorkgroups = 32;
 constexpr int64_t kPlannedDynamicRows = 1024;
 
 /// Columns a workgroup of a packed contraction that reads its LHS from
-/// beyond L2 takes at least, so that each LHS tile it loads serves them all,
-/// as long as that leaves kMinWorkgroupsReusingLHS workgroups.
+/// beyond L2, or packs its RHS panels itself, takes at least, so that each
+/// LHS tile it loads serves them all, as long as that leaves
+/// kMinWorkgroupsReusingLHS workgroups.
 constexpr int64_t kMinLHSReuseColumns = 128;
 constexpr int64_t kMinWorkgroupsReusingLHS = 8;
 
@@ -108,13 +109,15 @@ TilePlan selectPackedContractionTiles(linalg::LinalgOp op,
       ranges[m1] * m0 * ranges[k1] * k0 * elementBytes <= target.l2Bytes;
   // A workgroup that packs its RHS panels itself runs every row against
   // them: splitting the rows would pack the same panels twice, so the
-  // columns alone make the workgroups. Each reads all of the LHS; one that
-  // L2 does not hold comes from memory every time, so then a workgroup
-  // takes at least kMinLHSReuseColumns columns. Intel Xeon, 1 thread (2
-  // threads): matmul 1024, weights as inputs, AVX-512 code, 12.2-13.0 ms
-  // (6.2-6.4) with 32 columns per workgroup, 11.2-11.7 (5.9) with 128;
-  // matmul 256, x86-64-v3 code, 0.304 ms (0.176) with 16 columns, 0.280
-  // (0.161) with 32, all its 8 workgroups allow.
+  // columns alone make the workgroups. Each reads all of the LHS, so a
+  // workgroup takes at least kMinLHSReuseColumns columns. Intel Xeon, 1
+  // thread (2 threads): matmul 1024, weights as inputs, AVX-512 code (an LHS
+  // L2 does not hold, from memory every time), 12.2-13.0 ms (6.2-6.4) with
+  // 32 columns per workgroup, 11.2-11.7 (5.9) with 128; matmul 256,
+  // x86-64-v3 code, 0.304 ms (0.176) with 16 columns, 0.280 (0.161) with
+  // 32, all its 8 workgroups allow. With an LHS that L2 holds: the MLP's
+  // 64-row layers, AVX-512 code, 1.96 ms (0.99) with 32 columns, 1.82
+  // (0.92) with 128; x86-64-v3 code the same with 16, 64 or 128.
   // A packed RHS (constant weights) is planned the same way when L2 holds
   // kMinLHSReuseColumns columns of it and not the LHS: split among row
   // blocks, each block's first row tile would wait on its panels from
@@ -124,11 +127,10 @@ TilePlan selectPackedContractionTiles(linalg::LinalgOp op,
   // the LHS would be read from memory twice as often, for no gain.
   bool packsRHS = op.getDpsInputs()[1].getDefiningOp<linalg::PackOp>();
   if (packsRHS || (!lhsFitsL2 && maxTn1 * n0 >= kMinLHSReuseColumns)) {
-    int64_t columns = std::max<int64_t>(1, ranges[n1] / kTargetWorkgroups);
-    if (!lhsFitsL2)
-      columns = std::max<int64_t>(
-          columns, std::min<int64_t>(llvm::divideCeil(kMinLHSReuseColumns, n0),
-                                     ranges[n1] / kMinWorkgroupsReusingLHS));
+    int64_t columns = std::max<int64_t>(
+        {1, ranges[n1] / kTargetWorkgroups,
+         std::min<int64_t>(llvm::divideCeil(kMinLHSReuseColumns, n0),
+                           ranges[n1] / kMinWorkgroupsReusingLHS)});
     plan.workgroup[m1] = ranges[m1];
     plan.workgroup[n1] = std::min(maxTn1, columns);
     return plan;

@@ -220,13 +220,13 @@ kiln.executable @mmt4d_few_rows {
 
 // Tests the tiles of a packed matmul that packs its RHS in its dispatch: a
 // workgroup runs all 22 row tiles (0: the whole loop) against the panels it
-// packed, so the columns alone make the workgroups, one 16 KiB panel each
-// (16 workgroups, not 2 of the 8 panels that would fit half of L2). The pack
-// takes its own vector tiles.
+// packed, so the columns alone make the workgroups: 2 of the 16 KiB panels
+// each, as many as leave 8 workgroups toward 128 columns (not 8 panels, half
+// of L2, in 2 workgroups). The pack takes its own vector tiles.
 // CHECK-LABEL: kiln.executable @mmt4d_packing_rhs
-//       CHECK: kiln.executable.export @mmt4d_packing_rhs ordinal(0) bindings(3) workgroups([16, 1, 1])
+//       CHECK: kiln.executable.export @mmt4d_packing_rhs ordinal(0) bindings(3) workgroups([8, 1, 1])
 //       CHECK: linalg.pack {{.*}}lowering_config = #kiln.lowering_config<vector = [1, 8]>
-//       CHECK: linalg.mmt4d {lowering_config = #kiln.lowering_config<workgroup = [0, 1, 0, 0, 0, 0], vector = [1, 1, 1, 6, 16, 1]>}
+//       CHECK: linalg.mmt4d {lowering_config = #kiln.lowering_config<workgroup = [0, 2, 0, 0, 0, 0], vector = [1, 1, 1, 6, 16, 1]>}
 kiln.executable @mmt4d_packing_rhs {
   kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
     kiln.executable.export @mmt4d_packing_rhs ordinal(0) bindings(3)

@@ -70,6 +70,24 @@ SmallVector<int64_t> findEqualConstants(func::FuncOp funcOp) {
       for (size_t i = 1; i < constants.size(); ++i)
         equal(constants.front(), constants[i]);
   });
+  // A contraction unpacked in the kernel runs over the unpack's rows and
+  // reads as many of its LHS (packed, or read in place): those rows must
+  // be the LHS's.
+  funcOp.walk([&](linalg::UnPackOp op) {
+    Operation *contraction = op.getSource().getDefiningOp();
+    if (!isa_and_present<linalg::Mmt4DOp, linalg::BatchMmt4DOp>(contraction))
+      return;
+    auto packOp = contraction->getOperand(0).getDefiningOp<linalg::PackOp>();
+    if (!packOp)
+      return;
+    int64_t rows = op.getInnerDimsPos().front();
+    std::optional<int64_t> extent = findDispatchConstant(op.getDest(), rows);
+    if (!extent)
+      extent = findStoredDispatchConstant(op.getResult(), rows);
+    equal(findDispatchConstant(packOp.getSource(),
+                               packOp.getInnerDimsPos().front()),
+          extent);
+  });
   funcOp.walk([&](bufferization::MaterializeInDestinationOp op) {
     auto type = dyn_cast<RankedTensorType>(op.getSource().getType());
     for (int64_t dim = 0; type && dim < type.getRank(); ++dim)

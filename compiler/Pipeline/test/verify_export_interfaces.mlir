@@ -138,6 +138,42 @@ kiln.executable @dynamic {
 
 // -----
 
+// Tests that a contraction unpacked in its kernel, with rows known only at
+// run time, takes its LHS's rows (constant 0, the pack's source) to be the
+// unpack's (constant 1, stored to the result's binding): its workgroups run
+// over the one and read the other.
+// CHECK-LABEL: kiln.executable @contraction_dynamic_rows
+//       CHECK:   kiln.executable.export @contraction_dynamic_rows {{.*}}equal_constants = array<i64: 0, 1>
+kiln.executable @contraction_dynamic_rows {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @contraction_dynamic_rows ordinal(0) bindings(3) {binding_types = [tensor<?x16xf32>, tensor<2x16x32x1xf32>, tensor<?x64xf32>]}
+    builtin.module {
+      func.func @contraction_dynamic_rows() {
+        %zero = arith.constant 0.0 : f32
+        %n0 = kiln.dispatch.constant 0 : index
+        %0 = kiln.binding 0(%n0) : memref<?x16xf32>
+        %a = bufferization.to_tensor %0 restrict : memref<?x16xf32> to tensor<?x16xf32>
+        %1 = kiln.binding 1 : memref<2x16x32x1xf32>
+        %b = bufferization.to_tensor %1 restrict : memref<2x16x32x1xf32> to tensor<2x16x32x1xf32>
+        %m1 = affine.apply affine_map<()[s0] -> (s0 ceildiv 8)>()[%n0]
+        %ea = tensor.empty(%m1) : tensor<?x16x8x1xf32>
+        %pa = linalg.pack %a padding_value(%zero : f32) inner_dims_pos = [0, 1] inner_tiles = [8, 1] into %ea : tensor<?x16xf32> -> tensor<?x16x8x1xf32>
+        %ec = tensor.empty(%m1) : tensor<?x2x8x32xf32>
+        %fc = linalg.fill ins(%zero : f32) outs(%ec : tensor<?x2x8x32xf32>) -> tensor<?x2x8x32xf32>
+        %c = linalg.mmt4d ins(%pa, %b : tensor<?x16x8x1xf32>, tensor<2x16x32x1xf32>) outs(%fc : tensor<?x2x8x32xf32>) -> tensor<?x2x8x32xf32>
+        %n1 = kiln.dispatch.constant 1 : index
+        %eu = tensor.empty(%n1) : tensor<?x64xf32>
+        %u = linalg.unpack %c inner_dims_pos = [0, 1] inner_tiles = [8, 32] into %eu : tensor<?x2x8x32xf32> -> tensor<?x64xf32>
+        %2 = kiln.binding 2(%n1) : memref<?x64xf32>
+        bufferization.materialize_in_destination %u in restrict writable %2 : (tensor<?x64xf32>, memref<?x64xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
 // Tests that an unpack's tiles are derived to cover its result: the source's
 // outer dimension holding the row tiles (constant 0, the second through
 // outer_dims_perm) times 8 covers the rows (constant 1).

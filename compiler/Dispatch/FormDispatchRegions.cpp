@@ -136,9 +136,15 @@ bool canFuseRHSPack(Operation *consumer, OpOperand &operand) {
   // (B,) M1, K1, M0, K0 and (B,) N1, K1, N0, K0.
   int64_t m1 = lhsType.getDimSize(lhsType.getRank() - 4);
   RankedTensorType rhsType = packOp.getDestType();
-  if (ShapedType::isDynamic(m1) || !rhsType.hasStaticShape())
+  if (!rhsType.hasStaticShape())
     return false;
   int64_t n1 = rhsType.getDimSize(rhsType.getRank() - 4);
+  // Rows known only at run time (a batch) may be many: the panels alone
+  // must give enough workgroups. The contraction's workgroups then split
+  // the rows of the unpack that runs with it.
+  if (ShapedType::isDynamic(m1))
+    return n1 >= kMinColumnTilesPackingRHS && consumer->hasOneUse() &&
+           canUnPackInContraction(*consumer->getUsers().begin());
   if (m1 <= kMaxRowTilesPackingRHS || n1 >= kMinColumnTilesPackingRHS)
     return true;
   // (B x) M x K elements of the LHS, each multiplied by N of the RHS.
@@ -151,15 +157,14 @@ bool canFuseRHSPack(Operation *consumer, OpOperand &operand) {
 /// A packed contraction whose result only its unpack reads joins the
 /// unpack's dispatch: each workgroup unpacks its accumulator tiles (and runs
 /// the epilogue on them) while they are in registers, so the packed result
-/// never goes to memory.
+/// never goes to memory. Its rows may be known only at run time (a batch).
 bool canFuseContractionIntoUnPack(Operation *user, OpOperand &operand) {
   auto unpackOp = dyn_cast<linalg::UnPackOp>(user);
   if (!unpackOp || &operand != &unpackOp.getSourceMutable())
     return false;
   Operation *producer = operand.get().getDefiningOp();
   return isa_and_present<linalg::Mmt4DOp, linalg::BatchMmt4DOp>(producer) &&
-         producer->hasOneUse() && unpackOp.getSourceType().hasStaticShape() &&
-         unpackOp.getDestType().hasStaticShape();
+         producer->hasOneUse() && canUnPackInContraction(unpackOp);
 }
 
 /// Bytes of a convolution's padded image a workgroup may build for its own

@@ -26,8 +26,15 @@ std::string describeDispatchWork(Region &body);
 /// results are unpacked alone: the contractions can read each of its tiles
 /// straight from its source (one element of each of M0 rows per step of K,
 /// broadcast; a padded row read as the source's last), so no packed copy is
-/// needed.
+/// needed. Its source's rows may be known only at run time (a batch) where
+/// each contraction's result is unpacked alone by a
+/// canUnPackInContraction unpack.
 bool canReadPackInPlace(Operation *op);
+
+/// Whether `op`, the unpack of a packed contraction's result, can run in the
+/// contraction's dispatch: shapes known at compile time, or known but for
+/// the rows (a batch), the result's dims not permuted.
+bool canUnPackInContraction(Operation *op);
 
 /// The inserts of a pad or concat: a chain of static, unit-stride
 /// insert_slices that keep the rank (first first) into a fill or an empty

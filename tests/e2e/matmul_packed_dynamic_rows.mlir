@@ -1,12 +1,13 @@
 // RUN: %e2e %s -o %t
 // RUN: %e2e %s -o %t.v3 --compile-flag=--cpu=x86-64-v3
 // A matmul whose rows are known only when it runs, packed like a static
-// one: its rows padded to the register block at run time, the packed
-// result unpacked to the call's rows with a bias and relu after it. Rows 1,
-// 7 (less than a block), 37 (a prime, a partial last block) and 515 (many
-// blocks and workgroups); K = 300 and N = 200 divide no tile. For AVX2
-// the packing of the RHS masks loads two registers wide, whose part past
-// the last column LLVM must not load.
+// one: its LHS read in place (rows past the last block read the last row)
+// and its packed result unpacked to the call's rows, with a bias and relu
+// after it, in one dispatch; its RHS (7 panels of 32, 13 of 16) is packed
+// in a dispatch of its own. Rows 1, 7 (less than a block), 37 (a prime, a
+// partial last block) and 515 (many blocks and workgroups); K = 300 and
+// N = 200 divide no tile. For AVX2 the packing of the RHS masks loads two
+// registers wide, whose part past the last column LLVM must not load.
 // ENTRY: main
 // INPUT: 1x300xf32=random
 // INPUT: 300x200xf32=random

@@ -215,8 +215,10 @@ TilePlan mapContractionTilesToUnPack(linalg::LinalgOp op,
     }
     int64_t position = inner - innerDims.begin();
     result.workgroup[dim] = plan.workgroup[loop] * innerTiles[position];
-    result.vector[dim] =
-        std::min(plan.vector[innerLoops[position]], shape[dim]);
+    result.vector[dim] = ShapedType::isDynamic(shape[dim])
+                             ? plan.vector[innerLoops[position]]
+                             : std::min(plan.vector[innerLoops[position]],
+                                        shape[dim]);
   }
   return result;
 }

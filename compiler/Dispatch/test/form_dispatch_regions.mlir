@@ -316,6 +316,70 @@ func.func @contraction_unpack_epilogue(%a: tensor<100x80xf32>, %b: tensor<2x80x3
 
 // -----
 
+// Tests that a packed contraction whose rows are known only at run time (a
+// batch) forms one region too: its LHS pack is read in place (the last
+// tile's rows past the batch read its last row), its RHS pack joins (16
+// panels give the workgroups whatever the rows), and so does the unpack of
+// its rows.
+// CHECK-LABEL: func.func @contraction_dynamic_rows
+//   CHECK-NOT:   linalg.pack
+//       CHECK:   kiln.dispatch.region -> (tensor<?x512xf32>) dims(%{{.+}}) {
+//       CHECK:     %[[PA:.+]] = linalg.pack
+//       CHECK:     %[[PB:.+]] = linalg.pack
+//       CHECK:     linalg.mmt4d ins(%[[PA]], %[[PB]] :
+//       CHECK:     linalg.unpack
+//   CHECK-NOT:   kiln.dispatch.region
+func.func @contraction_dynamic_rows(%a: tensor<?x80xf32>, %b: tensor<80x512xf32>) -> tensor<?x512xf32> {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %a, %c0 : tensor<?x80xf32>
+  %m1 = arith.ceildivsi %n, %c8 : index
+  %ea = tensor.empty(%m1) : tensor<?x80x8x1xf32>
+  %pa = linalg.pack %a padding_value(%zero : f32) inner_dims_pos = [0, 1] inner_tiles = [8, 1] into %ea : tensor<?x80xf32> -> tensor<?x80x8x1xf32>
+  %eb = tensor.empty() : tensor<16x80x32x1xf32>
+  %pb = linalg.pack %b outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [32, 1] into %eb : tensor<80x512xf32> -> tensor<16x80x32x1xf32>
+  %ec = tensor.empty(%m1) : tensor<?x16x8x32xf32>
+  %fc = linalg.fill ins(%zero : f32) outs(%ec : tensor<?x16x8x32xf32>) -> tensor<?x16x8x32xf32>
+  %m = linalg.mmt4d ins(%pa, %pb : tensor<?x80x8x1xf32>, tensor<16x80x32x1xf32>) outs(%fc : tensor<?x16x8x32xf32>) -> tensor<?x16x8x32xf32>
+  %e = tensor.empty(%n) : tensor<?x512xf32>
+  %u = linalg.unpack %m inner_dims_pos = [0, 1] inner_tiles = [8, 32] into %e : tensor<?x16x8x32xf32> -> tensor<?x512xf32>
+  return %u : tensor<?x512xf32>
+}
+
+// -----
+
+// Tests that the same contraction whose unpack transposes its result (rows
+// known only at run time, outer dims permuted) keeps its packs and its
+// unpack in regions of their own: its workgroups would split the packed
+// rows, a count the dispatch is not given.
+// CHECK-LABEL: func.func @contraction_dynamic_rows_transposed
+//       CHECK:   kiln.dispatch.region -> (tensor<?x80x8x1xf32>)
+//       CHECK:   kiln.dispatch.region -> (tensor<16x80x32x1xf32>)
+//       CHECK:   kiln.dispatch.region -> (tensor<?x16x8x32xf32>)
+//   CHECK-NOT:     linalg.unpack
+//       CHECK:   kiln.dispatch.region -> (tensor<512x?xf32>)
+//       CHECK:     linalg.unpack
+func.func @contraction_dynamic_rows_transposed(%a: tensor<?x80xf32>, %b: tensor<80x512xf32>) -> tensor<512x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %a, %c0 : tensor<?x80xf32>
+  %m1 = arith.ceildivsi %n, %c8 : index
+  %ea = tensor.empty(%m1) : tensor<?x80x8x1xf32>
+  %pa = linalg.pack %a padding_value(%zero : f32) inner_dims_pos = [0, 1] inner_tiles = [8, 1] into %ea : tensor<?x80xf32> -> tensor<?x80x8x1xf32>
+  %eb = tensor.empty() : tensor<16x80x32x1xf32>
+  %pb = linalg.pack %b outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [32, 1] into %eb : tensor<80x512xf32> -> tensor<16x80x32x1xf32>
+  %ec = tensor.empty(%m1) : tensor<?x16x8x32xf32>
+  %fc = linalg.fill ins(%zero : f32) outs(%ec : tensor<?x16x8x32xf32>) -> tensor<?x16x8x32xf32>
+  %m = linalg.mmt4d ins(%pa, %pb : tensor<?x80x8x1xf32>, tensor<16x80x32x1xf32>) outs(%fc : tensor<?x16x8x32xf32>) -> tensor<?x16x8x32xf32>
+  %e = tensor.empty(%n) : tensor<512x?xf32>
+  %u = linalg.unpack %m outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [8, 32] into %e : tensor<?x16x8x32xf32> -> tensor<512x?xf32>
+  return %u : tensor<512x?xf32>
+}
+
+// -----
+
 // Tests that a packed contraction whose result has another user than its
 // unpack keeps a region of its own.
 // CHECK-LABEL: func.func @contraction_result_used_twice

@@ -701,3 +701,39 @@ kiln.executable @mmt4d_dynamic_rows {
     }
   }
 }
+
+// -----
+
+// Tests that a packed contraction whose rows are known only at run time,
+// unpacked in its dispatch and reading its LHS in place, gives the unpack
+// whole accumulator tiles: 8 rows (not the rows' unknown count) by 32
+// columns per vector tile, and as many rows per workgroup as 128 row tiles.
+// CHECK-LABEL: kiln.executable @mmt4d_dynamic_rows_unpacked
+//       CHECK: linalg.mmt4d {lowering_config = #kiln.lowering_config<vector = [1, 1, 1, 8, 32, 1]>}
+//       CHECK: linalg.unpack {{.*}}lowering_config = #kiln.lowering_config<workgroup = [1024, {{[0-9]+}}], vector = [8, 32]>
+kiln.executable @mmt4d_dynamic_rows_unpacked {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v4", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @mmt4d_dynamic_rows_unpacked ordinal(0) bindings(3)
+    builtin.module {
+      func.func @mmt4d_dynamic_rows_unpacked() {
+        %zero = arith.constant 0.0 : f32
+        %n = kiln.dispatch.constant 0 : index
+        %0 = kiln.binding 0(%n) : memref<?x512xf32>
+        %a = bufferization.to_tensor %0 restrict : memref<?x512xf32> to tensor<?x512xf32>
+        %1 = kiln.binding 1 : memref<16x512x32x1xf32>
+        %b = bufferization.to_tensor %1 restrict : memref<16x512x32x1xf32> to tensor<16x512x32x1xf32>
+        %m1 = affine.apply affine_map<()[s0] -> (s0 ceildiv 8)>()[%n]
+        %ea = tensor.empty(%m1) : tensor<?x512x8x1xf32>
+        %pa = linalg.pack %a padding_value(%zero : f32) inner_dims_pos = [0, 1] inner_tiles = [8, 1] into %ea : tensor<?x512xf32> -> tensor<?x512x8x1xf32>
+        %e = tensor.empty(%m1) : tensor<?x16x8x32xf32>
+        %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x16x8x32xf32>) -> tensor<?x16x8x32xf32>
+        %c = linalg.mmt4d ins(%pa, %b : tensor<?x512x8x1xf32>, tensor<16x512x32x1xf32>) outs(%f : tensor<?x16x8x32xf32>) -> tensor<?x16x8x32xf32>
+        %eu = tensor.empty(%n) : tensor<?x512xf32>
+        %u = linalg.unpack %c inner_dims_pos = [0, 1] inner_tiles = [8, 32] into %eu : tensor<?x16x8x32xf32> -> tensor<?x512xf32>
+        %2 = kiln.binding 2(%n) : memref<?x512xf32>
+        bufferization.materialize_in_destination %u in restrict writable %2 : (tensor<?x512xf32>, memref<?x512xf32>) -> ()
+        return
+      }
+    }
+  }
+}

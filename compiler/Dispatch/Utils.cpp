@@ -109,7 +109,6 @@ std::optional<InsertChain> matchInsertChain(tensor::InsertSliceOp root) {
   while (auto insertOp = dest.getDefiningOp<tensor::InsertSliceOp>()) {
     if (!insertOp.hasUnitStride() ||
         ShapedType::isDynamicShape(insertOp.getStaticOffsets()) ||
-        ShapedType::isDynamicShape(insertOp.getStaticSizes()) ||
         insertOp.getSourceType().getRank() != insertOp.getType().getRank())
       return std::nullopt;
     chain.inserts.push_back(insertOp);

@@ -36,9 +36,9 @@ bool canReadPackInPlace(Operation *op);
 /// the rows (a batch), the result's dims not permuted.
 bool canUnPackInContraction(Operation *op);
 
-/// The inserts of a pad or concat: a chain of static, unit-stride
-/// insert_slices that keep the rank (first first) into a fill or an empty
-/// tensor, `base`.
+/// The inserts of a pad or concat: a chain of unit-stride insert_slices at
+/// static offsets (their sizes may be known only at run time: a batch) that
+/// keep the rank (first first) into a fill or an empty tensor, `base`.
 struct InsertChain {
   SmallVector<tensor::InsertSliceOp> inserts;
   Value base;

@@ -531,16 +531,20 @@ Operation *findStoredOp(func::FuncOp funcOp) {
 
 /// A pad or concat stored whole (an insert_slice, whose chain the workgroup
 /// tiling splits by rows of its destination): workgroups of rows along the
-/// outermost dim with more than one row.
+/// outermost dim known at compile time with more than one row (a batch
+/// known only at run time is taken whole, and counted as one).
 bool configureInsertSlice(ExecutableExportOp exportOp, func::FuncOp funcOp) {
   tensor::InsertSliceOp stored;
   funcOp.walk([&](bufferization::MaterializeInDestinationOp storeOp) {
     stored = storeOp.getSource().getDefiningOp<tensor::InsertSliceOp>();
   });
-  if (!stored || !stored.getType().hasStaticShape())
+  if (!stored)
     return false;
   ArrayRef<int64_t> shape = stored.getType().getShape();
-  int64_t elements = stored.getType().getNumElements();
+  int64_t elements = 1;
+  for (int64_t size : shape)
+    if (!ShapedType::isDynamic(size))
+      elements *= size;
   auto dim = llvm::find_if(shape, [](int64_t size) { return size > 1; });
   if (dim == shape.end() || elements < kMinDistributedWork)
     return false;

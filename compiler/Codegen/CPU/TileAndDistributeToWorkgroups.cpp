@@ -75,18 +75,19 @@ Value sliceInsertChain(RewriterBase &rewriter, Location loc,
                .getResult(0);
   int64_t rank = offsets.size();
   SmallVector<OpFoldResult> ones(rank, rewriter.getIndexAttr(1));
+  AffineExpr d2 = getAffineDimExpr(2, context);
   for (tensor::InsertSliceOp insertOp : chain.inserts) {
     SmallVector<OpFoldResult> sourceOffsets, counts, tileOffsets;
     for (int64_t dim = 0; dim < rank; ++dim) {
       int64_t offset = insertOp.getStaticOffsets()[dim];
-      int64_t size = insertOp.getStaticSizes()[dim];
+      OpFoldResult size = insertOp.getMixedSizes()[dim];
       // Source elements [lo, hi) of this insert land in the tile.
       OpFoldResult lo =
           max(AffineMap::get(1, 0, {d0 - offset, constant(0)}, context),
               {offsets[dim]});
       OpFoldResult hi =
-          min(AffineMap::get(2, 0, {d0 + d1 - offset, constant(size)}, context),
-              {offsets[dim], sizes[dim]});
+          min(AffineMap::get(3, 0, {d0 + d1 - offset, d2}, context),
+              {offsets[dim], sizes[dim], size});
       sourceOffsets.push_back(lo);
       counts.push_back(
           max(AffineMap::get(2, 0, {d1 - d0, constant(0)}, context), {lo, hi}));
@@ -116,8 +117,11 @@ LogicalResult distributeInsertChain(RewriterBase &rewriter,
   int64_t rank = type.getRank();
   int64_t extent = type.getDimSize(dim);
   rewriter.setInsertionPoint(root);
-  Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                        type.getElementType());
+  // The base's sizes: the root's would be read from what replaces it.
+  SmallVector<OpFoldResult> shape =
+      tensor::getMixedSizes(rewriter, loc, chain->base);
+  Value empty =
+      tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
   auto forallOp = scf::ForallOp::create(
       rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0)},
       ArrayRef<OpFoldResult>{rewriter.getIndexAttr(extent)},
@@ -135,8 +139,7 @@ LogicalResult distributeInsertChain(RewriterBase &rewriter,
                      context),
       {iv});
   SmallVector<OpFoldResult> tileOffsets(rank, rewriter.getIndexAttr(0));
-  SmallVector<OpFoldResult> tileSizes =
-      getAsIndexOpFoldResult(context, type.getShape());
+  SmallVector<OpFoldResult> tileSizes = shape;
   tileOffsets[dim] = iv;
   tileSizes[dim] = rows;
   SmallVector<OpFoldResult> ones(rank, rewriter.getIndexAttr(1));

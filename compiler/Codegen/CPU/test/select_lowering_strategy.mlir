@@ -605,6 +605,34 @@ kiln.executable @big_pad {
 
 // -----
 
+// Tests that a large pad with a batch known only at run time is split over
+// workgroups by its rows as one image's would be (58 rows: 12 workgroups),
+// each taking the whole batch.
+// CHECK-LABEL: kiln.executable @big_pad_dynamic_batch
+//       CHECK: kiln.executable.export @big_pad_dynamic_batch ordinal(0) bindings(2) workgroups([12, 1, 1])
+//       CHECK: tensor.insert_slice {{.*}}lowering_config = #kiln.lowering_config<workgroup = [0, 5, 0, 0], vector = [0, 0, 0, 0]>
+kiln.executable @big_pad_dynamic_batch {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @big_pad_dynamic_batch ordinal(0) bindings(2)
+    builtin.module {
+      func.func @big_pad_dynamic_batch() {
+        %cst = arith.constant 0.0 : f32
+        %n = kiln.dispatch.constant 0 : index
+        %0 = kiln.binding 0(%n) : memref<?x56x56x64xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<?x56x56x64xf32> to tensor<?x56x56x64xf32>
+        %e = tensor.empty(%n) : tensor<?x58x58x64xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<?x58x58x64xf32>) -> tensor<?x58x58x64xf32>
+        %i = tensor.insert_slice %1 into %f[0, 1, 1, 0] [%n, 56, 56, 64] [1, 1, 1, 1] : tensor<?x56x56x64xf32> into tensor<?x58x58x64xf32>
+        %2 = kiln.binding 1(%n) : memref<?x58x58x64xf32>
+        bufferization.materialize_in_destination %i in restrict writable %2 : (tensor<?x58x58x64xf32>, memref<?x58x58x64xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
 // Tests that a loop whose range is known only at run time is tiled as if
 // it were large and takes its grid dimension from its dispatch constant:
 // rows of ?x16 in workgroups of 1024 rows, ceil(constant 0 / 1024) of them

@@ -177,13 +177,13 @@ constexpr int64_t kMaxPaddedImageTileBytes = 256 * 1024;
 /// a tensor of its own, so that no dispatch copies the whole image and the
 /// padded rows are read from cache. Only when those rows, for as many
 /// output rows as a workgroup computes, fit kMaxPaddedImageTileBytes (a
-/// convolution too small to distribute pads its whole image).
+/// convolution too small to distribute pads its whole image). A batch known
+/// only at run time counts as one image: each workgroup takes one.
 bool canFusePadIntoConvolution(Operation *user, OpOperand &operand) {
   auto convOp = dyn_cast<linalg::LinalgOp>(user);
   if (!convOp || isa<linalg::GenericOp>(user) ||
       !linalg::isaConvolutionOpInterface(convOp) ||
-      operand.getOperandNumber() != 0 || !convOp.hasPureTensorSemantics() ||
-      convOp.hasDynamicShape())
+      operand.getOperandNumber() != 0 || !convOp.hasPureTensorSemantics())
     return false;
   auto imageType = cast<RankedTensorType>(operand.get().getType());
   auto insertOp = operand.get().getDefiningOp<tensor::InsertSliceOp>();
@@ -207,6 +207,13 @@ bool canFusePadIntoConvolution(Operation *user, OpOperand &operand) {
   if (rowDim == imageMap.getResults().end())
     return false;
   SmallVector<int64_t> ranges = convOp.getStaticLoopRanges();
+  for (auto [loop, range] : llvm::enumerate(ranges)) {
+    if (!ShapedType::isDynamic(range))
+      continue;
+    if (!llvm::is_contained(dims->batch, loop))
+      return false;
+    range = 1;
+  }
   int64_t outputs = 1, reduction = 1;
   for (auto [range, iterator] :
        llvm::zip(ranges, convOp.getIteratorTypesArray()))
@@ -221,7 +228,11 @@ bool canFusePadIntoConvolution(Operation *user, OpOperand &operand) {
       batch *= ranges[loop.getPosition()];
   int64_t outputRows = ranges[dims->outputImage.front()];
   int64_t rows = imageType.getDimSize(rowDim - imageMap.getResults().begin());
-  int64_t rowBytes = imageType.getNumElements() / (batch * rows) *
+  int64_t imageElements = 1;
+  for (int64_t size : imageType.getShape())
+    if (!ShapedType::isDynamic(size))
+      imageElements *= size;
+  int64_t rowBytes = imageElements / (batch * rows) *
                      llvm::divideCeil(imageType.getElementTypeBitWidth(), 8);
   int64_t outputsPerRow = outputs / (batch * outputRows);
   int64_t workgroupRows = llvm::divideCeil(getWorkgroupOutputBudget(reduction),

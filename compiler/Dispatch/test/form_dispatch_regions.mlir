@@ -537,6 +537,32 @@ func.func @pads_into_convolutions(%x: tensor<1x56x56x64xf32>, %f: tensor<3x3x64x
 
 // -----
 
+// Tests that a pad joins a convolution whose batch is known only at run
+// time as it joins a static one: each workgroup, on one image, pads the
+// rows its tile reads.
+// CHECK-LABEL: func.func @pad_into_dynamic_batch_convolution
+//       CHECK:   kiln.dispatch.region -> (tensor<?x56x56x64xf32>) dims(%{{.+}}) {
+//       CHECK:     %[[FILL:.+]] = linalg.fill
+//  CHECK-NEXT:     %[[PAD:.+]] = tensor.insert_slice %{{.+}} into %[[FILL]]
+//       CHECK:     %[[CONV:.+]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[PAD]],
+//  CHECK-NEXT:     kiln.return %[[CONV]]
+//   CHECK-NOT:   kiln.dispatch.region
+func.func @pad_into_dynamic_batch_convolution(%x: tensor<?x56x56x64xf32>, %f: tensor<3x3x64x64xf32>) -> tensor<?x56x56x64xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %x, %c0 : tensor<?x56x56x64xf32>
+  %ep = tensor.empty(%n) : tensor<?x58x58x64xf32>
+  %fp = linalg.fill ins(%zero : f32) outs(%ep : tensor<?x58x58x64xf32>) -> tensor<?x58x58x64xf32>
+  %p = tensor.insert_slice %x into %fp[0, 1, 1, 0] [%n, 56, 56, 64] [1, 1, 1, 1] : tensor<?x56x56x64xf32> into tensor<?x58x58x64xf32>
+  %eo = tensor.empty(%n) : tensor<?x56x56x64xf32>
+  %fo = linalg.fill ins(%zero : f32) outs(%eo : tensor<?x56x56x64xf32>) -> tensor<?x56x56x64xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %f : tensor<?x58x58x64xf32>, tensor<3x3x64x64xf32>) outs(%fo : tensor<?x56x56x64xf32>) -> tensor<?x56x56x64xf32>
+  return %c : tensor<?x56x56x64xf32>
+}
+
+// -----
+
 // Tests that the rows a workgroup would pad are counted per image of the
 // batch, not per row of dim 0: an unbatched convolution over rows of 30002
 // floats pads 3 of them (360 KiB, past 256 KiB) and keeps its pad apart,

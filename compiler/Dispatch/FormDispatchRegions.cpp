@@ -228,11 +228,7 @@ bool canFusePadIntoConvolution(Operation *user, OpOperand &operand) {
       batch *= ranges[loop.getPosition()];
   int64_t outputRows = ranges[dims->outputImage.front()];
   int64_t rows = imageType.getDimSize(rowDim - imageMap.getResults().begin());
-  int64_t imageElements = 1;
-  for (int64_t size : imageType.getShape())
-    if (!ShapedType::isDynamic(size))
-      imageElements *= size;
-  int64_t rowBytes = imageElements / (batch * rows) *
+  int64_t rowBytes = getStaticElementCount(imageType) / (batch * rows) *
                      llvm::divideCeil(imageType.getElementTypeBitWidth(), 8);
   int64_t outputsPerRow = outputs / (batch * outputRows);
   int64_t workgroupRows = llvm::divideCeil(getWorkgroupOutputBudget(reduction),

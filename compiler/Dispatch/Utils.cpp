@@ -194,6 +194,14 @@ bool canReadPackInPlace(Operation *op) {
   });
 }
 
+int64_t getStaticElementCount(ShapedType type) {
+  int64_t elements = 1;
+  for (int64_t size : type.getShape())
+    if (!ShapedType::isDynamic(size))
+      elements *= size;
+  return elements;
+}
+
 MemRefType getBindingStorageType(RankedTensorType type) {
   Type elementType = type.getElementType();
   if (elementType.isIntOrFloat() && elementType.getIntOrFloatBitWidth() < 8)

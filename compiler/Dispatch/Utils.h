@@ -52,6 +52,10 @@ std::optional<InsertChain> matchInsertChain(tensor::InsertSliceOp root);
 /// fewer elements for longer reductions.
 int64_t getWorkgroupOutputBudget(int64_t reduction);
 
+/// Elements of `type` counting each dimension known only at run time (a
+/// batch) as one.
+int64_t getStaticElementCount(ShapedType type);
+
 /// The memref a kernel sees at a binding of tensor type `type`. Bindings
 /// hold i1, i2, i4 and f4E2M1FN as one byte per element; inside the kernel
 /// the tensors have their own type again. Vector code would otherwise store

@@ -55,6 +55,15 @@ bool isWritten(Value binding) {
   return false;
 }
 
+/// The dispatch constant of dimension `dim` of `op`'s result: its
+/// destination's, or that of the binding the result is stored into.
+std::optional<int64_t> findUnPackedExtentConstant(linalg::UnPackOp op,
+                                                  int64_t dim) {
+  if (std::optional<int64_t> extent = findDispatchConstant(op.getDest(), dim))
+    return extent;
+  return findStoredDispatchConstant(op.getResult(), dim);
+}
+
 /// The pairs of dispatch constants the kernel takes to be equal: extents
 /// of its operands that one loop runs over, and a stored value's extents
 /// and its binding's. A dispatch whose constants differ would read or write
@@ -80,13 +89,9 @@ SmallVector<int64_t> findEqualConstants(func::FuncOp funcOp) {
     auto packOp = contraction->getOperand(0).getDefiningOp<linalg::PackOp>();
     if (!packOp)
       return;
-    int64_t rows = op.getInnerDimsPos().front();
-    std::optional<int64_t> extent = findDispatchConstant(op.getDest(), rows);
-    if (!extent)
-      extent = findStoredDispatchConstant(op.getResult(), rows);
     equal(findDispatchConstant(packOp.getSource(),
                                packOp.getInnerDimsPos().front()),
-          extent);
+          findUnPackedExtentConstant(op, op.getInnerDimsPos().front()));
   });
   funcOp.walk([&](bufferization::MaterializeInDestinationOp op) {
     auto type = dyn_cast<RankedTensorType>(op.getSource().getType());
@@ -117,9 +122,7 @@ SmallVector<int64_t> findCoveringTiles(func::FuncOp funcOp) {
         outer = llvm::find(outerPerm, dim) - outerPerm.begin();
       std::optional<int64_t> tiles =
           findDispatchConstant(op.getSource(), outer);
-      std::optional<int64_t> extent = findDispatchConstant(op.getDest(), dim);
-      if (!extent)
-        extent = findStoredDispatchConstant(op.getResult(), dim);
+      std::optional<int64_t> extent = findUnPackedExtentConstant(op, dim);
       if (tiles && extent)
         triples.insert({*tiles, *extent, tile});
     }

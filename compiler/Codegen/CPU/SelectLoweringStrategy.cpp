@@ -541,10 +541,7 @@ bool configureInsertSlice(ExecutableExportOp exportOp, func::FuncOp funcOp) {
   if (!stored)
     return false;
   ArrayRef<int64_t> shape = stored.getType().getShape();
-  int64_t elements = 1;
-  for (int64_t size : shape)
-    if (!ShapedType::isDynamic(size))
-      elements *= size;
+  int64_t elements = getStaticElementCount(stored.getType());
   auto dim = llvm::find_if(shape, [](int64_t size) { return size > 1; });
   if (dim == shape.end() || elements < kMinDistributedWork)
     return false;

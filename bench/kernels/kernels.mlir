@@ -45,6 +45,36 @@ func.func @matmul_dynamic_1024(%a: tensor<?x1024xf32>, %b: tensor<1024x1024xf32>
   return %m : tensor<?x1024xf32>
 }
 
+// A 3x3 convolution with padding 1 (a ResNet layer) on a batch known only
+// at run time, and the same at batch 1.
+func.func @conv_dynamic_batch(%x: tensor<?x56x56x64xf32>, %f: tensor<3x3x64x64xf32>) -> tensor<?x56x56x64xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %x, %c0 : tensor<?x56x56x64xf32>
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<?x56x56x64xf32> to tensor<?x58x58x64xf32>
+  %e = tensor.empty(%n) : tensor<?x56x56x64xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<?x56x56x64xf32>) -> tensor<?x56x56x64xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %f : tensor<?x58x58x64xf32>, tensor<3x3x64x64xf32>) outs(%z : tensor<?x56x56x64xf32>) -> tensor<?x56x56x64xf32>
+  return %c : tensor<?x56x56x64xf32>
+}
+
+func.func @conv_static_batch(%x: tensor<1x56x56x64xf32>, %f: tensor<3x3x64x64xf32>) -> tensor<1x56x56x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x56x56x64xf32> to tensor<1x58x58x64xf32>
+  %e = tensor.empty() : tensor<1x56x56x64xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %f : tensor<1x58x58x64xf32>, tensor<3x3x64x64xf32>) outs(%z : tensor<1x56x56x64xf32>) -> tensor<1x56x56x64xf32>
+  return %c : tensor<1x56x56x64xf32>
+}
+
 // 16 Mi elements: 64 MiB per operand, far beyond the caches.
 func.func @add(%a: tensor<16777216xf32>, %b: tensor<16777216xf32>) -> tensor<16777216xf32> {
   %e = tensor.empty() : tensor<16777216xf32>

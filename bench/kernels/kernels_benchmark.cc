@@ -143,28 +143,42 @@ void MeasureMatmul(Runner& runner, int n, int rounds) {
               seconds[1] / seconds[0]);
 }
 
-/// 1024^3 f32 matmul with its rows dynamic against the static one, in
-/// GFLOP/s: what a dynamic dimension costs.
-void MeasureDynamicMatmul(Runner& runner, int rounds) {
-  const int n = 1024;
-  kiln::Tensor a = Filled({n, n}, 0.5f), b = Filled({n, n}, -0.25f);
+/// A function with a dimension known only at run time (a batch) against
+/// its static form on the same inputs, in GFLOP/s: what the dynamic
+/// dimension costs.
+void MeasureDynamic(Runner& runner, const char* label,
+                    const std::string& dynamic_name,
+                    const std::string& static_name,
+                    const std::vector<kiln::Tensor>& inputs, double flops,
+                    int repetitions, int rounds) {
   std::vector<kiln::Tensor> dynamic_outputs, static_outputs;
   const std::vector<double> seconds = kiln::bench::BestOfRounds(
       rounds, 2, [&](size_t which) {
-        return kiln::bench::MedianSeconds(8, [&] {
+        return kiln::bench::MedianSeconds(repetitions, [&] {
           if (which == 0)
-            runner.Call("matmul_dynamic_1024", {a, b}, &dynamic_outputs);
+            runner.Call(dynamic_name, inputs, &dynamic_outputs);
           else
-            runner.Call("matmul_1024", {a, b}, &static_outputs);
+            runner.Call(static_name, inputs, &static_outputs);
         });
       });
-  CheckAgrees("matmul_dynamic_1024", static_cast<size_t>(n) * n,
+  CheckAgrees(dynamic_name, static_outputs[0].element_count(),
               dynamic_outputs[0].data_as<float>(),
               [&](size_t i) { return static_outputs[0].data_as<float>()[i]; });
-  const double flops = 2.0 * n * n * n;
-  std::printf(kRowFormat, "1024 (? rows)", runner.threads(),
-              flops / seconds[0] * 1e-9, flops / seconds[1] * 1e-9,
-              seconds[1] / seconds[0]);
+  std::printf(kRowFormat, label, runner.threads(), flops / seconds[0] * 1e-9,
+              flops / seconds[1] * 1e-9, seconds[1] / seconds[0]);
+}
+
+/// 1024^3 f32 matmul with its rows dynamic; a padded 3x3 convolution on a
+/// 56x56x64 image to 64 channels with its batch (1) dynamic.
+void MeasureDynamicShapes(Runner& runner, int rounds) {
+  const int n = 1024;
+  MeasureDynamic(runner, "matmul 1024 ?xK", "matmul_dynamic_1024",
+                 "matmul_1024", {Filled({n, n}, 0.5f), Filled({n, n}, -0.25f)},
+                 2.0 * n * n * n, 8, rounds);
+  MeasureDynamic(runner, "conv 3x3 ?x56x56", "conv_dynamic_batch",
+                 "conv_static_batch",
+                 {Filled({1, 56, 56, 64}, 0.5f), Filled({3, 3, 64, 64}, -0.25f)},
+                 2.0 * 56 * 56 * 64 * 3 * 3 * 64, 20, rounds);
 }
 
 /// Elementwise add of 16 Mi f32 against memcpy, in bytes moved per second.
@@ -219,9 +233,9 @@ void MeasureModule(std::shared_ptr<const kiln::Module> module,
               "kiln GFLOP/s", "BLAS GFLOP/s", "kiln/BLAS");
   for (int n : {256, 512, 1000, 1024})
     for (auto& runner : runners) MeasureMatmul(*runner, n, rounds);
-  std::printf("%-16s %7s %13s %13s %11s\n", "dynamic matmul", "threads",
+  std::printf("%-16s %7s %13s %13s %11s\n", "dynamic shape", "threads",
               "kiln GFLOP/s", "static GFLOP/s", "dyn/static");
-  for (auto& runner : runners) MeasureDynamicMatmul(*runner, rounds);
+  for (auto& runner : runners) MeasureDynamicShapes(*runner, rounds);
   std::printf("%-16s %7s %13s %13s %11s\n", "elementwise", "threads",
               "kiln GB/s", "memcpy GB/s", "kiln/memcpy");
   for (auto& runner : runners) MeasureAdd(*runner, rounds);

@@ -38,9 +38,10 @@ struct ContractionTiles {
 };
 
 ContractionTiles selectContractionTiles(const CPUTargetInfo &target,
-                                        Type elementType, int64_t m) {
-  CPUTargetInfo::AccumulatorTile tile =
-      target.getContractionTile(elementType.getIntOrFloatBitWidth());
+                                        Type elementType, int64_t m, int64_t n,
+                                        int64_t k) {
+  CPUTargetInfo::AccumulatorTile tile = target.getPackedContractionTile(
+      elementType.getIntOrFloatBitWidth(), m, n, k);
   int64_t m0 = tile.rows;
   // Few rows (a matrix-vector product): pad to a power of two, not to M0.
   if (!ShapedType::isDynamic(m) && m < m0)
@@ -150,7 +151,8 @@ struct PackContraction : OpInterfaceRewritePattern<linalg::LinalgOp> {
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     Value init = op.getDpsInitOperand(0)->get();
     ContractionTiles tiles = selectContractionTiles(
-        target, getElementTypeOrSelf(init.getType()), ranges[loops->m]);
+        target, getElementTypeOrSelf(init.getType()), ranges[loops->m],
+        ranges[loops->n], ranges[loops->k]);
 
     auto withBatch = [&](std::initializer_list<unsigned> dims) {
       SmallVector<unsigned> result;

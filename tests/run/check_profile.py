@@ -80,10 +80,12 @@ BLOCK_LABEL = re.compile(r"^\s*\^(bb\d+)\b.*:")
 SUCCESSOR = re.compile(r"\^(bb\d+)")
 
 
-def innermost_loop_lines(text, fma):
+def innermost_loop_lines(text, fma, samples):
     """1-based lines of the loop around the FMAs: from its header's label to
     the end of the block holding the FMAs, whose terminator branches back to
-    that header (the LLVM dialect's blocks in text order)."""
+    that header (the LLVM dialect's blocks in text order). Of blocks holding
+    as many FMAs (a kernel's full row tiles and its last, say), the one with
+    the most `samples` ({line: samples})."""
     starts = {}  # label -> line of the label
     block_of = {}  # line -> label of its block
     label = None
@@ -99,7 +101,11 @@ def innermost_loop_lines(text, fma):
             counts[block_of[line]] = counts.get(block_of[line], 0) + 1
     if not counts or None in counts:
         return set()
-    body = max(counts, key=counts.get)
+    block_samples = {}
+    for line, n in samples.items():
+        block_samples[block_of.get(line)] = block_samples.get(
+            block_of.get(line), 0) + n
+    body = max(counts, key=lambda b: (counts[b], block_samples.get(b, 0)))
     end = max(n for n, b in block_of.items() if b == body)
     # The body's terminator: its last line that is not blank.
     while end > starts[body] and not text[end - 1].strip():
@@ -193,7 +199,7 @@ def main():
             total = sum(lines.values())
             text = texts.lines[texts.paths[name]]
             fma = fma_lines(text)
-            loop = innermost_loop_lines(text, fma)
+            loop = innermost_loop_lines(text, fma, lines)
             in_loop = sum(n for line, n in lines.items() if line in loop)
             on_fma = sum(n for line, n in lines.items() if line in fma)
             return (total, in_loop / total if total else 0,

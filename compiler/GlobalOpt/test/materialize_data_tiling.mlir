@@ -179,8 +179,8 @@ func.func @dynamic_columns(%a: tensor<512x512xf32>, %b: tensor<512x?xf32>) -> te
 // Tests that with 32 registers a contraction with at least 256 rows and
 // columns, whose 32-column RHS panels L1 would not hold (x86-64-v4: 32 KiB,
 // so K above 256), takes the wide block of 6 rows of 64 columns; with fewer
-// rows or columns, or a K whose panels L1 holds, the 8 x 32 block stays.
-// AVX2 keeps 6 x 16 throughout.
+// rows or columns, a K whose panels L1 holds, or f16 elements, the default
+// block stays. AVX2 keeps 6 x 16 throughout.
 // AVX512-LABEL: func.func @wide_block
 //       AVX512:   linalg.mmt4d {{.*}} -> tensor<43x5x6x64xf32>
 // AVX512-LABEL: func.func @few_rows
@@ -189,6 +189,8 @@ func.func @dynamic_columns(%a: tensor<512x512xf32>, %b: tensor<512x?xf32>) -> te
 //       AVX512:   linalg.mmt4d {{.*}} -> tensor<33x8x8x32xf32>
 // AVX512-LABEL: func.func @shallow
 //       AVX512:   linalg.mmt4d {{.*}} -> tensor<33x9x8x32xf32>
+// AVX512-LABEL: func.func @half_precision
+//       AVX512:   linalg.mmt4d {{.*}} -> tensor<33x5x8x64xf16>
 // AVX2-LABEL: func.func @wide_block
 //       AVX2:   linalg.mmt4d {{.*}} -> tensor<43x17x6x16xf32>
 func.func @wide_block(%a: tensor<257x257xf32>, %b: tensor<257x263xf32>) -> tensor<257x263xf32> {
@@ -221,4 +223,12 @@ func.func @shallow(%a: tensor<257x256xf32>, %b: tensor<256x263xf32>) -> tensor<2
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<257x263xf32>) -> tensor<257x263xf32>
   %r = linalg.matmul ins(%a, %b : tensor<257x256xf32>, tensor<256x263xf32>) outs(%f : tensor<257x263xf32>) -> tensor<257x263xf32>
   return %r : tensor<257x263xf32>
+}
+
+func.func @half_precision(%a: tensor<257x512xf16>, %b: tensor<512x263xf16>) -> tensor<257x263xf16> {
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<257x263xf16>
+  %f = linalg.fill ins(%zero : f16) outs(%e : tensor<257x263xf16>) -> tensor<257x263xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<257x512xf16>, tensor<512x263xf16>) outs(%f : tensor<257x263xf16>) -> tensor<257x263xf16>
+  return %r : tensor<257x263xf16>
 }

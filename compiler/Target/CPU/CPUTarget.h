@@ -85,21 +85,23 @@ struct CPUTargetInfo {
     return {vectorRegisters >= 32 ? 8 : 6, 2 * getLanes(bitWidth)};
   }
   /// The block of a packed contraction of `rows` x `columns` over `depth`
-  /// (a dynamic size is negative). With 32 registers and an RHS panel of
-  /// that block that L1 would not hold (a deep K), six rows of four vectors:
-  /// 24 accumulators, and 10 loads feed 24 FMAs. Intel Xeon, AVX-512 code, 1
-  /// thread: matmul 1024 and 1000 5-6% faster (2 threads 2-8%), 256 rows
-  /// of K = 1024 3-7%. Where L1 holds the panel (K = 256: 0.96-0.99x), or
-  /// with few rows, whose tiles of six waste more and whose workgroups split
-  /// the rows to share 64-column panels (the MLP's batch of 64 with
-  /// constant weights: 0.91x), or few columns, the default block stays.
+  /// (a dynamic size is negative). With 32 registers, 32-bit elements and an
+  /// RHS panel of the default block that L1 would not hold (a deep K), six
+  /// rows of four vectors: 24 accumulators, and 10 loads feed 24 FMAs.
+  /// Intel Xeon, AVX-512 code, 1 thread: matmul 1024 and 1000 5-6% faster
+  /// (2 threads 2-8%), 256 rows of K = 1024 3-7%. Where L1 holds the panel
+  /// (K = 256: 0.96-0.99x), or with few rows, whose tiles of six waste more
+  /// and whose workgroups split the rows to share 64-column panels (the
+  /// MLP's batch of 64 with constant weights: 0.91x), or few columns, the
+  /// default block stays; so it does for narrower types, which widen to
+  /// compute and would need more registers, and for f64 (unmeasured).
   AccumulatorTile getPackedContractionTile(int64_t bitWidth, int64_t rows,
                                            int64_t columns,
                                            int64_t depth) const {
     AccumulatorTile tile = getContractionTile(bitWidth);
     int64_t panelBytes =
         depth * tile.columns * std::max<int64_t>(8, bitWidth) / 8;
-    if (vectorRegisters >= 32 && rows >= kWideTileMinRows &&
+    if (vectorRegisters >= 32 && bitWidth == 32 && rows >= kWideTileMinRows &&
         columns >= kWideTileMinColumns && panelBytes > l1DataBytes)
       return {6, 4 * getLanes(bitWidth)};
     return tile;

@@ -103,8 +103,8 @@ def innermost_loop_lines(text, fma, samples):
         return set()
     block_samples = {}
     for line, n in samples.items():
-        block_samples[block_of.get(line)] = block_samples.get(
-            block_of.get(line), 0) + n
+        block = block_of.get(line)
+        block_samples[block] = block_samples.get(block, 0) + n
     body = max(counts, key=lambda b: (counts[b], block_samples.get(b, 0)))
     end = max(n for n, b in block_of.items() if b == body)
     # The body's terminator: its last line that is not blank.

@@ -99,10 +99,9 @@ struct CPUTargetInfo {
                                            int64_t columns,
                                            int64_t depth) const {
     AccumulatorTile tile = getContractionTile(bitWidth);
-    int64_t panelBytes =
-        depth * tile.columns * std::max<int64_t>(8, bitWidth) / 8;
     if (vectorRegisters >= 32 && bitWidth == 32 && rows >= kWideTileMinRows &&
-        columns >= kWideTileMinColumns && panelBytes > l1DataBytes)
+        columns >= kWideTileMinColumns &&
+        depth * tile.columns * 4 > l1DataBytes)
       return {6, 4 * getLanes(bitWidth)};
     return tile;
   }

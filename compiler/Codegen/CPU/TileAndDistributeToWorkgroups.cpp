@@ -52,9 +52,56 @@ void copyInitsFromBindings(RewriterBase &rewriter, Operation *root) {
   }
 }
 
+/// `tile` with `value` in every element outside the box [boxOffsets,
+/// boxOffsets + boxSizes), as one slab before and one after the box along
+/// each dim (the earlier dims restricted to the box): a pad's border, where
+/// filling the whole tile would write its interior twice.
+Value fillOutsideBox(RewriterBase &rewriter, Location loc, Value value,
+                     Value tile, ArrayRef<OpFoldResult> boxOffsets,
+                     ArrayRef<OpFoldResult> boxSizes,
+                     ArrayRef<OpFoldResult> tileSizes) {
+  MLIRContext *context = rewriter.getContext();
+  AffineExpr d0, d1;
+  bindDims(context, d0, d1);
+  int64_t rank = tileSizes.size();
+  SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes(tileSizes);
+  SmallVector<OpFoldResult> ones(rank, rewriter.getIndexAttr(1));
+  AffineExpr d2 = getAffineDimExpr(2, context);
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    // An empty box may start past the tile (a tile of low padding only).
+    OpFoldResult boxBegin = affine::makeComposedFoldedAffineMin(
+        rewriter, loc, AffineMap::get(2, 0, {d0, d1}, context),
+        {boxOffsets[dim], tileSizes[dim]});
+    OpFoldResult boxEnd = affine::makeComposedFoldedAffineMin(
+        rewriter, loc, AffineMap::get(3, 0, {d0 + d1, d2}, context),
+        {boxBegin, boxSizes[dim], tileSizes[dim]});
+    OpFoldResult afterSize = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, d0 - d1, {tileSizes[dim], boxEnd});
+    std::pair<OpFoldResult, OpFoldResult> slabs[] = {
+        {rewriter.getIndexAttr(0), boxBegin}, {boxEnd, afterSize}};
+    for (auto [slabOffset, slabSize] : slabs) {
+      if (isZeroInteger(slabSize))
+        continue;
+      offsets[dim] = slabOffset;
+      sizes[dim] = slabSize;
+      Value slab = tensor::ExtractSliceOp::create(rewriter, loc, tile, offsets,
+                                                  sizes, ones);
+      slab = linalg::FillOp::create(rewriter, loc, value, slab).getResult(0);
+      tile = tensor::InsertSliceOp::create(rewriter, loc, slab, tile, offsets,
+                                           sizes, ones);
+    }
+    offsets[dim] = boxBegin;
+    sizes[dim] = affine::makeComposedFoldedAffineApply(rewriter, loc, d0 - d1,
+                                                       {boxEnd, boxBegin});
+  }
+  return tile;
+}
+
 /// The tile [offsets, offsets + sizes) of the tensor `chain` writes, in
 /// `tile` (a tensor of the tile's sizes): the chain's base filled, or not,
 /// and each insert's elements that land in the tile copied to their place.
+/// A pad (one insert on a fill) fills only the tile's elements outside it.
 Value sliceInsertChain(RewriterBase &rewriter, Location loc,
                        const InsertChain &chain, ArrayRef<OpFoldResult> offsets,
                        ArrayRef<OpFoldResult> sizes, Value tile) {
@@ -70,34 +117,49 @@ Value sliceInsertChain(RewriterBase &rewriter, Location loc,
   auto max = [&](AffineMap map, ArrayRef<OpFoldResult> operands) {
     return affine::makeComposedFoldedAffineMax(rewriter, loc, map, operands);
   };
-  if (auto fillOp = chain.base.getDefiningOp<linalg::FillOp>())
-    tile = linalg::FillOp::create(rewriter, loc, fillOp.getInputs()[0], tile)
-               .getResult(0);
   int64_t rank = offsets.size();
   SmallVector<OpFoldResult> ones(rank, rewriter.getIndexAttr(1));
   AffineExpr d2 = getAffineDimExpr(2, context);
-  for (tensor::InsertSliceOp insertOp : chain.inserts) {
+  // Where each insert's source elements [lo, hi) land in the tile.
+  struct Placement {
     SmallVector<OpFoldResult> sourceOffsets, counts, tileOffsets;
+  };
+  SmallVector<Placement> placements;
+  for (tensor::InsertSliceOp insertOp : chain.inserts) {
+    Placement &placement = placements.emplace_back();
     for (int64_t dim = 0; dim < rank; ++dim) {
       int64_t offset = insertOp.getStaticOffsets()[dim];
       OpFoldResult size = insertOp.getMixedSizes()[dim];
-      // Source elements [lo, hi) of this insert land in the tile.
       OpFoldResult lo =
           max(AffineMap::get(1, 0, {d0 - offset, constant(0)}, context),
               {offsets[dim]});
       OpFoldResult hi =
           min(AffineMap::get(3, 0, {d0 + d1 - offset, d2}, context),
               {offsets[dim], sizes[dim], size});
-      sourceOffsets.push_back(lo);
-      counts.push_back(
+      placement.sourceOffsets.push_back(lo);
+      placement.counts.push_back(
           max(AffineMap::get(2, 0, {d1 - d0, constant(0)}, context), {lo, hi}));
-      tileOffsets.push_back(affine::makeComposedFoldedAffineApply(
+      placement.tileOffsets.push_back(affine::makeComposedFoldedAffineApply(
           rewriter, loc, d0 + offset - d1, {lo, offsets[dim]}));
     }
+  }
+  if (auto fillOp = chain.base.getDefiningOp<linalg::FillOp>()) {
+    Value value = fillOp.getInputs()[0];
+    if (placements.size() == 1)
+      tile = fillOutsideBox(rewriter, loc, value, tile,
+                            placements[0].tileOffsets, placements[0].counts,
+                            sizes);
+    else
+      tile = linalg::FillOp::create(rewriter, loc, value, tile).getResult(0);
+  }
+  for (auto [insertOp, placement] : llvm::zip(chain.inserts, placements)) {
     Value source = tensor::ExtractSliceOp::create(
-        rewriter, loc, insertOp.getSource(), sourceOffsets, counts, ones);
+        rewriter, loc, tensor::InsertSliceOp(insertOp).getSource(),
+        placement.sourceOffsets,
+        placement.counts, ones);
     tile = tensor::InsertSliceOp::create(rewriter, loc, source, tile,
-                                         tileOffsets, counts, ones);
+                                         placement.tileOffsets,
+                                         placement.counts, ones);
   }
   return tile;
 }

@@ -36,19 +36,37 @@ func.func @mm() {
 // -----
 
 // Tests that a pad (a fill and an insert_slice) is split by rows over
-// workgroups: each fills its 20 rows of the destination and copies in the
-// source rows that land there, found by clamping to the source (none for a
-// workgroup of padding only).
+// workgroups: each copies in the source rows that land in its 20 rows of the
+// destination, found by clamping to the source (none for a workgroup of
+// padding only), and fills only the rest: the rows above and below them and
+// the two padding columns beside them.
 // CHECK-LABEL: func.func @pad
 //       CHECK:   scf.forall (%[[IV:.+]]) = (0) to (58) step (20) shared_outs(%[[OUT:.+]] = %{{.+}})
 //       CHECK:     %[[ROWS:.+]] = affine.min {{.*}}(%[[IV]])
 //       CHECK:     %[[TILE:.+]] = tensor.extract_slice %[[OUT]][0, %[[IV]], 0, 0] [1, %[[ROWS]], 58, 64]
-//       CHECK:     %[[FILL:.+]] = linalg.fill {{.*}} outs(%[[TILE]] : tensor<1x?x58x64xf32>)
 //       CHECK:     %[[LO:.+]] = affine.max
 //       CHECK:     %[[HI:.+]] = affine.min
 //       CHECK:     %[[COUNT:.+]] = affine.max
+//       CHECK:     %[[AT:.+]] = affine.apply
+//       CHECK:     %[[BEGIN:.+]] = affine.min
+//       CHECK:     %[[END:.+]] = affine.min
+//       CHECK:     %[[BELOW:.+]] = affine.apply
+//       CHECK:     %[[S0:.+]] = tensor.extract_slice %[[TILE]][0, 0, 0, 0] [1, %[[BEGIN]], 58, 64]
+//       CHECK:     %[[F0:.+]] = linalg.fill {{.*}} outs(%[[S0]] : tensor<1x?x58x64xf32>)
+//       CHECK:     %[[T0:.+]] = tensor.insert_slice %[[F0]] into %[[TILE]][0, 0, 0, 0] [1, %[[BEGIN]], 58, 64]
+//       CHECK:     %[[S1:.+]] = tensor.extract_slice %[[T0]][0, %[[END]], 0, 0] [1, %[[BELOW]], 58, 64]
+//       CHECK:     %[[F1:.+]] = linalg.fill {{.*}} outs(%[[S1]] : tensor<1x?x58x64xf32>)
+//       CHECK:     %[[T1:.+]] = tensor.insert_slice %[[F1]] into %[[T0]]
+//       CHECK:     %[[INSIDE:.+]] = affine.apply
+//       CHECK:     %[[S2:.+]] = tensor.extract_slice %[[T1]][0, %[[BEGIN]], 0, 0] [1, %[[INSIDE]], 1, 64]
+//       CHECK:     %[[F2:.+]] = linalg.fill {{.*}} outs(%[[S2]] : tensor<1x?x1x64xf32>)
+//       CHECK:     %[[T2:.+]] = tensor.insert_slice %[[F2]] into %[[T1]]
+//       CHECK:     %[[S3:.+]] = tensor.extract_slice %[[T2]][0, %[[BEGIN]], 57, 0] [1, %[[INSIDE]], 1, 64]
+//       CHECK:     %[[F3:.+]] = linalg.fill {{.*}} outs(%[[S3]] : tensor<1x?x1x64xf32>)
+//       CHECK:     %[[T3:.+]] = tensor.insert_slice %[[F3]] into %[[T2]]
+//   CHECK-NOT:     linalg.fill
 //       CHECK:     %[[SRC:.+]] = tensor.extract_slice %{{.+}}[0, %[[LO]], 0, 0] [1, %[[COUNT]], 56, 64]
-//       CHECK:     %[[INS:.+]] = tensor.insert_slice %[[SRC]] into %[[FILL]][0, %{{.+}}, 1, 0] [1, %[[COUNT]], 56, 64]
+//       CHECK:     %[[INS:.+]] = tensor.insert_slice %[[SRC]] into %[[T3]][0, %[[AT]], 1, 0] [1, %[[COUNT]], 56, 64]
 //       CHECK:     tensor.parallel_insert_slice %[[INS]] into %[[OUT]][0, %[[IV]], 0, 0] [1, %[[ROWS]], 58, 64]
 func.func @pad(%x: tensor<1x56x56x64xf32>) -> tensor<1x58x58x64xf32> {
   %zero = arith.constant 0.0 : f32
@@ -66,17 +84,22 @@ func.func @pad(%x: tensor<1x56x56x64xf32>) -> tensor<1x58x58x64xf32> {
 // its dispatch) is built per workgroup: each pads the 4 image rows its 2
 // output rows read, in a tensor of its own, copying in the source rows that
 // land there (clamped to the source, so the first and last workgroups copy
-// 3), and the whole padded image is gone.
+// 3) and filling only around them, and the whole padded image is gone.
 // CHECK-LABEL: func.func @conv_padded_image
 //       CHECK:   scf.forall (%[[IV:.+]]) = (0) to (56) step (2)
 //       CHECK:     %[[TILE:.+]] = tensor.empty() : tensor<1x4x58x64xf32>
-//       CHECK:     %[[FILL:.+]] = linalg.fill {{.*}} outs(%[[TILE]] : tensor<1x4x58x64xf32>)
 //       CHECK:     %[[LO:.+]] = affine.max {{.*}}(%[[IV]])
 //       CHECK:     %[[HI:.+]] = affine.min {{.*}}(%[[IV]])
 //       CHECK:     %[[COUNT:.+]] = affine.max {{.*}}(%[[LO]], %[[HI]])
 //       CHECK:     %[[AT:.+]] = affine.apply {{.*}}(%[[LO]], %[[IV]])
+//       CHECK:     %[[BEGIN:.+]] = affine.min
+//       CHECK:     %[[S0:.+]] = tensor.extract_slice %[[TILE]][0, 0, 0, 0] [1, %[[BEGIN]], 58, 64]
+//       CHECK:     linalg.fill {{.*}} outs(%[[S0]] : tensor<1x?x58x64xf32>)
+//       CHECK:     linalg.fill {{.*}} tensor<1x?x58x64xf32>
+//       CHECK:     linalg.fill {{.*}} tensor<1x?x1x64xf32>
+//       CHECK:     %[[FILLED:.+]] = tensor.insert_slice {{.*}}[0, %[[BEGIN]], 57, 0] [1, %{{.+}}, 1, 64]
 //       CHECK:     %[[SRC:.+]] = tensor.extract_slice %{{.+}}[0, %[[LO]], 0, 0] [1, %[[COUNT]], 56, 64]
-//       CHECK:     %[[PAD:.+]] = tensor.insert_slice %[[SRC]] into %[[FILL]][0, %[[AT]], 1, 0] [1, %[[COUNT]], 56, 64]
+//       CHECK:     %[[PAD:.+]] = tensor.insert_slice %[[SRC]] into %[[FILLED]][0, %[[AT]], 1, 0] [1, %[[COUNT]], 56, 64]
 //       CHECK:     linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[PAD]], %{{.+}} : tensor<1x4x58x64xf32>, tensor<3x3x64x64xf32>)
 //   CHECK-NOT:   tensor<1x58x58x64xf32>
 func.func @conv_padded_image() {

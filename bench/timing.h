@@ -17,11 +17,21 @@
 
 namespace kiln::bench {
 
-/// Median seconds of `repetitions` runs of `body`, after one warm-up run
-/// (first touch of pages, caches, thread wake-up).
+/// How long `body` runs before it is timed. One run touches the pages and
+/// warms the caches; the rest let the kernel place threads that slept
+/// through the settle (some guest kernels wake a thread of little recent
+/// use on its waker's busy CPU, and keep it there for tens of milliseconds,
+/// so a short burst of calls on two threads runs at one's speed).
+constexpr std::chrono::milliseconds kWarmUp{50};
+
+/// Median seconds of `repetitions` runs of `body`, after running it for
+/// kWarmUp (at least once).
 inline double MedianSeconds(int repetitions,
                             const std::function<void()>& body) {
-  body();
+  const auto warm_until = std::chrono::steady_clock::now() + kWarmUp;
+  do {
+    body();
+  } while (std::chrono::steady_clock::now() < warm_until);
   std::vector<double> times;
   for (int i = 0; i < repetitions; ++i) {
     auto start = std::chrono::steady_clock::now();

@@ -122,11 +122,13 @@ Value sliceInsertChain(RewriterBase &rewriter, Location loc,
   AffineExpr d2 = getAffineDimExpr(2, context);
   // Where each insert's source elements [lo, hi) land in the tile.
   struct Placement {
+    Value source;
     SmallVector<OpFoldResult> sourceOffsets, counts, tileOffsets;
   };
   SmallVector<Placement> placements;
   for (tensor::InsertSliceOp insertOp : chain.inserts) {
     Placement &placement = placements.emplace_back();
+    placement.source = insertOp.getSource();
     for (int64_t dim = 0; dim < rank; ++dim) {
       int64_t offset = insertOp.getStaticOffsets()[dim];
       OpFoldResult size = insertOp.getMixedSizes()[dim];
@@ -146,16 +148,15 @@ Value sliceInsertChain(RewriterBase &rewriter, Location loc,
   if (auto fillOp = chain.base.getDefiningOp<linalg::FillOp>()) {
     Value value = fillOp.getInputs()[0];
     if (placements.size() == 1)
-      tile = fillOutsideBox(rewriter, loc, value, tile,
-                            placements[0].tileOffsets, placements[0].counts,
-                            sizes);
+      tile =
+          fillOutsideBox(rewriter, loc, value, tile, placements[0].tileOffsets,
+                         placements[0].counts, sizes);
     else
       tile = linalg::FillOp::create(rewriter, loc, value, tile).getResult(0);
   }
-  for (auto [insertOp, placement] : llvm::zip(chain.inserts, placements)) {
+  for (const Placement &placement : placements) {
     Value source = tensor::ExtractSliceOp::create(
-        rewriter, loc, tensor::InsertSliceOp(insertOp).getSource(),
-        placement.sourceOffsets,
+        rewriter, loc, placement.source, placement.sourceOffsets,
         placement.counts, ones);
     tile = tensor::InsertSliceOp::create(rewriter, loc, source, tile,
                                          placement.tileOffsets,

@@ -89,7 +89,8 @@ struct CPUTargetInfo {
   /// RHS panel of the default block that L1 would not hold (a deep K), six
   /// rows of four vectors: 24 accumulators, and 10 loads feed 24 FMAs.
   /// Intel Xeon, AVX-512 code, 1 thread: matmul 1024 and 1000 5-6% faster
-  /// (2 threads 2-8%), 256 rows of K = 1024 3-7%. Where L1 holds the panel
+  /// (2 threads 2-8%), 256 rows of K = 1024 3-7%. AMD Zen 4, whose 512-bit
+  /// FMAs run as two halves and leave either block FMA-bound: 0.98-1.01x. Where L1 holds the panel
   /// (K = 256: 0.96-0.99x), or with few rows, whose tiles of six waste more
   /// and whose workgroups split the rows to share 64-column panels (the
   /// MLP's batch of 64 with constant weights: 0.91x), or few columns, the

@@ -4,13 +4,17 @@
 // producers, then reduction loops, then anything still too large for
 // registers) and peels every loop whose tile does not divide it, so that
 // the full tiles have static shapes for the vectorizer, and the remainder too
-// when the loop's range is static.
+// when the loop's range is static. A remainder keeping fewer columns of a
+// packed contraction's accumulator tile computes only the registers that
+// hold them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Codegen/CPU/Passes.h"
 
 #include "Codegen/CPU/Utils.h"
+#include "Target/CPU/CPUTarget.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
@@ -120,6 +124,138 @@ void peelMarkedLoops(RewriterBase &rewriter, func::FuncOp funcOp) {
   }
 }
 
+/// The accumulator tile an unpack keeps fewer columns of than it holds (the
+/// peeled last column tile: matmul 1000's 40 of a 64-column panel) is
+/// computed only as wide as those columns, rounded up to whole vector
+/// registers: in chunks of halving widths, from the tile's own down to one
+/// register, each the fill, contraction and unpack of its columns. The
+/// chunks' widths are the binary digits of the rounded width, so each size
+/// runs at most once: 40 columns of 64 as 32 + 16, 12 of 16 as the whole
+/// tile. Requires the contraction's outer dims to be one tile.
+LogicalResult narrowUnpackedRemainder(RewriterBase &rewriter,
+                                      linalg::UnPackOp unpackOp,
+                                      int64_t lanes) {
+  auto contraction = unpackOp.getSource().getDefiningOp<linalg::LinalgOp>();
+  if (!contraction ||
+      !isa<linalg::Mmt4DOp, linalg::BatchMmt4DOp>(contraction.getOperation()) ||
+      !contraction->hasOneUse() || !unpackOp.getOuterDimsPerm().empty())
+    return failure();
+  auto fillOp = contraction.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+  LoweringConfigAttr config = getLoweringConfig(contraction);
+  if (!fillOp || !fillOp->hasOneUse() || !config)
+    return failure();
+  RankedTensorType accType = unpackOp.getSourceType();
+  ArrayRef<int64_t> accShape = accType.getShape();
+  int64_t rank = accType.getRank();
+  int64_t n0 = accShape.back();
+  if (!accType.hasStaticShape() ||
+      !llvm::all_of(accShape.drop_back(2), [](int64_t d) { return d == 1; }) ||
+      n0 <= lanes || n0 % lanes || !llvm::isPowerOf2_64(n0 / lanes))
+    return failure();
+  int64_t columnDim = unpackOp.getInnerDimsPos().back();
+  Location loc = unpackOp.getLoc();
+  rewriter.setInsertionPoint(unpackOp);
+  Value dest = unpackOp.getDest();
+  OpFoldResult columns = tensor::getMixedSize(rewriter, loc, dest, columnDim);
+  std::optional<int64_t> staticColumns = getConstantIntValue(columns);
+  if (staticColumns && *staticColumns > n0 - lanes)
+    return failure();
+
+  MLIRContext *context = rewriter.getContext();
+  AffineExpr w, c;
+  bindSymbols(context, w, c);
+  OpFoldResult rounded = affine::makeComposedFoldedAffineApply(
+      rewriter, loc, w.ceilDiv(lanes) * lanes, {columns});
+  // The RHS's and accumulator's column dim: N0, the last but one and last.
+  Value lhs = contraction.getDpsInputs()[0];
+  Value rhs = contraction.getDpsInputs()[1];
+  int64_t rhsColumnDim = cast<RankedTensorType>(rhs.getType()).getRank() - 2;
+  Value result = dest;
+  for (int64_t size = n0; size >= lanes; size /= 2) {
+    // One iteration where the rounded width has this binary digit.
+    OpFoldResult lower = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, w.floorDiv(2 * size) * (2 * size), {rounded});
+    OpFoldResult upper = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, w.floorDiv(size) * size, {rounded});
+    auto chunkLoop = scf::ForOp::create(
+        rewriter, loc, getValueOrCreateConstantIndexOp(rewriter, loc, lower),
+        getValueOrCreateConstantIndexOp(rewriter, loc, upper),
+        arith::ConstantIndexOp::create(rewriter, loc, size),
+        ValueRange{result});
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(chunkLoop.getBody());
+    Value offset = chunkLoop.getInductionVar();
+    Value out = chunkLoop.getRegionIterArgs()[0];
+
+    auto sliceAlong = [&](Value source, int64_t dim, OpFoldResult dimSize) {
+      SmallVector<OpFoldResult> offsets(
+          cast<RankedTensorType>(source.getType()).getRank(),
+          rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes =
+          tensor::getMixedSizes(rewriter, loc, source);
+      SmallVector<OpFoldResult> strides(offsets.size(),
+                                        rewriter.getIndexAttr(1));
+      offsets[dim] = offset;
+      sizes[dim] = dimSize;
+      return std::make_tuple(offsets, sizes, strides);
+    };
+    auto extract = [&](Value source, int64_t dim, OpFoldResult dimSize) {
+      auto [offsets, sizes, strides] = sliceAlong(source, dim, dimSize);
+      return tensor::ExtractSliceOp::create(rewriter, loc, source, offsets,
+                                            sizes, strides)
+          .getResult();
+    };
+    OpFoldResult chunk = rewriter.getIndexAttr(size);
+    Value rhsChunk = extract(rhs, rhsColumnDim, chunk);
+    Value accChunk = extract(fillOp.getOutputs()[0], rank - 1, chunk);
+    Value filled =
+        linalg::FillOp::create(rewriter, loc, fillOp.getInputs(), accChunk)
+            .getResult(0);
+    Operation *chunkContraction = clone(
+        rewriter, contraction, {filled.getType()}, {lhs, rhsChunk, filled});
+    SmallVector<int64_t> vector(config.getVector());
+    vector[vector.size() - 2] = size;
+    chunkContraction->setAttr(
+        "lowering_config",
+        LoweringConfigAttr::get(context, config.getWorkgroup(), vector));
+    // The columns of the chunk the unpack keeps.
+    OpFoldResult kept = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, (w - c), {columns, offset});
+    kept = affine::makeComposedFoldedAffineMin(
+        rewriter, loc,
+        AffineMap::get(0, 1,
+                       {rewriter.getAffineConstantExpr(size),
+                        rewriter.getAffineSymbolExpr(0)},
+                       context),
+        {kept});
+    auto [offsets, sizes, strides] = sliceAlong(out, columnDim, kept);
+    Value outChunk = tensor::ExtractSliceOp::create(rewriter, loc, out, offsets,
+                                                    sizes, strides);
+    SmallVector<OpFoldResult> innerTiles = unpackOp.getMixedTiles();
+    innerTiles.back() = chunk;
+    auto chunkUnpack = linalg::UnPackOp::create(
+        rewriter, loc, chunkContraction->getResult(0), outChunk,
+        unpackOp.getInnerDimsPos(), innerTiles);
+    if (LoweringConfigAttr unpackConfig = getLoweringConfig(unpackOp)) {
+      SmallVector<int64_t> unpackVector(unpackConfig.getVector());
+      if (!unpackVector.empty())
+        unpackVector[columnDim] = size;
+      chunkUnpack->setAttr("lowering_config",
+                           LoweringConfigAttr::get(context,
+                                                   unpackConfig.getWorkgroup(),
+                                                   unpackVector));
+    }
+    Value inserted = tensor::InsertSliceOp::create(
+        rewriter, loc, chunkUnpack.getResult(), out, offsets, sizes, strides);
+    scf::YieldOp::create(rewriter, loc, inserted);
+    result = chunkLoop.getResult(0);
+  }
+  rewriter.replaceOp(unpackOp, result);
+  rewriter.eraseOp(contraction);
+  rewriter.eraseOp(fillOp);
+  return success();
+}
+
 /// Elements of a row of a reduction chain computed at once: two AVX2
 /// registers, one AVX-512 register.
 constexpr int64_t kRowChunkElements = 16;
@@ -215,6 +351,21 @@ struct TileToVectorSizesPass
       }
       if (wholeRows && failed(tileRowsInChunks(rewriter, funcOp)))
         return signalPassFailure();
+      // Peeled now, so that the remainders' unpacks show the columns they
+      // keep.
+      peelMarkedLoops(rewriter, funcOp);
+      if (ExecutableExportOp exportOp = getExportOf(funcOp)) {
+        auto variantOp = cast<ExecutableVariantOp>(exportOp->getParentOp());
+        CPUTargetInfo target =
+            getCPUTargetInfo(variantOp.getCpu(), variantOp.getFeatures());
+        SmallVector<linalg::UnPackOp> unpacks;
+        funcOp.walk([&](linalg::UnPackOp op) { unpacks.push_back(op); });
+        for (linalg::UnPackOp op : unpacks)
+          (void)narrowUnpackedRemainder(
+              rewriter, op,
+              target.getLanes(getElementTypeOrSelf(op.getSourceType())
+                                  .getIntOrFloatBitWidth()));
+      }
     }
 
     // 2. Reduction loops of each configured op.

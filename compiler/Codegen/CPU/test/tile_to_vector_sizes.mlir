@@ -1,4 +1,5 @@
 // RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(kiln-cpu-tile-to-vector-sizes,canonicalize,cse))" | FileCheck %s
+// RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(kiln.executable(kiln.executable.variant(builtin.module(func.func(kiln-cpu-tile-to-vector-sizes,canonicalize,cse)))))" | FileCheck %s --check-prefix=TARGET
 
 // Tests that a matmul tile is tiled to its 8x32 vector tile with its producer
 // fill and its epilogue fused, then along K with step 1, leaving static
@@ -82,6 +83,70 @@ func.func @mmt4d(%lhs: tensor<2x64x6x1xf32>, %rhs: tensor<3x64x16x1xf32>) -> ten
   %m = linalg.mmt4d {lowering_config = #kiln.lowering_config<workgroup = [0, 0, 0, 0, 0, 0], vector = [1, 1, 1, 6, 16, 1]>}
       ins(%lhs, %rhs : tensor<2x64x6x1xf32>, tensor<3x64x16x1xf32>) outs(%f : tensor<2x3x6x16xf32>) -> tensor<2x3x6x16xf32>
   return %m : tensor<2x3x6x16xf32>
+}
+
+// -----
+
+// Tests that the last column tile of an unpack keeping 104 columns of two
+// 64-column accumulator tiles (AVX-512: 16 lanes) is computed only as wide
+// as its 40 columns rounded up to registers, 48: a chunk of 32 columns and
+// one of 16, each the fill, the contraction over K and the unpack of its
+// columns (the last keeps 8 of its 16). The first tile stays whole.
+// TARGET-LABEL: func.func @narrow_remainder
+//       TARGET:   linalg.fill {{.*}} -> tensor<1x1x6x64xf32>
+//       TARGET:   linalg.mmt4d {{.*}}vector = [1, 1, 1, 6, 64, 1]{{.*}} ins(%{{.+}} : tensor<1x1x6x1xf32>, tensor<1x1x64x1xf32>)
+//       TARGET:   linalg.unpack {{.*}} : tensor<1x1x6x64xf32> -> tensor<6x64xf32>
+//       TARGET:   linalg.fill {{.*}} -> tensor<1x1x6x32xf32>
+//       TARGET:   linalg.mmt4d {{.*}}vector = [1, 1, 1, 6, 32, 1]{{.*}} ins(%{{.+}} : tensor<1x1x6x1xf32>, tensor<1x1x32x1xf32>)
+//       TARGET:   linalg.unpack {{.*}}vector = [6, 32]{{.*}} : tensor<1x1x6x32xf32> -> tensor<6x32xf32>
+//       TARGET:   linalg.fill {{.*}} -> tensor<1x1x6x16xf32>
+//       TARGET:   linalg.mmt4d {{.*}}vector = [1, 1, 1, 6, 16, 1]{{.*}} ins(%{{.+}} : tensor<1x1x6x1xf32>, tensor<1x1x16x1xf32>)
+//       TARGET:   linalg.unpack {{.*}}vector = [6, 16]{{.*}} : tensor<1x1x6x16xf32> -> tensor<6x8xf32>
+//   TARGET-NOT:   linalg.mmt4d
+kiln.executable @narrow_remainder {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v4", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @narrow_remainder ordinal(0) bindings(3) workgroups([1, 1, 1]) {outputs = 1 : index}
+    builtin.module {
+      func.func @narrow_remainder(%lhs: tensor<1x32x6x1xf32>, %rhs: tensor<2x32x64x1xf32>) -> tensor<6x104xf32> {
+        %cst = arith.constant 0.0 : f32
+        %e = tensor.empty() : tensor<1x2x6x64xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x2x6x64xf32>) -> tensor<1x2x6x64xf32>
+        %m = linalg.mmt4d {lowering_config = #kiln.lowering_config<vector = [1, 1, 1, 6, 64, 1]>}
+            ins(%lhs, %rhs : tensor<1x32x6x1xf32>, tensor<2x32x64x1xf32>) outs(%f : tensor<1x2x6x64xf32>) -> tensor<1x2x6x64xf32>
+        %d = tensor.empty() : tensor<6x104xf32>
+        %u = linalg.unpack %m inner_dims_pos = [0, 1] inner_tiles = [6, 64] into %d
+            {lowering_config = #kiln.lowering_config<workgroup = [0, 0], vector = [6, 64]>} : tensor<1x2x6x64xf32> -> tensor<6x104xf32>
+        return %u : tensor<6x104xf32>
+      }
+    }
+  }
+}
+
+// -----
+
+// Tests that a last column tile keeping 49 of 64 columns, 64 rounded up to
+// registers, stays whole.
+// TARGET-LABEL: func.func @whole_remainder
+//   TARGET-NOT:   tensor<1x1x6x32xf32>
+//   TARGET-NOT:   tensor<1x1x6x16xf32>
+//       TARGET:   linalg.unpack {{.*}} : tensor<1x1x6x64xf32> -> tensor<6x49xf32>
+kiln.executable @whole_remainder {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v4", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @whole_remainder ordinal(0) bindings(3) workgroups([1, 1, 1]) {outputs = 1 : index}
+    builtin.module {
+      func.func @whole_remainder(%lhs: tensor<1x32x6x1xf32>, %rhs: tensor<2x32x64x1xf32>) -> tensor<6x113xf32> {
+        %cst = arith.constant 0.0 : f32
+        %e = tensor.empty() : tensor<1x2x6x64xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x2x6x64xf32>) -> tensor<1x2x6x64xf32>
+        %m = linalg.mmt4d {lowering_config = #kiln.lowering_config<vector = [1, 1, 1, 6, 64, 1]>}
+            ins(%lhs, %rhs : tensor<1x32x6x1xf32>, tensor<2x32x64x1xf32>) outs(%f : tensor<1x2x6x64xf32>) -> tensor<1x2x6x64xf32>
+        %d = tensor.empty() : tensor<6x113xf32>
+        %u = linalg.unpack %m inner_dims_pos = [0, 1] inner_tiles = [6, 64] into %d
+            {lowering_config = #kiln.lowering_config<workgroup = [0, 0], vector = [6, 64]>} : tensor<1x2x6x64xf32> -> tensor<6x113xf32>
+        return %u : tensor<6x113xf32>
+      }
+    }
+  }
 }
 
 // -----

@@ -129,18 +129,19 @@ kiln.executable @mmt4d_avx2 {
 
 // Tests that a packed matmul on a packed RHS (constant weights) whose LHS
 // L2 does not hold (4 MiB) but whose L2 holds RHS panels for 128 columns or
-// more (Sapphire Rapids: 8 panels of 32 columns in half of 2 MiB) runs all
-// rows in each workgroup, as one packing its RHS does: 4 panels of 128
-// columns each, 8 workgroups, each panel read from memory once. With
-// x86-64-v3's 512 KiB L2 (mmt4d_avx2 above: 64 columns) the rows stay split.
-// CHECK-LABEL: kiln.executable @mmt4d_large_lhs_whole_rows
-//       CHECK: kiln.executable.export @mmt4d_large_lhs_whole_rows ordinal(0) bindings(3) workgroups([8, 1, 1])
-//       CHECK: linalg.mmt4d {lowering_config = #kiln.lowering_config<workgroup = [0, 4, 0, 0, 0, 0], vector = [1, 1, 1, 8, 32, 1]>}
-kiln.executable @mmt4d_large_lhs_whole_rows {
+// more (Sapphire Rapids: 8 panels of 32 columns in half of 2 MiB) runs
+// blocks of 64 row tiles, the least a block takes, in each workgroup: 4
+// panels of 128 columns each, 8 column blocks of 2 row blocks, each panel
+// read from memory twice. With x86-64-v3's 512 KiB L2 (mmt4d_avx2 above:
+// 64 columns) the rows split as the operands' reads decide.
+// CHECK-LABEL: kiln.executable @mmt4d_large_lhs_row_blocks
+//       CHECK: kiln.executable.export @mmt4d_large_lhs_row_blocks ordinal(0) bindings(3) workgroups([8, 2, 1])
+//       CHECK: linalg.mmt4d {lowering_config = #kiln.lowering_config<workgroup = [64, 4, 0, 0, 0, 0], vector = [1, 1, 1, 8, 32, 1]>}
+kiln.executable @mmt4d_large_lhs_row_blocks {
   kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "sapphirerapids", features = "", triple = "x86_64-unknown-linux-gnu"} {
-    kiln.executable.export @mmt4d_large_lhs_whole_rows ordinal(0) bindings(3)
+    kiln.executable.export @mmt4d_large_lhs_row_blocks ordinal(0) bindings(3)
     builtin.module {
-      func.func @mmt4d_large_lhs_whole_rows() {
+      func.func @mmt4d_large_lhs_row_blocks() {
         %cst = arith.constant 0.0 : f32
         %0 = kiln.binding 0 : memref<128x1024x8x1xf32>
         %1 = bufferization.to_tensor %0 restrict : memref<128x1024x8x1xf32> to tensor<128x1024x8x1xf32>
@@ -735,10 +736,11 @@ kiln.executable @mmt4d_dynamic_rows {
 // Tests that a packed contraction whose rows are known only at run time,
 // unpacked in its dispatch and reading its LHS in place, gives the unpack
 // whole accumulator tiles: 8 rows (not the rows' unknown count) by 32
-// columns per vector tile, and as many rows per workgroup as 128 row tiles.
+// columns per vector tile, and as many rows per workgroup as 64 row tiles
+// (a block of the 128 its rows are planned as).
 // CHECK-LABEL: kiln.executable @mmt4d_dynamic_rows_unpacked
 //       CHECK: linalg.mmt4d {lowering_config = #kiln.lowering_config<vector = [1, 1, 1, 8, 32, 1]>}
-//       CHECK: linalg.unpack {{.*}}lowering_config = #kiln.lowering_config<workgroup = [1024, {{[0-9]+}}], vector = [8, 32]>
+//       CHECK: linalg.unpack {{.*}}lowering_config = #kiln.lowering_config<workgroup = [512, {{[0-9]+}}], vector = [8, 32]>
 kiln.executable @mmt4d_dynamic_rows_unpacked {
   kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v4", features = "", triple = "x86_64-unknown-linux-gnu"} {
     kiln.executable.export @mmt4d_dynamic_rows_unpacked ordinal(0) bindings(3)

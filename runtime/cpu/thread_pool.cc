@@ -27,6 +27,22 @@ void CpuRelax() {
 #endif
 }
 
+/// Takes the next chunk from the front of `share` (front << 32 | back), or
+/// from its back; false when the share is empty.
+bool TakeChunk(std::atomic<uint64_t>& share, bool from_back, int64_t* chunk) {
+  uint64_t range = share.load(std::memory_order_relaxed);
+  for (;;) {
+    const uint64_t front = range >> 32, back = range & 0xffffffffu;
+    if (front >= back) return false;
+    const uint64_t taken =
+        from_back ? (front << 32) | (back - 1) : ((front + 1) << 32) | back;
+    if (share.compare_exchange_weak(range, taken, std::memory_order_relaxed)) {
+      *chunk = static_cast<int64_t>(from_back ? back - 1 : front);
+      return true;
+    }
+  }
+}
+
 }  // namespace
 
 ThreadPool::ThreadPool(int thread_count) {
@@ -34,6 +50,7 @@ ThreadPool::ThreadPool(int thread_count) {
     thread_count = static_cast<int>(std::thread::hardware_concurrency());
     if (thread_count <= 0) thread_count = 1;
   }
+  shares_ = std::make_unique<std::atomic<uint64_t>[]>(thread_count);
   workers_.reserve(thread_count - 1);
   worker_tids_.assign(thread_count - 1, 0);
   for (int i = 1; i < thread_count; ++i) {
@@ -77,14 +94,20 @@ ThreadPool::~ThreadPool() {
 
 void ThreadPool::RunIndices(uint32_t worker_id) {
   bool began = false;
-  for (;;) {
-    const int64_t index = next_index_.fetch_add(1, std::memory_order_relaxed);
-    if (index >= count_) break;
-    if (scope_ && !began) {
-      scope_->begin(scope_->context, worker_id);
-      began = true;
+  const int own = static_cast<int>(worker_id);
+  for (int offset = 0; offset < participants_; ++offset) {
+    const int victim = (own + offset) % participants_;
+    int64_t chunk;
+    while (TakeChunk(shares_[victim], /*from_back=*/offset != 0, &chunk)) {
+      if (scope_ && !began) {
+        scope_->begin(scope_->context, worker_id);
+        began = true;
+      }
+      const int64_t end = std::min(count_, (chunk + 1) * chunk_);
+      for (int64_t index = chunk * chunk_; index < end; ++index) {
+        fn_(context_, index, worker_id);
+      }
     }
-    fn_(context_, index, worker_id);
   }
   if (began) scope_->end(scope_->context, worker_id);
 }
@@ -107,10 +130,18 @@ void ThreadPool::ParallelForImpl(int64_t count, TaskFn fn, void* context,
     context_ = context;
     scope_ = scope;
     count_ = count;
-    next_index_.store(0, std::memory_order_relaxed);
-    helpers_.store(
-        static_cast<int>(std::min<int64_t>(count - 1, workers_.size())),
-        std::memory_order_relaxed);
+    const int helpers =
+        static_cast<int>(std::min<int64_t>(count - 1, workers_.size()));
+    helpers_.store(helpers, std::memory_order_relaxed);
+    chunk_ = count / (int64_t{1} << 31) + 1;
+    const int64_t chunks = (count + chunk_ - 1) / chunk_;
+    participants_ = helpers + 1;
+    for (int p = 0; p < participants_; ++p) {
+      const uint64_t front = static_cast<uint64_t>(chunks * p / participants_);
+      const uint64_t back =
+          static_cast<uint64_t>(chunks * (p + 1) / participants_);
+      shares_[p].store(front << 32 | back, std::memory_order_relaxed);
+    }
     finished_helpers_.store(0, std::memory_order_relaxed);
     ++generation_;
     job_state_.store(uint64_t{generation_} << 32, std::memory_order_release);

@@ -89,6 +89,28 @@ TEST(ThreadPoolBasicTest, UsesSeveralWorkers) {
   EXPECT_EQ(seen.size(), 4u);
 }
 
+TEST(ThreadPoolBasicTest, EachThreadStartsWithItsOwnShare) {
+  // Thread w owns indices [4w, 4w + 4) of 16. Each thread's first task waits
+  // (bounded) until all four threads have begun one, so none has finished a
+  // task, let alone its share, before every thread took its first index:
+  // nothing was taken from another's share yet.
+  ThreadPool pool(4);
+  std::vector<std::atomic<int64_t>> first(4);
+  for (auto& index : first) index = -1;
+  std::atomic<int> arrived{0};
+  pool.ParallelFor(16, [&](int64_t index, uint32_t worker_id) {
+    int64_t unset = -1;
+    if (!first[worker_id].compare_exchange_strong(unset, index)) return;
+    arrived.fetch_add(1);
+    for (int i = 0; i < 2000000 && arrived.load() < 4; ++i) {
+      std::this_thread::yield();
+    }
+  });
+  for (uint32_t worker = 0; worker < 4; ++worker) {
+    EXPECT_EQ(first[worker].load(), 4 * worker) << "thread " << worker;
+  }
+}
+
 TEST(ThreadPoolBasicTest, DefaultUsesHardwareConcurrency) {
   ThreadPool pool;
   const int hardware = static_cast<int>(std::thread::hardware_concurrency());

@@ -2,15 +2,21 @@
 //
 // A fixed set of worker threads that run ParallelFor loops. The calling
 // thread takes part in every loop, so a pool of N threads starts N - 1
-// workers. Indices are handed out dynamically from an atomic counter (uneven
-// workgroups balance themselves). A loop costs one condition variable
-// broadcast, and the caller never waits for a worker that has not woken up
-// yet: workers join a loop only while indices remain, so thousands of small
-// dispatches do not pay a thread wake-up each. After a loop a worker spins
-// for a moment (about 100 us) before it sleeps: the dispatches of one call
-// follow each other within microseconds, and a spinning worker joins the
-// next one at once instead of a wake-up later. No thread is created after
-// construction.
+// workers. Each thread the loop plans for owns a contiguous share of its
+// indices, the same share in every loop of that count, and takes them from
+// the front; one that runs out takes the others' from the back, so uneven
+// workgroups, and workers late to join, balance themselves. Consecutive
+// dispatches over the same rows thus mostly read what the same core wrote,
+// where indices dealt out in turn interleave the cores' rows (AMD Zen 4,
+// 2 threads, interleaved runs: the ResNet block 1.00-1.02x, the
+// transformer layer 1.01-1.08x, the MLP 0.98-1.09x). A loop costs one
+// condition variable broadcast, and the caller never waits for a worker
+// that has not woken up yet: workers join a loop only while indices remain,
+// so thousands of small dispatches do not pay a thread wake-up each. After a
+// loop a worker spins for a moment (about 100 us) before it sleeps: the
+// dispatches of one call follow each other within microseconds, and a spinning
+// worker joins the next one at once instead of a wake-up later. No thread is
+// created after construction.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +29,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <type_traits>
@@ -98,7 +105,8 @@ class ThreadPool {
   void ParallelForImpl(int64_t count, TaskFn fn, void* context,
                        const WorkerScope* scope);
   void WorkerMain(uint32_t worker_id);
-  // Takes indices from next_index_ until the loop is exhausted.
+  // Takes indices from its share, then from the others', until none is
+  // left.
   void RunIndices(uint32_t worker_id);
 
   std::vector<std::thread> workers_;
@@ -110,7 +118,7 @@ class ThreadPool {
   // One loop runs at a time.
   std::mutex call_mutex_;
 
-  // Guards the fields below except job_state_ and next_index_.
+  // Guards the fields below except job_state_ and shares_.
   std::mutex mutex_;
   std::condition_variable work_available_;
   std::condition_variable work_done_;
@@ -131,7 +139,13 @@ class ThreadPool {
   void* context_ = nullptr;
   const WorkerScope* scope_ = nullptr;
   int64_t count_ = 0;
-  std::atomic<int64_t> next_index_{0};
+  // Indices are taken in chunks of chunk_ (1 unless the count exceeds what
+  // a share's 32-bit halves hold).
+  int64_t chunk_ = 1;
+  // The shares of the threads the loop plans for (the caller's first), one
+  // per thread: front << 32 | back, in chunks; [front, back) remain.
+  int participants_ = 0;
+  std::unique_ptr<std::atomic<uint64_t>[]> shares_;
 
   // generation << 32 | closed << 31 | number of helpers that joined. A
   // helper joins only while the loop is open; the caller closes it when it

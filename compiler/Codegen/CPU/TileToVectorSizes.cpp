@@ -142,7 +142,8 @@ LogicalResult narrowUnpackedRemainder(RewriterBase &rewriter,
     return failure();
   auto fillOp = contraction.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
   LoweringConfigAttr config = getLoweringConfig(contraction);
-  if (!fillOp || !fillOp->hasOneUse() || !config)
+  if (!fillOp || !fillOp->hasOneUse() || !config ||
+      config.getVector().size() != contraction.getNumLoops())
     return failure();
   RankedTensorType accType = unpackOp.getSourceType();
   ArrayRef<int64_t> accShape = accType.getShape();
@@ -360,11 +361,13 @@ struct TileToVectorSizesPass
             getCPUTargetInfo(variantOp.getCpu(), variantOp.getFeatures());
         SmallVector<linalg::UnPackOp> unpacks;
         funcOp.walk([&](linalg::UnPackOp op) { unpacks.push_back(op); });
-        for (linalg::UnPackOp op : unpacks)
-          (void)narrowUnpackedRemainder(
-              rewriter, op,
-              target.getLanes(getElementTypeOrSelf(op.getSourceType())
-                                  .getIntOrFloatBitWidth()));
+        for (linalg::UnPackOp op : unpacks) {
+          Type elementType = op.getSourceType().getElementType();
+          if (elementType.isIntOrFloat())
+            (void)narrowUnpackedRemainder(
+                rewriter, op,
+                target.getLanes(elementType.getIntOrFloatBitWidth()));
+        }
       }
     }
 

@@ -1,19 +1,19 @@
 //===- thread_pool.h - Fork-join pool for dispatch workgroups ------*- C++ -*-===//
 //
-// A fixed set of worker threads that run ParallelFor loops. The calling
-// thread takes part in every loop, so a pool of N threads starts N - 1
-// workers. Each thread the loop plans for owns a contiguous share of its
-// indices, the same share in every loop of that count, and takes them from
-// the front; one that runs out takes the others' from the back, so uneven
-// workgroups, and workers late to join, balance themselves. Consecutive
-// dispatches over the same rows thus mostly read what the same core wrote,
-// where indices dealt out in turn interleave the cores' rows (AMD Zen 4,
-// 2 threads, interleaved runs: the ResNet block 1.00-1.02x, the
-// transformer layer 1.01-1.08x, the MLP 0.98-1.09x). A loop costs one
-// condition variable broadcast, and the caller never waits for a worker
-// that has not woken up yet: workers join a loop only while indices remain,
-// so thousands of small dispatches do not pay a thread wake-up each. After a
-// loop a worker spins for a moment (about 100 us) before it sleeps: the
+// A fixed set of worker threads that run ParallelFor loops. The calling thread
+// takes part in every loop, so a pool of N threads starts N - 1 workers. Each
+// thread the loop plans for owns a contiguous share of its indices, the same
+// share in every loop of that count, and takes them from the front; one that
+// runs out takes the others' from the back, so uneven workgroups, and workers
+// late to join, balance themselves. Consecutive dispatches over the same rows
+// thus mostly read what the same core wrote, where indices dealt out in turn
+// interleave the cores' rows (AMD Zen 4, 2 threads, interleaved runs of AVX-512
+// and of x86-64-v3 code: the ResNet block 0.99-1.02x, the transformer layer
+// 0.95-1.08x (1.01-1.08x but one x86-64-v3 run), the MLP 0.98-1.09x). A loop
+// costs one condition variable broadcast, and the caller never waits for a
+// worker that has not woken up yet: workers join a loop only while indices
+// remain, so thousands of small dispatches do not pay a thread wake-up each.
+// After a loop a worker spins for a moment (about 100 us) before it sleeps: the
 // dispatches of one call follow each other within microseconds, and a spinning
 // worker joins the next one at once instead of a wake-up later. No thread is
 // created after construction.

@@ -10,22 +10,33 @@ FUZZ_SMOKE_SECONDS ?= 20
 # Extra flags for bench/models, e.g. BENCH_MODELS_FLAGS="--threads=1 --workloads=mlp".
 BENCH_MODELS_FLAGS ?=
 
-.PHONY: all deps configure build test test-asan test-asan-compiler test-tsan fuzz fuzz-smoke demo bench clean
+.PHONY: all deps onnx python-env configure build test test-asan test-asan-compiler test-tsan fuzz fuzz-smoke demo bench clean
 
 all: build
 
 deps:
 	@build_tools/install_deps.sh
 
-$(BUILD)/build.ninja: | deps
-	cmake -G Ninja -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+# ONNX's C++ library, built once from its pinned source distribution into
+# the build folder (the ONNX importer links it).
+ONNX_PREFIX ?= $(CURDIR)/$(BUILD)/onnx
+onnx: deps
+	@JOBS=$(JOBS) build_tools/build_onnx.sh $(ONNX_PREFIX)
+
+# The tests' Python: Debian's numpy and PyTorch, pinned onnx and onnxruntime.
+python-env: deps
+	@build_tools/setup_python_env.sh $(BUILD)
+
+$(BUILD)/build.ninja: | deps onnx
+	cmake -G Ninja -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release \
+	  -DKILN_ONNX_PREFIX=$(ONNX_PREFIX) $(CMAKE_FLAGS)
 
 configure: $(BUILD)/build.ninja
 
 build: configure
 	ninja -C $(BUILD) -j$(JOBS)
 
-test: build
+test: build python-env
 	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
 	$(MAKE) fuzz-smoke
 
@@ -45,9 +56,10 @@ test-asan: deps
 # hence allow_user_poisoning=0. Built without debug information, which makes
 # the compiler's MLIR-heavy sources much slower to build; reports still name
 # each frame's function.
-test-asan-compiler: deps
+test-asan-compiler: deps onnx
 	cmake -G Ninja -S . -B $(BUILD)-asan-compiler -DCMAKE_BUILD_TYPE=Release \
-	  -DKILN_SANITIZER=address -DKILN_BUILD_BENCH=OFF
+	  -DKILN_SANITIZER=address -DKILN_BUILD_BENCH=OFF \
+	  -DKILN_ONNX_PREFIX=$(ONNX_PREFIX)
 	ASAN_OPTIONS=allow_user_poisoning=0 ninja -C $(BUILD)-asan-compiler -j$(JOBS) check-lit
 
 test-tsan: deps

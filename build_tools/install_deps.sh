@@ -12,6 +12,11 @@ packages=(
   libopenblas-dev
   clang-14 libclang-rt-14-dev  # libFuzzer for runtime/fuzz
   linux-perf gdb  # tests/run/perf_*.mlir profile and debug a loaded module
+  # ONNX's C++ library (build_tools/build_onnx.sh) builds against these.
+  libprotobuf-dev protobuf-compiler
+  # The ONNX tests' Python (build_tools/setup_python_env.sh): models exported
+  # from PyTorch, ONNX's node tests, ONNX Runtime as the reference.
+  python3-venv python3-numpy python3-torch python3-torchvision
 )
 
 missing=()

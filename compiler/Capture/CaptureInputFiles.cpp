@@ -147,8 +147,16 @@ struct CaptureInputFilesPass
         realDirs.push_back(realDir.str().str());
     }
     Builder builder(&getContext());
+    // Texts the front end made (an imported model's program) are there
+    // already, and no file holds them.
     SmallVector<NamedAttribute> files;
+    if (auto given = moduleOp->getAttrOfType<DictionaryAttr>(kInputFilesAttrName))
+      llvm::append_range(files, given.getValue());
     for (auto &[path, loc] : referencedFiles) {
+      if (llvm::any_of(files, [&](NamedAttribute file) {
+            return file.getName().getValue() == path;
+          }))
+        continue;
       std::optional<std::string> text = readInputFile(loc, limit, realDirs);
       if (!text)
         continue;

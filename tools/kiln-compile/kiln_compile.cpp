@@ -1,11 +1,18 @@
 //===- kiln_compile.cpp - compile MLIR programs to kiln modules ----------===//
 
+#include "Capture/InputFiles.h"
 #include "Codegen/CPU/Passes.h"
+#include "CompilerToolSupport.h"
+#include "Dialect/Kiln/IR/KilnDialect.h"
+#ifdef KILN_HAVE_ONNX_IMPORTER
+#include "Import/ONNX/Importer.h"
+#endif
 #include "Input/NestingDepth.h"
 #include "Pipeline/Pipeline.h"
 #include "Pipeline/Registration.h"
 #include "Target/CPU/CPUTarget.h"
 #include "mlir/IR/AsmState.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
@@ -30,7 +37,7 @@ namespace cl = llvm::cl;
 static cl::OptionCategory kilnCategory("kiln-compile options");
 
 static cl::opt<std::string> inputFilename(cl::Positional,
-                                          cl::desc("<input .mlir>"),
+                                          cl::desc("<input .mlir or .onnx>"),
                                           cl::init("-"), cl::cat(kilnCategory));
 static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                            cl::value_desc("file"),
@@ -180,75 +187,47 @@ static std::string getSourcePrefix(StringRef moduleName, StringRef input,
   return prefix;
 }
 
-/// Prints a diagnostic that names no position in a file: about a file as a
-/// whole (at line 0, where the parser puts the module it wraps around a
-/// file's ops) as "FILE: error: ...", and one without a location as
-/// "kiln-compile: error: ...", not as "FILE:0:0:" and "<unknown>:0:". Its
-/// notes, and every other diagnostic, go to `sourceMgrHandler`.
-static LogicalResult
-printUnpositionedDiagnostic(Diagnostic &diag,
-                            SourceMgrDiagnosticHandler &sourceMgrHandler) {
-  Location loc = diag.getLocation();
-  auto fileLoc = dyn_cast<FileLineColLoc>(loc);
-  if (!isa<UnknownLoc>(loc) && !(fileLoc && fileLoc.getLine() == 0))
-    return failure();
-  llvm::SourceMgr::DiagKind kind = llvm::SourceMgr::DK_Error;
-  if (diag.getSeverity() == DiagnosticSeverity::Warning)
-    kind = llvm::SourceMgr::DK_Warning;
-  else if (diag.getSeverity() == DiagnosticSeverity::Remark)
-    kind = llvm::SourceMgr::DK_Remark;
-  else if (diag.getSeverity() == DiagnosticSeverity::Note)
-    kind = llvm::SourceMgr::DK_Note;
-  StringRef file = fileLoc ? fileLoc.getFilename().getValue() : "";
-  llvm::SMDiagnostic(file, kind, diag.str())
-      .print(fileLoc ? nullptr : "kiln-compile", llvm::errs());
-  for (Diagnostic &note : diag.getNotes())
-    sourceMgrHandler.emitDiagnostic(note.getLocation(), note.str(),
-                                    note.getSeverity());
-  return success();
-}
+static constexpr const char *kToolName = "kiln-compile";
 
-/// Writes `bytes` to `path` ("-": stdout) through a temporary file renamed
-/// into place: a failed write (a full disk) leaves the old file, or none,
-/// never a truncated module.
-static LogicalResult writeOutput(StringRef path, StringRef bytes) {
-  auto fail = [&](const Twine &why) {
-    llvm::errs() << "kiln-compile: error: cannot write '" << path
-                 << "': " << why << "\n";
+#ifdef KILN_HAVE_ONNX_IMPORTER
+/// Imports the ONNX model in `contents` and compiles its program into `os`;
+/// at level 3 the program's text, which its locations point into, is
+/// embedded as the input file.
+static LogicalResult compileModel(StringRef contents, MLIRContext &context,
+                                  const kiln::CompileOptions &options,
+                                  raw_ostream &os) {
+  kiln::onnx_import::ImportOptions importOptions;
+  importOptions.textPath = kiln::getStoredPath(inputFilename + ".mlir");
+  FailureOr<OwningOpRef<ModuleOp>> moduleOp =
+      kiln::onnx_import::importONNXModel(&context, inputFilename, contents,
+                                         importOptions);
+  if (failed(moduleOp))
     return failure();
-  };
-  // A stream's error, cleared: reported here, not as a crash at exit.
-  auto takeError = [](llvm::raw_fd_ostream &os) {
-    std::error_code error = os.error();
-    os.clear_error();
-    return error;
-  };
-  if (path == "-") {
-    llvm::outs() << bytes;
-    llvm::outs().flush();
-    if (llvm::outs().has_error())
-      return fail(takeError(llvm::outs()).message());
-    return success();
+  if (options.debugLevel >= 3 || options.embedInputFiles) {
+    std::string text;
+    llvm::raw_string_ostream textStream(text);
+    kiln::onnx_import::printImportedProgram(**moduleOp, textStream,
+                                            /*withWeights=*/false);
+    Builder builder(&context);
+    auto type = RankedTensorType::get({static_cast<int64_t>(text.size())},
+                                      builder.getIntegerType(8));
+    (**moduleOp)
+        ->setAttr(kiln::kInputFilesAttrName,
+                  builder.getDictionaryAttr(builder.getNamedAttr(
+                      importOptions.textPath,
+                      DenseResourceElementsAttr::get(
+                          type, importOptions.textPath,
+                          HeapAsmResourceBlob::allocateAndCopyInferAlign(
+                              ArrayRef<char>(text.data(), text.size()))))));
   }
-  llvm::Expected<llvm::sys::fs::TempFile> temp =
-      llvm::sys::fs::TempFile::create(path + ".tmp-%%%%%%");
-  if (!temp)
-    return fail(llvm::toString(temp.takeError()));
-  std::error_code error;
-  {
-    llvm::raw_fd_ostream os(temp->FD, /*shouldClose=*/false);
-    os << bytes;
-    os.flush();
-    if (os.has_error())
-      error = takeError(os);
-  }
-  if (error) {
-    llvm::consumeError(temp->discard());
-    return fail(error.message());
-  }
-  if (llvm::Error kept = temp->keep(path))
-    return fail(llvm::toString(std::move(kept)));
-  return success();
+  return kiln::compileModule(**moduleOp, options, os);
+}
+#endif
+
+/// Whether the input is a model file (ONNX) rather than a program's text.
+static bool isModelInput() {
+  StringRef path = inputFilename;
+  return path.ends_with(".onnx") || path.ends_with(".onnxtxt");
 }
 
 /// Parses the text of `sourceMgr` and compiles it into `os`; the
@@ -257,6 +236,17 @@ static LogicalResult compileSource(llvm::SourceMgr &sourceMgr,
                                    MLIRContext &context,
                                    const kiln::CompileOptions &options,
                                    raw_ostream &os) {
+  if (isModelInput()) {
+#ifdef KILN_HAVE_ONNX_IMPORTER
+    return compileModel(
+        sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer(),
+        context, options, os);
+#else
+    return emitError(FileLineColLoc::get(&context, inputFilename, 0, 0))
+           << "this kiln-compile was built without the ONNX importer "
+              "(-DKILN_BUILD_ONNX=OFF)";
+#endif
+  }
   if (failed(kiln::verifyNestingDepth(sourceMgr, &context)))
     return failure();
   OwningOpRef<ModuleOp> moduleOp =
@@ -385,7 +375,7 @@ static LogicalResult run(MLIRContext &context) {
     SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
     // Registered last, so consulted first.
     ScopedDiagnosticHandler unpositioned(&context, [&](Diagnostic &diag) {
-      return printUnpositionedDiagnostic(diag, diagnostics);
+      return kiln::printUnpositionedDiagnostic(diag, diagnostics, kToolName);
     });
     return compileSource(sourceMgr, context, bufferOptions, out);
   };
@@ -402,7 +392,7 @@ static LogicalResult run(MLIRContext &context) {
     return failure();
   if (verifyDiagnostics)
     return success();
-  return writeOutput(outputFilename, bytes);
+  return kiln::writeOutputFile(outputFilename, bytes, kToolName);
 }
 
 int main(int argc, char **argv) {
@@ -435,8 +425,9 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(
       argc, argv,
       "kiln-compile: compiles a tensor program (func + linalg/tensor/arith/"
-      "math) into a kiln module\n\n"
-      "  kiln-compile model.mlir -o model.kiln\n");
+      "math, TOSA) or an ONNX model into a kiln module\n\n"
+      "  kiln-compile model.mlir -o model.kiln\n"
+      "  kiln-compile model.onnx -o model.kiln\n");
 
   DialectRegistry registry;
   kiln::registerAllDialects(registry);

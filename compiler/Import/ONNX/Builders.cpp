@@ -1,0 +1,348 @@
+//===- Builders.cpp - IR the ONNX op converters share ---------------------===//
+
+#include "Import/ONNX/Builders.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+namespace mlir::kiln::onnx_import {
+
+SmallVector<OpFoldResult> getSizes(OpBuilder &b, Location loc, Value tensor) {
+  return tensor::getMixedSizes(b, loc, tensor);
+}
+
+Value createEmpty(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+                  Type elementType) {
+  return tensor::EmptyOp::create(b, loc, sizes, elementType);
+}
+
+Value createScalar(OpBuilder &b, Location loc, Type type, double value) {
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    APFloat converted(value);
+    bool losesInfo = false;
+    converted.convert(floatType.getFloatSemantics(),
+                      APFloat::rmNearestTiesToEven, &losesInfo);
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, converted));
+  }
+  return createIntScalar(b, loc, type, static_cast<int64_t>(value));
+}
+
+Value createIntScalar(OpBuilder &b, Location loc, Type type, int64_t value) {
+  if (type.isIndex())
+    return arith::ConstantIndexOp::create(b, loc, value);
+  if (isa<FloatType>(type))
+    return createScalar(b, loc, type, static_cast<double>(value));
+  unsigned width = type.getIntOrFloatBitWidth();
+  APInt bits(64, static_cast<uint64_t>(value), /*isSigned=*/true);
+  return arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(type, bits.trunc(width)));
+}
+
+Value createFilled(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+                   Value value) {
+  Value empty = createEmpty(b, loc, sizes, value.getType());
+  return linalg::FillOp::create(b, loc, value, empty).getResult(0);
+}
+
+Value createLowest(OpBuilder &b, Location loc, Type type, bool isUnsigned) {
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+    APFloat value = APFloat::semanticsHasInf(semantics)
+                        ? APFloat::getInf(semantics, /*Negative=*/true)
+                        : APFloat::getLargest(semantics, /*Negative=*/true);
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+  }
+  unsigned width = type.getIntOrFloatBitWidth();
+  APInt value = isUnsigned || width == 1 ? APInt::getMinValue(width)
+                                         : APInt::getSignedMinValue(width);
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
+}
+
+Value createHighest(OpBuilder &b, Location loc, Type type, bool isUnsigned) {
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+    APFloat value = APFloat::semanticsHasInf(semantics)
+                        ? APFloat::getInf(semantics, /*Negative=*/false)
+                        : APFloat::getLargest(semantics, /*Negative=*/false);
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+  }
+  unsigned width = type.getIntOrFloatBitWidth();
+  APInt value = isUnsigned || width == 1 ? APInt::getMaxValue(width)
+                                         : APInt::getSignedMaxValue(width);
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
+}
+
+FailureOr<SmallVector<OpFoldResult>>
+getBroadcastSizes(OpBuilder &b, Location loc, ValueRange inputs) {
+  int64_t rank = 0;
+  for (Value input : inputs)
+    rank = std::max(rank, cast<RankedTensorType>(input.getType()).getRank());
+  SmallVector<OpFoldResult> sizes(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    std::optional<int64_t> staticSize;
+    Value dynamicInput;
+    int64_t dynamicDim = 0;
+    for (Value input : inputs) {
+      auto type = cast<RankedTensorType>(input.getType());
+      int64_t dim = d - (rank - type.getRank());
+      if (dim < 0)
+        continue;
+      int64_t size = type.getDimSize(dim);
+      if (ShapedType::isDynamic(size)) {
+        if (!dynamicInput) {
+          dynamicInput = input;
+          dynamicDim = dim;
+        }
+        continue;
+      }
+      if (size == 1)
+        continue;
+      if (staticSize && *staticSize != size)
+        return failure();
+      staticSize = size;
+    }
+    if (staticSize)
+      sizes[d] = b.getIndexAttr(*staticSize);
+    else if (dynamicInput)
+      sizes[d] = tensor::DimOp::create(b, loc, dynamicInput, dynamicDim)
+                     .getResult();
+    else
+      sizes[d] = b.getIndexAttr(1);
+  }
+  return sizes;
+}
+
+FailureOr<Value> buildElementwise(OpBuilder &b, Location loc,
+                                  ValueRange inputs, Type resultElementType,
+                                  ElementBody body,
+                                  ArrayRef<OpFoldResult> sizes) {
+  SmallVector<OpFoldResult> resultSizes(sizes);
+  if (resultSizes.empty() && !inputs.empty()) {
+    FailureOr<SmallVector<OpFoldResult>> broadcast =
+        getBroadcastSizes(b, loc, inputs);
+    if (failed(broadcast))
+      return failure();
+    resultSizes = *broadcast;
+  }
+  int64_t rank = resultSizes.size();
+  MLIRContext *context = b.getContext();
+  SmallVector<AffineMap> maps;
+  for (Value input : inputs) {
+    auto type = cast<RankedTensorType>(input.getType());
+    if (type.getRank() > rank)
+      return failure();
+    SmallVector<AffineExpr> exprs;
+    for (int64_t dim = 0; dim < type.getRank(); ++dim) {
+      int64_t d = dim + rank - type.getRank();
+      std::optional<int64_t> resultSize = getConstantIntValue(resultSizes[d]);
+      // A static 1 stretched over a larger (or unknown) size.
+      if (type.getDimSize(dim) == 1 && resultSize != 1)
+        exprs.push_back(getAffineConstantExpr(0, context));
+      else
+        exprs.push_back(getAffineDimExpr(d, context));
+    }
+    maps.push_back(AffineMap::get(rank, 0, exprs, context));
+  }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(rank, context));
+  Value init = createEmpty(b, loc, resultSizes, resultElementType);
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, init.getType(), inputs, init, maps, iterators,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        Value result = body(nested, nestedLoc, args.drop_back());
+        linalg::YieldOp::create(nested, nestedLoc, result);
+      });
+  return generic.getResult(0);
+}
+
+FailureOr<Value> broadcastTo(OpBuilder &b, Location loc, Value tensor,
+                             ArrayRef<OpFoldResult> sizes) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  return buildElementwise(
+      b, loc, tensor, type.getElementType(),
+      [](OpBuilder &, Location, ValueRange elements) { return elements[0]; },
+      sizes);
+}
+
+Value convertScalar(OpBuilder &b, Location loc, Value value, Type to,
+                    bool fromUnsigned, bool toUnsigned) {
+  Type from = value.getType();
+  if (from == to)
+    return value;
+  if (to.isIndex() || from.isIndex()) {
+    if (isa<FloatType>(from))
+      value = convertScalar(b, loc, value, b.getI64Type(), false, false);
+    else if (isa<FloatType>(to))
+      return convertScalar(
+          b, loc, convertScalar(b, loc, value, b.getI64Type(), fromUnsigned,
+                                false),
+          to, false, toUnsigned);
+    if (fromUnsigned)
+      return arith::IndexCastUIOp::create(b, loc, to, value);
+    return arith::IndexCastOp::create(b, loc, to, value);
+  }
+  if (to.isInteger(1)) {
+    if (isa<FloatType>(from)) {
+      Value zero = createScalar(b, loc, from, 0.0);
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, value,
+                                   zero);
+    }
+    Value zero = createIntScalar(b, loc, from, 0);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, value,
+                                 zero);
+  }
+  if (from.isInteger(1))
+    fromUnsigned = true;
+  if (auto toFloat = dyn_cast<FloatType>(to)) {
+    if (auto fromFloat = dyn_cast<FloatType>(from)) {
+      if (fromFloat.getWidth() < toFloat.getWidth())
+        return arith::ExtFOp::create(b, loc, to, value);
+      if (fromFloat.getWidth() > toFloat.getWidth())
+        return arith::TruncFOp::create(b, loc, to, value);
+      // Same width, other format (f16 and bf16): through f32.
+      Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
+      return arith::TruncFOp::create(b, loc, to, wide);
+    }
+    if (fromUnsigned)
+      return arith::UIToFPOp::create(b, loc, to, value);
+    return arith::SIToFPOp::create(b, loc, to, value);
+  }
+  if (isa<FloatType>(from)) {
+    if (toUnsigned)
+      return arith::FPToUIOp::create(b, loc, to, value);
+    return arith::FPToSIOp::create(b, loc, to, value);
+  }
+  unsigned fromWidth = from.getIntOrFloatBitWidth();
+  unsigned toWidth = to.getIntOrFloatBitWidth();
+  if (fromWidth < toWidth) {
+    if (fromUnsigned)
+      return arith::ExtUIOp::create(b, loc, to, value);
+    return arith::ExtSIOp::create(b, loc, to, value);
+  }
+  if (fromWidth > toWidth)
+    return arith::TruncIOp::create(b, loc, to, value);
+  return value;
+}
+
+Value convertElements(OpBuilder &b, Location loc, Value tensor, Type to,
+                      bool fromUnsigned, bool toUnsigned) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  if (type.getElementType() == to)
+    return tensor;
+  return *buildElementwise(
+      b, loc, tensor, to,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange elements) {
+        return convertScalar(nested, nestedLoc, elements[0], to, fromUnsigned,
+                             toUnsigned);
+      },
+      getSizes(b, loc, tensor));
+}
+
+Value transpose(OpBuilder &b, Location loc, Value tensor,
+                ArrayRef<int64_t> permutation) {
+  if (llvm::equal(permutation, llvm::seq<int64_t>(0, permutation.size())))
+    return tensor;
+  SmallVector<OpFoldResult> sizes = getSizes(b, loc, tensor);
+  SmallVector<OpFoldResult> permuted;
+  for (int64_t dim : permutation)
+    permuted.push_back(sizes[dim]);
+  Value init = createEmpty(
+      b, loc, permuted,
+      cast<RankedTensorType>(tensor.getType()).getElementType());
+  return linalg::TransposeOp::create(b, loc, tensor, init, permutation)
+      .getResult()[0];
+}
+
+OpFoldResult getProduct(OpBuilder &b, Location loc,
+                        ArrayRef<OpFoldResult> sizes) {
+  int64_t staticProduct = 1;
+  Value dynamicProduct;
+  for (OpFoldResult size : sizes) {
+    if (std::optional<int64_t> value = getConstantIntValue(size)) {
+      staticProduct *= *value;
+      continue;
+    }
+    Value v = getIndexValue(b, loc, size);
+    dynamicProduct =
+        dynamicProduct ? arith::MulIOp::create(b, loc, dynamicProduct, v)
+                             .getResult()
+                       : v;
+  }
+  if (!dynamicProduct)
+    return b.getIndexAttr(staticProduct);
+  if (staticProduct == 1)
+    return dynamicProduct;
+  return arith::MulIOp::create(
+             b, loc, dynamicProduct,
+             arith::ConstantIndexOp::create(b, loc, staticProduct))
+      .getResult();
+}
+
+Value getIndexValue(OpBuilder &b, Location loc, OpFoldResult value) {
+  return getValueOrCreateConstantIndexOp(b, loc, value);
+}
+
+Value extractScalar(OpBuilder &b, Location loc, Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<Value> indices(type.getRank(),
+                             arith::ConstantIndexOp::create(b, loc, 0));
+  return tensor::ExtractOp::create(b, loc, tensor, indices);
+}
+
+Value reshape(OpBuilder &b, Location loc, Value tensor,
+              ArrayRef<OpFoldResult> sizes) {
+  auto sourceType = cast<RankedTensorType>(tensor.getType());
+  SmallVector<int64_t> shape;
+  SmallVector<OpFoldResult> folded;
+  for (OpFoldResult size : sizes) {
+    std::optional<int64_t> value = getConstantIntValue(size);
+    shape.push_back(value ? *value : ShapedType::kDynamic);
+    folded.push_back(value ? OpFoldResult(b.getIndexAttr(*value)) : size);
+  }
+  auto resultType = RankedTensorType::get(shape, sourceType.getElementType());
+  if (resultType == sourceType && sourceType.hasStaticShape())
+    return tensor;
+  int64_t sourceRank = sourceType.getRank();
+  int64_t resultRank = resultType.getRank();
+  // To or from a scalar: every dimension is 1.
+  if (resultRank == 0)
+    return tensor::CollapseShapeOp::create(b, loc, resultType, tensor,
+                                           ArrayRef<ReassociationIndices>{});
+  if (sourceRank == 0)
+    return tensor::ExpandShapeOp::create(b, loc, resultType, tensor,
+                                         ArrayRef<ReassociationIndices>{},
+                                         folded);
+  if (sourceRank != resultRank)
+    if (std::optional<SmallVector<ReassociationIndices>> groups =
+            getReassociationIndicesForReshape(sourceType, resultType)) {
+      if (sourceRank > resultRank)
+        return tensor::CollapseShapeOp::create(b, loc, resultType, tensor,
+                                               *groups);
+      return tensor::ExpandShapeOp::create(b, loc, resultType, tensor,
+                                           *groups, folded);
+    }
+  // Through one dimension.
+  Value flat = tensor;
+  if (sourceRank != 1) {
+    ReassociationIndices all =
+        llvm::to_vector(llvm::seq<int64_t>(0, sourceRank));
+    flat = tensor::CollapseShapeOp::create(b, loc, flat,
+                                           ArrayRef<ReassociationIndices>{all});
+  }
+  if (resultRank == 1) {
+    if (flat.getType() == resultType)
+      return flat;
+    return tensor::CastOp::create(b, loc, resultType, flat);
+  }
+  ReassociationIndices all = llvm::to_vector(llvm::seq<int64_t>(0, resultRank));
+  return tensor::ExpandShapeOp::create(b, loc, resultType, flat,
+                                       ArrayRef<ReassociationIndices>{all},
+                                       folded);
+}
+
+} // namespace mlir::kiln::onnx_import

@@ -1,0 +1,94 @@
+//===- Builders.h - IR the ONNX op converters share ---------------*- C++ -*-===//
+//
+// Helpers the converters of several op families use: sizes, constants,
+// numpy-style broadcasting into linalg.generic, element conversions with
+// ONNX's Cast semantics, transposes and reshapes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_IMPORT_ONNX_BUILDERS_H_
+#define KILN_IMPORT_ONNX_BUILDERS_H_
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace mlir::kiln::onnx_import {
+
+/// The sizes of a ranked tensor, static ones as attributes.
+SmallVector<OpFoldResult> getSizes(OpBuilder &b, Location loc, Value tensor);
+
+/// An uninitialized tensor of `sizes`.
+Value createEmpty(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+                  Type elementType);
+
+/// A scalar constant of `type` (float, integer or index) holding `value`
+/// (converted: NaN and infinities for floats; integers truncated).
+Value createScalar(OpBuilder &b, Location loc, Type type, double value);
+/// An integer scalar constant, exact for every 64-bit value.
+Value createIntScalar(OpBuilder &b, Location loc, Type type, int64_t value);
+/// A tensor of `sizes` filled with the scalar `value`.
+Value createFilled(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+                   Value value);
+
+/// The smallest and largest value of a float or integer type (-inf and
+/// +inf where the float has them), the identities of max and min.
+Value createLowest(OpBuilder &b, Location loc, Type type, bool isUnsigned);
+Value createHighest(OpBuilder &b, Location loc, Type type, bool isUnsigned);
+
+/// The sizes of numpy-style broadcasting of tensors of `shapes`: ranks
+/// aligned on the right, a size of 1 stretched. A size known only at run
+/// time is taken to match the other operands' (1 stretches only where
+/// static). Fails, reporting nothing, where two static sizes differ and
+/// neither is 1.
+FailureOr<SmallVector<OpFoldResult>>
+getBroadcastSizes(OpBuilder &b, Location loc, ValueRange inputs);
+
+/// The element computation of an elementwise op: the inputs' elements in,
+/// the result's element out.
+using ElementBody =
+    function_ref<Value(OpBuilder &b, Location loc, ValueRange elements)>;
+
+/// An elementwise op over `inputs` broadcast numpy-style to `sizes` (by
+/// default their broadcast sizes): one linalg.generic reading each input in
+/// place, a stretched size by a constant index. Fails, reporting nothing,
+/// where the inputs do not broadcast.
+FailureOr<Value> buildElementwise(OpBuilder &b, Location loc,
+                                  ValueRange inputs, Type resultElementType,
+                                  ElementBody body,
+                                  ArrayRef<OpFoldResult> sizes = {});
+
+/// `tensor` broadcast numpy-style to `sizes`.
+FailureOr<Value> broadcastTo(OpBuilder &b, Location loc, Value tensor,
+                             ArrayRef<OpFoldResult> sizes);
+
+/// Converts a scalar with ONNX Cast's semantics: floats to integers round
+/// toward zero (saturating), anything to bool is `!= 0`, bool to anything
+/// is 0 or 1; `fromUnsigned`/`toUnsigned` give the integers' signedness.
+Value convertScalar(OpBuilder &b, Location loc, Value value, Type to,
+                    bool fromUnsigned, bool toUnsigned);
+/// Converts every element of a tensor so.
+Value convertElements(OpBuilder &b, Location loc, Value tensor, Type to,
+                      bool fromUnsigned, bool toUnsigned);
+
+/// linalg.transpose of `tensor`: result dim i is input dim `permutation[i]`.
+Value transpose(OpBuilder &b, Location loc, Value tensor,
+                ArrayRef<int64_t> permutation);
+
+/// `tensor` with the same elements in row-major order at `sizes`: a
+/// collapse, an expand, or a collapse to one dimension and an expand.
+Value reshape(OpBuilder &b, Location loc, Value tensor,
+              ArrayRef<OpFoldResult> sizes);
+
+/// The product of `sizes`, folded where static.
+OpFoldResult getProduct(OpBuilder &b, Location loc,
+                        ArrayRef<OpFoldResult> sizes);
+
+/// `value` as an index value (an attribute where static).
+Value getIndexValue(OpBuilder &b, Location loc, OpFoldResult value);
+
+/// A 0-d tensor as a scalar (tensor.extract).
+Value extractScalar(OpBuilder &b, Location loc, Value tensor);
+
+} // namespace mlir::kiln::onnx_import
+
+#endif // KILN_IMPORT_ONNX_BUILDERS_H_

@@ -1,0 +1,10 @@
+//===- Linear.cpp -------------------------------------------------------------===//
+
+#include "Import/ONNX/Builders.h"
+#include "Import/ONNX/NodeConverter.h"
+
+namespace mlir::kiln::onnx_import {
+
+void registerLinearConverters(ConverterTable &table) {}
+
+} // namespace mlir::kiln::onnx_import

@@ -1,0 +1,10 @@
+//===- Normalization.cpp -------------------------------------------------------------===//
+
+#include "Import/ONNX/Builders.h"
+#include "Import/ONNX/NodeConverter.h"
+
+namespace mlir::kiln::onnx_import {
+
+void registerNormalizationConverters(ConverterTable &table) {}
+
+} // namespace mlir::kiln::onnx_import

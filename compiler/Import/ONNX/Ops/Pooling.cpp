@@ -1,0 +1,10 @@
+//===- Pooling.cpp -------------------------------------------------------------===//
+
+#include "Import/ONNX/Builders.h"
+#include "Import/ONNX/NodeConverter.h"
+
+namespace mlir::kiln::onnx_import {
+
+void registerPoolingConverters(ConverterTable &table) {}
+
+} // namespace mlir::kiln::onnx_import

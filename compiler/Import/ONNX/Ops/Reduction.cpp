@@ -1,0 +1,10 @@
+//===- Reduction.cpp -------------------------------------------------------------===//
+
+#include "Import/ONNX/Builders.h"
+#include "Import/ONNX/NodeConverter.h"
+
+namespace mlir::kiln::onnx_import {
+
+void registerReductionConverters(ConverterTable &table) {}
+
+} // namespace mlir::kiln::onnx_import

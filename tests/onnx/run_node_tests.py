@@ -67,9 +67,25 @@ def applicable(model):
     return True
 
 
+def to_array(value):
+    """A test case's input or output as a numpy array (some cases keep
+    theirs as TensorProtos: the 8-bit and 4-bit floats, as ml_dtypes)."""
+    if isinstance(value, onnx.TensorProto):
+        return onnx.numpy_helper.to_array(value)
+    return np.asarray(value)
+
+
+def is_small_float(dtype):
+    return dtype.name == "bfloat16" or dtype.name.startswith("float8") or \
+        dtype.name.startswith("float4")
+
+
 def to_kiln_array(array):
     """The array as kiln-run reads it: unsigned integers as the signed ones
-    of their width (the same bits), other types as they are."""
+    of their width (the same bits), bf16 and the 8-bit and 4-bit floats as
+    their bits, other types as they are."""
+    if is_small_float(array.dtype):
+        return array.view(np.dtype("u%d" % array.dtype.itemsize))
     if array.dtype.kind == "u" and array.dtype.itemsize in (1, 2, 4, 8):
         return array.view(np.dtype("i%d" % array.dtype.itemsize))
     return array
@@ -77,15 +93,12 @@ def to_kiln_array(array):
 
 def compare(expected, actual, rtol, atol):
     """None if `actual` matches, else why not."""
-    expected = np.asarray(expected)
-    if expected.dtype.kind == "u":
+    expected = to_array(expected)
+    if expected.dtype.kind == "u" or is_small_float(expected.dtype):
         actual = actual.view(expected.dtype)
     if tuple(actual.shape) != tuple(expected.shape):
         return "shape %s, expected %s" % (actual.shape, expected.shape)
-    if expected.dtype.kind in "fc" or expected.dtype.kind == "V" or \
-            expected.dtype.name in ("bfloat16",) or \
-            expected.dtype.name.startswith("float8") or \
-            expected.dtype.name.startswith("float4"):
+    if expected.dtype.kind in "fc" or is_small_float(expected.dtype):
         try:
             expected_f = expected.astype(np.float64)
         except (TypeError, ValueError):
@@ -158,7 +171,7 @@ def run_case(case, bin_dir, work_root, cpu):
             command = [os.path.join(bin_dir, "kiln-run"), module]
             for i, array in enumerate(inputs):
                 path = os.path.join(work, "in%d_%d.npy" % (index, i))
-                np.save(path, to_kiln_array(np.asarray(array)))
+                np.save(path, to_kiln_array(to_array(array)))
                 command.append("--input=@" + path)
             if len(inputs) != len(input_names):
                 return {"name": case.name, "result": "refused",

@@ -37,6 +37,12 @@ static cl::opt<bool> elideWeights(
 static cl::opt<std::string> functionName(
     "function-name", cl::desc("Name of the function the graph becomes"),
     cl::init("main"), cl::cat(importCategory));
+static cl::opt<bool> printModel(
+    "print-onnx",
+    cl::desc("Print the model as the importer reads it instead, in ONNX's "
+             "text format: converted to the newest opset, ops defined as "
+             "functions of other ops expanded, every value typed"),
+    cl::init(false), cl::cat(importCategory));
 static cl::opt<bool> splitInputFile(
     "split-input-file",
     cl::desc("Import each part of a text model between '# -----' lines on "
@@ -49,6 +55,9 @@ static cl::opt<bool> splitInputFile(
 static LogicalResult importAndPrint(MLIRContext &context,
                                     std::optional<StringRef> contents,
                                     raw_ostream &os) {
+  if (printModel)
+    return kiln::onnx_import::printLoadedONNXModel(&context, inputFilename,
+                                                   contents, os);
   kiln::onnx_import::ImportOptions options;
   options.functionName = functionName;
   FailureOr<OwningOpRef<ModuleOp>> moduleOp = kiln::onnx_import::importONNXModel(

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 
 namespace mlir::kiln::onnx_import {
 
@@ -160,6 +161,46 @@ FailureOr<Value> buildElementwise(OpBuilder &b, Location loc,
   return generic.getResult(0);
 }
 
+Value buildReduction(OpBuilder &b, Location loc, Value input,
+                     ArrayRef<int64_t> axes, Value init, CombineBody combine) {
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> sizes = getSizes(b, loc, input);
+  SmallVector<OpFoldResult> resultSizes;
+  SmallVector<AffineExpr> resultExprs;
+  SmallVector<utils::IteratorType> iterators;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (llvm::is_contained(axes, d)) {
+      iterators.push_back(utils::IteratorType::reduction);
+      continue;
+    }
+    iterators.push_back(utils::IteratorType::parallel);
+    resultSizes.push_back(sizes[d]);
+    resultExprs.push_back(getAffineDimExpr(d, b.getContext()));
+  }
+  Value filled = createFilled(b, loc, resultSizes, init);
+  SmallVector<AffineMap> maps = {
+      AffineMap::getMultiDimIdentityMap(rank, b.getContext()),
+      AffineMap::get(rank, 0, resultExprs, b.getContext())};
+  auto generic = linalg::GenericOp::create(
+      b, loc, filled.getType(), input, filled, maps, iterators,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        linalg::YieldOp::create(nested, nestedLoc,
+                                combine(nested, nestedLoc, args[0], args[1]));
+      });
+  return generic.getResult(0);
+}
+
+Value insertUnitDims(OpBuilder &b, Location loc, Value tensor,
+                     ArrayRef<int64_t> axes) {
+  if (axes.empty())
+    return tensor;
+  SmallVector<OpFoldResult> sizes = getSizes(b, loc, tensor);
+  for (int64_t axis : axes)
+    sizes.insert(sizes.begin() + axis, b.getIndexAttr(1));
+  return reshape(b, loc, tensor, sizes);
+}
+
 FailureOr<Value> broadcastTo(OpBuilder &b, Location loc, Value tensor,
                              ArrayRef<OpFoldResult> sizes) {
   auto type = cast<RankedTensorType>(tensor.getType());
@@ -243,10 +284,82 @@ Value convertElements(OpBuilder &b, Location loc, Value tensor, Type to,
       getSizes(b, loc, tensor));
 }
 
+namespace {
+
+/// The bytes of a static constant of whole-byte elements (not i1), if
+/// `value` is one.
+std::optional<ArrayRef<char>> getConstantBytes(Value value) {
+  auto constant = value.getDefiningOp<arith::ConstantOp>();
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!constant || !type || !type.hasStaticShape() ||
+      !type.getElementType().isIntOrFloat() ||
+      type.getElementType().getIntOrFloatBitWidth() % 8 != 0)
+    return std::nullopt;
+  if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue())) {
+    if (dense.isSplat())
+      return std::nullopt;
+    return dense.getRawData();
+  }
+  if (auto resource =
+          dyn_cast<DenseResourceElementsAttr>(constant.getValue()))
+    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
+      return blob->getData();
+  return std::nullopt;
+}
+
+/// A constant `tensor` transposed while importing: weights stored in one
+/// layout and computed on in another cost nothing when the program runs.
+Value transposeConstant(OpBuilder &b, Location loc, Value tensor,
+                        ArrayRef<char> bytes, ArrayRef<int64_t> permutation) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  int64_t rank = type.getRank();
+  int64_t elementBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+  ArrayRef<int64_t> shape = type.getShape();
+  SmallVector<int64_t> resultShape;
+  for (int64_t dim : permutation)
+    resultShape.push_back(shape[dim]);
+  SmallVector<int64_t> strides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  int64_t count = type.getNumElements();
+  auto blob = HeapAsmResourceBlob::allocate(count * elementBytes,
+                                            /*align=*/64,
+                                            /*dataIsMutable=*/true);
+  MutableArrayRef<char> output = blob.getMutableData();
+  SmallVector<int64_t> index(rank, 0);
+  for (int64_t linear = 0; linear < count; ++linear) {
+    int64_t offset = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      offset += index[d] * strides[permutation[d]];
+    std::memcpy(output.data() + linear * elementBytes,
+                bytes.data() + offset * elementBytes, elementBytes);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < resultShape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  auto resultType = RankedTensorType::get(resultShape, type.getElementType());
+  auto constant = tensor.getDefiningOp<arith::ConstantOp>();
+  Attribute attr;
+  if (auto resource =
+          dyn_cast<DenseResourceElementsAttr>(constant.getValue()))
+    attr = DenseResourceElementsAttr::get(
+        resultType, (resource.getRawHandle().getKey() + ".t").str(),
+        std::move(blob));
+  else
+    attr = DenseElementsAttr::getFromRawBuffer(resultType, blob.getData());
+  return arith::ConstantOp::create(b, loc, cast<TypedAttr>(attr));
+}
+
+} // namespace
+
 Value transpose(OpBuilder &b, Location loc, Value tensor,
                 ArrayRef<int64_t> permutation) {
   if (llvm::equal(permutation, llvm::seq<int64_t>(0, permutation.size())))
     return tensor;
+  if (std::optional<ArrayRef<char>> bytes = getConstantBytes(tensor))
+    return transposeConstant(b, loc, tensor, *bytes, permutation);
   SmallVector<OpFoldResult> sizes = getSizes(b, loc, tensor);
   SmallVector<OpFoldResult> permuted;
   for (int64_t dim : permutation)
@@ -294,6 +407,26 @@ Value extractScalar(OpBuilder &b, Location loc, Value tensor) {
   return tensor::ExtractOp::create(b, loc, tensor, indices);
 }
 
+namespace {
+
+/// Whether a collapse or expand along `groups` between `collapsed` and
+/// `expanded` types verifies: a collapsed size is static exactly when all
+/// its expanded sizes are.
+bool areGroupsConsistent(ArrayRef<ReassociationIndices> groups,
+                         RankedTensorType collapsed,
+                         RankedTensorType expanded) {
+  for (auto [i, group] : llvm::enumerate(groups)) {
+    bool allStatic = llvm::none_of(group, [&](int64_t d) {
+      return expanded.isDynamicDim(d);
+    });
+    if (allStatic == collapsed.isDynamicDim(i))
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
 Value reshape(OpBuilder &b, Location loc, Value tensor,
               ArrayRef<OpFoldResult> sizes) {
   auto sourceType = cast<RankedTensorType>(tensor.getType());
@@ -309,24 +442,41 @@ Value reshape(OpBuilder &b, Location loc, Value tensor,
     return tensor;
   int64_t sourceRank = sourceType.getRank();
   int64_t resultRank = resultType.getRank();
+  // The sizes agree where both are static; one tensor.cast makes the source
+  // as static as the result.
+  auto castTo = [&](Value value, RankedTensorType type) -> Value {
+    return value.getType() == type
+               ? value
+               : tensor::CastOp::create(b, loc, type, value).getResult();
+  };
   // To or from a scalar: every dimension is 1.
   if (resultRank == 0)
-    return tensor::CollapseShapeOp::create(b, loc, resultType, tensor,
-                                           ArrayRef<ReassociationIndices>{});
+    return tensor::CollapseShapeOp::create(
+        b, loc, resultType,
+        castTo(tensor, RankedTensorType::get(
+                           SmallVector<int64_t>(sourceRank, 1),
+                           sourceType.getElementType())),
+        ArrayRef<ReassociationIndices>{});
   if (sourceRank == 0)
-    return tensor::ExpandShapeOp::create(b, loc, resultType, tensor,
-                                         ArrayRef<ReassociationIndices>{},
-                                         folded);
+    return tensor::ExpandShapeOp::create(
+        b, loc,
+        RankedTensorType::get(SmallVector<int64_t>(resultRank, 1),
+                              sourceType.getElementType()),
+        tensor, ArrayRef<ReassociationIndices>{},
+        SmallVector<OpFoldResult>(resultRank, b.getIndexAttr(1)));
   if (sourceRank != resultRank)
     if (std::optional<SmallVector<ReassociationIndices>> groups =
             getReassociationIndicesForReshape(sourceType, resultType)) {
-      if (sourceRank > resultRank)
+      if (sourceRank > resultRank &&
+          areGroupsConsistent(*groups, resultType, sourceType))
         return tensor::CollapseShapeOp::create(b, loc, resultType, tensor,
                                                *groups);
-      return tensor::ExpandShapeOp::create(b, loc, resultType, tensor,
-                                           *groups, folded);
+      if (sourceRank < resultRank &&
+          areGroupsConsistent(*groups, sourceType, resultType))
+        return tensor::ExpandShapeOp::create(b, loc, resultType, tensor,
+                                             *groups, folded);
     }
-  // Through one dimension.
+  // Through one dimension, static when the result is.
   Value flat = tensor;
   if (sourceRank != 1) {
     ReassociationIndices all =
@@ -334,11 +484,13 @@ Value reshape(OpBuilder &b, Location loc, Value tensor,
     flat = tensor::CollapseShapeOp::create(b, loc, flat,
                                            ArrayRef<ReassociationIndices>{all});
   }
-  if (resultRank == 1) {
-    if (flat.getType() == resultType)
-      return flat;
-    return tensor::CastOp::create(b, loc, resultType, flat);
-  }
+  auto flatType = RankedTensorType::get(
+      {resultType.hasStaticShape() ? resultType.getNumElements()
+                                   : ShapedType::kDynamic},
+      sourceType.getElementType());
+  flat = castTo(flat, flatType);
+  if (resultRank == 1)
+    return castTo(flat, resultType);
   ReassociationIndices all = llvm::to_vector(llvm::seq<int64_t>(0, resultRank));
   return tensor::ExpandShapeOp::create(b, loc, resultType, flat,
                                        ArrayRef<ReassociationIndices>{all},

@@ -57,6 +57,20 @@ FailureOr<Value> buildElementwise(OpBuilder &b, Location loc,
                                   ElementBody body,
                                   ArrayRef<OpFoldResult> sizes = {});
 
+/// How a reduction folds one element into its accumulator.
+using CombineBody = function_ref<Value(OpBuilder &b, Location loc,
+                                       Value element, Value accumulator)>;
+
+/// Reduces `input` over `axes` (ascending, unique; none: a map) from the
+/// scalar `init`: a linalg.generic whose result drops those dimensions.
+Value buildReduction(OpBuilder &b, Location loc, Value input,
+                     ArrayRef<int64_t> axes, Value init, CombineBody combine);
+
+/// `tensor`'s sizes with a 1 inserted at each of `axes` (ascending, in the
+/// result's numbering): a reduction's result with its dimensions kept.
+Value insertUnitDims(OpBuilder &b, Location loc, Value tensor,
+                     ArrayRef<int64_t> axes);
+
 /// `tensor` broadcast numpy-style to `sizes`.
 FailureOr<Value> broadcastTo(OpBuilder &b, Location loc, Value tensor,
                              ArrayRef<OpFoldResult> sizes);
@@ -70,7 +84,8 @@ Value convertScalar(OpBuilder &b, Location loc, Value value, Type to,
 Value convertElements(OpBuilder &b, Location loc, Value tensor, Type to,
                       bool fromUnsigned, bool toUnsigned);
 
-/// linalg.transpose of `tensor`: result dim i is input dim `permutation[i]`.
+/// linalg.transpose of `tensor`: result dim i is input dim `permutation[i]`;
+/// a constant is transposed while importing.
 Value transpose(OpBuilder &b, Location loc, Value tensor,
                 ArrayRef<int64_t> permutation);
 

@@ -15,6 +15,8 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/ADT/StringSet.h"
 
+#include "onnx/defs/printer.h"
+
 namespace mlir::kiln::onnx_import {
 
 const ConverterTable &getConverters() {
@@ -31,6 +33,36 @@ const ConverterTable &getConverters() {
   return table;
 }
 
+namespace {
+
+/// The model read for import: every op the importer does not convert but
+/// ONNX defines as a function expanded.
+FailureOr<std::unique_ptr<LoadedModel>>
+loadForImport(MLIRContext *context, StringRef path,
+              std::optional<StringRef> contents) {
+  // Errors about the model as a whole name the model's file.
+  FileLineColLoc modelLoc = FileLineColLoc::get(context, path, 0, 0);
+  llvm::StringSet<> convertedOps;
+  for (const auto &entry : getConverters())
+    convertedOps.insert(entry.getKey());
+  LoadOptions loadOptions;
+  loadOptions.convertedOps = &convertedOps;
+  return loadModel(path, contents, modelLoc, loadOptions);
+}
+
+} // namespace
+
+LogicalResult printLoadedONNXModel(MLIRContext *context, StringRef path,
+                                   std::optional<StringRef> contents,
+                                   raw_ostream &os) {
+  FailureOr<std::unique_ptr<LoadedModel>> model =
+      loadForImport(context, path, contents);
+  if (failed(model))
+    return failure();
+  os << onnx::ProtoToString((*model)->model) << "\n";
+  return success();
+}
+
 FailureOr<OwningOpRef<ModuleOp>>
 importONNXModel(MLIRContext *context, StringRef path,
                 std::optional<StringRef> contents,
@@ -40,15 +72,9 @@ importONNXModel(MLIRContext *context, StringRef path,
                        tensor::TensorDialect>();
   std::string textPath =
       options.textPath.empty() ? (path + ".mlir").str() : options.textPath;
-  // Errors about the model as a whole name the model's file.
   FileLineColLoc modelLoc = FileLineColLoc::get(context, path, 0, 0);
-  llvm::StringSet<> convertedOps;
-  for (const auto &entry : getConverters())
-    convertedOps.insert(entry.getKey());
-  LoadOptions loadOptions;
-  loadOptions.convertedOps = &convertedOps;
   FailureOr<std::unique_ptr<LoadedModel>> model =
-      loadModel(path, contents, modelLoc, loadOptions);
+      loadForImport(context, path, contents);
   if (failed(model))
     return failure();
   GraphImporter importer(context, **model, options, modelLoc, textPath);

@@ -41,6 +41,13 @@ importONNXModel(MLIRContext *context, StringRef path,
                 std::optional<StringRef> contents,
                 const ImportOptions &options);
 
+/// Prints the model as the importer reads it, in ONNX's text format:
+/// converted to the library's newest opset, ops defined as functions of
+/// other ops expanded, every value typed by shape inference.
+LogicalResult printLoadedONNXModel(MLIRContext *context, StringRef path,
+                                   std::optional<StringRef> contents,
+                                   raw_ostream &os);
+
 /// Prints an imported program as its locations expect. `withWeights`: the
 /// weights' bytes follow the program, which then compiles on its own;
 /// otherwise only their names and types show (the embedded text).

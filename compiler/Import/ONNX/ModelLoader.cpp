@@ -542,6 +542,14 @@ private:
           return failure();
         for (int i = before; i < expanded.node_size(); ++i) {
           onnx::NodeProto &inner = *expanded.mutable_node(i);
+          // The helper gives the body an attribute the node left out, and
+          // the schema has no default for, as an empty one: a body op
+          // would read it as given (NegativeLogLikelihoodLoss's
+          // ignore_index as 0).
+          auto *attributes = inner.mutable_attribute();
+          for (int a = attributes->size() - 1; a >= 0; --a)
+            if ((*attributes)[a].type() == onnx::AttributeProto::UNDEFINED)
+              attributes->DeleteSubrange(a, 1);
           inner.set_name(node.name() + "/" + inner.op_type() + "_" +
                          std::to_string(i - before));
           expandedOrigins.push_back(origins[index]);

@@ -541,19 +541,34 @@ LogicalResult convertBitShift(NodeContext &ctx) {
     return ctx.fail("direction must be LEFT or RIGHT, got '" + direction +
                     "'");
   bool left = direction == "LEFT";
+  bool isSigned = !ctx.isUnsignedInput(0);
   return convertElementwise(ctx, [&](OpBuilder &b, Location loc,
                                      ValueRange x) -> Value {
     Type type = x[0].getType();
-    Value shifted = left ? arith::ShLIOp::create(b, loc, x[0], x[1]).getResult()
-                         : arith::ShRUIOp::create(b, loc, x[0], x[1])
-                               .getResult();
-    // Shifting by the width or more leaves nothing (LLVM: poison).
+    Value zero = createIntScalar(b, loc, type, 0);
+    Value shifted =
+        left ? arith::ShLIOp::create(b, loc, x[0], x[1]).getResult()
+        : isSigned ? arith::ShRSIOp::create(b, loc, x[0], x[1]).getResult()
+                   : arith::ShRUIOp::create(b, loc, x[0], x[1]).getResult();
+    // Shifts by a negative amount or by the width or more: every bit goes
+    // (a negative value shifted right keeps its sign).
     Value width =
         createIntScalar(b, loc, type, type.getIntOrFloatBitWidth());
-    Value tooFar =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, x[1], width);
-    return arith::SelectOp::create(b, loc, tooFar,
-                                   createIntScalar(b, loc, type, 0), shifted);
+    Value outOfRange = arith::CmpIOp::create(
+        b, loc, isSigned ? arith::CmpIPredicate::sge : arith::CmpIPredicate::uge,
+        x[1], width);
+    if (isSigned)
+      outOfRange = arith::OrIOp::create(
+          b, loc, outOfRange,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x[1], zero));
+    Value emptied = zero;
+    if (isSigned && !left) {
+      Value negative =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x[0], zero);
+      emptied = arith::SelectOp::create(b, loc, negative,
+                                        createIntScalar(b, loc, type, -1), zero);
+    }
+    return arith::SelectOp::create(b, loc, outOfRange, emptied, shifted);
   });
 }
 

@@ -1,10 +1,502 @@
-//===- Reduction.cpp -------------------------------------------------------------===//
+//===- Reduction.cpp - ONNX ops that reduce along axes --------------------===//
+//
+// Reduce*, ArgMax and ArgMin, Softmax, LogSoftmax and Hardmax, CumSum and
+// CumProd: linalg.generic reductions, with the element maps the ops apply
+// before and after reducing fused into elementwise generics.
+//
+//===----------------------------------------------------------------------===//
 
 #include "Import/ONNX/Builders.h"
 #include "Import/ONNX/NodeConverter.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 namespace mlir::kiln::onnx_import {
 
-void registerReductionConverters(ConverterTable &table) {}
+namespace {
+
+bool isFloat(Type type) { return isa<FloatType>(type); }
+
+/// The axes a Reduce* node reduces over, ascending; empty with
+/// noop_with_empty_axes means none (the ops' element maps still apply).
+FailureOr<SmallVector<int64_t>> getReduceAxes(NodeContext &ctx, int64_t rank) {
+  SmallVector<int64_t> axes;
+  if (ctx.hasInput(1)) {
+    std::optional<SmallVector<int64_t>> values = ctx.getConstantInts(1);
+    if (!values)
+      return ctx.fail("axes must be a constant");
+    axes = *values;
+  } else if (ctx.hasAttribute("axes")) {
+    axes = ctx.getInts("axes");
+  }
+  if (axes.empty()) {
+    if (ctx.getInt("noop_with_empty_axes", 0))
+      return axes;
+    return llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  }
+  for (int64_t &axis : axes) {
+    FailureOr<int64_t> normalized = ctx.normalizeAxis(axis, rank);
+    if (failed(normalized))
+      return failure();
+    axis = *normalized;
+  }
+  llvm::sort(axes);
+  axes.erase(llvm::unique(axes), axes.end());
+  return axes;
+}
+
+enum class Reduce { Sum, Mean, Max, Min, Prod, L1, L2, LogSum, LogSumExp,
+                    SumSquare };
+
+Value elementwise(OpBuilder &b, Location loc, Value input, ElementBody body) {
+  auto type = cast<RankedTensorType>(input.getType());
+  return *buildElementwise(b, loc, input, type.getElementType(), body,
+                           getSizes(b, loc, input));
+}
+
+template <Reduce kind>
+LogicalResult convertReduce(NodeContext &ctx) {
+  Value input = ctx.getInput(0);
+  RankedTensorType type = ctx.getInputType(0);
+  Type elementType = type.getElementType();
+  bool isUnsigned = ctx.isUnsignedInput(0);
+  FailureOr<SmallVector<int64_t>> axes = getReduceAxes(ctx, type.getRank());
+  if (failed(axes))
+    return failure();
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  if ((kind == Reduce::LogSum || kind == Reduce::LogSumExp ||
+       kind == Reduce::L2) &&
+      !isFloat(elementType))
+    return ctx.fail("needs floating-point elements");
+
+  // The largest element, which LogSumExp subtracts before exponentiating.
+  Value maximum;
+  if (kind == Reduce::LogSumExp) {
+    Value lowest = createLowest(b, loc, elementType, false);
+    maximum = buildReduction(
+        b, loc, input, *axes, lowest,
+        [&](OpBuilder &nb, Location nl, Value x, Value acc) -> Value {
+          // Infinities do not shift the others.
+          Value isInf = arith::CmpFOp::create(
+              nb, nl, arith::CmpFPredicate::OEQ, math::AbsFOp::create(nb, nl, x),
+              createHighest(nb, nl, elementType, false));
+          Value value = arith::SelectOp::create(
+              nb, nl, isInf, createLowest(nb, nl, elementType, false), x);
+          return arith::MaximumFOp::create(nb, nl, value, acc);
+        });
+    // An all -inf (or empty) slice shifts by 0.
+    maximum = elementwise(b, loc, maximum,
+                          [&](OpBuilder &nb, Location nl, ValueRange m) -> Value {
+                            Value isLowest = arith::CmpFOp::create(
+                                nb, nl, arith::CmpFPredicate::OEQ, m[0],
+                                createLowest(nb, nl, elementType, false));
+                            return arith::SelectOp::create(
+                                nb, nl, isLowest,
+                                createScalar(nb, nl, elementType, 0), m[0]);
+                          });
+    // Broadcast back over the reduced axes to shift the input.
+    Value shift = insertUnitDims(b, loc, maximum, *axes);
+    FailureOr<Value> shifted = buildElementwise(
+        b, loc, {input, shift}, elementType,
+        [](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+          return arith::SubFOp::create(nb, nl, x[0], x[1]);
+        },
+        getSizes(b, loc, input));
+    input = *shifted;
+  }
+
+  Value init;
+  switch (kind) {
+  case Reduce::Max:
+    init = createLowest(b, loc, elementType, isUnsigned);
+    break;
+  case Reduce::Min:
+    init = createHighest(b, loc, elementType, isUnsigned);
+    break;
+  case Reduce::Prod:
+    init = createScalar(b, loc, elementType, 1);
+    break;
+  default:
+    init = createScalar(b, loc, elementType, 0);
+    break;
+  }
+  Value result = buildReduction(
+      b, loc, input, *axes, init,
+      [&](OpBuilder &nb, Location nl, Value x, Value acc) -> Value {
+        bool fp = isFloat(elementType);
+        switch (kind) {
+        case Reduce::Max:
+          if (fp)
+            return arith::MaximumFOp::create(nb, nl, x, acc);
+          return isUnsigned ? arith::MaxUIOp::create(nb, nl, x, acc).getResult()
+                            : arith::MaxSIOp::create(nb, nl, x, acc).getResult();
+        case Reduce::Min:
+          if (fp)
+            return arith::MinimumFOp::create(nb, nl, x, acc);
+          return isUnsigned ? arith::MinUIOp::create(nb, nl, x, acc).getResult()
+                            : arith::MinSIOp::create(nb, nl, x, acc).getResult();
+        case Reduce::Prod:
+          if (fp)
+            return arith::MulFOp::create(nb, nl, x, acc);
+          return arith::MulIOp::create(nb, nl, x, acc);
+        case Reduce::L1:
+          if (fp)
+            x = math::AbsFOp::create(nb, nl, x);
+          else if (!isUnsigned)
+            x = math::AbsIOp::create(nb, nl, x);
+          break;
+        case Reduce::L2:
+        case Reduce::SumSquare:
+          x = fp ? arith::MulFOp::create(nb, nl, x, x).getResult()
+                 : arith::MulIOp::create(nb, nl, x, x).getResult();
+          break;
+        case Reduce::LogSumExp:
+          x = math::ExpOp::create(nb, nl, x);
+          break;
+        default:
+          break;
+        }
+        if (fp)
+          return arith::AddFOp::create(nb, nl, x, acc);
+        return arith::AddIOp::create(nb, nl, x, acc);
+      });
+
+  // What follows the sum.
+  if (kind == Reduce::Mean) {
+    SmallVector<OpFoldResult> sizes = getSizes(b, loc, ctx.getInput(0));
+    SmallVector<OpFoldResult> reduced;
+    for (int64_t axis : *axes)
+      reduced.push_back(sizes[axis]);
+    Value count = getIndexValue(b, loc, getProduct(b, loc, reduced));
+    Value countElement = convertScalar(b, loc, count, elementType, false,
+                                       isUnsigned);
+    result = elementwise(b, loc, result,
+                         [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+                           if (isFloat(elementType))
+                             return arith::DivFOp::create(nb, nl, x[0],
+                                                          countElement);
+                           if (isUnsigned)
+                             return arith::DivUIOp::create(nb, nl, x[0],
+                                                           countElement);
+                           return arith::DivSIOp::create(nb, nl, x[0],
+                                                         countElement);
+                         });
+  } else if (kind == Reduce::L2) {
+    result = elementwise(b, loc, result,
+                         [](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+                           return math::SqrtOp::create(nb, nl, x[0]);
+                         });
+  } else if (kind == Reduce::LogSum || kind == Reduce::LogSumExp) {
+    Value shift = maximum;
+    if (shift) {
+      FailureOr<Value> shifted = buildElementwise(
+          b, loc, {result, shift}, elementType,
+          [](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+            return arith::AddFOp::create(nb, nl,
+                                         math::LogOp::create(nb, nl, x[0]),
+                                         x[1]);
+          },
+          getSizes(b, loc, result));
+      result = *shifted;
+    } else {
+      result = elementwise(b, loc, result,
+                           [](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+                             return math::LogOp::create(nb, nl, x[0]);
+                           });
+    }
+  }
+  if (ctx.getInt("keepdims", 1))
+    result = insertUnitDims(b, loc, result, *axes);
+  ctx.setOutput(0, result);
+  return success();
+}
+
+/// The index along `axis` of the first (or last) element equal to the
+/// reduction `extreme` of its slice: i64, the axis dropped.
+Value buildArgExtreme(OpBuilder &b, Location loc, Value input, int64_t axis,
+                      Value extreme, bool last) {
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t rank = type.getRank();
+  Value shift = insertUnitDims(b, loc, extreme, {axis});
+  SmallVector<OpFoldResult> sizes = getSizes(b, loc, input);
+  SmallVector<OpFoldResult> resultSizes = sizes;
+  resultSizes.erase(resultSizes.begin() + axis);
+  Type i64 = b.getI64Type();
+  // First: the smallest index holding it; last: the largest.
+  Value init = last ? createIntScalar(b, loc, i64, -1)
+                    : createHighest(b, loc, i64, false);
+  Value filled = createFilled(b, loc, resultSizes, init);
+  SmallVector<AffineExpr> exprs, shiftExprs;
+  SmallVector<utils::IteratorType> iterators;
+  for (int64_t d = 0; d < rank; ++d) {
+    iterators.push_back(d == axis ? utils::IteratorType::reduction
+                                  : utils::IteratorType::parallel);
+    if (d != axis)
+      exprs.push_back(getAffineDimExpr(d, b.getContext()));
+    shiftExprs.push_back(d == axis ? getAffineConstantExpr(0, b.getContext())
+                                   : getAffineDimExpr(d, b.getContext()));
+  }
+  SmallVector<AffineMap> maps = {
+      AffineMap::getMultiDimIdentityMap(rank, b.getContext()),
+      AffineMap::get(rank, 0, shiftExprs, b.getContext()),
+      AffineMap::get(rank, 0, exprs, b.getContext())};
+  auto generic = linalg::GenericOp::create(
+      b, loc, filled.getType(), ValueRange{input, shift}, filled, maps,
+      iterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value here = arith::IndexCastOp::create(
+            nb, nl, i64, linalg::IndexOp::create(nb, nl, axis));
+        Value equal =
+            isFloat(args[0].getType())
+                ? arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ,
+                                        args[0], args[1])
+                      .getResult()
+                : arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq,
+                                        args[0], args[1])
+                      .getResult();
+        Value best =
+            last ? arith::MaxSIOp::create(nb, nl, here, args[2]).getResult()
+                 : arith::MinSIOp::create(nb, nl, here, args[2]).getResult();
+        linalg::YieldOp::create(
+            nb, nl, arith::SelectOp::create(nb, nl, equal, best, args[2])
+                        .getResult());
+      });
+  // A slice without a match (NaNs, or empty) points at its first element.
+  Value indices = generic.getResult(0);
+  return *buildElementwise(
+      b, loc, indices, i64,
+      [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+        Value none = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq,
+                                           x[0], init);
+        return arith::SelectOp::create(nb, nl, none,
+                                       createIntScalar(nb, nl, i64, 0), x[0]);
+      },
+      resultSizes);
+}
+
+/// The max (or min) along `axis`, the axis dropped.
+Value buildExtreme(OpBuilder &b, Location loc, Value input, int64_t axis,
+                   bool max, bool isUnsigned) {
+  Type elementType = cast<RankedTensorType>(input.getType()).getElementType();
+  Value init = max ? createLowest(b, loc, elementType, isUnsigned)
+                   : createHighest(b, loc, elementType, isUnsigned);
+  return buildReduction(
+      b, loc, input, {axis}, init,
+      [&](OpBuilder &nb, Location nl, Value x, Value acc) -> Value {
+        if (isFloat(elementType))
+          return max ? arith::MaximumFOp::create(nb, nl, x, acc).getResult()
+                     : arith::MinimumFOp::create(nb, nl, x, acc).getResult();
+        if (isUnsigned)
+          return max ? arith::MaxUIOp::create(nb, nl, x, acc).getResult()
+                     : arith::MinUIOp::create(nb, nl, x, acc).getResult();
+        return max ? arith::MaxSIOp::create(nb, nl, x, acc).getResult()
+                   : arith::MinSIOp::create(nb, nl, x, acc).getResult();
+      });
+}
+
+template <bool max>
+LogicalResult convertArgExtreme(NodeContext &ctx) {
+  Value input = ctx.getInput(0);
+  int64_t rank = ctx.getInputType(0).getRank();
+  FailureOr<int64_t> axis = ctx.normalizeAxis(ctx.getInt("axis", 0), rank);
+  if (failed(axis))
+    return failure();
+  Value extreme = buildExtreme(ctx.builder, ctx.loc, input, *axis, max,
+                               ctx.isUnsignedInput(0));
+  Value result =
+      buildArgExtreme(ctx.builder, ctx.loc, input, *axis, extreme,
+                      ctx.getInt("select_last_index", 0));
+  if (ctx.getInt("keepdims", 1))
+    result = insertUnitDims(ctx.builder, ctx.loc, result, {*axis});
+  ctx.setOutput(0, result);
+  return success();
+}
+
+LogicalResult convertSoftmax(NodeContext &ctx) {
+  Value input = ctx.getInput(0);
+  int64_t rank = ctx.getInputType(0).getRank();
+  FailureOr<int64_t> axis = ctx.normalizeAxis(ctx.getInt("axis", -1), rank);
+  if (failed(axis))
+    return failure();
+  OpBuilder &b = ctx.builder;
+  Value init = createEmpty(b, ctx.loc, getSizes(b, ctx.loc, input),
+                           ctx.getInputType(0).getElementType());
+  ctx.setOutput(0, linalg::SoftmaxOp::create(b, ctx.loc, init.getType(),
+                                             input, init, *axis)
+                       .getResult()[0]);
+  return success();
+}
+
+LogicalResult convertLogSoftmax(NodeContext &ctx) {
+  Value input = ctx.getInput(0);
+  RankedTensorType type = ctx.getInputType(0);
+  FailureOr<int64_t> axis =
+      ctx.normalizeAxis(ctx.getInt("axis", -1), type.getRank());
+  if (failed(axis))
+    return failure();
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  Type elementType = type.getElementType();
+  SmallVector<OpFoldResult> sizes = getSizes(b, loc, input);
+  // x - max - log(sum(exp(x - max)))
+  Value maximum = insertUnitDims(
+      b, loc, buildExtreme(b, loc, input, *axis, /*max=*/true, false), {*axis});
+  Value shifted = *buildElementwise(
+      b, loc, {input, maximum}, elementType,
+      [](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+        return arith::SubFOp::create(nb, nl, x[0], x[1]);
+      },
+      sizes);
+  Value sum = buildReduction(
+      b, loc, shifted, {*axis}, createScalar(b, loc, elementType, 0),
+      [](OpBuilder &nb, Location nl, Value x, Value acc) -> Value {
+        return arith::AddFOp::create(nb, nl, math::ExpOp::create(nb, nl, x),
+                                     acc);
+      });
+  sum = insertUnitDims(b, loc, sum, {*axis});
+  ctx.setOutput(0, *buildElementwise(
+                       b, loc, {shifted, sum}, elementType,
+                       [](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+                         return arith::SubFOp::create(
+                             nb, nl, x[0], math::LogOp::create(nb, nl, x[1]));
+                       },
+                       sizes));
+  return success();
+}
+
+LogicalResult convertHardmax(NodeContext &ctx) {
+  Value input = ctx.getInput(0);
+  RankedTensorType type = ctx.getInputType(0);
+  FailureOr<int64_t> axis =
+      ctx.normalizeAxis(ctx.getInt("axis", -1), type.getRank());
+  if (failed(axis))
+    return failure();
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  Value extreme = buildExtreme(b, loc, input, *axis, /*max=*/true,
+                               ctx.isUnsignedInput(0));
+  Value index = insertUnitDims(
+      b, loc, buildArgExtreme(b, loc, input, *axis, extreme, false), {*axis});
+  Type elementType = type.getElementType();
+  int64_t rank = type.getRank();
+  Value empty = createEmpty(b, loc, getSizes(b, loc, input), elementType);
+  SmallVector<AffineExpr> indexExprs;
+  for (int64_t d = 0; d < rank; ++d)
+    indexExprs.push_back(d == *axis ? getAffineConstantExpr(0, b.getContext())
+                                    : getAffineDimExpr(d, b.getContext()));
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(rank, 0, indexExprs, b.getContext()),
+      AffineMap::getMultiDimIdentityMap(rank, b.getContext())};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, empty.getType(), index, empty, maps, iterators,
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value here = arith::IndexCastOp::create(
+            nb, nl, nb.getI64Type(), linalg::IndexOp::create(nb, nl, *axis));
+        Value hot = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq,
+                                          here, args[0]);
+        linalg::YieldOp::create(
+            nb, nl,
+            arith::SelectOp::create(nb, nl, hot,
+                                    createScalar(nb, nl, elementType, 1),
+                                    createScalar(nb, nl, elementType, 0))
+                .getResult());
+      });
+  ctx.setOutput(0, generic.getResult(0));
+  return success();
+}
+
+/// CumSum and CumProd: out[i] folds every in[j] with j before (or after,
+/// `reverse`) i along the axis, i itself unless `exclusive`. Each output
+/// element reduces its whole slice, which is quadratic in the axis' length.
+template <bool product>
+LogicalResult convertCumulative(NodeContext &ctx) {
+  Value input = ctx.getInput(0);
+  RankedTensorType type = ctx.getInputType(0);
+  int64_t rank = type.getRank();
+  std::optional<SmallVector<int64_t>> axisValues = ctx.getConstantInts(1);
+  if (!axisValues || axisValues->size() != 1)
+    return ctx.fail("axis must be a constant");
+  FailureOr<int64_t> axis = ctx.normalizeAxis((*axisValues)[0], rank);
+  if (failed(axis))
+    return failure();
+  bool exclusive = ctx.getInt("exclusive", 0);
+  bool reverse = ctx.getInt("reverse", 0);
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  Type elementType = type.getElementType();
+  Value init = createScalar(b, loc, elementType, product ? 1 : 0);
+  Value filled = createFilled(b, loc, getSizes(b, loc, input), init);
+  // Loops: the output's dims, then j along the axis.
+  SmallVector<AffineExpr> inputExprs, outputExprs;
+  for (int64_t d = 0; d < rank; ++d) {
+    outputExprs.push_back(getAffineDimExpr(d, b.getContext()));
+    inputExprs.push_back(getAffineDimExpr(d == *axis ? rank : d,
+                                          b.getContext()));
+  }
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(rank + 1, 0, inputExprs, b.getContext()),
+      AffineMap::get(rank + 1, 0, outputExprs, b.getContext())};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  arith::CmpIPredicate predicate =
+      reverse ? (exclusive ? arith::CmpIPredicate::ugt
+                           : arith::CmpIPredicate::uge)
+              : (exclusive ? arith::CmpIPredicate::ult
+                           : arith::CmpIPredicate::ule);
+  auto generic = linalg::GenericOp::create(
+      b, loc, filled.getType(), input, filled, maps, iterators,
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value i = linalg::IndexOp::create(nb, nl, *axis);
+        Value j = linalg::IndexOp::create(nb, nl, rank);
+        Value counted = arith::CmpIOp::create(nb, nl, predicate, j, i);
+        Value value = arith::SelectOp::create(
+            nb, nl, counted, args[0],
+            createScalar(nb, nl, elementType, product ? 1 : 0));
+        Value result;
+        if (isFloat(elementType))
+          result = product
+                       ? arith::MulFOp::create(nb, nl, value, args[1])
+                             .getResult()
+                       : arith::AddFOp::create(nb, nl, value, args[1])
+                             .getResult();
+        else
+          result = product
+                       ? arith::MulIOp::create(nb, nl, value, args[1])
+                             .getResult()
+                       : arith::AddIOp::create(nb, nl, value, args[1])
+                             .getResult();
+        linalg::YieldOp::create(nb, nl, result);
+      });
+  ctx.setOutput(0, generic.getResult(0));
+  return success();
+}
+
+} // namespace
+
+void registerReductionConverters(ConverterTable &table) {
+  table["ReduceSum"] = convertReduce<Reduce::Sum>;
+  table["ReduceMean"] = convertReduce<Reduce::Mean>;
+  table["ReduceMax"] = convertReduce<Reduce::Max>;
+  table["ReduceMin"] = convertReduce<Reduce::Min>;
+  table["ReduceProd"] = convertReduce<Reduce::Prod>;
+  table["ReduceL1"] = convertReduce<Reduce::L1>;
+  table["ReduceL2"] = convertReduce<Reduce::L2>;
+  table["ReduceLogSum"] = convertReduce<Reduce::LogSum>;
+  table["ReduceLogSumExp"] = convertReduce<Reduce::LogSumExp>;
+  table["ReduceSumSquare"] = convertReduce<Reduce::SumSquare>;
+  table["ArgMax"] = convertArgExtreme<true>;
+  table["ArgMin"] = convertArgExtreme<false>;
+  table["Softmax"] = convertSoftmax;
+  table["LogSoftmax"] = convertLogSoftmax;
+  table["Hardmax"] = convertHardmax;
+  table["CumSum"] = convertCumulative<false>;
+  table["CumProd"] = convertCumulative<true>;
+}
 
 } // namespace mlir::kiln::onnx_import

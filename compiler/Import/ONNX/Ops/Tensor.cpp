@@ -1090,8 +1090,11 @@ LogicalResult convertSpaceToDepth(NodeContext &ctx) {
   OpFoldResult bs = b.getIndexAttr(block);
   OpFoldResult h = b.getIndexAttr(*height / block);
   OpFoldResult w = b.getIndexAttr(*width / block);
+  bool crd = ctx.getString("mode", "DCR") == "CRD";
   Value split = reshape(b, loc, input, {s[0], s[1], h, bs, w, bs});
-  Value moved = transpose(b, loc, split, {0, 3, 5, 1, 2, 4});
+  Value moved = transpose(b, loc, split,
+                          crd ? ArrayRef<int64_t>{0, 1, 3, 5, 2, 4}
+                              : ArrayRef<int64_t>{0, 3, 5, 1, 2, 4});
   ctx.setOutput(0, reshape(b, loc, moved,
                            {s[0], mulIndex(b, loc, s[1], b.getIndexAttr(block * block)),
                             h, w}));

@@ -5,9 +5,11 @@
 #include "Dialect/Kiln/IR/InputNodes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
@@ -165,6 +167,9 @@ FailureOr<TensorValue> GraphImporter::lookup(StringRef name) {
   auto weight = model.weights.find(name.str());
   if (weight != model.weights.end())
     return importWeight(name, weight->second);
+  auto elements = shapeElements.find(name);
+  if (elements != shapeElements.end())
+    return materializeShapeElements(name, elements->second);
   return emitError(fileLoc) << "value '" << name
                             << "' is used before it is defined";
 }
@@ -207,6 +212,19 @@ int32_t GraphImporter::getInferredElementType(StringRef name) {
 DenseElementsAttr GraphImporter::getConstant(StringRef name) {
   auto found = values.find(name);
   DenseElementsAttr attr;
+  auto elements = shapeElements.find(name);
+  if (found == values.end() && elements != shapeElements.end()) {
+    RankedTensorType type = getInferredType(name);
+    SmallVector<APInt> contents;
+    for (OpFoldResult element : elements->second) {
+      std::optional<int64_t> value = getConstantIntValue(element);
+      if (!value || !type)
+        return nullptr;
+      contents.push_back(APInt(64, *value, /*isSigned=*/true)
+                             .sextOrTrunc(type.getElementTypeBitWidth()));
+    }
+    return DenseElementsAttr::get(type, contents);
+  }
   if (found != values.end() &&
       matchPattern(found->second.value, m_Constant(&attr)))
     return attr;
@@ -235,6 +253,63 @@ DenseElementsAttr GraphImporter::getConstant(StringRef name) {
     contents.push_back(dim.dim_value());
   }
   return DenseElementsAttr::get(type, ArrayRef<int64_t>(contents));
+}
+
+std::optional<ShapeElements> GraphImporter::getShapeElements(StringRef name) {
+  auto elements = shapeElements.find(name);
+  if (elements != shapeElements.end())
+    return elements->second;
+  RankedTensorType type = getInferredType(name);
+  if (!type || type.getRank() > 1 || !type.hasStaticShape() ||
+      type.getNumElements() > kMaxShapeElements ||
+      !isa<IntegerType>(type.getElementType()))
+    return std::nullopt;
+  bool isUnsigned = isUnsignedType(getInferredElementType(name));
+  if (DenseElementsAttr attr = getConstant(name)) {
+    ShapeElements result;
+    for (const APInt &value : attr.getValues<APInt>())
+      result.push_back(builder.getIndexAttr(
+          isUnsigned ? int64_t(value.getZExtValue()) : value.getSExtValue()));
+    return result;
+  }
+  // Symbolic sizes data propagation traced to the graph's inputs.
+  if (const onnx::TensorShapeProto *data = getShapeData(name);
+      data && data->dim_size() == type.getNumElements()) {
+    ShapeElements result;
+    for (const onnx::TensorShapeProto_Dimension &dim : data->dim()) {
+      if (dim.has_dim_value())
+        result.push_back(builder.getIndexAttr(dim.dim_value()));
+      else if (Value symbol = getSymbol(dim.dim_param()))
+        result.push_back(symbol);
+      else
+        return std::nullopt;
+    }
+    return result;
+  }
+  return std::nullopt;
+}
+
+TensorValue
+GraphImporter::materializeShapeElements(StringRef name,
+                                        const ShapeElements &elements) {
+  RankedTensorType type = getInferredType(name);
+  TensorValue value;
+  value.elementType = getInferredElementType(name);
+  if (DenseElementsAttr attr = getConstant(name)) {
+    value.value =
+        arith::ConstantOp::create(builder, builder.getUnknownLoc(), attr);
+  } else {
+    Location loc = builder.getUnknownLoc();
+    SmallVector<Value> scalars;
+    for (OpFoldResult element : elements) {
+      Value index = getValueOrCreateConstantIndexOp(builder, loc, element);
+      scalars.push_back(arith::IndexCastOp::create(
+          builder, loc, type.getElementType(), index));
+    }
+    value.value = tensor::FromElementsOp::create(builder, loc, type, scalars);
+  }
+  values[name] = value;
+  return value;
 }
 
 const onnx::TensorShapeProto *GraphImporter::getShapeData(StringRef name) {
@@ -418,6 +493,20 @@ bool GraphImporter::foldKnownOutputs(const onnx::NodeProto &node) {
   return true;
 }
 
+bool GraphImporter::evaluateShapes(NodeContext &ctx) {
+  SmallVector<std::optional<ShapeElements>> inputs;
+  for (unsigned i = 0; i < ctx.getNumInputs(); ++i)
+    inputs.push_back(ctx.hasInput(i) ? getShapeElements(ctx.node.input(i))
+                                     : std::nullopt);
+  std::optional<SmallVector<ShapeElements>> outputs =
+      evaluateShapeNode(ctx, inputs);
+  if (!outputs)
+    return false;
+  for (auto [name, elements] : llvm::zip(ctx.node.output(), *outputs))
+    shapeElements[name] = elements;
+  return true;
+}
+
 LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
                                         unsigned index) {
   const NodeOrigin &origin = model.origins[index];
@@ -432,7 +521,7 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
     if (input.empty())
       continue;
     if (!values.count(input) && !initializers.count(input) &&
-        !model.weights.count(input))
+        !model.weights.count(input) && !shapeElements.count(input))
       return emitError(fileLoc) << "node '" << node.name() << "' (" << node.op_type()
                             << ") reads '" << input
                             << "', which nothing defines before it";
@@ -463,15 +552,16 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   Block::iterator before = body->empty() ? body->end() : std::prev(body->end());
   bool wasEmpty = body->empty();
   LogicalResult converted = success();
-  if (!foldKnownOutputs(node)) {
-    NodeContext nodeContext(*this, node, builder, model.opset);
-    nodeContext.loc = loc;
+  NodeContext nodeContext(*this, node, builder, model.opset);
+  nodeContext.loc = loc;
+  if (!foldKnownOutputs(node) && !evaluateShapes(nodeContext)) {
     const ConverterTable &converters = getConverters();
     auto converter = converters.find(node.op_type());
     converted = converter->second(nodeContext);
     if (succeeded(converted))
       for (auto [i, output] : llvm::enumerate(node.output()))
-        if (!output.empty() && !values.count(output))
+        if (!output.empty() && !values.count(output) &&
+            !shapeElements.count(output))
           return emitError(fileLoc) << "internal error: converting node '"
                                 << node.name() << "' (" << node.op_type()
                                 << ") made no value for output " << i;

@@ -6,6 +6,7 @@
 #include "Import/ONNX/Importer.h"
 #include "Import/ONNX/ModelLoader.h"
 #include "Import/ONNX/NodeConverter.h"
+#include "Import/ONNX/ShapeArithmetic.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringMap.h"
@@ -42,6 +43,9 @@ public:
   DenseElementsAttr getConstant(StringRef name);
   /// What ONNX's data propagation computed of the contents of `name`.
   const onnx::TensorShapeProto *getShapeData(StringRef name);
+  /// The elements of a small integer tensor as index values where known
+  /// while importing or computable from the sizes of tensors.
+  std::optional<ShapeElements> getShapeElements(StringRef name);
   /// The size a symbolic dimension (dim_param) of a graph input stands
   /// for, or null.
   Value getSymbol(StringRef dimParam);
@@ -59,6 +63,12 @@ private:
   /// Constants for the outputs of `node` whose contents data propagation
   /// computed; whether that covered all of them.
   bool foldKnownOutputs(const onnx::NodeProto &node);
+  /// The outputs of a node computing shapes as index values; whether it is
+  /// one.
+  bool evaluateShapes(NodeContext &ctx);
+  /// The tensor of index values kept for `name`.
+  TensorValue materializeShapeElements(StringRef name,
+                                       const ShapeElements &elements);
   FailureOr<TensorValue> importInitializer(const onnx::TensorProto &tensor);
   FailureOr<TensorValue> importWeight(StringRef name, const TensorData &data);
   /// Points each op's location at its line in the printed text.
@@ -76,6 +86,9 @@ private:
   std::map<std::string, const onnx::TypeProto *> types;
   /// Initializers still in the proto, by name.
   std::map<std::string, const onnx::TensorProto *> initializers;
+  /// Small integer tensors kept as index values, made into tensors only
+  /// when an op reads them as such.
+  llvm::StringMap<ShapeElements> shapeElements;
   /// Symbolic sizes of the graph's inputs.
   llvm::StringMap<Value> symbols;
   /// Where new ops go: the entry block's end.

@@ -2,6 +2,7 @@
 
 #include "Import/ONNX/GraphImporter.h"
 #include "Import/ONNX/NodeConverter.h"
+#include "Import/ONNX/ShapeArithmetic.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -144,49 +145,41 @@ NodeContext::getConstantFloats(unsigned i) const {
 }
 
 FailureOr<SmallVector<OpFoldResult>> NodeContext::getIndexValues(unsigned i) {
-  if (std::optional<SmallVector<int64_t>> ints = getConstantInts(i))
-    return getAsIndexOpFoldResult(builder.getContext(), *ints);
-  RankedTensorType type = getInputType(i);
-  if (type.getRank() > 1 || !type.hasStaticShape() ||
-      !isa<IntegerType>(type.getElementType()))
-    return fail("input " + Twine(i) +
-                " must be a 1-D integer tensor of known length");
-  int64_t count = type.getNumElements();
-  // Symbolic sizes data propagation traced to the graph's inputs.
-  if (const onnx::TensorShapeProto *data =
-          importer.getShapeData(node.input(i));
-      data && data->dim_size() == count) {
-    SmallVector<OpFoldResult> values;
-    for (const onnx::TensorShapeProto_Dimension &dim : data->dim()) {
-      if (dim.has_dim_value())
-        values.push_back(builder.getIndexAttr(dim.dim_value()));
-      else if (Value symbol = importer.getSymbol(dim.dim_param()))
-        values.push_back(symbol);
-      else
-        break;
+  if (std::optional<ShapeElements> elements =
+          importer.getShapeElements(node.input(i)))
+    return *elements;
+  return fail("input " + Twine(i) + " ('" + node.input(i) +
+              "') must be known while importing or computed from the sizes "
+              "of tensors; values read from a tensor's contents when the "
+              "program runs cannot size a tensor");
+}
+
+RankedTensorType NodeContext::getInferredInputType(unsigned i) const {
+  return importer.getInferredType(node.input(i));
+}
+
+bool NodeContext::isUnsignedInferredInput(unsigned i) const {
+  return isUnsignedType(importer.getInferredElementType(node.input(i)));
+}
+
+SmallVector<OpFoldResult> NodeContext::getInferredInputSizes(unsigned i) {
+  RankedTensorType type = getInferredInputType(i);
+  const onnx::TypeProto *proto = importer.getValueTypeProto(node.input(i));
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (!type.isDynamicDim(d)) {
+      sizes.push_back(builder.getIndexAttr(type.getDimSize(d)));
+      continue;
     }
-    if (static_cast<int64_t>(values.size()) == count)
-      return values;
+    Value symbol;
+    if (proto && d < proto->tensor_type().shape().dim_size())
+      symbol = importer.getSymbol(proto->tensor_type().shape().dim(d).dim_param());
+    sizes.push_back(symbol ? OpFoldResult(symbol)
+                           : OpFoldResult(tensor::DimOp::create(
+                                              builder, loc, getInput(i), d)
+                                              .getResult()));
   }
-  // Read when the program runs.
-  Value tensor = getInput(i);
-  SmallVector<OpFoldResult> values;
-  for (int64_t j = 0; j < count; ++j) {
-    SmallVector<Value> indices;
-    if (type.getRank() == 1)
-      indices.push_back(arith::ConstantIndexOp::create(builder, loc, j));
-    Value element = tensor::ExtractOp::create(builder, loc, tensor, indices);
-    Value index = isUnsignedInput(i)
-                      ? arith::IndexCastUIOp::create(
-                            builder, loc, builder.getIndexType(), element)
-                            .getResult()
-                      : arith::IndexCastOp::create(builder, loc,
-                                                   builder.getIndexType(),
-                                                   element)
-                            .getResult();
-    values.push_back(index);
-  }
-  return values;
+  return sizes;
 }
 
 //===----------------------------------------------------------------------===//

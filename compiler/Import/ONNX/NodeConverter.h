@@ -71,6 +71,12 @@ public:
   bool isUnsignedInput(unsigned i) const {
     return isUnsignedType(getInputElementType(i));
   }
+  /// What ONNX's shape inference says of input `i`, without making it.
+  RankedTensorType getInferredInputType(unsigned i) const;
+  bool isUnsignedInferredInput(unsigned i) const;
+  /// The sizes of input `i` as inference knows them: static, or a symbolic
+  /// size of a graph input; otherwise read from the tensor (tensor.dim).
+  SmallVector<OpFoldResult> getInferredInputSizes(unsigned i);
   /// The input's contents when known while importing: initializers,
   /// Constant nodes, folded constants and shape tensors whose values ONNX's
   /// data propagation computed. Null otherwise.
@@ -80,8 +86,9 @@ public:
   /// A constant float input's values.
   std::optional<SmallVector<double>> getConstantFloats(unsigned i) const;
   /// The values of a 1-D integer input as index values (sizes, starts,
-  /// ...): constants where known, symbolic sizes as the graph input
-  /// dimensions they name, else read from the tensor when the program runs.
+  /// ...): constants where known, else computed by the host from the sizes
+  /// of tensors (ShapeArithmetic.h). Fails, with an error, for values held
+  /// only in a tensor's contents.
   FailureOr<SmallVector<OpFoldResult>> getIndexValues(unsigned i);
 
   //===------------------------------------------------------------------===//

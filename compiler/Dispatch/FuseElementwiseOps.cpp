@@ -88,6 +88,10 @@ void fuseInBalancedRounds(Operation *root) {
           linalg::fuseElementwiseOps(rewriter, operand);
       if (failed(fused))
         continue;
+      // The fused op stands for both, so that provenance names the
+      // producer too.
+      fused->fusedOp->setLoc(rewriter.getFusedLoc(
+          {consumer.getLoc(), producer->getLoc()}));
       for (auto [original, replacement] : fused->replacements)
         rewriter.replaceUsesWithIf(original, replacement, [&](OpOperand &use) {
           return use.getOwner() != producer;

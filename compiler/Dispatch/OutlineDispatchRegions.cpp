@@ -2,6 +2,7 @@
 
 #include "Dispatch/Passes.h"
 
+#include "Dialect/Kiln/IR/InputNodes.h"
 #include "Dispatch/Utils.h"
 #include "Target/CPU/CPUTarget.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -252,8 +253,9 @@ void readDimensionsBefore(DispatchRegionOp regionOp) {
 }
 
 /// Each input op of the region as `loc("op.name"(file:line:col))`, once per
-/// distinct location; ops the compiler made up (empty, constants) are left
-/// out.
+/// distinct location (`loc("op.name"(<its node's location>))` for an op of
+/// an imported model, which names the node); ops the compiler made up
+/// (empty, constants) are left out.
 ArrayAttr getProvenance(Region &body) {
   MLIRContext *context = body.getContext();
   llvm::SetVector<Attribute> entries;
@@ -263,10 +265,14 @@ ArrayAttr getProvenance(Region &body) {
     if (!isa<linalg::LinalgOp>(op) &&
         !isa_and_nonnull<tensor::TensorDialect>(op->getDialect()))
       return WalkResult::advance();
+    StringAttr opName = StringAttr::get(context, op->getName().getStringRef());
     op->getLoc()->walk([&](Location loc) {
+      if (getInputNode(loc)) {
+        entries.insert(NameLoc::get(opName, loc));
+        return WalkResult::skip();
+      }
       if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
-        entries.insert(NameLoc::get(
-            StringAttr::get(context, op->getName().getStringRef()), fileLoc));
+        entries.insert(NameLoc::get(opName, fileLoc));
       return WalkResult::advance();
     });
     // Ops nested in a linalg body are part of it.

@@ -11,6 +11,7 @@
 
 #include "Capture/InputFiles.h"
 #include "Dialect/Host/IR/HostOps.h"
+#include "Dialect/Kiln/IR/InputNodes.h"
 #include "Dialect/Kiln/IR/KilnOps.h"
 #include "Module/ElementType.h"
 #include "kiln/module_format.h"
@@ -223,9 +224,17 @@ private:
               nameLoc ? findFileLoc(nameLoc.getChildLoc()) : std::nullopt;
           if (!loc)
             continue;
+          flatbuffers::Offset<fb::InputNode> node;
+          if (std::optional<InputNode> inputNode =
+                  findInputNode(nameLoc.getChildLoc()))
+            node = fb::CreateInputNode(
+                builder, builder.CreateString(inputNode->name.str()),
+                builder.CreateString(inputNode->opType.str()),
+                builder.CreateString(inputNode->scope.str()),
+                builder.CreateString(inputNode->source.str()));
           fusedOps.push_back(fb::CreateFusedOp(
               builder, builder.CreateString(nameLoc.getName().str()),
-              serializeLocation(*loc)));
+              serializeLocation(*loc), node));
         }
       info.provenance = builder.CreateVector(fusedOps);
     }

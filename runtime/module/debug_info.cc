@@ -159,7 +159,14 @@ uint32_t ExportView::provenance_count() const {
 
 FusedOpView ExportView::provenance(uint32_t index) const {
   const fb::FusedOp* op = export_->provenance()->Get(index);
-  return FusedOpView{StringOf(op->name()), LocationOf(op->location())};
+  InputNodeView node;
+  if (const fb::InputNode* input = op->node()) {
+    node.name = StringOf(input->name());
+    node.op_type = StringOf(input->op_type());
+    node.scope = StringOf(input->scope());
+    node.source = StringOf(input->source());
+  }
+  return FusedOpView{StringOf(op->name()), LocationOf(op->location()), node};
 }
 
 uint32_t ExportView::stage_location_count() const {

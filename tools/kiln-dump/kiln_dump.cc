@@ -332,6 +332,30 @@ kiln::Status ShowSources(const kiln::Module& module, bool as_json) {
 // Summary
 //===----------------------------------------------------------------------===//
 
+json NodeJson(const kiln::InputNodeView& node) {
+  json entry = {{"name", std::string(node.name)},
+                {"op_type", std::string(node.op_type)}};
+  if (!node.scope.empty()) entry["scope"] = std::string(node.scope);
+  if (!node.source.empty()) entry["source"] = std::string(node.source);
+  return entry;
+}
+
+// The model nodes (ONNX) an export's ops stand for, each once, in the order
+// provenance first names them.
+std::vector<kiln::InputNodeView> DistinctNodes(const kiln::ExportView& ex) {
+  std::vector<kiln::InputNodeView> nodes;
+  for (uint32_t p = 0; p < ex.provenance_count(); ++p) {
+    const kiln::InputNodeView node = ex.provenance(p).node;
+    if (!node.known()) continue;
+    bool seen = false;
+    for (const kiln::InputNodeView& other : nodes) {
+      seen |= other.name == node.name && other.op_type == node.op_type;
+    }
+    if (!seen) nodes.push_back(node);
+  }
+  return nodes;
+}
+
 json ExportJson(const kiln::ExportView& ex) {
   json binding_types = nullptr;
   if (ex.has_binding_types()) {
@@ -343,8 +367,14 @@ json ExportJson(const kiln::ExportView& ex) {
   json provenance = json::array();
   for (uint32_t p = 0; p < ex.provenance_count(); ++p) {
     const kiln::FusedOpView op = ex.provenance(p);
-    provenance.push_back({{"op", std::string(op.name)},
-                          {"location", LocationJson(op.location)}});
+    json entry = {{"op", std::string(op.name)},
+                  {"location", LocationJson(op.location)}};
+    if (op.node.known()) entry["node"] = NodeJson(op.node);
+    provenance.push_back(entry);
+  }
+  json nodes = json::array();
+  for (const kiln::InputNodeView& node : DistinctNodes(ex)) {
+    nodes.push_back(NodeJson(node));
   }
   json stages = json::array();
   for (uint32_t s = 0; s < ex.stage_location_count(); ++s) {
@@ -379,6 +409,7 @@ json ExportJson(const kiln::ExportView& ex) {
               {"binding_types", binding_types},
               {"location", LocationJson(ex.location())},
               {"provenance", provenance},
+              {"nodes", nodes},
               {"stage_locations", stages}};
 }
 
@@ -488,16 +519,41 @@ std::string ExportText(const kiln::Module& module, const kiln::ExportView& ex) {
                                : std::string("(unknown)"));
   }
   if (module.debug_level() >= 2) {
+    // The model's nodes (name, op type, and where the exporter says they
+    // came from), then each input op with its line.
+    const std::vector<kiln::InputNodeView> nodes = DistinctNodes(ex);
+    size_t node_width = 0;
+    for (const kiln::InputNodeView& node : nodes) {
+      node_width = std::max(node_width, Printable(node.name).size());
+    }
+    for (size_t n = 0; n < nodes.size(); ++n) {
+      std::string line = Pad(Printable(nodes[n].name), node_width) + "  " +
+                         Printable(nodes[n].op_type);
+      if (!nodes[n].scope.empty()) line += "  " + Printable(nodes[n].scope);
+      if (!nodes[n].source.empty()) line += "  " + Printable(nodes[n].source);
+      if (n == 0) {
+        fields.Add("nodes", line);
+      } else {
+        fields.More(line);
+      }
+    }
     if (ex.provenance_count() == 0) fields.Add("provenance", "(none)");
-    size_t name_width = 0;
+    size_t name_width = 0, location_width = 0;
     for (uint32_t p = 0; p < ex.provenance_count(); ++p) {
       name_width =
           std::max(name_width, Printable(ex.provenance(p).name).size());
+      location_width = std::max(
+          location_width,
+          Printable(ex.provenance(p).location.ToString()).size());
     }
     for (uint32_t p = 0; p < ex.provenance_count(); ++p) {
       const kiln::FusedOpView op = ex.provenance(p);
-      const std::string line = Pad(Printable(op.name), name_width) + "  " +
-                               Printable(op.location.ToString());
+      std::string line = Pad(Printable(op.name), name_width) + "  " +
+                         Printable(op.location.ToString());
+      if (op.node.known()) {
+        line = Pad(line, name_width + 2 + location_width) + "  " +
+               Printable(op.node.name);
+      }
       if (p == 0) {
         fields.Add("provenance", line);
       } else {

@@ -44,9 +44,20 @@ struct SourceLocationView {
 };
 
 /// An op of the input program computed by a dispatch (level >= 2).
+/// The node of an imported model (ONNX) an input op stands for; all empty
+/// for ops of a program written as MLIR.
+struct InputNodeView {
+  std::string_view name;     // e.g. "/layer1/layer1.0/conv1/Conv"
+  std::string_view op_type;  // e.g. "Conv"
+  std::string_view scope;    // the exporter's module path, if it gave one
+  std::string_view source;   // the exporter's source line, if it gave one
+  bool known() const { return !name.empty() || !op_type.empty(); }
+};
+
 struct FusedOpView {
   std::string_view name;  // e.g. "linalg.matmul"
   SourceLocationView location;
+  InputNodeView node;
 };
 
 /// Where an export's entry function stands in one captured stage text.

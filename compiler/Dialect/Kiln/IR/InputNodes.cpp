@@ -32,26 +32,30 @@ Location getInputNodeLoc(const InputNode &node, FileLineColLoc line) {
                        builder.getDictionaryAttr(entries));
 }
 
+std::optional<InputNode> getInputNode(Location loc) {
+  auto fused = dyn_cast<FusedLoc>(loc);
+  auto entries = fused
+                     ? dyn_cast_if_present<DictionaryAttr>(fused.getMetadata())
+                     : nullptr;
+  auto name = entries ? entries.getAs<StringAttr>(kNodeName) : nullptr;
+  auto opType = entries ? entries.getAs<StringAttr>(kOpTypeName) : nullptr;
+  if (!name || !opType)
+    return std::nullopt;
+  InputNode node;
+  node.name = name.getValue();
+  node.opType = opType.getValue();
+  if (auto scope = entries.getAs<StringAttr>(kScopeName))
+    node.scope = scope.getValue();
+  if (auto source = entries.getAs<StringAttr>(kSourceName))
+    node.source = source.getValue();
+  return node;
+}
+
 std::optional<InputNode> findInputNode(Location loc) {
   std::optional<InputNode> found;
   loc->walk([&](Location nested) {
-    auto fused = dyn_cast<FusedLoc>(nested);
-    auto entries =
-        fused ? dyn_cast_if_present<DictionaryAttr>(fused.getMetadata())
-              : nullptr;
-    auto name = entries ? entries.getAs<StringAttr>(kNodeName) : nullptr;
-    auto opType = entries ? entries.getAs<StringAttr>(kOpTypeName) : nullptr;
-    if (!name || !opType)
-      return WalkResult::advance();
-    InputNode node;
-    node.name = name.getValue();
-    node.opType = opType.getValue();
-    if (auto scope = entries.getAs<StringAttr>(kScopeName))
-      node.scope = scope.getValue();
-    if (auto source = entries.getAs<StringAttr>(kSourceName))
-      node.source = source.getValue();
-    found = node;
-    return WalkResult::interrupt();
+    found = getInputNode(nested);
+    return found ? WalkResult::interrupt() : WalkResult::advance();
   });
   return found;
 }

@@ -37,6 +37,9 @@ struct InputNode {
 /// The location of an op standing for `node` at `line` of the input text.
 Location getInputNodeLoc(const InputNode &node, FileLineColLoc line);
 
+/// The node `loc` itself records (not one nested in it).
+std::optional<InputNode> getInputNode(Location loc);
+
 /// The first node recorded anywhere in `loc`.
 std::optional<InputNode> findInputNode(Location loc);
 

@@ -7,7 +7,13 @@ from lit.llvm import llvm_config
 
 config.name = "kiln"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+# .onnxtxt: ONNX models in ONNX's text format (the importer's tests).
+config.suffixes = [".mlir", ".onnxtxt"]
+# Built with the ONNX importer: its tests run (REQUIRES: onnx).
+if config.kiln_build_onnx.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("onnx")
+else:
+    config.suffixes.remove(".onnxtxt")
 config.test_source_root = config.kiln_source_root
 config.test_exec_root = os.path.join(config.kiln_binary_root, "tests")
 
@@ -23,7 +29,7 @@ llvm_config.use_default_substitutions()
 config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
 
 tool_dirs = [config.kiln_tools_dir, config.llvm_tools_dir]
-tools = ["kiln-opt", "kiln-compile", "kiln-run", "kiln-benchmark", "kiln-dump", "kiln-check",
+tools = ["kiln-opt", "kiln-compile", "kiln-import-onnx", "kiln-run", "kiln-benchmark", "kiln-dump", "kiln-check",
          "FileCheck", "not",
          "mlir-opt", "mlir-runner"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

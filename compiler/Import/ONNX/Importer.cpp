@@ -28,6 +28,12 @@ const ConverterTable &getConverters() {
     registerLinearConverters(table);
     registerPoolingConverters(table);
     registerNormalizationConverters(table);
+    registerResizeConverters(table);
+    registerConvTransposeConverters(table);
+    registerEinsumConverters(table);
+    registerIndexingConverters(table);
+    registerRecurrentConverters(table);
+    registerQuantizationConverters(table);
     return table;
   }();
   return table;

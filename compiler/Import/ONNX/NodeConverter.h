@@ -155,6 +155,12 @@ void registerReductionConverters(ConverterTable &table);
 void registerLinearConverters(ConverterTable &table);
 void registerPoolingConverters(ConverterTable &table);
 void registerNormalizationConverters(ConverterTable &table);
+void registerResizeConverters(ConverterTable &table);
+void registerConvTransposeConverters(ConverterTable &table);
+void registerEinsumConverters(ConverterTable &table);
+void registerIndexingConverters(ConverterTable &table);
+void registerRecurrentConverters(ConverterTable &table);
+void registerQuantizationConverters(ConverterTable &table);
 
 /// Every op the importer converts, by op type (default domain).
 const ConverterTable &getConverters();

@@ -1,0 +1,10 @@
+//===- Quantization.cpp -------------------------------------------------------------===//
+
+#include "Import/ONNX/Builders.h"
+#include "Import/ONNX/NodeConverter.h"
+
+namespace mlir::kiln::onnx_import {
+
+void registerQuantizationConverters(ConverterTable &table) {}
+
+} // namespace mlir::kiln::onnx_import

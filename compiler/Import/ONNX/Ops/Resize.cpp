@@ -1,0 +1,10 @@
+//===- Resize.cpp -------------------------------------------------------------===//
+
+#include "Import/ONNX/Builders.h"
+#include "Import/ONNX/NodeConverter.h"
+
+namespace mlir::kiln::onnx_import {
+
+void registerResizeConverters(ConverterTable &table) {}
+
+} // namespace mlir::kiln::onnx_import

@@ -613,10 +613,33 @@ private:
           builder.CreateVector(slotTypes), builder.CreateVector(arguments),
           builder.CreateVector(resultTypes), builder.CreateVector(bodyTypes),
           builder.CreateVector(bodyOffsets), builder.CreateVector(bufferSizes),
-          registerCount);
+          registerCount, serializeNames(funcOp.getNumArguments(), [&](unsigned i) {
+            return funcOp.getArgAttrOfType<StringAttr>(i, kValueNameAttrName);
+          }),
+          serializeNames(funcOp.getNumResults(), [&](unsigned i) {
+            return funcOp.getResultAttrOfType<StringAttr>(i,
+                                                          kValueNameAttrName);
+          }));
     }
 
   private:
+    /// The names `nameOf` gives the function's arguments or results, or no
+    /// vector when it names none.
+    flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<
+        flatbuffers::String>>>
+    serializeNames(unsigned count, function_ref<StringAttr(unsigned)> nameOf) {
+      std::vector<std::string> names;
+      bool any = false;
+      for (unsigned i = 0; i < count; ++i) {
+        StringAttr name = nameOf(i);
+        any |= name != nullptr;
+        names.push_back(name ? name.str() : "");
+      }
+      if (!any)
+        return 0;
+      return builder.CreateVectorOfStrings(names);
+    }
+
     /// One instruction; branches are built once every block's first
     /// instruction is known.
     struct Instruction {

@@ -11,25 +11,39 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "kiln/printable.h"
 #include "module/module_impl.h"
 #include "trace/source_registry.h"
 
 namespace kiln {
 
 std::string FunctionSignature::ToString() const {
+  auto append = [](std::string* out, const std::vector<TensorType>& types,
+                   const std::vector<std::string>& names) {
+    for (size_t i = 0; i < types.size(); ++i) {
+      if (i) out->append(", ");
+      if (i < names.size() && !names[i].empty()) {
+        out->append(Printable(names[i]));
+        out->append(": ");
+      }
+      out->append(types[i].ToString());
+    }
+  };
   std::string out = name;
   out.push_back('(');
-  for (size_t i = 0; i < arguments.size(); ++i) {
-    if (i) out.append(", ");
-    out.append(arguments[i].ToString());
-  }
+  append(&out, arguments, argument_names);
   out.append(") -> (");
-  for (size_t i = 0; i < results.size(); ++i) {
-    if (i) out.append(", ");
-    out.append(results[i].ToString());
-  }
+  append(&out, results, result_names);
   out.push_back(')');
   return out;
+}
+
+std::optional<size_t> FunctionSignature::FindArgument(
+    std::string_view name) const {
+  for (size_t i = 0; i < argument_names.size(); ++i) {
+    if (argument_names[i] == name) return i;
+  }
+  return std::nullopt;
 }
 
 namespace {

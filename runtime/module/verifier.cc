@@ -847,6 +847,23 @@ class FunctionVerifier {
       plan_->argument_slots.push_back(slot);
       signature_->arguments.push_back(plan_->slots[slot].type);
     }
+    // Names, when given, name every argument and result.
+    for (auto [names, count, what, out] :
+         {std::tuple{function_.argument_names(), SizeOf(function_.arguments()),
+                     "argument", &signature_->argument_names},
+          std::tuple{function_.result_names(),
+                     SizeOf(function_.result_types()), "result",
+                     &signature_->result_names}}) {
+      if (SizeOf(names) == 0) continue;
+      if (SizeOf(names) != count) {
+        return InvalidArgumentError(prefix, " has ", SizeOf(names), " ", what,
+                                    " names for ", count, " ", what, "s");
+      }
+      for (uint32_t i = 0; i < count; ++i) {
+        KILN_RETURN_IF_ERROR(budget_->Spend(1));
+        out->emplace_back(StringOf(names->Get(i)));
+      }
+    }
     SlotTracker tracker =
         has_branches ? SlotTracker(plan_->slots, plan_->buffer_sizes.size(),
                                    /*relaxed=*/true, budget_)

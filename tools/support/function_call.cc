@@ -53,9 +53,63 @@ Status ParseTensors(const std::vector<std::string>& values,
   return OkStatus();
 }
 
-Status ParseInputs(const std::vector<std::string>& values,
+namespace {
+
+// The argument `value` names ("NAME=VALUE", NAME an argument's name), if it
+// names one.
+std::optional<size_t> NamedArgument(const FunctionSignature& signature,
+                                    std::string_view value) {
+  const size_t equals = value.find('=');
+  if (equals == std::string_view::npos) return std::nullopt;
+  return signature.FindArgument(value.substr(0, equals));
+}
+
+// `values` in argument order: named ones ("NAME=VALUE") placed at their
+// argument, positional ones kept in order. Either every value names its
+// argument or none does.
+StatusOr<std::vector<std::string>> OrderInputs(
+    const std::vector<std::string>& values,
+    const FunctionSignature& signature) {
+  size_t named = 0;
+  for (const std::string& value : values) {
+    named += NamedArgument(signature, value).has_value();
+  }
+  if (named == 0) return values;
+  if (named != values.size()) {
+    return InvalidArgumentError(
+        "either every --input names its argument (NAME=VALUE) or none does; ",
+        signature.ToString());
+  }
+  std::vector<std::string> ordered(signature.arguments.size());
+  std::vector<bool> given(signature.arguments.size(), false);
+  for (const std::string& value : values) {
+    const size_t index = *NamedArgument(signature, value);
+    if (given[index]) {
+      return InvalidArgumentError("input '",
+                                  Printable(signature.argument_names[index]),
+                                  "' given twice");
+    }
+    given[index] = true;
+    ordered[index] = value.substr(value.find('=') + 1);
+  }
+  for (size_t i = 0; i < given.size(); ++i) {
+    if (!given[i]) {
+      return InvalidArgumentError("no --input for '",
+                                  Printable(signature.argument_names[i]),
+                                  "'; ", signature.ToString());
+    }
+  }
+  return ordered;
+}
+
+}  // namespace
+
+Status ParseInputs(const std::vector<std::string>& given,
                    const FunctionSignature& signature,
                    std::vector<Tensor>* inputs) {
+  StatusOr<std::vector<std::string>> ordered = OrderInputs(given, signature);
+  if (!ordered.ok()) return std::move(ordered).status();
+  const std::vector<std::string>& values = *ordered;
   std::vector<ElementType> expected;
   for (const TensorType& type : signature.arguments) {
     expected.push_back(type.element_type);

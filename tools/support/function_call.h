@@ -35,7 +35,8 @@ Status ParseTensors(const std::vector<std::string>& values,
                     const std::vector<ElementType>& expected,
                     std::vector<Tensor>* tensors);
 
-/// Parses `values` as the inputs of `signature` (--input): their types,
+/// Parses `values` as the inputs of `signature` (--input), in argument
+/// order or each as NAME=VALUE for an argument the model names: their types,
 /// read first without their values, must be the signature's, so that a
 /// wrong or huge shape is an error before anything is allocated. An
 /// argument of a type NumPy lacks takes a .npy file of its bits.

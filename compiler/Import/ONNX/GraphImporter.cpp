@@ -3,6 +3,7 @@
 #include "Import/ONNX/GraphImporter.h"
 
 #include "Dialect/Kiln/IR/InputNodes.h"
+#include "Dialect/Kiln/IR/KilnDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -23,10 +24,6 @@
 namespace mlir::kiln::onnx_import {
 
 namespace {
-
-/// The function arguments' and results' attribute naming the graph value
-/// they stand for.
-constexpr StringLiteral kValueNameAttr = "kiln.name";
 
 /// How many times the text is printed to place the locations at most (two
 /// suffice: the locations, printed after the program, do not move it).
@@ -456,7 +453,7 @@ LogicalResult GraphImporter::importInputs(func::FuncOp funcOp) {
     inputs.push_back(&input);
     argTypes.push_back(type);
     argAttrs.push_back(builder.getDictionaryAttr(builder.getNamedAttr(
-        kValueNameAttr, builder.getStringAttr(input.name()))));
+        kValueNameAttrName, builder.getStringAttr(input.name()))));
   }
   funcOp.setType(FunctionType::get(context, argTypes, {}));
   funcOp.setAllArgAttrs(argAttrs);
@@ -637,7 +634,7 @@ FailureOr<OwningOpRef<ModuleOp>> GraphImporter::import() {
       return failure();
     results.push_back(value->value);
     resultAttrs.push_back(builder.getDictionaryAttr(builder.getNamedAttr(
-        kValueNameAttr, builder.getStringAttr(output.name()))));
+        kValueNameAttrName, builder.getStringAttr(output.name()))));
   }
   builder.setInsertionPointToEnd(body);
   func::ReturnOp::create(builder, textLoc, results);

@@ -40,9 +40,16 @@ struct FunctionSignature {
   std::string name;
   std::vector<TensorType> arguments;
   std::vector<TensorType> results;
+  /// What the imported model (ONNX) calls each argument and result (its
+  /// graph's inputs and outputs); empty for a program written as MLIR.
+  std::vector<std::string> argument_names;
+  std::vector<std::string> result_names;
 
-  /// "main(4x8xf32, 8x16xf32) -> (4x16xf32)".
+  /// "main(4x8xf32, 8x16xf32) -> (4x16xf32)", or with names
+  /// "main(input: 1x3x224x224xf32) -> (output: 1x1000xf32)".
   std::string ToString() const;
+  /// The index of the argument named `name`, if one is.
+  std::optional<size_t> FindArgument(std::string_view name) const;
 };
 
 /// How a module is loaded.

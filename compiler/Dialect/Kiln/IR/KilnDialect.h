@@ -30,6 +30,9 @@ inline constexpr StringLiteral kProvenanceAttrName = "kiln.provenance";
 /// On the module: the input files embedded (kiln-capture-input-files),
 /// {path = dense_resource<...>}.
 inline constexpr StringLiteral kInputFilesAttrName = "kiln.input_files";
+/// On public functions' arguments and results: what the model they were
+/// imported from calls them (an ONNX graph's inputs and outputs).
+inline constexpr StringLiteral kValueNameAttrName = "kiln.name";
 /// On captured standalone executables: the stage they were captured at.
 inline constexpr StringLiteral kStageAttrName = "kiln.stage";
 

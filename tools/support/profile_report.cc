@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <optional>
 
 #include "kiln/output_files.h"
 #include "kiln/printable.h"
@@ -36,6 +37,25 @@ std::string Frame(std::string_view name) {
   return frame;
 }
 
+/// The node of an imported model (ONNX) that input line `path`:`line` of
+/// `ex` stands for, as its provenance names it.
+std::optional<InputNodeView> FindNode(const ExportView& ex,
+                                      std::string_view path, uint32_t line) {
+  for (uint32_t p = 0; p < ex.provenance_count(); ++p) {
+    const FusedOpView op = ex.provenance(p);
+    if (op.node.known() && op.location.line == line &&
+        op.location.file == path) {
+      return op.node;
+    }
+  }
+  return std::nullopt;
+}
+
+/// "name (OpType)".
+std::string DescribeNode(const InputNodeView& node) {
+  return StrCat(Printable(node.name), " (", Printable(node.op_type), ")");
+}
+
 }  // namespace
 
 std::string FormatProfileTable(const Module& module, const Profile& profile,
@@ -63,15 +83,53 @@ std::string FormatProfileTable(const Module& module, const Profile& profile,
         out += "(no line)\n";
         continue;
       }
-      out +=
-          StrCat(Printable(line.path), ":", line.line, "  ",
-                 line.source == kNoSource ? std::string("(text not embedded)")
-                                          : texts.Get(line.source, line.line),
-                 "\n");
+      out += StrCat(Printable(line.path), ":", line.line, "  ");
+      if (std::optional<InputNodeView> node =
+              FindNode(ex.export_view, line.path, line.line)) {
+        out += DescribeNode(*node) + "  ";
+      }
+      out += StrCat(line.source == kNoSource
+                        ? std::string("(text not embedded)")
+                        : texts.Get(line.source, line.line),
+                    "\n");
     }
     if (ex.lines.size() > options.top_lines) {
       out += StrCat("      (", ex.lines.size() - options.top_lines,
                     " more lines)\n");
+    }
+  }
+  // Lines of an imported model's program stand for its nodes: their
+  // samples summed per node, across dispatches.
+  std::vector<std::pair<std::string, uint64_t>> nodes;
+  for (const ProfileExport& ex : profile.exports) {
+    for (const ProfileLine& line : ex.lines) {
+      std::optional<InputNodeView> node =
+          line.line ? FindNode(ex.export_view, line.path, line.line)
+                    : std::nullopt;
+      if (!node) continue;
+      const std::string name = DescribeNode(*node);
+      auto found = std::find_if(nodes.begin(), nodes.end(),
+                                [&](const auto& n) { return n.first == name; });
+      if (found == nodes.end()) {
+        nodes.emplace_back(name, line.samples);
+      } else {
+        found->second += line.samples;
+      }
+    }
+  }
+  if (!nodes.empty()) {
+    std::stable_sort(nodes.begin(), nodes.end(), [](const auto& a,
+                                                    const auto& b) {
+      return a.second > b.second;
+    });
+    out += "  hottest nodes of the model\n";
+    for (size_t n = 0; n < nodes.size() && n < options.top_lines; ++n) {
+      out += StrCat("    ", Percent(nodes[n].second, profile.samples), "  ",
+                    nodes[n].second, " samples  ", nodes[n].first, "\n");
+    }
+    if (nodes.size() > options.top_lines) {
+      out += StrCat("    (", nodes.size() - options.top_lines,
+                    " more nodes)\n");
     }
   }
   if (profile.exports.empty() && profile.samples > 0) {
@@ -91,10 +149,16 @@ std::string FormatCollapsedStacks(const Profile& profile,
     for (const ProfileLine& line : ex.lines) {
       if (line.line == 0) {
         out += StrCat(stack, " ", line.samples, "\n");
-      } else {
-        out += StrCat(stack, ";", Frame(line.path), ":", line.line, " ",
-                      line.samples, "\n");
+        continue;
       }
+      // A model's node is a frame of its own above its lines.
+      std::string frames = stack;
+      if (std::optional<InputNodeView> node =
+              FindNode(ex.export_view, line.path, line.line)) {
+        frames += ";" + Frame(node->name);
+      }
+      out += StrCat(frames, ";", Frame(line.path), ":", line.line, " ",
+                    line.samples, "\n");
     }
   }
   if (profile.host_samples) {

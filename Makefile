@@ -82,12 +82,18 @@ fuzz: build $(BUILD)-fuzz/build.ninja
 fuzz-smoke:
 	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
 
-# Compiles the sample with every stage's IR embedded, runs it, and shows
-# each dispatch with the code behind it (read from the module itself).
+# Compiles the samples with every stage's IR embedded, runs them, and shows
+# each dispatch with the code behind it (read from the module itself): an
+# MLIR program, and an ONNX model (samples/make_lenet_onnx.py made it)
+# whose dispatches name the nodes they hold.
 demo: build
 	$(BUILD)/bin/kiln-compile samples/mlp.mlir --executable-debug-level=3 -o $(BUILD)/mlp.kiln
 	$(BUILD)/bin/kiln-run $(BUILD)/mlp.kiln --function=main --input="4x8xf32=0.5" \
 	  --trace=console --trace-print-source
+	$(BUILD)/bin/kiln-compile samples/lenet.onnx --executable-debug-level=3 -o $(BUILD)/lenet.kiln
+	$(BUILD)/bin/kiln-run $(BUILD)/lenet.kiln --list-functions
+	$(BUILD)/bin/kiln-run $(BUILD)/lenet.kiln --input="image=1x1x28x28xf32=0.5"
+	$(BUILD)/bin/kiln-dump $(BUILD)/lenet.kiln
 
 # bench/models needs its peers (IREE, ONNX Runtime, PyTorch, numpy) in
 # $(BUILD)/bench-venv, made by bench/models/setup_peers.sh; without them it

@@ -351,7 +351,24 @@ static LogicalResult run(MLIRContext &context) {
   }
 
   std::string error;
-  auto input = openInputFile(inputFilename, &error);
+  std::unique_ptr<llvm::MemoryBuffer> input;
+  if (isModelInput()) {
+#ifdef KILN_HAVE_ONNX_IMPORTER
+    // Read as the importer reads: a FIFO is refused, not waited on.
+    llvm::SourceMgr noSource;
+    SourceMgrDiagnosticHandler diagnostics(noSource, &context);
+    ScopedDiagnosticHandler unpositioned(&context, [&](Diagnostic &diag) {
+      return kiln::printUnpositionedDiagnostic(diag, diagnostics, kToolName);
+    });
+    FailureOr<std::unique_ptr<llvm::MemoryBuffer>> model =
+        kiln::onnx_import::readONNXModelFile(&context, inputFilename);
+    if (failed(model))
+      return failure();
+    input = std::move(*model);
+#endif
+  }
+  if (!input)
+    input = openInputFile(inputFilename, &error);
   if (!input) {
     llvm::errs() << "kiln-compile: error: " << error << "\n";
     return failure();

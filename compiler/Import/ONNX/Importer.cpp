@@ -58,6 +58,11 @@ loadForImport(MLIRContext *context, StringRef path,
 
 } // namespace
 
+FailureOr<std::unique_ptr<llvm::MemoryBuffer>>
+readONNXModelFile(MLIRContext *context, StringRef path) {
+  return readModelFile(path, FileLineColLoc::get(context, path, 0, 0));
+}
+
 LogicalResult printLoadedONNXModel(MLIRContext *context, StringRef path,
                                    std::optional<StringRef> contents,
                                    raw_ostream &os) {

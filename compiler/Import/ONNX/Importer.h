@@ -15,6 +15,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
@@ -33,6 +34,11 @@ struct ImportOptions {
   /// The name of the function the graph becomes.
   std::string functionName = "main";
 };
+
+/// Reads the model file at `path` as the importer does (a regular file
+/// only: a FIFO is refused, not waited on). Errors name the file.
+FailureOr<std::unique_ptr<llvm::MemoryBuffer>>
+readONNXModelFile(MLIRContext *context, StringRef path);
 
 /// Imports the model at `path` (read from `contents` when given). Errors,
 /// reported on `context`, name the file, or the node at fault.

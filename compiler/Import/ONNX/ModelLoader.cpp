@@ -42,31 +42,6 @@ bool isDefaultDomain(StringRef domain) {
   return domain.empty() || domain == "ai.onnx";
 }
 
-/// Reads the whole file at `path` without following it into a FIFO or a
-/// device, and without mapping it (a file truncated meanwhile would fault).
-FailureOr<std::unique_ptr<llvm::MemoryBuffer>> readFile(StringRef path,
-                                                        Location loc) {
-  std::string pathString = path.str();
-  // Non-blocking: opening a FIFO for reading would wait for a writer.
-  int fd = ::open(pathString.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0)
-    return emitError(loc) << "cannot open the model: "
-                          << std::strerror(errno);
-  struct stat status;
-  if (::fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) {
-    ::close(fd);
-    return emitError(loc) << "not a regular file";
-  }
-  auto buffer = llvm::MemoryBuffer::getOpenFile(
-      llvm::sys::fs::convertFDToNativeFile(fd), path, status.st_size,
-      /*RequiresNullTerminator=*/false, /*IsVolatile=*/true);
-  ::close(fd);
-  if (!buffer)
-    return emitError(loc) << "cannot read the model: "
-                          << buffer.getError().message();
-  return std::move(*buffer);
-}
-
 /// Whether `text` is ONNX's text format rather than a binary protobuf: a
 /// binary model cannot start with '<' (field 7, an end-group tag).
 bool isTextFormat(StringRef path, StringRef contents) {
@@ -209,7 +184,7 @@ private:
     std::unique_ptr<llvm::MemoryBuffer> buffer;
     if (!contents) {
       FailureOr<std::unique_ptr<llvm::MemoryBuffer>> read =
-          readFile(path, fileLoc);
+          readModelFile(path, fileLoc);
       if (failed(read))
         return failure();
       buffer = std::move(*read);
@@ -591,6 +566,29 @@ std::string getElementTypeName(int32_t elementType) {
   if (onnx::TensorProto_DataType_IsValid(elementType))
     return onnx::TensorProto_DataType_Name(elementType);
   return "type " + std::to_string(elementType);
+}
+
+FailureOr<std::unique_ptr<llvm::MemoryBuffer>> readModelFile(StringRef path,
+                                                             Location loc) {
+  std::string pathString = path.str();
+  // Non-blocking: opening a FIFO for reading would wait for a writer.
+  int fd = ::open(pathString.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0)
+    return emitError(loc) << "cannot open the model: "
+                          << std::strerror(errno);
+  struct stat status;
+  if (::fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) {
+    ::close(fd);
+    return emitError(loc) << "not a regular file";
+  }
+  auto buffer = llvm::MemoryBuffer::getOpenFile(
+      llvm::sys::fs::convertFDToNativeFile(fd), path, status.st_size,
+      /*RequiresNullTerminator=*/false, /*IsVolatile=*/true);
+  ::close(fd);
+  if (!buffer)
+    return emitError(loc) << "cannot read the model: "
+                          << buffer.getError().message();
+  return std::move(*buffer);
 }
 
 FailureOr<std::string> getTensorBytes(const onnx::TensorProto &tensor,

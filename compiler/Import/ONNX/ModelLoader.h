@@ -16,6 +16,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include "onnx/shape_inference/implementation.h"
 #include "onnx/onnx_pb.h"
@@ -83,6 +84,12 @@ struct LoadOptions {
 FailureOr<std::unique_ptr<LoadedModel>>
 loadModel(StringRef path, std::optional<StringRef> contents,
           FileLineColLoc fileLoc, const LoadOptions &options);
+
+/// Reads the whole model file at `path`: only a regular file (a FIFO or a
+/// device is refused, without waiting on it), read rather than mapped (a
+/// file truncated meanwhile must not fault). Errors are reported at `loc`.
+FailureOr<std::unique_ptr<llvm::MemoryBuffer>> readModelFile(StringRef path,
+                                                             Location loc);
 
 /// Newest opset of the default domain the linked ONNX library knows.
 int64_t getNewestOpset();

@@ -14,6 +14,10 @@ generator fills the weights.
                                                     # EfficientNet-B0,
                                                     # ViT-B/16, BERT-base
     models.py --bin-dir=build/bin --models=resnet --keep=DIR
+
+Two more run with sizes known only when they run: ResNet with a dynamic
+batch (called at batches 1 and 3) and the encoder with a dynamic sequence
+length (at two lengths), one module each.
 """
 
 import argparse
@@ -57,6 +61,14 @@ class Encoder(torch.nn.Module):
 def make_model(name, size):
     """(module, example inputs, input names, dynamic axes)."""
     small = size == "small"
+    if name == "resnet_dynamic_batch":
+        model, inputs, names, _ = make_model("resnet", size)
+        return model, inputs, names, {"input": {0: "batch"},
+                                      "output": {0: "batch"}}
+    if name == "bert_dynamic_sequence":
+        model, inputs, names, _ = make_model("bert", size)
+        return model, inputs, names, {"input_ids": {1: "sequence"},
+                                      "output": {1: "sequence"}}
     if name == "resnet":
         model = torchvision.models.resnet18() if small else \
             torchvision.models.resnet50()
@@ -101,6 +113,21 @@ def make_model(name, size):
     raise ValueError("unknown model " + name)
 
 
+def dynamic_inputs(name, size, inputs):
+    """The inputs a model with dynamic sizes is called with: other batches
+    or sequence lengths than its example's."""
+    generator = np.random.RandomState(1)
+    if name == "resnet_dynamic_batch":
+        image = inputs[0].shape[2]
+        return [[generator.randn(batch, 3, image, image).astype(np.float32)]
+                for batch in (1, 3)]
+    if name == "bert_dynamic_sequence":
+        lengths = (16, 32) if size == "small" else (64, 128)
+        return [[generator.randint(0, 1000, (1, n)).astype(np.int64)]
+                for n in lengths]
+    return [[t.numpy() for t in inputs]]
+
+
 def export(name, size, path):
     """Exports the model at opset 17, then converts it to opset 21."""
     torch.manual_seed(0)
@@ -115,8 +142,8 @@ def export(name, size, path):
     converted = onnx.version_converter.convert_version(onnx.load(raw), 21)
     onnx.save(converted, path)
     os.remove(raw)
-    feeds = {n: t.numpy() for n, t in zip(input_names, inputs)}
-    return feeds
+    return [dict(zip(input_names, arrays))
+            for arrays in dynamic_inputs(name, size, inputs)]
 
 
 def run(command):
@@ -131,39 +158,46 @@ def run(command):
 def check(name, size, bin_dir, work, tolerance, cpu):
     import onnxruntime
     path = os.path.join(work, "%s_%s.onnx" % (name, size))
-    feeds = export(name, size, path)
+    calls = export(name, size, path)
     module = path[:-len(".onnx")] + ".kiln"
     start = time.time()
     run([os.path.join(bin_dir, "kiln-compile"), path, "-o", module,
          "--cpu=" + cpu])
     compile_seconds = time.time() - start
-    command = [os.path.join(bin_dir, "kiln-run"), module]
-    for i, (input_name, array) in enumerate(feeds.items()):
-        input_path = os.path.join(work, "%s_in%d.npy" % (name, i))
-        np.save(input_path, array)
-        command.append("--input=@" + input_path)
-    output_path = os.path.join(work, "%s_out.npy" % name)
-    command.append("--output=@" + output_path)
-    run(command)
-    actual = np.load(output_path)
     session = onnxruntime.InferenceSession(
         path, providers=["CPUExecutionProvider"])
-    expected = session.run(None, feeds)[0]
-    if actual.shape != expected.shape:
-        return False, "shape %s, ONNX Runtime %s" % (actual.shape,
-                                                     expected.shape)
-    error = float(np.max(np.abs(actual.astype(np.float64) - expected)) /
-                  max(np.max(np.abs(expected)), 1e-30))
-    ok = error <= tolerance
-    return ok, "max |d| / max |ref| = %.2e (compile %.1f s)" % (
-        error, compile_seconds)
+    errors = []
+    for call, feeds in enumerate(calls):
+        # Inputs by name, as a user with a multi-input model gives them.
+        command = [os.path.join(bin_dir, "kiln-run"), module]
+        for i, (input_name, array) in enumerate(feeds.items()):
+            input_path = os.path.join(work, "%s_in%d_%d.npy" % (name, call, i))
+            np.save(input_path, array)
+            command.append("--input=%s=@%s" % (input_name, input_path))
+        output_path = os.path.join(work, "%s_out%d.npy" % (name, call))
+        command.append("--output=@" + output_path)
+        run(command)
+        actual = np.load(output_path)
+        expected = session.run(None, feeds)[0]
+        if actual.shape != expected.shape:
+            return False, "shape %s, ONNX Runtime %s" % (actual.shape,
+                                                         expected.shape)
+        errors.append(float(np.max(np.abs(actual.astype(np.float64) -
+                                          expected)) /
+                            max(np.max(np.abs(expected)), 1e-30)))
+    shapes = ", ".join("x".join(map(str, next(iter(f.values())).shape))
+                       for f in calls)
+    ok = max(errors) <= tolerance
+    return ok, "max |d| / max |ref| = %.2e at %s (compile %.1f s)" % (
+        max(errors), shapes, compile_seconds)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin-dir", required=True)
     parser.add_argument("--models",
-                        default="resnet,mobilenet,efficientnet,vit,bert")
+                        default="resnet,mobilenet,efficientnet,vit,bert,"
+                        "resnet_dynamic_batch,bert_dynamic_sequence")
     parser.add_argument("--size", choices=["small", "full"], default="small")
     parser.add_argument("--tolerance", type=float, default=1e-4)
     parser.add_argument("--cpu", default="host")

@@ -211,7 +211,7 @@ DenseElementsAttr GraphImporter::getConstant(StringRef name) {
   DenseElementsAttr attr;
   auto elements = shapeElements.find(name);
   if (found == values.end() && elements != shapeElements.end()) {
-    RankedTensorType type = getInferredType(name);
+    RankedTensorType type = getShapeElementsType(name, elements->second);
     SmallVector<APInt> contents;
     for (OpFoldResult element : elements->second) {
       std::optional<int64_t> value = getConstantIntValue(element);
@@ -286,10 +286,21 @@ std::optional<ShapeElements> GraphImporter::getShapeElements(StringRef name) {
   return std::nullopt;
 }
 
+RankedTensorType
+GraphImporter::getShapeElementsType(StringRef name,
+                                    const ShapeElements &elements) {
+  RankedTensorType type = getInferredType(name);
+  if (!type || type.hasStaticShape())
+    return type;
+  // A length only evaluating told.
+  return RankedTensorType::get({static_cast<int64_t>(elements.size())},
+                               type.getElementType());
+}
+
 TensorValue
 GraphImporter::materializeShapeElements(StringRef name,
                                         const ShapeElements &elements) {
-  RankedTensorType type = getInferredType(name);
+  RankedTensorType type = getShapeElementsType(name, elements);
   TensorValue value;
   value.elementType = getInferredElementType(name);
   if (DenseElementsAttr attr = getConstant(name)) {

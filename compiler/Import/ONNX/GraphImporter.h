@@ -66,6 +66,9 @@ private:
   /// The outputs of a node computing shapes as index values; whether it is
   /// one.
   bool evaluateShapes(NodeContext &ctx);
+  /// The type of the tensor of index values kept for `name`.
+  RankedTensorType getShapeElementsType(StringRef name,
+                                        const ShapeElements &elements);
   /// The tensor of index values kept for `name`.
   TensorValue materializeShapeElements(StringRef name,
                                        const ShapeElements &elements);

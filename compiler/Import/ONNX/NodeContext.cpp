@@ -154,6 +154,13 @@ FailureOr<SmallVector<OpFoldResult>> NodeContext::getIndexValues(unsigned i) {
               "program runs cannot size a tensor");
 }
 
+std::optional<SmallVector<OpFoldResult>>
+NodeContext::findIndexValues(unsigned i) {
+  if (!hasInput(i))
+    return std::nullopt;
+  return importer.getShapeElements(node.input(i));
+}
+
 RankedTensorType NodeContext::getInferredInputType(unsigned i) const {
   return importer.getInferredType(node.input(i));
 }

@@ -90,6 +90,8 @@ public:
   /// of tensors (ShapeArithmetic.h). Fails, with an error, for values held
   /// only in a tensor's contents.
   FailureOr<SmallVector<OpFoldResult>> getIndexValues(unsigned i);
+  /// The same, or nullopt (reporting nothing) when they are not known so.
+  std::optional<SmallVector<OpFoldResult>> findIndexValues(unsigned i);
 
   //===------------------------------------------------------------------===//
   // Attributes, with the spec's default when absent

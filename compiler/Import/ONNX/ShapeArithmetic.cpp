@@ -138,10 +138,11 @@ mapBinary(const ShapeElements &lhs, const ShapeElements &rhs,
   return result;
 }
 
-/// Whether a tensor of `type` can be kept as index values.
+/// Whether a tensor of `type` can be kept as index values (a 1-D one of a
+/// length inference could not tell too: evaluating tells it).
 bool isShapeTensor(RankedTensorType type) {
-  if (!type || type.getRank() > 1 || !type.hasStaticShape() ||
-      type.getNumElements() > kMaxShapeElements)
+  if (!type || type.getRank() > 1 ||
+      (type.hasStaticShape() && type.getNumElements() > kMaxShapeElements))
     return false;
   auto integer = dyn_cast<IntegerType>(type.getElementType());
   return integer != nullptr;
@@ -170,7 +171,9 @@ evaluateShapeNode(NodeContext &ctx,
   RankedTensorType outputType = ctx.getOutputType(0);
   if (!isShapeTensor(outputType))
     return std::nullopt;
-  int64_t outputCount = outputType.getNumElements();
+  // -1: a length inference could not tell.
+  int64_t outputCount =
+      outputType.hasStaticShape() ? outputType.getNumElements() : -1;
   StringRef op = node.op_type();
   IndexMath math(ctx.builder, ctx.loc);
   auto known = [&](unsigned i) -> const ShapeElements * {
@@ -180,7 +183,9 @@ evaluateShapeNode(NodeContext &ctx,
   };
   auto finish = [&](ShapeElements elements)
       -> std::optional<SmallVector<ShapeElements>> {
-    if (static_cast<int64_t>(elements.size()) != outputCount)
+    if ((outputCount >= 0 &&
+         static_cast<int64_t>(elements.size()) != outputCount) ||
+        static_cast<int64_t>(elements.size()) > kMaxShapeElements)
       return std::nullopt;
     // Narrower integers wrap as the tensor op would; only exact values
     // are kept.
@@ -311,15 +316,33 @@ evaluateShapeNode(NodeContext &ctx,
         return std::nullopt;
       value = (*x)[0];
     }
-    return finish(ShapeElements(outputCount, value));
+    // The length: the output's, else what the shape input says.
+    int64_t count = outputCount;
+    const ShapeElements *shape = op == "Expand" ? known(1) : x;
+    if (count < 0 && shape && shape->size() == 1)
+      if (std::optional<int64_t> length = getConstantIntValue((*shape)[0]))
+        count = op == "Expand" ? std::max<int64_t>(*length, x->size())
+                               : *length;
+    if (count < 0 || count > kMaxShapeElements)
+      return std::nullopt;
+    return finish(ShapeElements(count, value));
   }
   if (op == "Range") {
     std::optional<SmallVector<int64_t>> start = getStatic(*known(0));
     std::optional<SmallVector<int64_t>> delta = getStatic(*known(2));
     if (!start || !delta || (*delta)[0] == 0)
       return std::nullopt;
+    int64_t count = outputCount;
+    if (count < 0) {
+      std::optional<SmallVector<int64_t>> limit = getStatic(*known(1));
+      if (!limit)
+        return std::nullopt;
+      int64_t span = (*limit)[0] - (*start)[0], step = (*delta)[0];
+      count = std::max<int64_t>(
+          step > 0 ? (span + step - 1) / step : (span + step + 1) / step, 0);
+    }
     ShapeElements result;
-    for (int64_t i = 0; i < outputCount; ++i)
+    for (int64_t i = 0; i < count && i <= kMaxShapeElements; ++i)
       result.push_back(math.constant((*start)[0] + i * (*delta)[0]));
     return finish(result);
   }

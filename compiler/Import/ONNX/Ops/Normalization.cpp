@@ -1,7 +1,8 @@
 //===- Normalization.cpp - ONNX normalizations ------------------------------===//
 //
-// BatchNormalization (inference), InstanceNormalization and LRN.
-// LayerNormalization, GroupNormalization, RMSNormalization and
+// BatchNormalization (inference), InstanceNormalization, LayerNormalization
+// (as the three generics kiln fuses into one dispatch, not ONNX's function
+// of a dozen ops) and LRN. GroupNormalization, RMSNormalization and
 // MeanVarianceNormalization are functions of other ops in ONNX and are
 // expanded into them.
 //
@@ -161,6 +162,147 @@ LogicalResult convertInstanceNormalization(NodeContext &ctx) {
   return success();
 }
 
+/// Over the dimensions from `axis` on, viewed as one: x [outer, inner].
+/// mean = sum(x) / n, var = sum((x - mean)^2) / n, then
+/// y = (x - mean) * rsqrt(var + epsilon) * scale + bias, in the three
+/// generics kiln forms one dispatch of.
+LogicalResult convertLayerNormalization(NodeContext &ctx) {
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  Value input = ctx.getInput(0);
+  RankedTensorType type = ctx.getInputType(0);
+  int64_t rank = type.getRank();
+  FailureOr<int64_t> axis = ctx.normalizeAxis(ctx.getInt("axis", -1), rank);
+  if (failed(axis))
+    return failure();
+  double epsilon = ctx.getFloat("epsilon", 1e-5f);
+  Type elementType = type.getElementType();
+  // stash_type 1: half floats are normalized in f32.
+  Type computeType = elementType;
+  if (ctx.getInt("stash_type", 1) == 1 && (elementType.isF16() ||
+                                           elementType.isBF16()))
+    computeType = b.getF32Type();
+  SmallVector<OpFoldResult> sizes = getSizes(b, loc, input);
+  ArrayRef<OpFoldResult> normalized = ArrayRef(sizes).drop_front(*axis);
+  OpFoldResult outer = getProduct(b, loc, ArrayRef(sizes).take_front(*axis));
+  OpFoldResult inner = getProduct(b, loc, normalized);
+  Value x = convertElements(b, loc, reshape(b, loc, input, {outer, inner}),
+                            computeType, false, false);
+  // Scale and bias broadcast to the normalized dimensions, as one.
+  auto flatParameter = [&](unsigned i) -> FailureOr<Value> {
+    Value parameter =
+        convertElements(b, loc, ctx.getInput(i), computeType, false, false);
+    FailureOr<Value> wide = broadcastTo(b, loc, parameter, normalized);
+    if (failed(wide))
+      return ctx.fail("input " + Twine(i) +
+                      " does not broadcast to the normalized dimensions");
+    return reshape(b, loc, *wide, {inner});
+  };
+  FailureOr<Value> scale = flatParameter(1);
+  if (failed(scale))
+    return failure();
+  Value bias;
+  if (ctx.hasInput(2)) {
+    FailureOr<Value> flat = flatParameter(2);
+    if (failed(flat))
+      return failure();
+    bias = *flat;
+  }
+  Value count = convertScalar(b, loc, getIndexValue(b, loc, inner),
+                              computeType, false, false);
+  Value zero = createScalar(b, loc, computeType, 0);
+  Value sum = buildReduction(
+      b, loc, x, {1}, zero,
+      [](OpBuilder &nb, Location nl, Value v, Value acc) -> Value {
+        return arith::AddFOp::create(nb, nl, v, acc);
+      });
+  MLIRContext *context = b.getContext();
+  AffineMap rows = AffineMap::get(2, 0, {getAffineDimExpr(0, context)},
+                                  context);
+  AffineMap columns = AffineMap::get(2, 0, {getAffineDimExpr(1, context)},
+                                     context);
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(2, context);
+  // sum((x - sum / n)^2)
+  Value squares = createFilled(b, loc, {outer}, zero);
+  Value variance =
+      linalg::GenericOp::create(
+          b, loc, squares.getType(), ValueRange{x, sum}, squares,
+          ArrayRef<AffineMap>{identity, rows, rows},
+          ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                        utils::IteratorType::reduction},
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            Value mean = arith::DivFOp::create(nb, nl, args[1], count);
+            Value centered = arith::SubFOp::create(nb, nl, args[0], mean);
+            Value square = arith::MulFOp::create(nb, nl, centered, centered);
+            linalg::YieldOp::create(
+                nb, nl, arith::AddFOp::create(nb, nl, square, args[2])
+                            .getResult());
+          })
+          .getResult(0);
+  Value eps = createScalar(b, loc, computeType, epsilon);
+  SmallVector<Value> normalizeInputs = {x, sum, variance, *scale};
+  SmallVector<AffineMap> maps = {identity, rows, rows, columns};
+  if (bias) {
+    normalizeInputs.push_back(bias);
+    maps.push_back(columns);
+  }
+  maps.push_back(identity);
+  Value empty = createEmpty(b, loc, {outer, inner}, computeType);
+  Value y =
+      linalg::GenericOp::create(
+          b, loc, empty.getType(), normalizeInputs, empty, maps,
+          ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                        utils::IteratorType::parallel},
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            Value mean = arith::DivFOp::create(nb, nl, args[1], count);
+            Value var = arith::DivFOp::create(nb, nl, args[2], count);
+            Value inverse = math::RsqrtOp::create(
+                nb, nl, arith::AddFOp::create(nb, nl, var, eps));
+            Value centered = arith::SubFOp::create(nb, nl, args[0], mean);
+            Value value = arith::MulFOp::create(
+                nb, nl, arith::MulFOp::create(nb, nl, centered, inverse),
+                args[3]);
+            if (bias)
+              value = arith::AddFOp::create(nb, nl, value, args[4]);
+            linalg::YieldOp::create(nb, nl, value);
+          })
+          .getResult(0);
+  y = convertElements(b, loc, y, elementType, false, false);
+  ctx.setOutput(0, reshape(b, loc, y, sizes));
+  // Mean and InvStdDev keep the normalized dimensions as 1s.
+  SmallVector<OpFoldResult> statSizes(sizes.begin(), sizes.begin() + *axis);
+  statSizes.append(rank - *axis, b.getIndexAttr(1));
+  Type statType = ctx.hasOutput(1) ? ctx.getOutputElementMLIRType(1)
+                  : ctx.hasOutput(2) ? ctx.getOutputElementMLIRType(2)
+                                     : computeType;
+  if (ctx.hasOutput(1)) {
+    Value mean = *buildElementwise(
+        b, loc, sum, statType,
+        [&](OpBuilder &nb, Location nl, ValueRange v) -> Value {
+          return convertScalar(nb, nl,
+                               arith::DivFOp::create(nb, nl, v[0], count),
+                               statType, false, false);
+        },
+        getSizes(b, loc, sum));
+    ctx.setOutput(1, reshape(b, loc, mean, statSizes));
+  }
+  if (ctx.hasOutput(2)) {
+    Value inverse = *buildElementwise(
+        b, loc, variance, statType,
+        [&](OpBuilder &nb, Location nl, ValueRange v) -> Value {
+          Value var = arith::DivFOp::create(nb, nl, v[0], count);
+          return convertScalar(
+              nb, nl,
+              math::RsqrtOp::create(nb, nl,
+                                    arith::AddFOp::create(nb, nl, var, eps)),
+              statType, false, false);
+        },
+        getSizes(b, loc, variance));
+    ctx.setOutput(2, reshape(b, loc, inverse, statSizes));
+  }
+  return success();
+}
+
 /// y = x / (bias + alpha / size * sum of x^2 over the nearby channels)^beta
 LogicalResult convertLRN(NodeContext &ctx) {
   OpBuilder &b = ctx.builder;
@@ -249,6 +391,7 @@ void registerNormalizationConverters(ConverterTable &table) {
   table["BatchNormalization"] = convertBatchNormalization;
   table["InstanceNormalization"] = convertInstanceNormalization;
   table["LRN"] = convertLRN;
+  table["LayerNormalization"] = convertLayerNormalization;
 }
 
 } // namespace mlir::kiln::onnx_import

@@ -149,45 +149,62 @@ LogicalResult convertRange(NodeContext &ctx) {
   Type elementType = type.getElementType();
   OpBuilder &b = ctx.builder;
   Location loc = ctx.loc;
-  Value start = extractScalar(b, loc, ctx.getInput(0));
-  Value delta = extractScalar(b, loc, ctx.getInput(2));
+  bool isUnsigned = ctx.isUnsignedInput(0);
+  // Integer bounds known as index values (sizes of tensors): the host
+  // counts the elements, each kernel computes its own from the index.
+  std::optional<SmallVector<OpFoldResult>> start = ctx.findIndexValues(0);
+  std::optional<SmallVector<OpFoldResult>> limit = ctx.findIndexValues(1);
+  std::optional<SmallVector<OpFoldResult>> delta = ctx.findIndexValues(2);
+  bool fromIndices = isa<IntegerType>(elementType) && start && limit &&
+                     delta && start->size() == 1 && limit->size() == 1 &&
+                     delta->size() == 1;
   OpFoldResult count;
   if (!type.isDynamicDim(0)) {
     count = b.getIndexAttr(type.getDimSize(0));
+  } else if (fromIndices) {
+    // max(ceil((limit - start) / delta), 0)
+    Value span = arith::SubIOp::create(b, loc, index(b, loc, (*limit)[0]),
+                                       index(b, loc, (*start)[0]));
+    Value steps =
+        arith::CeilDivSIOp::create(b, loc, span, index(b, loc, (*delta)[0]));
+    count = arith::MaxSIOp::create(b, loc, steps,
+                                   arith::ConstantIndexOp::create(b, loc, 0))
+                .getResult();
   } else {
-    // max(ceil((limit - start) / delta), 0), computed in f64.
-    Value limit = extractScalar(b, loc, ctx.getInput(1));
-    bool isUnsigned = ctx.isUnsignedInput(0);
-    auto toF64 = [&](Value v) {
-      return convertScalar(b, loc, v, b.getF64Type(), isUnsigned, false);
-    };
-    Value span = arith::SubFOp::create(b, loc, toF64(limit), toF64(start));
-    Value steps = math::CeilOp::create(
-        b, loc, arith::DivFOp::create(b, loc, span, toF64(delta)));
-    steps = arith::MaximumFOp::create(b, loc, steps,
-                                      createScalar(b, loc, b.getF64Type(), 0));
-    count = convertScalar(b, loc, steps, b.getIndexType(), false, false);
+    return ctx.fail("the number of elements must be known while importing "
+                    "or computed from the sizes of tensors");
   }
-  bool isUnsigned = ctx.isUnsignedInput(0);
   Value empty = createEmpty(b, loc, {count}, elementType);
   AffineMap identity = AffineMap::getMultiDimIdentityMap(1, b.getContext());
+  Value startTensor = ctx.getInput(0), deltaTensor = ctx.getInput(2);
   auto generic = linalg::GenericOp::create(
       b, loc, empty.getType(), ValueRange{}, empty, identity,
       utils::IteratorType::parallel,
-      [&](OpBuilder &nested, Location nestedLoc, ValueRange) {
-        Value i = linalg::IndexOp::create(nested, nestedLoc, 0);
-        Value step = convertScalar(nested, nestedLoc, i, elementType, false,
-                                   isUnsigned);
+      [&](OpBuilder &nb, Location nl, ValueRange) {
+        Value i = linalg::IndexOp::create(nb, nl, 0);
         Value value;
-        if (isa<FloatType>(elementType))
-          value = arith::AddFOp::create(
-              nested, nestedLoc, start,
-              arith::MulFOp::create(nested, nestedLoc, step, delta));
-        else
-          value = arith::AddIOp::create(
-              nested, nestedLoc, start,
-              arith::MulIOp::create(nested, nestedLoc, step, delta));
-        linalg::YieldOp::create(nested, nestedLoc, value);
+        if (fromIndices) {
+          Value position = arith::AddIOp::create(
+              nb, nl, index(nb, nl, (*start)[0]),
+              arith::MulIOp::create(nb, nl, i, index(nb, nl, (*delta)[0])));
+          value = arith::IndexCastOp::create(nb, nl, elementType, position);
+        } else {
+          // The bounds are read by the kernel.
+          Value first = extractScalar(nb, nl, startTensor);
+          Value step = extractScalar(nb, nl, deltaTensor);
+          Value steps = convertScalar(nb, nl, i, elementType, false,
+                                      isUnsigned);
+          value = isa<FloatType>(elementType)
+                      ? arith::AddFOp::create(
+                            nb, nl, first,
+                            arith::MulFOp::create(nb, nl, steps, step))
+                            .getResult()
+                      : arith::AddIOp::create(
+                            nb, nl, first,
+                            arith::MulIOp::create(nb, nl, steps, step))
+                            .getResult();
+        }
+        linalg::YieldOp::create(nb, nl, value);
       });
   ctx.setOutput(0, generic.getResult(0));
   return success();

@@ -570,6 +570,13 @@ std::string getElementTypeName(int32_t elementType) {
 
 FailureOr<std::unique_ptr<llvm::MemoryBuffer>> readModelFile(StringRef path,
                                                              Location loc) {
+  if (path == "-") {
+    auto buffer = llvm::MemoryBuffer::getSTDIN();
+    if (!buffer)
+      return emitError(loc) << "cannot read the model from standard input: "
+                            << buffer.getError().message();
+    return std::move(*buffer);
+  }
   std::string pathString = path.str();
   // Non-blocking: opening a FIFO for reading would wait for a writer.
   int fd = ::open(pathString.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);

@@ -85,9 +85,10 @@ FailureOr<std::unique_ptr<LoadedModel>>
 loadModel(StringRef path, std::optional<StringRef> contents,
           FileLineColLoc fileLoc, const LoadOptions &options);
 
-/// Reads the whole model file at `path`: only a regular file (a FIFO or a
-/// device is refused, without waiting on it), read rather than mapped (a
-/// file truncated meanwhile must not fault). Errors are reported at `loc`.
+/// Reads the whole model file at `path` ("-": standard input): only a
+/// regular file (a FIFO or a device is refused, without waiting on it),
+/// read rather than mapped (a file truncated meanwhile must not fault).
+/// Errors are reported at `loc`.
 FailureOr<std::unique_ptr<llvm::MemoryBuffer>> readModelFile(StringRef path,
                                                              Location loc);
 

@@ -14,6 +14,7 @@
 #include "Target/CPU/CPUTarget.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/MathExtras.h"
@@ -207,12 +208,20 @@ struct FoldConstantPack : OpRewritePattern<linalg::PackOp> {
 
   LogicalResult matchAndRewrite(linalg::PackOp op,
                                 PatternRewriter &rewriter) const override {
-    DenseElementsAttr source;
+    ElementsAttr source;
     if (!matchPattern(op.getSource(), m_Constant(&source)))
       return rewriter.notifyMatchFailure(op, "source is not a constant");
     // Splats pack to splats; upstream folds those.
-    if (source.isSplat())
+    auto dense = dyn_cast<DenseElementsAttr>(source);
+    if (dense && dense.isSplat())
       return rewriter.notifyMatchFailure(op, "splat constant");
+    // Weights an importer made resources of (their bytes shared with the
+    // model's) pack into a resource of their own.
+    auto resource = dyn_cast<DenseResourceElementsAttr>(source);
+    AsmResourceBlob *blob =
+        resource ? resource.getRawHandle().getBlob() : nullptr;
+    if (!dense && !blob)
+      return rewriter.notifyMatchFailure(op, "constant without bytes");
     RankedTensorType sourceType = op.getSourceType();
     RankedTensorType destType = op.getDestType();
     Type elementType = sourceType.getElementType();
@@ -250,9 +259,15 @@ struct FoldConstantPack : OpRewritePattern<linalg::PackOp> {
     for (auto [dim, tile] : llvm::zip(innerDimsPos, innerTiles))
       tileOf[dim] = tile;
 
-    ArrayRef<char> input = source.getRawData();
+    ArrayRef<char> input = dense ? dense.getRawData() : blob->getData();
+    if (static_cast<int64_t>(input.size()) !=
+        sourceType.getNumElements() * elementBytes)
+      return rewriter.notifyMatchFailure(op, "constant of another size");
     int64_t count = destType.getNumElements();
-    std::vector<char> output(count * elementBytes);
+    auto packedBlob = HeapAsmResourceBlob::allocate(count * elementBytes,
+                                                    /*align=*/64,
+                                                    /*dataIsMutable=*/true);
+    MutableArrayRef<char> output = packedBlob.getMutableData();
     SmallVector<int64_t> index(destShape.size(), 0);
     SmallVector<int64_t> coords(rank);
     for (int64_t linear = 0; linear < count; ++linear) {
@@ -275,7 +290,12 @@ struct FoldConstantPack : OpRewritePattern<linalg::PackOp> {
         index[d] = 0;
       }
     }
-    auto packed = DenseElementsAttr::getFromRawBuffer(destType, output);
+    TypedAttr packed =
+        resource
+            ? TypedAttr(DenseResourceElementsAttr::get(
+                  destType, (resource.getRawHandle().getKey() + ".packed").str(),
+                  std::move(packedBlob)))
+            : TypedAttr(DenseElementsAttr::getFromRawBuffer(destType, output));
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, packed);
     return success();
   }

@@ -77,4 +77,18 @@ def PromoteHalfReductionsPass
                            "::mlir::arith::ArithDialect"];
 }
 
+def ReleaseUnusedResourcesPass
+    : Pass<"kiln-release-unused-resources", "::mlir::ModuleOp"> {
+  let summary = "Frees the bytes of constants nothing refers to any more.";
+  let description = [{
+    A constant's bytes held as a resource (`dense_resource<name>`: the
+    weights an imported model shares with the compiler) outlive the op that
+    used them: the context keeps every resource. Once constant weights are
+    packed, the unpacked ones are dead, and a model's weights would take
+    twice their size. This pass releases the data of every builtin resource
+    that no attribute of the module refers to; referenced ones (constants,
+    embedded texts) are left as they are. It changes no IR.
+  }];
+}
+
 #endif // KILN_GLOBALOPT_PASSES

@@ -154,7 +154,7 @@ def test_quantized(bin_dir, work):
     path = os.path.join(work, "quantized.onnx")
     onnx.save(model, path)
     expect_error("quantized refused", bin_dir, path, work, path,
-                 "QLinearConv", "quantized models")
+                 "QLinearConv", "quantized ops")
 
 
 def save_external(model, folder, location):

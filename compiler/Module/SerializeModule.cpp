@@ -39,29 +39,34 @@ namespace fb = ::kiln::fb;
 /// Largest constant a module holds (FlatBuffers addresses 2 GiB in all).
 constexpr int64_t kMaxConstantBytes = int64_t(1) << 30;
 
-/// Dense row-major bytes of a constant, i1 as one byte per element.
-FailureOr<std::vector<uint8_t>> getConstantBytes(Location loc,
-                                                 ElementsAttr elements) {
+/// Bytes a constant of `type` takes in a module, or nullopt beyond what a
+/// module stores.
+std::optional<int64_t> getConstantByteSize(ShapedType type) {
+  int64_t elementBytes = host::getStorageElementBytes(type.getElementType());
+  int64_t count = type.getNumElements();
+  if (count > kMaxConstantBytes / elementBytes)
+    return std::nullopt;
+  return count * elementBytes;
+}
+
+/// Writes the dense row-major bytes of a constant, i1 as one byte per
+/// element, into `bytes` (of getConstantByteSize's size).
+LogicalResult writeConstantBytes(Location loc, ElementsAttr elements,
+                                 MutableArrayRef<uint8_t> bytes) {
   auto type = cast<ShapedType>(elements.getType());
   Type elementType = type.getElementType();
   int64_t elementBytes = host::getStorageElementBytes(elementType);
   int64_t count = type.getNumElements();
-  if (count > kMaxConstantBytes / elementBytes)
-    return emitError(loc) << "constant of type " << type << " holds more than "
-                          << kMaxConstantBytes
-                          << " bytes, beyond what a module stores";
-  std::vector<uint8_t> bytes(count * elementBytes);
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(elements)) {
     AsmResourceBlob *blob = resource.getRawHandle().getBlob();
     if (!blob)
       return emitError(loc) << "constant resource has no data";
     ArrayRef<char> data = blob->getData();
-    if (elementType.isInteger(1) ||
-        data.size() != static_cast<size_t>(count * elementBytes))
+    if (elementType.isInteger(1) || data.size() != bytes.size())
       return emitError(loc) << "constant resource of " << data.size()
                             << " bytes does not match " << type;
     std::memcpy(bytes.data(), data.data(), data.size());
-    return bytes;
+    return success();
   }
   auto dense = dyn_cast<DenseElementsAttr>(elements);
   if (!dense)
@@ -69,7 +74,7 @@ FailureOr<std::vector<uint8_t>> getConstantBytes(Location loc,
   if (elementType.isInteger(1)) {
     for (auto [i, value] : llvm::enumerate(dense.getValues<bool>()))
       bytes[i] = value ? 1 : 0;
-    return bytes;
+    return success();
   }
   ArrayRef<char> raw = dense.getRawData();
   if (dense.isSplat()) {
@@ -78,7 +83,24 @@ FailureOr<std::vector<uint8_t>> getConstantBytes(Location loc,
   } else {
     std::memcpy(bytes.data(), raw.data(), bytes.size());
   }
-  return bytes;
+  return success();
+}
+
+/// Bytes the module's FlatBuffer starts with: its host functions' constants
+/// and its library, plus room for the tables. Reserved whole, a large
+/// model's weights are written once, not copied each time the buffer would
+/// grow (to twice their size).
+size_t estimateModuleBytes(ModuleOp moduleOp, const CPULibrary &library) {
+  size_t bytes = library.bytes.size() + (size_t(1) << 20);
+  for (auto funcOp : moduleOp.getOps<func::FuncOp>())
+    funcOp.walk([&](Operation *op) {
+      for (NamedAttribute attr : op->getAttrs())
+        if (auto elements = dyn_cast<ElementsAttr>(attr.getValue()))
+          if (std::optional<int64_t> size = getConstantByteSize(
+                  cast<ShapedType>(elements.getType())))
+            bytes += *size + 64;
+    });
+  return std::min<size_t>(bytes, FLATBUFFERS_MAX_BUFFER_SIZE);
 }
 
 /// zstd level for embedded sources: zstd's default (3), as compiling at
@@ -113,7 +135,7 @@ public:
   ModuleSerializer(ModuleOp moduleOp, const CPULibrary &library,
                    const SerializeOptions &options, EmbeddedSources &sources)
       : moduleOp(moduleOp), library(library), options(options),
-        sources(sources) {}
+        sources(sources), builder(estimateModuleBytes(moduleOp, library)) {}
 
   LogicalResult serialize(llvm::raw_ostream &os) {
     if (options.debugLevel >= 3)
@@ -524,15 +546,23 @@ private:
         failed(checkRoomFor(loc, shapedType.getNumElements() * elementBytes,
                             "this constant")))
       return failure();
-    FailureOr<std::vector<uint8_t>> bytes = getConstantBytes(loc, value);
-    if (failed(bytes))
-      return failure();
+    std::optional<int64_t> size = getConstantByteSize(shapedType);
+    if (!size)
+      return emitError(loc) << "constant of type " << shapedType
+                            << " holds more than " << kMaxConstantBytes
+                            << " bytes, beyond what a module stores";
     FailureOr<flatbuffers::Offset<fb::TensorType>> type =
         serializeType(loc, value.getType());
     if (failed(type))
       return failure();
-    builder.ForceVectorAlignment(bytes->size(), 1, 64);
-    auto data = builder.CreateVector(*bytes);
+    // Written in place: a weight is not copied on its way in.
+    builder.ForceVectorAlignment(*size, 1, 64);
+    uint8_t *buffer = nullptr;
+    flatbuffers::Offset<flatbuffers::Vector<uint8_t>> data =
+        builder.CreateUninitializedVector(*size, 1, &buffer);
+    if (failed(writeConstantBytes(
+            loc, value, MutableArrayRef<uint8_t>(buffer, *size))))
+      return failure();
     uint32_t index = constants.size();
     constants.push_back(fb::CreateConstant(builder, *type, data));
     constantIndices[value] = index;

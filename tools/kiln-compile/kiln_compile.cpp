@@ -173,8 +173,13 @@ static std::string getModuleName(StringRef path) {
 /// different builds never share a path.
 static std::string getSourcePrefix(StringRef moduleName, StringRef input,
                                    const kiln::CompileOptions &options) {
+  // The input hashed on its own: copied into the key, a model's bytes
+  // would be held twice more.
+  uint64_t inputHash = llvm::xxh3_64bits(ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(input.data()), input.size()));
   std::string key =
-      (input + "\n" + options.cpu + "\n" + Twine(options.debugLevel) + "\n" +
+      (Twine(inputHash) + "\n" + options.cpu + "\n" +
+       Twine(options.debugLevel) + "\n" +
        Twine(static_cast<int>(options.mode)) + "\n" +
        Twine(options.accumulateHalfInF32) + "\n" +
        Twine(options.reassociateFpReductions))
@@ -193,14 +198,16 @@ static constexpr const char *kToolName = "kiln-compile";
 /// Imports the ONNX model in `contents` and compiles its program into `os`;
 /// at level 3 the program's text, which its locations point into, is
 /// embedded as the input file.
-static LogicalResult compileModel(StringRef contents, MLIRContext &context,
+static LogicalResult compileModel(std::unique_ptr<llvm::MemoryBuffer> contents,
+                                  MLIRContext &context,
                                   const kiln::CompileOptions &options,
                                   raw_ostream &os) {
   kiln::onnx_import::ImportOptions importOptions;
   importOptions.textPath = kiln::getStoredPath(inputFilename + ".mlir");
+  // The file's bytes go once parsed: a model is not held twice.
   FailureOr<OwningOpRef<ModuleOp>> moduleOp =
-      kiln::onnx_import::importONNXModel(&context, inputFilename, contents,
-                                         importOptions);
+      kiln::onnx_import::importONNXModel(&context, inputFilename,
+                                         std::move(contents), importOptions);
   if (failed(moduleOp))
     return failure();
   if (options.debugLevel >= 3 || options.embedInputFiles) {
@@ -236,17 +243,6 @@ static LogicalResult compileSource(llvm::SourceMgr &sourceMgr,
                                    MLIRContext &context,
                                    const kiln::CompileOptions &options,
                                    raw_ostream &os) {
-  if (isModelInput()) {
-#ifdef KILN_HAVE_ONNX_IMPORTER
-    return compileModel(
-        sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer(),
-        context, options, os);
-#else
-    return emitError(FileLineColLoc::get(&context, inputFilename, 0, 0))
-           << "this kiln-compile was built without the ONNX importer "
-              "(-DKILN_BUILD_ONNX=OFF)";
-#endif
-  }
   if (failed(kiln::verifyNestingDepth(sourceMgr, &context)))
     return failure();
   OwningOpRef<ModuleOp> moduleOp =
@@ -374,14 +370,40 @@ static LogicalResult run(MLIRContext &context) {
     return failure();
   }
 
-  // Buffer the result so that a failed compilation leaves no output file.
+  // A module streams into a file renamed into place once whole; a failed
+  // compilation leaves no output file. Other outputs (IR printed at a
+  // phase) are buffered.
+  std::unique_ptr<kiln::PendingOutputFile> moduleFile;
+  if (writesModule) {
+    FailureOr<std::unique_ptr<kiln::PendingOutputFile>> file =
+        kiln::PendingOutputFile::create(outputFilename, kToolName);
+    if (failed(file))
+      return failure();
+    moduleFile = std::move(*file);
+  }
   std::string bytes;
-  llvm::raw_string_ostream os(bytes);
+  llvm::raw_string_ostream buffered(bytes);
+  raw_ostream &os = moduleFile ? moduleFile->os() : buffered;
   auto compileBuffer = [&](std::unique_ptr<llvm::MemoryBuffer> buffer,
                            raw_ostream &out) -> LogicalResult {
     kiln::CompileOptions bufferOptions = options;
     bufferOptions.sourcePrefix =
         getSourcePrefix(options.moduleName, buffer->getBuffer(), options);
+    if (isModelInput()) {
+      // No source manager holds a model's bytes: the importer frees them.
+      llvm::SourceMgr noSource;
+      SourceMgrDiagnosticHandler diagnostics(noSource, &context);
+      ScopedDiagnosticHandler unpositioned(&context, [&](Diagnostic &diag) {
+        return kiln::printUnpositionedDiagnostic(diag, diagnostics, kToolName);
+      });
+#ifdef KILN_HAVE_ONNX_IMPORTER
+      return compileModel(std::move(buffer), context, bufferOptions, out);
+#else
+      return emitError(FileLineColLoc::get(&context, inputFilename, 0, 0))
+             << "this kiln-compile was built without the ONNX importer "
+                "(-DKILN_BUILD_ONNX=OFF)";
+#endif
+    }
     llvm::SourceMgr sourceMgr;
     sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
     if (verifyDiagnostics) {
@@ -409,6 +431,8 @@ static LogicalResult run(MLIRContext &context) {
     return failure();
   if (verifyDiagnostics)
     return success();
+  if (moduleFile)
+    return moduleFile->commit();
   return kiln::writeOutputFile(outputFilename, bytes, kToolName);
 }
 

@@ -52,16 +52,17 @@ static cl::opt<bool> splitInputFile(
 
 /// Imports one model (`contents`, or the file when absent) and prints its
 /// program to `os`.
-static LogicalResult importAndPrint(MLIRContext &context,
-                                    std::optional<StringRef> contents,
-                                    raw_ostream &os) {
+static LogicalResult
+importAndPrint(MLIRContext &context,
+               std::unique_ptr<llvm::MemoryBuffer> contents, raw_ostream &os) {
   if (printModel)
     return kiln::onnx_import::printLoadedONNXModel(&context, inputFilename,
-                                                   contents, os);
+                                                   std::move(contents), os);
   kiln::onnx_import::ImportOptions options;
   options.functionName = functionName;
-  FailureOr<OwningOpRef<ModuleOp>> moduleOp = kiln::onnx_import::importONNXModel(
-      &context, inputFilename, contents, options);
+  FailureOr<OwningOpRef<ModuleOp>> moduleOp =
+      kiln::onnx_import::importONNXModel(&context, inputFilename,
+                                         std::move(contents), options);
   if (failed(moduleOp))
     return failure();
   kiln::onnx_import::printImportedProgram(**moduleOp, os, !elideWeights);
@@ -105,11 +106,11 @@ int main(int argc, char **argv) {
     imported = splitAndProcessBuffer(
         std::move(input),
         [&](std::unique_ptr<llvm::MemoryBuffer> chunk, raw_ostream &out) {
-          return importAndPrint(context, chunk->getBuffer(), out);
+          return importAndPrint(context, std::move(chunk), out);
         },
         os, "# -----", "// -----");
   } else {
-    imported = importAndPrint(context, std::nullopt, os);
+    imported = importAndPrint(context, nullptr, os);
   }
   if (failed(imported))
     return 1;

@@ -591,7 +591,10 @@ LogicalResult GraphImporter::locateOpsInText(ModuleOp moduleOp) {
     std::string text;
     llvm::raw_string_ostream os(text);
     OpPrintingFlags flags;
-    flags.enableDebugInfo(true, /*prettyForm=*/false);
+    // The weights' bytes follow the program: they move no line, and
+    // printed they would take twice their size.
+    flags.enableDebugInfo(true, /*prettyForm=*/false)
+        .elideLargeResourceString(0);
     positions.clear();
     AsmState state(moduleOp, flags, &positions);
     moduleOp->print(os, state);

@@ -45,7 +45,7 @@ namespace {
 /// ONNX defines as a function expanded.
 FailureOr<std::unique_ptr<LoadedModel>>
 loadForImport(MLIRContext *context, StringRef path,
-              std::optional<StringRef> contents) {
+              std::unique_ptr<llvm::MemoryBuffer> contents) {
   // Errors about the model as a whole name the model's file.
   FileLineColLoc modelLoc = FileLineColLoc::get(context, path, 0, 0);
   llvm::StringSet<> convertedOps;
@@ -53,7 +53,7 @@ loadForImport(MLIRContext *context, StringRef path,
     convertedOps.insert(entry.getKey());
   LoadOptions loadOptions;
   loadOptions.convertedOps = &convertedOps;
-  return loadModel(path, contents, modelLoc, loadOptions);
+  return loadModel(path, std::move(contents), modelLoc, loadOptions);
 }
 
 } // namespace
@@ -64,10 +64,10 @@ readONNXModelFile(MLIRContext *context, StringRef path) {
 }
 
 LogicalResult printLoadedONNXModel(MLIRContext *context, StringRef path,
-                                   std::optional<StringRef> contents,
+                                   std::unique_ptr<llvm::MemoryBuffer> contents,
                                    raw_ostream &os) {
   FailureOr<std::unique_ptr<LoadedModel>> model =
-      loadForImport(context, path, contents);
+      loadForImport(context, path, std::move(contents));
   if (failed(model))
     return failure();
   os << onnx::ProtoToString((*model)->model) << "\n";
@@ -76,7 +76,7 @@ LogicalResult printLoadedONNXModel(MLIRContext *context, StringRef path,
 
 FailureOr<OwningOpRef<ModuleOp>>
 importONNXModel(MLIRContext *context, StringRef path,
-                std::optional<StringRef> contents,
+                std::unique_ptr<llvm::MemoryBuffer> contents,
                 const ImportOptions &options) {
   context->loadDialect<arith::ArithDialect, func::FuncDialect,
                        linalg::LinalgDialect, math::MathDialect,
@@ -85,7 +85,7 @@ importONNXModel(MLIRContext *context, StringRef path,
       options.textPath.empty() ? (path + ".mlir").str() : options.textPath;
   FileLineColLoc modelLoc = FileLineColLoc::get(context, path, 0, 0);
   FailureOr<std::unique_ptr<LoadedModel>> model =
-      loadForImport(context, path, contents);
+      loadForImport(context, path, std::move(contents));
   if (failed(model))
     return failure();
   GraphImporter importer(context, **model, options, modelLoc, textPath);

@@ -40,18 +40,19 @@ struct ImportOptions {
 FailureOr<std::unique_ptr<llvm::MemoryBuffer>>
 readONNXModelFile(MLIRContext *context, StringRef path);
 
-/// Imports the model at `path` (read from `contents` when given). Errors,
-/// reported on `context`, name the file, or the node at fault.
+/// Imports the model at `path` (read from `contents` when given, freed
+/// once parsed). Errors, reported on `context`, name the file, or the node
+/// at fault.
 FailureOr<OwningOpRef<ModuleOp>>
 importONNXModel(MLIRContext *context, StringRef path,
-                std::optional<StringRef> contents,
+                std::unique_ptr<llvm::MemoryBuffer> contents,
                 const ImportOptions &options);
 
 /// Prints the model as the importer reads it, in ONNX's text format:
 /// converted to the library's newest opset, ops defined as functions of
 /// other ops expanded, every value typed by shape inference.
 LogicalResult printLoadedONNXModel(MLIRContext *context, StringRef path,
-                                   std::optional<StringRef> contents,
+                                   std::unique_ptr<llvm::MemoryBuffer> contents,
                                    raw_ostream &os);
 
 /// Prints an imported program as its locations expect. `withWeights`: the

@@ -155,8 +155,8 @@ public:
         model(result->model) {}
 
   FailureOr<std::unique_ptr<LoadedModel>>
-  load(std::optional<StringRef> contents) {
-    if (failed(parse(contents)) || failed(checkVersions()) ||
+  load(std::unique_ptr<llvm::MemoryBuffer> contents) {
+    if (failed(parse(std::move(contents))) || failed(checkVersions()) ||
         failed(moveWeightsOut()) || failed(check("")) ||
         failed(nameNodes()) || failed(inlineLocalFunctions()) ||
         failed(convert()) || failed(expandFunctions()))
@@ -180,16 +180,15 @@ private:
     }
   }
 
-  LogicalResult parse(std::optional<StringRef> contents) {
-    std::unique_ptr<llvm::MemoryBuffer> buffer;
-    if (!contents) {
+  LogicalResult parse(std::unique_ptr<llvm::MemoryBuffer> buffer) {
+    if (!buffer) {
       FailureOr<std::unique_ptr<llvm::MemoryBuffer>> read =
           readModelFile(path, fileLoc);
       if (failed(read))
         return failure();
       buffer = std::move(*read);
-      contents = buffer->getBuffer();
     }
+    std::optional<StringRef> contents = buffer->getBuffer();
     if (isTextFormat(path, *contents)) {
       onnx::OnnxParser parser(std::string_view(contents->data(),
                                                contents->size()));
@@ -651,9 +650,9 @@ FailureOr<std::string> getTensorBytes(const onnx::TensorProto &tensor,
 }
 
 FailureOr<std::unique_ptr<LoadedModel>>
-loadModel(StringRef path, std::optional<StringRef> contents,
+loadModel(StringRef path, std::unique_ptr<llvm::MemoryBuffer> contents,
           FileLineColLoc fileLoc, const LoadOptions &options) {
-  return Loader(path, fileLoc, options).load(contents);
+  return Loader(path, fileLoc, options).load(std::move(contents));
 }
 
 } // namespace mlir::kiln::onnx_import

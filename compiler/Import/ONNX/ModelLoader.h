@@ -79,10 +79,11 @@ struct LoadOptions {
 
 /// Reads the model at `path` (binary protobuf, or ONNX's text format when
 /// the file starts with '<' or its name ends in `.onnxtxt`), or from
-/// `contents` when given. Errors are reported at `fileLoc` (line 0: about
-/// the file as a whole) and name what to do next.
+/// `contents` when given, which is freed as soon as it is parsed (a model's
+/// bytes are not held twice). Errors are reported at `fileLoc` (line 0:
+/// about the file as a whole) and name what to do next.
 FailureOr<std::unique_ptr<LoadedModel>>
-loadModel(StringRef path, std::optional<StringRef> contents,
+loadModel(StringRef path, std::unique_ptr<llvm::MemoryBuffer> contents,
           FileLineColLoc fileLoc, const LoadOptions &options);
 
 /// Reads the whole model file at `path` ("-": standard input): only a

@@ -238,9 +238,15 @@ class HeaderParser {
       *type = descr[1] == 'b' ? ElementType::kI1 : ElementType::kI8;
       return OkStatus();
     }
+    // Wide unsigned integers: the signless integers of their width.
+    if (descr == "<u4" || descr == "<u8") {
+      *type = descr[2] == '4' ? ElementType::kI32 : ElementType::kI64;
+      return OkStatus();
+    }
     return UnimplementedError(
         "unsupported dtype '", descr,
-        "' (supported: <f4 <f8 <f2 |b1 |i1 <i2 <i4 <i8, and for bf16, fp8 "
+        "' (supported: <f4 <f8 <f2 |b1 |i1 <i2 <i4 <i8, unsigned integers "
+        "|u1 <u2 <u4 <u8 as the integers of their width, and for bf16, fp8 "
         "and f4E2M1FN the bits: <u2 |u1 |V2 |V1)");
   }
 
@@ -253,6 +259,15 @@ class HeaderParser {
 Status ResolveBitsType(const NpyReadOptions& options, NpyHeader* header) {
   if (header->bits_size == 0) return OkStatus();
   if (options.bits_of && FindBitsDtype(*options.bits_of) &&
+      ElementTypeByteSize(*options.bits_of) == header->bits_size) {
+    header->type = *options.bits_of;
+    return OkStatus();
+  }
+  // Unsigned integers where an integer of their width is expected: the
+  // same bits (an imported model computes on them as unsigned).
+  if (header->descr[1] == 'u' && options.bits_of &&
+      (*options.bits_of == ElementType::kI8 ||
+       *options.bits_of == ElementType::kI16) &&
       ElementTypeByteSize(*options.bits_of) == header->bits_size) {
     header->type = *options.bits_of;
     return OkStatus();

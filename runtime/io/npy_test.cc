@@ -173,6 +173,30 @@ TEST(NpyTest, WritesBf16AsItsBitsWhenAsked) {
             "only where one is expected, not f16");
 }
 
+TEST(NpyTest, UnsignedIntegersReadAsTheIntegersOfTheirWidth) {
+  // 255 and 1 as uint8: where i8 is expected, the same bytes.
+  const std::string bytes("\xff\x01", 2);
+  const std::string u8 = MakeNpy(
+      "{'descr': '|u1', 'fortran_order': False, 'shape': (2,), }", bytes);
+  NpyReadOptions as_i8;
+  as_i8.bits_of = ElementType::kI8;
+  StatusOr<Tensor> read = ParseNpy(u8.data(), u8.size(), as_i8);
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_EQ(read->type().element_type, ElementType::kI8);
+  EXPECT_EQ(std::memcmp(read->data(), bytes.data(), 2), 0);
+  // A wider integer is not read from one byte.
+  NpyReadOptions as_i16;
+  as_i16.bits_of = ElementType::kI16;
+  EXPECT_FALSE(ParseNpy(u8.data(), u8.size(), as_i16).ok());
+  // uint32 and uint64 need no expected type.
+  const std::string u32 =
+      MakeNpy("{'descr': '<u4', 'fortran_order': False, 'shape': (1,), }",
+              std::string("\xff\xff\xff\xff", 4));
+  StatusOr<Tensor> wide = ParseNpy(u32.data(), u32.size(), NpyReadOptions());
+  ASSERT_TRUE(wide.ok()) << wide.status().ToString();
+  EXPECT_EQ(wide->type().element_type, ElementType::kI32);
+}
+
 TEST(NpyTest, SmallFloatsTravelAsBytesOfBits) {
   StatusOr<Tensor> tensor = ParseTensor("2x2xf8E4M3FN=1,-2,0.1,nan");
   ASSERT_TRUE(tensor.ok());
@@ -209,9 +233,15 @@ TEST(NpyTest, SmallFloatsTravelAsBytesOfBits) {
             "dtype '|V1' holds the bits of a type NumPy lacks (f8E5M2, "
             "f8E4M3FN, f8E5M2FNUZ, f8E4M3FNUZ, f8E8M0FNU, f4E2M1FN), read "
             "only where one is expected");
+  // Where i8 is expected, '|u1' is uint8 data: its bytes, as i8.
   NpyReadOptions as_i8;
   as_i8.bits_of = ElementType::kI8;
-  EXPECT_FALSE(ParseNpy(image->data(), image->size(), as_i8).ok());
+  StatusOr<Tensor> as_bytes = ParseNpy(image->data(), image->size(), as_i8);
+  ASSERT_TRUE(as_bytes.ok()) << as_bytes.status().ToString();
+  EXPECT_EQ(as_bytes->type().element_type, ElementType::kI8);
+  // Void bytes are never integers.
+  EXPECT_FALSE(
+      ParseNpy(from_ml_dtypes.data(), from_ml_dtypes.size(), as_i8).ok());
   // f4E2M1FN keeps its four bits in the low half of each byte.
   NpyReadOptions as_f4;
   as_f4.bits_of = ElementType::kF4E2M1FN;
@@ -242,8 +272,9 @@ TEST(NpyTest, HeaderErrors) {
                              "'shape': (4,), }",
                              four_floats)),
             "unsupported dtype '>f4' (supported: <f4 <f8 <f2 |b1 |i1 <i2 "
-            "<i4 <i8, and for bf16, fp8 and f4E2M1FN the bits: <u2 |u1 |V2 "
-            "|V1)");
+            "<i4 <i8, unsigned integers |u1 <u2 <u4 <u8 as the integers of "
+            "their width, and for bf16, fp8 and f4E2M1FN the bits: <u2 |u1 "
+            "|V2 |V1)");
   EXPECT_EQ(NpyError(MakeNpy("{'descr': '<f4', 'shape': (4,), }", four_floats)),
             "bad .npy header: missing 'fortran_order'");
   EXPECT_NE(NpyError(MakeNpy("{'descr': '<f4', 'fortran_order': False, "

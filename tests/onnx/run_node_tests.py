@@ -81,13 +81,10 @@ def is_small_float(dtype):
 
 
 def to_kiln_array(array):
-    """The array as kiln-run reads it: unsigned integers as the signed ones
-    of their width (the same bits), bf16 and the 8-bit and 4-bit floats as
-    their bits, other types as they are."""
+    """The array as kiln-run reads it: bf16 and the 8-bit and 4-bit floats
+    as their bits, other types as they are (unsigned integers too)."""
     if is_small_float(array.dtype):
         return array.view(np.dtype("u%d" % array.dtype.itemsize))
-    if array.dtype.kind == "u" and array.dtype.itemsize in (1, 2, 4, 8):
-        return array.view(np.dtype("i%d" % array.dtype.itemsize))
     return array
 
 

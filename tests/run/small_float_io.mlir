@@ -2,8 +2,8 @@
 // tensors, which NumPy lacks, travel through .npy files as their bits:
 // kiln-run --output writes f8E4M3FN and f4E2M1FN results as uint8 files
 // with a note, --input reads them back for arguments of those types, and
-// reads ml_dtypes' own files (void elements) too; a file of bits for an
-// argument of another type is refused.
+// reads ml_dtypes' own files (void elements) too; for an i8 argument a
+// uint8 file is read as the i8 of the same bits, and a void one refused.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: kiln-compile %s -o %t/m.kiln
@@ -15,7 +15,8 @@
 // RUN: kiln-run %t/m.kiln --function=halve --input=@%t/a.npy --input=@%t/b.npy | FileCheck %s --check-prefix=BACK
 // RUN: %python -c "import sys; d = open(sys.argv[1], 'rb').read(); open(sys.argv[2], 'wb').write(d.replace(b\"'|u1'\", b\"'|V1'\"))" %t/a.npy %t/v.npy
 // RUN: kiln-run %t/m.kiln --function=halve --input=@%t/v.npy --input=@%t/b.npy | FileCheck %s --check-prefix=BACK
-// RUN: not kiln-run %t/m.kiln --function=twice --input=@%t/a.npy 2>&1 | FileCheck %s --check-prefix=REFUSED
+// RUN: kiln-run %t/m.kiln --function=twice --input=@%t/a.npy | FileCheck %s --check-prefix=BYTES
+// RUN: not kiln-run %t/m.kiln --function=twice --input=@%t/v.npy 2>&1 | FileCheck %s --check-prefix=REFUSED
 
 // DUMP: halve(4xf8E4M3FN, 4xf4E2M1FN) -> (4xf8E4M3FN, 4xf4E2M1FN)
 
@@ -30,7 +31,11 @@
 // BACK: 4xf8E4M3FN=0.25 -0.75 0.025390625 nan
 // BACK-NEXT: 4xf4E2M1FN=0 -1 1.5 0
 
-// REFUSED: kiln-run: error: input 0: '{{.*}}a.npy': dtype '|u1' holds the bits of a type NumPy lacks (f8E5M2, f8E4M3FN, f8E5M2FNUZ, f8E4M3FNUZ, f8E8M0FNU, f4E2M1FN), read only where one is expected, not i8
+// The bits of 0.5, -1.5, 0.05078125 and NaN in f8E4M3FN (0x30 0xbc 0x15
+// 0x7f), doubled as i8, wrapping.
+// BYTES: 4xi8=96 120 42 -2
+
+// REFUSED: kiln-run: error: input 0: '{{.*}}v.npy': dtype '|V1' holds the bits of a type NumPy lacks (f8E5M2, f8E4M3FN, f8E5M2FNUZ, f8E4M3FNUZ, f8E8M0FNU, f4E2M1FN), read only where one is expected, not i8
 
 func.func @halve(%x: tensor<4xf8E4M3FN>, %y: tensor<4xf4E2M1FN>) -> (tensor<4xf8E4M3FN>, tensor<4xf4E2M1FN>) {
   %h8 = arith.constant dense<0.5> : tensor<4xf8E4M3FN>

@@ -14,8 +14,12 @@ as one of:
 
 Cases whose graph inputs or outputs are not tensors kiln can hold (strings,
 sequences, optionals, maps, 2- and 4-bit integers) are not applicable and
-counted apart. Cases listed in known_wrong.txt may be wrong; any other
-wrong case, and any crash, fails the run.
+counted apart. The summary gives the counts of the cases whose data are
+numpy arrays (1,477 in onnx 1.23.2: the count ONNX Runtime's pass rate is
+usually given for), then of all applicable ones (those with the 8-bit and
+4-bit floats too, whose data ONNX keeps as TensorProtos). Cases listed in
+known_wrong.txt may be wrong; any other wrong case, and any crash, fails
+the run.
 
     run_node_tests.py --bin-dir=build/bin                  # every case
     run_node_tests.py --bin-dir=build/bin --sample=4       # every 4th case
@@ -55,6 +59,15 @@ SUPPORTED_TYPES = {
 
 # Seconds a tool may take on one case.
 TIMEOUT = 300
+
+
+def has_numpy_data(case):
+    """Whether every input and output of the case is a numpy array."""
+    for inputs, outputs in case.data_sets:
+        for value in list(inputs) + list(outputs):
+            if not isinstance(value, np.ndarray) or value.dtype == object:
+                return False
+    return True
 
 
 def applicable(model):
@@ -104,12 +117,16 @@ def compare(expected, actual, rtol, atol):
             actual_f = actual.astype(np.float64)
         except (TypeError, ValueError):
             actual_f = actual.view(expected.dtype).astype(np.float64)
-        try:
-            np.testing.assert_allclose(actual_f, expected_f, rtol=rtol,
-                                       atol=atol, equal_nan=True)
-        except AssertionError as error:
-            return str(error).strip().splitlines()[-1][:200]
-        return None
+        close = np.isclose(actual_f, expected_f, rtol=rtol, atol=atol,
+                           equal_nan=True)
+        if close.all():
+            return None
+        difference = np.abs(actual_f - expected_f)
+        worst = np.unravel_index(np.nanargmax(np.where(close, -1, difference)),
+                                 difference.shape)
+        return ("%d of %d elements beyond rtol %g, atol %g; worst %r, "
+                "expected %r" % (np.sum(~close), close.size, rtol, atol,
+                                 actual_f[worst], expected_f[worst]))
     if not np.array_equal(actual.astype(expected.dtype), expected):
         differing = int(np.sum(actual.astype(expected.dtype) != expected))
         return "%d of %d elements differ" % (differing, expected.size)
@@ -256,18 +273,26 @@ def main():
         shutil.rmtree(work_root, ignore_errors=True)
 
     results.sort(key=lambda r: r["name"])
-    counts = {kind: 0 for kind in ("pass", "wrong", "refused", "crash")}
-    for result in results:
-        counts[result["result"]] += 1
+    numpy_data = {c.name for c in selected if has_numpy_data(c)}
+
+    def summarize(subset, what):
+        counts = {kind: 0 for kind in ("pass", "wrong", "refused", "crash")}
+        for result in subset:
+            counts[result["result"]] += 1
+        ran = len(subset)
+        print("%d %s: %d pass (%.1f%%), %d wrong, %d refused, %d crash" % (
+            ran, what, counts["pass"], 100.0 * counts["pass"] / max(ran, 1),
+            counts["wrong"], counts["refused"], counts["crash"]))
+        return counts
+
+    print()
+    summarize([r for r in results if r["name"] in numpy_data],
+              "cases with numpy data")
+    counts = summarize(results, "applicable cases (%d not applicable)" %
+                       not_applicable)
     unexpected_wrong = [r for r in results if r["result"] == "wrong"
                         and r["name"] not in known_wrong]
     crashes = [r for r in results if r["result"] == "crash"]
-    ran = len(results)
-    print("\n%d cases: %d pass (%.1f%%), %d wrong, %d refused, %d crash; "
-          "%d not applicable" % (
-              ran, counts["pass"], 100.0 * counts["pass"] / max(ran, 1),
-              counts["wrong"], counts["refused"], counts["crash"],
-              not_applicable))
     refusals = {}
     for result in results:
         if result["result"] != "refused":
@@ -291,6 +316,7 @@ def main():
         with open(args.json, "w") as f:
             json.dump({"onnx": onnx.__version__, "counts": counts,
                        "not_applicable": not_applicable,
+                       "numpy_data": sorted(numpy_data),
                        "results": results}, f, indent=1)
     if unexpected_wrong:
         print("\nwrong and not in %s:" % os.path.basename(args.known_wrong))

@@ -152,10 +152,25 @@ FailureOr<Value> buildElementwise(OpBuilder &b, Location loc,
   Value init = createEmpty(b, loc, resultSizes, resultElementType);
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
+  auto isHalf = [](Type type) { return type.isF16() || type.isBF16(); };
   auto generic = linalg::GenericOp::create(
       b, loc, init.getType(), inputs, init, maps, iterators,
       [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-        Value result = body(nested, nestedLoc, args.drop_back());
+        // Half floats compute in f32 and round once, as ONNX Runtime does
+        // (and ONNX's reference, in numpy): the op's result, not each step
+        // of it, is rounded.
+        SmallVector<Value> elements;
+        for (Value arg : args.drop_back())
+          elements.push_back(
+              isHalf(arg.getType())
+                  ? arith::ExtFOp::create(nested, nestedLoc,
+                                          nested.getF32Type(), arg)
+                        .getResult()
+                  : arg);
+        Value result = body(nested, nestedLoc, elements);
+        if (isHalf(resultElementType) && result.getType().isF32())
+          result = arith::TruncFOp::create(nested, nestedLoc,
+                                           resultElementType, result);
         linalg::YieldOp::create(nested, nestedLoc, result);
       });
   return generic.getResult(0);

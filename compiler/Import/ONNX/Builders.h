@@ -50,8 +50,9 @@ using ElementBody =
 
 /// An elementwise op over `inputs` broadcast numpy-style to `sizes` (by
 /// default their broadcast sizes): one linalg.generic reading each input in
-/// place, a stretched size by a constant index. Fails, reporting nothing,
-/// where the inputs do not broadcast.
+/// place, a stretched size by a constant index. `body` sees f16 and bf16
+/// elements as f32 (a half result is rounded once). Fails, reporting
+/// nothing, where the inputs do not broadcast.
 FailureOr<Value> buildElementwise(OpBuilder &b, Location loc,
                                   ValueRange inputs, Type resultElementType,
                                   ElementBody body,

@@ -671,16 +671,66 @@ std::optional<double> getSaturationBound(Type type) {
   return APFloat::getLargest(semantics).convertToDouble();
 }
 
+/// A positive finite f32 rounded to a power of two as Cast to float8e8m0
+/// does (`round_mode` up, down or nearest with ties up), built on its bits;
+/// zero, negative, NaN and infinite values as convertScalar makes them.
+Value roundToE8M0(OpBuilder &b, Location loc, Value value, StringRef mode,
+                  bool saturate, Type to) {
+  Value wide = convertScalar(b, loc, value, b.getF32Type(), false, false);
+  Type i32 = b.getI32Type();
+  Value bits = arith::BitcastOp::create(b, loc, i32, wide);
+  Value exponent = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, bits, createIntScalar(b, loc, i32, 23)),
+      createIntScalar(b, loc, i32, 0xff));
+  Value mantissa =
+      arith::AndIOp::create(b, loc, bits, createIntScalar(b, loc, i32, 0x7fffff));
+  Value rounded = exponent;
+  if (mode != "down") {
+    Value carry = arith::CmpIOp::create(
+        b, loc,
+        mode == "up" ? arith::CmpIPredicate::ne : arith::CmpIPredicate::uge,
+        mantissa, createIntScalar(b, loc, i32, mode == "up" ? 0 : 0x400000));
+    rounded = arith::AddIOp::create(
+        b, loc, exponent, arith::ExtUIOp::create(b, loc, i32, carry));
+  }
+  // Past 2^127: the largest, or NaN (0xff) without saturation.
+  Value largest = createIntScalar(b, loc, i32, saturate ? 254 : 255);
+  rounded = arith::MinUIOp::create(b, loc, rounded, largest);
+  Value power = arith::BitcastOp::create(
+      b, loc, b.getF32Type(),
+      arith::ShLIOp::create(b, loc, rounded, createIntScalar(b, loc, i32, 23)));
+  // Positive, finite and normal: the sign bit clear, exponent in [1, 254].
+  Value positive = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                         bits, createIntScalar(b, loc, i32, 0));
+  Value normal = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, exponent,
+                            createIntScalar(b, loc, i32, 1)),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, exponent,
+                            createIntScalar(b, loc, i32, 254)));
+  Value chosen = arith::SelectOp::create(
+      b, loc, arith::AndIOp::create(b, loc, positive, normal), power, wide);
+  return convertScalar(b, loc, chosen, to, false, false);
+}
+
 LogicalResult castTo(NodeContext &ctx, int32_t toType) {
   Type to = ctx.getOutputElementMLIRType(0);
   bool fromUnsigned = ctx.isUnsignedInput(0);
   bool toUnsigned = isUnsignedType(toType);
+  bool saturate = ctx.getInt("saturate", 1);
   std::optional<double> bound =
-      ctx.getInt("saturate", 1) ? getSaturationBound(to) : std::nullopt;
+      saturate ? getSaturationBound(to) : std::nullopt;
+  std::string roundMode = ctx.getString("round_mode", "up");
+  if (isa<Float8E8M0FNUType>(to) && roundMode != "up" &&
+      roundMode != "down" && roundMode != "nearest")
+    return ctx.fail("round_mode must be up, down or nearest, got '" +
+                    roundMode + "'");
   return convertElementwise(
       ctx,
       [&](OpBuilder &b, Location loc, ValueRange x) -> Value {
         Value value = x[0];
+        if (isa<Float8E8M0FNUType>(to) && isFloat(value))
+          return roundToE8M0(b, loc, value, roundMode, saturate, to);
         if (bound && isFloat(value)) {
           value = arith::MinimumFOp::create(
               b, loc, value, constantLike(b, loc, value, *bound));

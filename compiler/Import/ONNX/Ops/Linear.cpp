@@ -34,9 +34,30 @@ Value createZeros(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
 // MatMul, Gemm
 //===----------------------------------------------------------------------===//
 
+/// The type a contraction or convolution producing `type` accumulates in:
+/// half floats in f32, rounded once at the end, as ONNX Runtime and numpy
+/// sum them.
+Type getAccumulatorType(Type type) {
+  if (type.isF16() || type.isBF16())
+    return Float32Type::get(type.getContext());
+  return type;
+}
+
+FailureOr<Value> buildMatmulIn(OpBuilder &b, Location loc, Value lhs,
+                               Value rhs, Type resultType);
+
 /// numpy's matmul of tensors of rank 2 or more: batch dimensions broadcast.
 FailureOr<Value> buildMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
                              Type resultType) {
+  Type accumulator = getAccumulatorType(resultType);
+  FailureOr<Value> product = buildMatmulIn(b, loc, lhs, rhs, accumulator);
+  if (failed(product) || accumulator == resultType)
+    return product;
+  return convertElements(b, loc, *product, resultType, false, false);
+}
+
+FailureOr<Value> buildMatmulIn(OpBuilder &b, Location loc, Value lhs,
+                               Value rhs, Type resultType) {
   auto lhsType = cast<RankedTensorType>(lhs.getType());
   auto rhsType = cast<RankedTensorType>(rhs.getType());
   SmallVector<OpFoldResult> lhsSizes = getSizes(b, loc, lhs);
@@ -348,8 +369,15 @@ LogicalResult convertConv(NodeContext &ctx) {
   OpBuilder &b = ctx.builder;
   Location loc = ctx.loc;
   Value input = ctx.getInput(0), filter = ctx.getInput(1);
-  RankedTensorType inputType = ctx.getInputType(0);
-  RankedTensorType filterType = ctx.getInputType(1);
+  // Half floats convolve in f32 (see getAccumulatorType).
+  Type outputType = ctx.getOutputElementMLIRType(0);
+  Type accumulator = getAccumulatorType(outputType);
+  if (accumulator != outputType) {
+    input = convertElements(b, loc, input, accumulator, false, false);
+    filter = convertElements(b, loc, filter, accumulator, false, false);
+  }
+  auto inputType = cast<RankedTensorType>(input.getType());
+  auto filterType = cast<RankedTensorType>(filter.getType());
   int64_t rank = inputType.getRank();
   if (rank < 3 || filterType.getRank() != rank ||
       !filterType.hasStaticShape())
@@ -364,8 +392,16 @@ LogicalResult convertConv(NodeContext &ctx) {
                                        filterType.getShape().drop_front(2));
   if (failed(window))
     return failure();
-  Type resultType = ctx.getOutputElementMLIRType(0);
+  Type resultType = accumulator;
   Value zero = createScalar(b, loc, inputType.getElementType(), 0);
+  Value bias = ctx.hasInput(2)
+                   ? convertElements(b, loc, ctx.getInput(2), accumulator,
+                                     false, false)
+                   : Value();
+  // The result in the output's type.
+  auto finish = [&](Value value) {
+    ctx.setOutput(0, convertElements(b, loc, value, outputType, false, false));
+  };
   Value result;
   if (spatial == 2 && isFloat(resultType) &&
       (groups == 1 || groups == inputType.getDimSize(1))) {
@@ -379,9 +415,9 @@ LogicalResult convertConv(NodeContext &ctx) {
                                                     *window, groups,
                                                     resultType);
     if (succeeded(conv)) {
-      if (ctx.hasInput(2))
-        *conv = addBias(b, loc, *conv, ctx.getInput(2), 3);
-      ctx.setOutput(0, transpose(b, loc, *conv, {0, 3, 1, 2}));
+      if (bias)
+        *conv = addBias(b, loc, *conv, bias, 3);
+      finish(transpose(b, loc, *conv, {0, 3, 1, 2}));
       return success();
     }
   }
@@ -391,9 +427,9 @@ LogicalResult convertConv(NodeContext &ctx) {
   Value padded = padWith(b, loc, input, low, high, zero);
   result = buildGenericConv(b, loc, padded, filter, *window, groups,
                             resultType);
-  if (ctx.hasInput(2))
-    result = addBias(b, loc, result, ctx.getInput(2), 1);
-  ctx.setOutput(0, result);
+  if (bias)
+    result = addBias(b, loc, result, bias, 1);
+  finish(result);
   return success();
 }
 

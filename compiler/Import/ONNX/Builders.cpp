@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -43,10 +44,108 @@ Value createIntScalar(OpBuilder &b, Location loc, Type type, int64_t value) {
       b, loc, b.getIntegerAttr(type, bits.trunc(width)));
 }
 
+Value createScalarLike(OpBuilder &b, Location loc, Value like, double value) {
+  return createScalar(b, loc, like.getType(), value);
+}
+
 Value createFilled(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
                    Value value) {
   Value empty = createEmpty(b, loc, sizes, value.getType());
   return linalg::FillOp::create(b, loc, value, empty).getResult(0);
+}
+
+Value createZeros(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+                  Type elementType) {
+  return createFilled(b, loc, sizes, createScalar(b, loc, elementType, 0));
+}
+
+Value combineElements(OpBuilder &b, Location loc, Combine kind, Value lhs,
+                      Value rhs, bool isUnsigned) {
+  Type type = lhs.getType();
+  if (isa<FloatType>(type)) {
+    switch (kind) {
+    case Combine::Add:
+      return arith::AddFOp::create(b, loc, lhs, rhs);
+    case Combine::Mul:
+      return arith::MulFOp::create(b, loc, lhs, rhs);
+    case Combine::Max:
+      return arith::MaximumFOp::create(b, loc, lhs, rhs);
+    case Combine::Min:
+      return arith::MinimumFOp::create(b, loc, lhs, rhs);
+    }
+  }
+  bool isBool = type.isInteger(1);
+  switch (kind) {
+  case Combine::Add:
+    if (isBool)
+      return arith::OrIOp::create(b, loc, lhs, rhs);
+    return arith::AddIOp::create(b, loc, lhs, rhs);
+  case Combine::Mul:
+    if (isBool)
+      return arith::AndIOp::create(b, loc, lhs, rhs);
+    return arith::MulIOp::create(b, loc, lhs, rhs);
+  case Combine::Max:
+    if (isUnsigned || isBool)
+      return arith::MaxUIOp::create(b, loc, lhs, rhs);
+    return arith::MaxSIOp::create(b, loc, lhs, rhs);
+  case Combine::Min:
+    if (isUnsigned || isBool)
+      return arith::MinUIOp::create(b, loc, lhs, rhs);
+    return arith::MinSIOp::create(b, loc, lhs, rhs);
+  }
+  llvm_unreachable("every combination is handled");
+}
+
+Value buildSigmoid(OpBuilder &b, Location loc, Value x) {
+  Value one = createScalarLike(b, loc, x, 1.0);
+  Value negated = arith::NegFOp::create(b, loc, x);
+  Value negExp = math::ExpOp::create(b, loc, negated);
+  Value denominator = arith::AddFOp::create(b, loc, one, negExp);
+  return arith::DivFOp::create(b, loc, one, denominator);
+}
+
+std::optional<double> getSaturationBound(Type type) {
+  if (!isa<Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type,
+           Float8E5M2FNUZType, Float4E2M1FNType>(type))
+    return std::nullopt;
+  const llvm::fltSemantics &semantics =
+      cast<FloatType>(type).getFloatSemantics();
+  return APFloat::getLargest(semantics).convertToDouble();
+}
+
+Value normalizeIndex(OpBuilder &b, Location loc, Value element, Value size,
+                     bool isUnsigned) {
+  if (isUnsigned)
+    return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), element);
+  Value value = arith::IndexCastOp::create(b, loc, b.getIndexType(), element);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, value, zero);
+  Value fromEnd = arith::AddIOp::create(b, loc, value, size);
+  return arith::SelectOp::create(b, loc, negative, fromEnd, value);
+}
+
+Value addAlongDimension(OpBuilder &b, Location loc, Value value, Value vector,
+                        int64_t dim) {
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t rank = type.getRank();
+  MLIRContext *context = b.getContext();
+  SmallVector<AffineMap> maps = {
+      AffineMap::getMultiDimIdentityMap(rank, context),
+      AffineMap::get(rank, 0, {getAffineDimExpr(dim, context)}, context),
+      AffineMap::getMultiDimIdentityMap(rank, context)};
+  Value init = createEmpty(b, loc, getSizes(b, loc, value),
+                           type.getElementType());
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, init.getType(), ValueRange{value, vector}, init, maps, iterators,
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value sum = combineElements(nb, nl, Combine::Add, args[0], args[1],
+                                    /*isUnsigned=*/false);
+        linalg::YieldOp::create(nb, nl, sum);
+      });
+  return generic.getResult(0);
 }
 
 Value createLowest(OpBuilder &b, Location loc, Type type, bool isUnsigned) {
@@ -299,10 +398,6 @@ Value convertElements(OpBuilder &b, Location loc, Value tensor, Type to,
       getSizes(b, loc, tensor));
 }
 
-namespace {
-
-/// The bytes of a static constant of whole-byte elements (not i1), if
-/// `value` is one.
 std::optional<ArrayRef<char>> getConstantBytes(Value value) {
   auto constant = value.getDefiningOp<arith::ConstantOp>();
   auto type = dyn_cast<RankedTensorType>(value.getType());
@@ -321,6 +416,8 @@ std::optional<ArrayRef<char>> getConstantBytes(Value value) {
       return blob->getData();
   return std::nullopt;
 }
+
+namespace {
 
 /// A constant `tensor` transposed while importing: weights stored in one
 /// layout and computed on in another cost nothing when the program runs.

@@ -12,6 +12,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+#include <optional>
+
 namespace mlir::kiln::onnx_import {
 
 /// The sizes of a ranked tensor, static ones as attributes.
@@ -26,9 +28,14 @@ Value createEmpty(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
 Value createScalar(OpBuilder &b, Location loc, Type type, double value);
 /// An integer scalar constant, exact for every 64-bit value.
 Value createIntScalar(OpBuilder &b, Location loc, Type type, int64_t value);
+/// A scalar constant of `like`'s type.
+Value createScalarLike(OpBuilder &b, Location loc, Value like, double value);
 /// A tensor of `sizes` filled with the scalar `value`.
 Value createFilled(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
                    Value value);
+/// A zero-filled tensor of `sizes` (an accumulator).
+Value createZeros(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+                  Type elementType);
 
 /// The smallest and largest value of a float or integer type (-inf and
 /// +inf where the float has them), the identities of max and min.
@@ -57,6 +64,36 @@ FailureOr<Value> buildElementwise(OpBuilder &b, Location loc,
                                   ValueRange inputs, Type resultElementType,
                                   ElementBody body,
                                   ArrayRef<OpFoldResult> sizes = {});
+
+/// The ways elements fold into an accumulator.
+enum class Combine { Add, Mul, Max, Min };
+
+/// `lhs` folded with `rhs` as `kind` says, for floats (max and min
+/// propagate NaN), signed or unsigned integers, and booleans (add as or,
+/// multiply as and, as numpy's do).
+Value combineElements(OpBuilder &b, Location loc, Combine kind, Value lhs,
+                      Value rhs, bool isUnsigned);
+
+/// 1 / (1 + exp(-x)).
+Value buildSigmoid(OpBuilder &b, Location loc, Value x);
+
+/// The largest finite value of the 8-bit and 4-bit float types, which
+/// ONNX's saturating conversions clamp to; nullopt for other types.
+std::optional<double> getSaturationBound(Type type);
+
+/// An index read from an indices tensor (integer `element`), a negative one
+/// counted from the end of a dimension of `size`.
+Value normalizeIndex(OpBuilder &b, Location loc, Value element, Value size,
+                     bool isUnsigned);
+
+/// The bytes of a static, non-splat constant of whole-byte elements (a
+/// dense or resource constant), if `value` is one.
+std::optional<ArrayRef<char>> getConstantBytes(Value value);
+
+/// `value` plus the 1-D `vector` along dimension `dim` (a bias along a
+/// channel dimension).
+Value addAlongDimension(OpBuilder &b, Location loc, Value value, Value vector,
+                        int64_t dim);
 
 /// How a reduction folds one element into its accumulator.
 using CombineBody = function_ref<Value(OpBuilder &b, Location loc,

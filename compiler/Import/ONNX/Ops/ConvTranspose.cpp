@@ -260,26 +260,6 @@ Value placeInput(OpBuilder &b, Location loc, Value input,
 // The filter
 //===----------------------------------------------------------------------===//
 
-/// The bytes of a static, non-splat constant of whole-byte elements, if
-/// `value` is one. (Builders.cpp has the same.)
-std::optional<ArrayRef<char>> getConstantBytes(Value value) {
-  auto constant = value.getDefiningOp<arith::ConstantOp>();
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!constant || !type || !type.hasStaticShape() ||
-      !type.getElementType().isIntOrFloat() ||
-      type.getElementType().getIntOrFloatBitWidth() % 8 != 0)
-    return std::nullopt;
-  if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue())) {
-    if (dense.isSplat())
-      return std::nullopt;
-    return dense.getRawData();
-  }
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(constant.getValue()))
-    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
-      return blob->getData();
-  return std::nullopt;
-}
-
 /// `filter` transposed (result dim r is dim `permutation[r]`), reversed
 /// along the result dims `flips` marks and reshaped to `shape` (the same
 /// elements in row-major order): while importing for a constant, else a
@@ -368,11 +348,6 @@ Value flipFilter(OpBuilder &b, Location loc, Value filter,
 //===----------------------------------------------------------------------===//
 // The convolutions
 //===----------------------------------------------------------------------===//
-
-Value createZeros(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
-                  Type elementType) {
-  return createFilled(b, loc, sizes, createScalar(b, loc, elementType, 0));
-}
 
 /// A stride-1 convolution per group in ONNX's layout, on the image and the
 /// flipped filter ([C, M/G, k...]) split by group:
@@ -486,31 +461,6 @@ Value buildChannelsLastConv2D(OpBuilder &b, Location loc, Value image,
       .getResult(0);
 }
 
-/// Adds the bias `bias` ([M]) along dimension `channelDim` of `value`.
-/// (Linear.cpp has the same.)
-Value addBias(OpBuilder &b, Location loc, Value value, Value bias,
-              int64_t channelDim) {
-  auto type = cast<RankedTensorType>(value.getType());
-  int64_t rank = type.getRank();
-  SmallVector<AffineExpr> biasExprs = {
-      getAffineDimExpr(channelDim, b.getContext())};
-  SmallVector<AffineMap> maps = {
-      AffineMap::getMultiDimIdentityMap(rank, b.getContext()),
-      AffineMap::get(rank, 0, biasExprs, b.getContext()),
-      AffineMap::getMultiDimIdentityMap(rank, b.getContext())};
-  Value init =
-      createEmpty(b, loc, getSizes(b, loc, value), type.getElementType());
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  auto generic = linalg::GenericOp::create(
-      b, loc, init.getType(), ValueRange{value, bias}, init, maps, iterators,
-      [&](OpBuilder &nb, Location nl, ValueRange args) {
-        Value sum = arith::AddFOp::create(nb, nl, args[0], args[1]);
-        linalg::YieldOp::create(nb, nl, sum);
-      });
-  return generic.getResult(0);
-}
-
 LogicalResult convertConvTranspose(NodeContext &ctx) {
   OpBuilder &b = ctx.builder;
   Location loc = ctx.loc;
@@ -583,7 +533,7 @@ LogicalResult convertConvTranspose(NodeContext &ctx) {
     // The pads crop away every element the input reaches.
     result = createZeros(b, loc, outputSizes, resultType);
     if (ctx.hasInput(2))
-      result = addBias(b, loc, result, ctx.getInput(2), 1);
+      result = addAlongDimension(b, loc, result, ctx.getInput(2), 1);
   } else if (spatial == 2 && (groups == 1 || groups == channels)) {
     // NCHW -> NHWC, zeros inserted and padded there.
     Value nhwc = transpose(b, loc, input, {0, 2, 3, 1});
@@ -592,7 +542,7 @@ LogicalResult convertConvTranspose(NodeContext &ctx) {
         buildChannelsLastConv2D(b, loc, image, filter, window->dilations,
                                 groups, outputSpatial, resultType);
     if (ctx.hasInput(2))
-      conv = addBias(b, loc, conv, ctx.getInput(2), 3);
+      conv = addAlongDimension(b, loc, conv, ctx.getInput(2), 3);
     result = transpose(b, loc, conv, {0, 3, 1, 2});
   } else {
     SmallVector<int64_t> dims = llvm::to_vector(llvm::seq<int64_t>(2, rank));
@@ -606,7 +556,7 @@ LogicalResult convertConvTranspose(NodeContext &ctx) {
     result = buildGroupedConv(b, loc, image, flipped, window->dilations, groups,
                               outputSpatial, resultType);
     if (ctx.hasInput(2))
-      result = addBias(b, loc, result, ctx.getInput(2), 1);
+      result = addAlongDimension(b, loc, result, ctx.getInput(2), 1);
   }
   ctx.setOutput(0, result);
   return success();

@@ -39,10 +39,6 @@ LogicalResult convertElementwise(NodeContext &ctx, ElementBody body,
 
 bool isFloat(Value v) { return isa<FloatType>(v.getType()); }
 
-Value constantLike(OpBuilder &b, Location loc, Value like, double value) {
-  return createScalar(b, loc, like.getType(), value);
-}
-
 //===----------------------------------------------------------------------===//
 // Unary math
 //===----------------------------------------------------------------------===//
@@ -73,28 +69,21 @@ LogicalResult convertNeg(NodeContext &ctx) {
                                     ValueRange x) -> Value {
     if (isFloat(x[0]))
       return arith::NegFOp::create(b, loc, x[0]);
-    return arith::SubIOp::create(b, loc, constantLike(b, loc, x[0], 0), x[0]);
+    return arith::SubIOp::create(b, loc, createScalarLike(b, loc, x[0], 0), x[0]);
   });
 }
 
 LogicalResult convertReciprocal(NodeContext &ctx) {
   return convertElementwise(ctx, [](OpBuilder &b, Location loc,
                                     ValueRange x) -> Value {
-    return arith::DivFOp::create(b, loc, constantLike(b, loc, x[0], 1.0),
+    return arith::DivFOp::create(b, loc, createScalarLike(b, loc, x[0], 1.0),
                                  x[0]);
   });
 }
 
-Value sigmoid(OpBuilder &b, Location loc, Value x) {
-  Value one = constantLike(b, loc, x, 1.0);
-  Value negExp = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
-  return arith::DivFOp::create(b, loc, one,
-                               arith::AddFOp::create(b, loc, one, negExp));
-}
-
 LogicalResult convertSigmoid(NodeContext &ctx) {
   return convertElementwise(ctx, [](OpBuilder &b, Location loc, ValueRange x) {
-    return sigmoid(b, loc, x[0]);
+    return buildSigmoid(b, loc, x[0]);
   });
 }
 
@@ -102,8 +91,8 @@ LogicalResult convertSign(NodeContext &ctx) {
   bool isUnsigned = ctx.isUnsignedInput(0);
   return convertElementwise(ctx, [&](OpBuilder &b, Location loc,
                                      ValueRange x) -> Value {
-    Value zero = constantLike(b, loc, x[0], 0);
-    Value one = constantLike(b, loc, x[0], 1);
+    Value zero = createScalarLike(b, loc, x[0], 0);
+    Value one = createScalarLike(b, loc, x[0], 1);
     if (isFloat(x[0])) {
       Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
                                              x[0], zero);
@@ -111,7 +100,7 @@ LogicalResult convertSign(NodeContext &ctx) {
                                              x[0], zero);
       // 0, -0 and NaN stay as they are.
       Value rest = arith::SelectOp::create(
-          b, loc, negative, constantLike(b, loc, x[0], -1), x[0]);
+          b, loc, negative, createScalarLike(b, loc, x[0], -1), x[0]);
       return arith::SelectOp::create(b, loc, positive, one, rest);
     }
     Value positive = arith::CmpIOp::create(
@@ -195,7 +184,7 @@ LogicalResult convertDropout(NodeContext &ctx) {
 LogicalResult convertRelu(NodeContext &ctx) {
   return convertElementwise(ctx, [](OpBuilder &b, Location loc,
                                     ValueRange x) -> Value {
-    Value zero = constantLike(b, loc, x[0], 0);
+    Value zero = createScalarLike(b, loc, x[0], 0);
     if (isFloat(x[0]))
       return arith::MaximumFOp::create(b, loc, x[0], zero);
     return arith::MaxSIOp::create(b, loc, x[0], zero);
@@ -206,11 +195,11 @@ LogicalResult convertLeakyRelu(NodeContext &ctx) {
   double alpha = ctx.getFloat("alpha", 0.01f);
   return convertElementwise(ctx, [&](OpBuilder &b, Location loc,
                                      ValueRange x) -> Value {
-    Value zero = constantLike(b, loc, x[0], 0);
+    Value zero = createScalarLike(b, loc, x[0], 0);
     Value negative =
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x[0], zero);
     Value scaled = arith::MulFOp::create(
-        b, loc, x[0], constantLike(b, loc, x[0], alpha));
+        b, loc, x[0], createScalarLike(b, loc, x[0], alpha));
     return arith::SelectOp::create(b, loc, negative, scaled, x[0]);
   });
 }
@@ -219,7 +208,7 @@ LogicalResult convertPRelu(NodeContext &ctx) {
   // The slope broadcasts to X (unidirectionally).
   return convertElementwise(ctx, [&](OpBuilder &b, Location loc,
                                      ValueRange x) -> Value {
-    Value zero = constantLike(b, loc, x[0], 0);
+    Value zero = createScalarLike(b, loc, x[0], 0);
     if (isFloat(x[0])) {
       Value negative =
           arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x[0], zero);
@@ -236,8 +225,8 @@ LogicalResult convertPRelu(NodeContext &ctx) {
 /// alpha * (exp(x) - 1).
 Value expMinusOne(OpBuilder &b, Location loc, Value x, double alpha) {
   Value expm1 = arith::SubFOp::create(b, loc, math::ExpOp::create(b, loc, x),
-                                      constantLike(b, loc, x, 1.0));
-  return arith::MulFOp::create(b, loc, expm1, constantLike(b, loc, x, alpha));
+                                      createScalarLike(b, loc, x, 1.0));
+  return arith::MulFOp::create(b, loc, expm1, createScalarLike(b, loc, x, alpha));
 }
 
 LogicalResult convertElu(NodeContext &ctx) {
@@ -245,7 +234,7 @@ LogicalResult convertElu(NodeContext &ctx) {
   return convertElementwise(ctx, [&](OpBuilder &b, Location loc,
                                      ValueRange x) -> Value {
     Value negative = arith::CmpFOp::create(
-        b, loc, arith::CmpFPredicate::OLT, x[0], constantLike(b, loc, x[0], 0));
+        b, loc, arith::CmpFPredicate::OLT, x[0], createScalarLike(b, loc, x[0], 0));
     return arith::SelectOp::create(b, loc, negative,
                                    expMinusOne(b, loc, x[0], alpha), x[0]);
   });
@@ -257,11 +246,11 @@ LogicalResult convertSelu(NodeContext &ctx) {
   return convertElementwise(ctx, [&](OpBuilder &b, Location loc,
                                      ValueRange x) -> Value {
     Value positive = arith::CmpFOp::create(
-        b, loc, arith::CmpFPredicate::OGT, x[0], constantLike(b, loc, x[0], 0));
+        b, loc, arith::CmpFPredicate::OGT, x[0], createScalarLike(b, loc, x[0], 0));
     Value value = arith::SelectOp::create(b, loc, positive, x[0],
                                           expMinusOne(b, loc, x[0], alpha));
     return arith::MulFOp::create(b, loc, value,
-                                 constantLike(b, loc, x[0], gamma));
+                                 createScalarLike(b, loc, x[0], gamma));
   });
 }
 
@@ -269,9 +258,9 @@ LogicalResult convertCelu(NodeContext &ctx) {
   double alpha = ctx.getFloat("alpha", 1.0f);
   return convertElementwise(ctx, [&](OpBuilder &b, Location loc,
                                      ValueRange x) -> Value {
-    Value zero = constantLike(b, loc, x[0], 0);
+    Value zero = createScalarLike(b, loc, x[0], 0);
     Value scaled = arith::DivFOp::create(b, loc, x[0],
-                                         constantLike(b, loc, x[0], alpha));
+                                         createScalarLike(b, loc, x[0], alpha));
     Value negativePart = arith::MinimumFOp::create(
         b, loc, zero, expMinusOne(b, loc, scaled, alpha));
     return arith::AddFOp::create(
@@ -293,7 +282,7 @@ LogicalResult convertSoftsign(NodeContext &ctx) {
   return convertElementwise(ctx, [](OpBuilder &b, Location loc,
                                     ValueRange x) -> Value {
     Value denominator = arith::AddFOp::create(
-        b, loc, constantLike(b, loc, x[0], 1.0),
+        b, loc, createScalarLike(b, loc, x[0], 1.0),
         math::AbsFOp::create(b, loc, x[0]));
     return arith::DivFOp::create(b, loc, x[0], denominator);
   });
@@ -303,11 +292,11 @@ LogicalResult convertSoftsign(NodeContext &ctx) {
 Value hardSigmoid(OpBuilder &b, Location loc, Value x, double alpha,
                   double beta) {
   Value linear = arith::AddFOp::create(
-      b, loc, arith::MulFOp::create(b, loc, x, constantLike(b, loc, x, alpha)),
-      constantLike(b, loc, x, beta));
+      b, loc, arith::MulFOp::create(b, loc, x, createScalarLike(b, loc, x, alpha)),
+      createScalarLike(b, loc, x, beta));
   Value upper =
-      arith::MinimumFOp::create(b, loc, linear, constantLike(b, loc, x, 1.0));
-  return arith::MaximumFOp::create(b, loc, upper, constantLike(b, loc, x, 0.0));
+      arith::MinimumFOp::create(b, loc, linear, createScalarLike(b, loc, x, 1.0));
+  return arith::MaximumFOp::create(b, loc, upper, createScalarLike(b, loc, x, 0.0));
 }
 
 LogicalResult convertHardSigmoid(NodeContext &ctx) {
@@ -332,9 +321,9 @@ LogicalResult convertThresholdedRelu(NodeContext &ctx) {
   return convertElementwise(ctx, [&](OpBuilder &b, Location loc,
                                      ValueRange x) -> Value {
     Value above = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
-                                        x[0], constantLike(b, loc, x[0], alpha));
+                                        x[0], createScalarLike(b, loc, x[0], alpha));
     return arith::SelectOp::create(b, loc, above, x[0],
-                                   constantLike(b, loc, x[0], 0));
+                                   createScalarLike(b, loc, x[0], 0));
   });
 }
 
@@ -351,16 +340,16 @@ LogicalResult convertShrink(NodeContext &ctx) {
     }
     Value below = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
                                         value,
-                                        constantLike(b, loc, value, -lambd));
+                                        createScalarLike(b, loc, value, -lambd));
     Value above = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
                                         value,
-                                        constantLike(b, loc, value, lambd));
+                                        createScalarLike(b, loc, value, lambd));
     Value plus = arith::AddFOp::create(b, loc, value,
-                                       constantLike(b, loc, value, bias));
+                                       createScalarLike(b, loc, value, bias));
     Value minus = arith::SubFOp::create(b, loc, value,
-                                        constantLike(b, loc, value, bias));
+                                        createScalarLike(b, loc, value, bias));
     Value result = arith::SelectOp::create(
-        b, loc, above, minus, constantLike(b, loc, value, 0));
+        b, loc, above, minus, createScalarLike(b, loc, value, 0));
     result = arith::SelectOp::create(b, loc, below, plus, result);
     return convertScalar(b, loc, result, x[0].getType(), false, isUnsigned);
   });
@@ -391,20 +380,20 @@ LogicalResult convertGelu(NodeContext &ctx) {
       Value sum = arith::AddFOp::create(
           b, loc, v,
           arith::MulFOp::create(b, loc, cube,
-                                constantLike(b, loc, v, 0.044715)));
+                                createScalarLike(b, loc, v, 0.044715)));
       inner = math::TanhOp::create(
           b, loc,
           arith::MulFOp::create(b, loc, sum,
-                                constantLike(b, loc, v, std::sqrt(2 / M_PI))));
+                                createScalarLike(b, loc, v, std::sqrt(2 / M_PI))));
     } else {
       inner = math::ErfOp::create(
           b, loc,
-          arith::MulFOp::create(b, loc, v, constantLike(b, loc, v, M_SQRT1_2)));
+          arith::MulFOp::create(b, loc, v, createScalarLike(b, loc, v, M_SQRT1_2)));
     }
     Value onePlus =
-        arith::AddFOp::create(b, loc, inner, constantLike(b, loc, v, 1.0));
+        arith::AddFOp::create(b, loc, inner, createScalarLike(b, loc, v, 1.0));
     return arith::MulFOp::create(
-        b, loc, arith::MulFOp::create(b, loc, v, constantLike(b, loc, v, 0.5)),
+        b, loc, arith::MulFOp::create(b, loc, v, createScalarLike(b, loc, v, 0.5)),
         onePlus);
   });
 }
@@ -444,7 +433,7 @@ LogicalResult convertVariadic(NodeContext &ctx, bool mean = false) {
     }
     if (mean)
       result = arith::DivFOp::create(
-          b, loc, result, constantLike(b, loc, result, x.size()));
+          b, loc, result, createScalarLike(b, loc, result, x.size()));
     return result;
   });
 }
@@ -502,7 +491,7 @@ LogicalResult convertMod(NodeContext &ctx) {
       if (fmod)
         return remainder;
       // The divisor's sign, as Python's %.
-      Value zero = constantLike(b, loc, x[0], 0);
+      Value zero = createScalarLike(b, loc, x[0], 0);
       Value nonzero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE,
                                             remainder, zero);
       Value signsDiffer = arith::XOrIOp::create(
@@ -520,7 +509,7 @@ LogicalResult convertMod(NodeContext &ctx) {
     Value remainder = arith::RemSIOp::create(b, loc, x[0], x[1]);
     if (fmod)
       return remainder;
-    Value zero = constantLike(b, loc, x[0], 0);
+    Value zero = createScalarLike(b, loc, x[0], 0);
     Value nonzero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
                                           remainder, zero);
     Value signsDiffer = arith::XOrIOp::create(
@@ -660,17 +649,6 @@ LogicalResult convertClip(NodeContext &ctx) {
 // Conversions
 //===----------------------------------------------------------------------===//
 
-/// The largest finite value of a small float type, which ONNX's saturating
-/// casts clamp to.
-std::optional<double> getSaturationBound(Type type) {
-  if (!isa<Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type,
-           Float8E5M2FNUZType>(type))
-    return std::nullopt;
-  const llvm::fltSemantics &semantics =
-      cast<FloatType>(type).getFloatSemantics();
-  return APFloat::getLargest(semantics).convertToDouble();
-}
-
 /// A positive finite f32 rounded to a power of two as Cast to float8e8m0
 /// does (`round_mode` up, down or nearest with ties up), built on its bits;
 /// zero, negative, NaN and infinite values as convertScalar makes them.
@@ -733,9 +711,9 @@ LogicalResult castTo(NodeContext &ctx, int32_t toType) {
           return roundToE8M0(b, loc, value, roundMode, saturate, to);
         if (bound && isFloat(value)) {
           value = arith::MinimumFOp::create(
-              b, loc, value, constantLike(b, loc, value, *bound));
+              b, loc, value, createScalarLike(b, loc, value, *bound));
           value = arith::MaximumFOp::create(
-              b, loc, value, constantLike(b, loc, value, -*bound));
+              b, loc, value, createScalarLike(b, loc, value, -*bound));
         }
         return convertScalar(b, loc, value, to, fromUnsigned, toUnsigned);
       },
@@ -760,9 +738,9 @@ LogicalResult convertCastLike(NodeContext &ctx) {
         Value value = x[0];
         if (bound && isFloat(value)) {
           value = arith::MinimumFOp::create(
-              b, loc, value, constantLike(b, loc, value, *bound));
+              b, loc, value, createScalarLike(b, loc, value, *bound));
           value = arith::MaximumFOp::create(
-              b, loc, value, constantLike(b, loc, value, -*bound));
+              b, loc, value, createScalarLike(b, loc, value, -*bound));
         }
         return convertScalar(b, loc, value, to, fromUnsigned, toUnsigned);
       },

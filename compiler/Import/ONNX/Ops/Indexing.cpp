@@ -31,20 +31,6 @@ Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
-/// An index read from an indices tensor, negative ones counted from the
-/// end of a dimension of `size`. (The same as Tensor.cpp's; it belongs in
-/// Builders.h.)
-Value normalizeIndex(OpBuilder &b, Location loc, Value element, Value size,
-                     bool isUnsigned) {
-  if (isUnsigned)
-    return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), element);
-  Value value = arith::IndexCastOp::create(b, loc, b.getIndexType(), element);
-  Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                         value, constantIndex(b, loc, 0));
-  return arith::SelectOp::create(
-      b, loc, negative, arith::AddIOp::create(b, loc, value, size), value);
-}
-
 /// The linalg.index of each of the first `count` loops.
 SmallVector<Value> loopIndices(OpBuilder &b, Location loc, int64_t count) {
   SmallVector<Value> indices;
@@ -91,45 +77,20 @@ FailureOr<Reduction> getReduction(NodeContext &ctx) {
                   "'");
 }
 
-/// Folds `value` into `acc` as `kind` does; booleans add as or and
-/// multiply as and, as numpy's do.
+/// Folds `value` into `acc` as `kind` does (none: `value` replaces it).
 Value combine(OpBuilder &b, Location loc, Reduction kind, Value acc,
               Value value, bool isUnsigned) {
-  Type type = acc.getType();
-  if (isa<FloatType>(type)) {
-    switch (kind) {
-    case Reduction::Add:
-      return arith::AddFOp::create(b, loc, acc, value);
-    case Reduction::Mul:
-      return arith::MulFOp::create(b, loc, acc, value);
-    case Reduction::Max:
-      return arith::MaximumFOp::create(b, loc, acc, value);
-    case Reduction::Min:
-      return arith::MinimumFOp::create(b, loc, acc, value);
-    case Reduction::None:
-      return value;
-    }
-  }
-  bool isBool = type.isInteger(1);
   switch (kind) {
-  case Reduction::Add:
-    if (isBool)
-      return arith::OrIOp::create(b, loc, acc, value);
-    return arith::AddIOp::create(b, loc, acc, value);
-  case Reduction::Mul:
-    if (isBool)
-      return arith::AndIOp::create(b, loc, acc, value);
-    return arith::MulIOp::create(b, loc, acc, value);
-  case Reduction::Max:
-    if (isUnsigned || isBool)
-      return arith::MaxUIOp::create(b, loc, acc, value);
-    return arith::MaxSIOp::create(b, loc, acc, value);
-  case Reduction::Min:
-    if (isUnsigned || isBool)
-      return arith::MinUIOp::create(b, loc, acc, value);
-    return arith::MinSIOp::create(b, loc, acc, value);
   case Reduction::None:
     return value;
+  case Reduction::Add:
+    return combineElements(b, loc, Combine::Add, acc, value, isUnsigned);
+  case Reduction::Mul:
+    return combineElements(b, loc, Combine::Mul, acc, value, isUnsigned);
+  case Reduction::Max:
+    return combineElements(b, loc, Combine::Max, acc, value, isUnsigned);
+  case Reduction::Min:
+    return combineElements(b, loc, Combine::Min, acc, value, isUnsigned);
   }
   llvm_unreachable("unknown reduction");
 }

@@ -24,12 +24,6 @@ namespace {
 
 bool isFloat(Type type) { return isa<FloatType>(type); }
 
-/// A zero-filled accumulator of `sizes`.
-Value createZeros(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
-                  Type elementType) {
-  return createFilled(b, loc, sizes, createScalar(b, loc, elementType, 0));
-}
-
 //===----------------------------------------------------------------------===//
 // MatMul, Gemm
 //===----------------------------------------------------------------------===//
@@ -338,33 +332,6 @@ FailureOr<Value> buildChannelsLastConv2D(OpBuilder &b, Location loc,
   return failure();
 }
 
-/// Adds the bias `bias` ([M]) along dimension `channelDim` of `value`.
-Value addBias(OpBuilder &b, Location loc, Value value, Value bias,
-              int64_t channelDim) {
-  auto type = cast<RankedTensorType>(value.getType());
-  int64_t rank = type.getRank();
-  SmallVector<AffineExpr> biasExprs = {getAffineDimExpr(channelDim,
-                                                        b.getContext())};
-  SmallVector<AffineMap> maps = {
-      AffineMap::getMultiDimIdentityMap(rank, b.getContext()),
-      AffineMap::get(rank, 0, biasExprs, b.getContext()),
-      AffineMap::getMultiDimIdentityMap(rank, b.getContext())};
-  Value init = createEmpty(b, loc, getSizes(b, loc, value),
-                           type.getElementType());
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  bool fp = isFloat(type.getElementType());
-  auto generic = linalg::GenericOp::create(
-      b, loc, init.getType(), ValueRange{value, bias}, init, maps, iterators,
-      [&](OpBuilder &nb, Location nl, ValueRange args) {
-        Value sum =
-            fp ? arith::AddFOp::create(nb, nl, args[0], args[1]).getResult()
-               : arith::AddIOp::create(nb, nl, args[0], args[1]).getResult();
-        linalg::YieldOp::create(nb, nl, sum);
-      });
-  return generic.getResult(0);
-}
-
 LogicalResult convertConv(NodeContext &ctx) {
   OpBuilder &b = ctx.builder;
   Location loc = ctx.loc;
@@ -416,7 +383,7 @@ LogicalResult convertConv(NodeContext &ctx) {
                                                     resultType);
     if (succeeded(conv)) {
       if (bias)
-        *conv = addBias(b, loc, *conv, bias, 3);
+        *conv = addAlongDimension(b, loc, *conv, bias, 3);
       finish(transpose(b, loc, *conv, {0, 3, 1, 2}));
       return success();
     }
@@ -428,7 +395,7 @@ LogicalResult convertConv(NodeContext &ctx) {
   result = buildGenericConv(b, loc, padded, filter, *window, groups,
                             resultType);
   if (bias)
-    result = addBias(b, loc, result, bias, 1);
+    result = addAlongDimension(b, loc, result, bias, 1);
   finish(result);
   return success();
 }

@@ -169,7 +169,6 @@ LogicalResult convertPool(NodeContext &ctx) {
   if (failed(shape))
     return failure();
   bool isUnsigned = ctx.isUnsignedInput(0);
-  bool fp = isa<FloatType>(elementType);
   // Max pads with the lowest value, the others with 0.
   Value padValue = kind == Pool::Max
                        ? createLowest(b, loc, elementType, isUnsigned)
@@ -182,12 +181,8 @@ LogicalResult convertPool(NodeContext &ctx) {
   Value result = buildWindowReduction(
       b, loc, padded, *window, shape->sizes, padValue,
       [&](OpBuilder &nb, Location nl, Value x, Value acc) -> Value {
-        if (kind == Pool::Max) {
-          if (fp)
-            return arith::MaximumFOp::create(nb, nl, x, acc);
-          return isUnsigned ? arith::MaxUIOp::create(nb, nl, x, acc).getResult()
-                            : arith::MaxSIOp::create(nb, nl, x, acc).getResult();
-        }
+        if (kind == Pool::Max)
+          return combineElements(nb, nl, Combine::Max, x, acc, isUnsigned);
         if (kind == Pool::Lp)
           x = math::PowFOp::create(nb, nl, math::AbsFOp::create(nb, nl, x),
                                    createScalar(nb, nl, elementType, p));
@@ -243,7 +238,6 @@ LogicalResult convertGlobalPool(NodeContext &ctx) {
     return ctx.fail("needs an input of rank 3 or more");
   Type elementType = type.getElementType();
   bool isUnsigned = ctx.isUnsignedInput(0);
-  bool fp = isa<FloatType>(elementType);
   SmallVector<int64_t> axes = llvm::to_vector(llvm::seq<int64_t>(2, rank));
   Value init = kind == Pool::Max
                    ? createLowest(b, loc, elementType, isUnsigned)
@@ -252,12 +246,8 @@ LogicalResult convertGlobalPool(NodeContext &ctx) {
   Value result = buildReduction(
       b, loc, input, axes, init,
       [&](OpBuilder &nb, Location nl, Value x, Value acc) -> Value {
-        if (kind == Pool::Max) {
-          if (fp)
-            return arith::MaximumFOp::create(nb, nl, x, acc);
-          return isUnsigned ? arith::MaxUIOp::create(nb, nl, x, acc).getResult()
-                            : arith::MaxSIOp::create(nb, nl, x, acc).getResult();
-        }
+        if (kind == Pool::Max)
+          return combineElements(nb, nl, Combine::Max, x, acc, isUnsigned);
         if (kind == Pool::Lp)
           x = math::PowFOp::create(nb, nl, math::AbsFOp::create(nb, nl, x),
                                    createScalar(nb, nl, elementType, p));

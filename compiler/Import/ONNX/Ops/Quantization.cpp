@@ -48,18 +48,6 @@ bool isKnownZero(NodeContext &ctx, unsigned i) {
                       [](const APInt &value) { return value.isZero(); });
 }
 
-/// The largest finite value of an 8-bit or 4-bit float, which saturating
-/// conversions clamp to. (As Elementwise.cpp's Cast, with FP4 added: it has
-/// no infinity or NaN to overflow to.)
-std::optional<double> getSaturationBound(Type type) {
-  if (!isa<Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type,
-           Float8E5M2FNUZType, Float4E2M1FNType>(type))
-    return std::nullopt;
-  const llvm::fltSemantics &semantics =
-      cast<FloatType>(type).getFloatSemantics();
-  return APFloat::getLargest(semantics).convertToDouble();
-}
-
 /// A scale or zero point laid out to broadcast against `x`: per tensor (a
 /// scalar or one element) as a 0-d tensor, per axis ([Di]) as [Di, 1, ...],
 /// blocked (x's shape with ceil(Di / block) at `axis`) each element repeated

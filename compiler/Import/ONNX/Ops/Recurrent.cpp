@@ -25,10 +25,6 @@ namespace mlir::kiln::onnx_import {
 
 namespace {
 
-Value constantLike(OpBuilder &b, Location loc, Value like, double value) {
-  return createScalar(b, loc, like.getType(), value);
-}
-
 //===----------------------------------------------------------------------===//
 // Activations
 //===----------------------------------------------------------------------===//
@@ -124,16 +120,9 @@ FailureOr<SmallVector<Activation>> getActivations(NodeContext &ctx,
   return parsed;
 }
 
-Value sigmoid(OpBuilder &b, Location loc, Value x) {
-  Value one = constantLike(b, loc, x, 1.0);
-  Value negExp = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
-  return arith::DivFOp::create(b, loc, one,
-                               arith::AddFOp::create(b, loc, one, negExp));
-}
-
 Value applyActivation(OpBuilder &b, Location loc, const Activation &fn,
                       Value x) {
-  auto constant = [&](double value) { return constantLike(b, loc, x, value); };
+  auto constant = [&](double value) { return createScalarLike(b, loc, x, value); };
   auto atLeast = [&](double bound) -> Value {
     return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, x,
                                  constant(bound));
@@ -149,7 +138,7 @@ Value applyActivation(OpBuilder &b, Location loc, const Activation &fn,
   case ActivationKind::Tanh:
     return math::TanhOp::create(b, loc, x);
   case ActivationKind::Sigmoid:
-    return sigmoid(b, loc, x);
+    return buildSigmoid(b, loc, x);
   case ActivationKind::Affine: {
     Value product = scaled(x, fn.alpha);
     return arith::AddFOp::create(b, loc, product, constant(fn.beta));
@@ -364,9 +353,9 @@ private:
                  Value value) {
     if (clip) {
       value = arith::MinimumFOp::create(nb, nl, value,
-                                        constantLike(nb, nl, value, *clip));
+                                        createScalarLike(nb, nl, value, *clip));
       value = arith::MaximumFOp::create(nb, nl, value,
-                                        constantLike(nb, nl, value, -*clip));
+                                        createScalarLike(nb, nl, value, -*clip));
     }
     return applyActivation(nb, nl, activation, value);
   }
@@ -397,7 +386,7 @@ private:
                          Value valid = isValid(nb, nl, x, 1u, t);
                          return arith::SelectOp::create(
                              nb, nl, valid, x[0],
-                             constantLike(nb, nl, x[0], 0));
+                             createScalarLike(nb, nl, x[0], 0));
                        });
   }
 
@@ -521,7 +510,7 @@ void RecurrenceBuilder::stepGRU(const Direction &dir, int64_t t, Value xg,
         Value ht = activate(nb, nl, g, pre);
         // (1 - z) (.) h + z (.) H
         Value keep =
-            arith::SubFOp::create(nb, nl, constantLike(nb, nl, zt, 1.0), zt);
+            arith::SubFOp::create(nb, nl, createScalarLike(nb, nl, zt, 1.0), zt);
         Value fresh = arith::MulFOp::create(nb, nl, keep, ht);
         Value kept = arith::MulFOp::create(nb, nl, zt, x[previous]);
         Value next = arith::AddFOp::create(nb, nl, fresh, kept);
@@ -562,7 +551,7 @@ void RecurrenceBuilder::stepLSTM(const Direction &dir, int64_t t, Value xg,
             withPeephole(nb, nl, x, sumGate(nb, nl, x, i), pi, previous));
         Value ft;
         if (inputForget)
-          ft = arith::SubFOp::create(nb, nl, constantLike(nb, nl, it, 1.0), it);
+          ft = arith::SubFOp::create(nb, nl, createScalarLike(nb, nl, it, 1.0), it);
         else
           ft = activate(nb, nl, f,
                         withPeephole(nb, nl, x, sumGate(nb, nl, x, forget), pf,

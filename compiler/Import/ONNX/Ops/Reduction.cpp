@@ -130,19 +130,11 @@ LogicalResult convertReduce(NodeContext &ctx) {
         bool fp = isFloat(elementType);
         switch (kind) {
         case Reduce::Max:
-          if (fp)
-            return arith::MaximumFOp::create(nb, nl, x, acc);
-          return isUnsigned ? arith::MaxUIOp::create(nb, nl, x, acc).getResult()
-                            : arith::MaxSIOp::create(nb, nl, x, acc).getResult();
+          return combineElements(nb, nl, Combine::Max, x, acc, isUnsigned);
         case Reduce::Min:
-          if (fp)
-            return arith::MinimumFOp::create(nb, nl, x, acc);
-          return isUnsigned ? arith::MinUIOp::create(nb, nl, x, acc).getResult()
-                            : arith::MinSIOp::create(nb, nl, x, acc).getResult();
+          return combineElements(nb, nl, Combine::Min, x, acc, isUnsigned);
         case Reduce::Prod:
-          if (fp)
-            return arith::MulFOp::create(nb, nl, x, acc);
-          return arith::MulIOp::create(nb, nl, x, acc);
+          return combineElements(nb, nl, Combine::Mul, x, acc, isUnsigned);
         case Reduce::L1:
           if (fp)
             x = math::AbsFOp::create(nb, nl, x);
@@ -160,9 +152,7 @@ LogicalResult convertReduce(NodeContext &ctx) {
         default:
           break;
         }
-        if (fp)
-          return arith::AddFOp::create(nb, nl, x, acc);
-        return arith::AddIOp::create(nb, nl, x, acc);
+        return combineElements(nb, nl, Combine::Add, x, acc, isUnsigned);
       });
 
   // What follows the sum.
@@ -286,14 +276,8 @@ Value buildExtreme(OpBuilder &b, Location loc, Value input, int64_t axis,
   return buildReduction(
       b, loc, input, {axis}, init,
       [&](OpBuilder &nb, Location nl, Value x, Value acc) -> Value {
-        if (isFloat(elementType))
-          return max ? arith::MaximumFOp::create(nb, nl, x, acc).getResult()
-                     : arith::MinimumFOp::create(nb, nl, x, acc).getResult();
-        if (isUnsigned)
-          return max ? arith::MaxUIOp::create(nb, nl, x, acc).getResult()
-                     : arith::MinUIOp::create(nb, nl, x, acc).getResult();
-        return max ? arith::MaxSIOp::create(nb, nl, x, acc).getResult()
-                   : arith::MinSIOp::create(nb, nl, x, acc).getResult();
+        return combineElements(nb, nl, max ? Combine::Max : Combine::Min, x,
+                               acc, isUnsigned);
       });
 }
 

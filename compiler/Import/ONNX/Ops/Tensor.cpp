@@ -588,27 +588,6 @@ LogicalResult convertSlice(NodeContext &ctx) {
 // Gathers
 //===----------------------------------------------------------------------===//
 
-/// An index read from an indices tensor, negative ones counted from the
-/// end of a dimension of `size`.
-Value normalizeIndex(OpBuilder &b, Location loc, Value element, Value size,
-                     bool isUnsigned) {
-  Value value = isUnsigned
-                    ? arith::IndexCastUIOp::create(b, loc, b.getIndexType(),
-                                                   element)
-                          .getResult()
-                    : arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                                 element)
-                          .getResult();
-  if (isUnsigned)
-    return value;
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value negative =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, value, zero);
-  return arith::SelectOp::create(b, loc, negative,
-                                 arith::AddIOp::create(b, loc, value, size),
-                                 value);
-}
-
 LogicalResult convertGather(NodeContext &ctx) {
   Value data = ctx.getInput(0);
   Value indices = ctx.getInput(1);

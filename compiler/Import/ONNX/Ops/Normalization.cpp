@@ -2,7 +2,7 @@
 //
 // BatchNormalization (inference), InstanceNormalization, LayerNormalization
 // (as the three generics kiln fuses into one dispatch, not ONNX's function
-// of a dozen ops) and LRN. GroupNormalization, RMSNormalization and
+// of a dozen ops), LpNormalization and LRN. GroupNormalization, RMSNormalization and
 // MeanVarianceNormalization are functions of other ops in ONNX and are
 // expanded into them.
 //
@@ -303,6 +303,46 @@ LogicalResult convertLayerNormalization(NodeContext &ctx) {
   return success();
 }
 
+/// y = x / ||x||_p along `axis` (p 1 or 2), 0 where the norm is.
+LogicalResult convertLpNormalization(NodeContext &ctx) {
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  Value input = ctx.getInput(0);
+  RankedTensorType type = ctx.getInputType(0);
+  FailureOr<int64_t> axis =
+      ctx.normalizeAxis(ctx.getInt("axis", -1), type.getRank());
+  if (failed(axis))
+    return failure();
+  int64_t p = ctx.getInt("p", 2);
+  if (p != 1 && p != 2)
+    return ctx.fail("p must be 1 or 2, got " + Twine(p));
+  Type elementType = type.getElementType();
+  Value norm = buildReduction(
+      b, loc, input, {*axis}, createScalar(b, loc, elementType, 0),
+      [&](OpBuilder &nb, Location nl, Value x, Value acc) -> Value {
+        Value term = p == 1 ? math::AbsFOp::create(nb, nl, x).getResult()
+                            : arith::MulFOp::create(nb, nl, x, x).getResult();
+        return arith::AddFOp::create(nb, nl, term, acc);
+      });
+  norm = insertUnitDims(b, loc, norm, {*axis});
+  ctx.setOutput(0, *buildElementwise(
+                       b, loc, {input, norm}, elementType,
+                       [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+                         Value length = x[1];
+                         if (p == 2)
+                           length = math::SqrtOp::create(nb, nl, length);
+                         Value zero = createScalarLike(nb, nl, length, 0);
+                         Value isZero = arith::CmpFOp::create(
+                             nb, nl, arith::CmpFPredicate::OEQ, length, zero);
+                         Value quotient =
+                             arith::DivFOp::create(nb, nl, x[0], length);
+                         return arith::SelectOp::create(nb, nl, isZero, zero,
+                                                        quotient);
+                       },
+                       getSizes(b, loc, input)));
+  return success();
+}
+
 /// y = x / (bias + alpha / size * sum of x^2 over the nearby channels)^beta
 LogicalResult convertLRN(NodeContext &ctx) {
   OpBuilder &b = ctx.builder;
@@ -392,6 +432,7 @@ void registerNormalizationConverters(ConverterTable &table) {
   table["InstanceNormalization"] = convertInstanceNormalization;
   table["LRN"] = convertLRN;
   table["LayerNormalization"] = convertLayerNormalization;
+  table["LpNormalization"] = convertLpNormalization;
 }
 
 } // namespace mlir::kiln::onnx_import

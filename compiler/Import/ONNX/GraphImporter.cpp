@@ -57,6 +57,12 @@ RankedTensorType getTensorType(MLIRContext *context,
   return RankedTensorType::get(shape, elementType);
 }
 
+/// A tensor of elements kiln holds whose rank inference could not tell.
+bool isTensorOfUnknownRank(MLIRContext *context, const onnx::TypeProto &type) {
+  return type.has_tensor_type() && !type.tensor_type().has_shape() &&
+         getMLIRElementType(context, type.tensor_type().elem_type());
+}
+
 /// What the type of a value says when it is not one kiln can hold.
 std::string describeType(const onnx::TypeProto &type) {
   if (type.has_tensor_type()) {
@@ -173,8 +179,15 @@ FailureOr<TensorValue> GraphImporter::lookup(StringRef name) {
 
 RankedTensorType GraphImporter::getInferredType(StringRef name) {
   auto type = types.find(name.str());
-  if (type != types.end())
-    return getTensorType(context, *type->second);
+  if (type != types.end()) {
+    if (RankedTensorType inferred = getTensorType(context, *type->second))
+      return inferred;
+    // A rank inference could not tell, found by the converter.
+    auto value = values.find(name);
+    return value != values.end()
+               ? cast<RankedTensorType>(value->second.value.getType())
+               : nullptr;
+  }
   auto initializer = initializers.find(name.str());
   if (initializer != initializers.end()) {
     Type elementType =
@@ -547,7 +560,9 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
       return emitError(fileLoc) << "node '" << node.name() << "' ("
                             << node.op_type() << "): ONNX's shape inference "
                             << "gave output '" << output << "' no type";
-    if (!getTensorType(context, *type->second))
+    // A rank inference could not tell is the converter's to find.
+    if (!getTensorType(context, *type->second) &&
+        !isTensorOfUnknownRank(context, *type->second))
       return emitError(fileLoc)
              << "node '" << node.name() << "' (" << node.op_type()
              << "): output '" << output << "' is "

@@ -32,7 +32,8 @@ public:
 
   /// The value named `name`, made from an initializer on first use.
   FailureOr<TensorValue> lookup(StringRef name);
-  /// The type ONNX inferred for `name`, or null if it has no ranked tensor
+  /// The type ONNX inferred for `name` (or, where it could not tell the
+  /// rank, that of the value imported), or null if it has no ranked tensor
   /// type.
   RankedTensorType getInferredType(StringRef name);
   /// The inferred type as ONNX gives it (symbolic sizes by name), or null.

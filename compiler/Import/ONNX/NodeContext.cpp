@@ -257,10 +257,16 @@ int32_t NodeContext::getOutputElementType(unsigned i) const {
   return importer.getInferredElementType(node.output(i));
 }
 
-SmallVector<std::optional<OpFoldResult>>
+Type NodeContext::getOutputElementMLIRType(unsigned i) const {
+  return getMLIRElementType(builder.getContext(), getOutputElementType(i));
+}
+
+std::optional<SmallVector<std::optional<OpFoldResult>>>
 NodeContext::getKnownOutputSizes(unsigned i) {
-  SmallVector<std::optional<OpFoldResult>> sizes;
   RankedTensorType type = getOutputType(i);
+  if (!type)
+    return std::nullopt;
+  SmallVector<std::optional<OpFoldResult>> sizes;
   for (int64_t d = 0; d < type.getRank(); ++d) {
     if (!type.isDynamicDim(d)) {
       sizes.push_back(builder.getIndexAttr(type.getDimSize(d)));

@@ -116,16 +116,15 @@ public:
   unsigned getNumOutputs() const { return node.output_size(); }
   bool hasOutput(unsigned i) const;
   /// The type ONNX inferred for output `i` (dynamic where it could not
-  /// tell a size).
+  /// tell a size); null where it could not tell the rank.
   RankedTensorType getOutputType(unsigned i) const;
   int32_t getOutputElementType(unsigned i) const;
-  Type getOutputElementMLIRType(unsigned i) const {
-    return getOutputType(i).getElementType();
-  }
+  Type getOutputElementMLIRType(unsigned i) const;
   /// The sizes of output `i` where ONNX's inference knows them, statically
   /// or as a symbolic size of a graph input; nullopt for a size it could not
-  /// tell.
-  SmallVector<std::optional<OpFoldResult>> getKnownOutputSizes(unsigned i);
+  /// tell, and for the whole where it could not tell the rank.
+  std::optional<SmallVector<std::optional<OpFoldResult>>>
+  getKnownOutputSizes(unsigned i);
   /// Records `value` as output `i`, cast to the inferred type where that
   /// knows more sizes.
   void setOutput(unsigned i, Value value);

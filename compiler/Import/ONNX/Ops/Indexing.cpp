@@ -515,7 +515,8 @@ LogicalResult convertTopK(NodeContext &ctx) {
   std::optional<OpFoldResult> k;
   for (unsigned i = 0; i < 2 && !k; ++i)
     if (ctx.hasOutput(i))
-      k = ctx.getKnownOutputSizes(i)[*axis];
+      if (auto known = ctx.getKnownOutputSizes(i))
+        k = (*known)[*axis];
   if (!k) {
     FailureOr<SmallVector<OpFoldResult>> values = ctx.getIndexValues(1);
     if (failed(values))
@@ -770,7 +771,8 @@ LogicalResult convertCol2Im(NodeContext &ctx) {
     return ctx.fail("block_shape must have one entry per image dimension");
   // The output's sizes: the image's from inference or image_shape; the
   // channels from inference or the block's size.
-  SmallVector<std::optional<OpFoldResult>> known = ctx.getKnownOutputSizes(0);
+  // (The output's rank is known: spatial was taken from it.)
+  SmallVector<std::optional<OpFoldResult>> known = *ctx.getKnownOutputSizes(0);
   SmallVector<OpFoldResult> sizes = {inputSizes[0]};
   if (known[1]) {
     sizes.push_back(*known[1]);

@@ -774,7 +774,9 @@ LogicalResult convertResize(NodeContext &ctx) {
     return failure();
   size_t count = listed->size();
   SmallVector<OpFoldResult> inputSizes = getSizes(b, loc, input);
-  SmallVector<std::optional<OpFoldResult>> known = ctx.getKnownOutputSizes(0);
+  SmallVector<std::optional<OpFoldResult>> known =
+      ctx.getKnownOutputSizes(0).value_or(
+          SmallVector<std::optional<OpFoldResult>>(inputSizes.size()));
   bool outputKnown =
       llvm::all_of(*listed, [&](int64_t d) { return known[d].has_value(); });
 

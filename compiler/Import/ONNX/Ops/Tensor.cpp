@@ -118,7 +118,8 @@ LogicalResult convertSize(NodeContext &ctx) {
                                  ctx.getOutputElementMLIRType(0),
                                  index(ctx.builder, ctx.loc, count));
   ctx.setOutput(0, tensor::FromElementsOp::create(
-                       ctx.builder, ctx.loc, ctx.getOutputType(0), element));
+                       ctx.builder, ctx.loc,
+                       RankedTensorType::get({}, element.getType()), element));
   return success();
 }
 
@@ -145,8 +146,10 @@ LogicalResult convertConstantOfShape(NodeContext &ctx) {
 }
 
 LogicalResult convertRange(NodeContext &ctx) {
-  RankedTensorType type = ctx.getOutputType(0);
-  Type elementType = type.getElementType();
+  Type elementType = ctx.getInputType(0).getElementType();
+  auto type = ctx.getOutputType(0)
+                  ? ctx.getOutputType(0)
+                  : RankedTensorType::get({ShapedType::kDynamic}, elementType);
   OpBuilder &b = ctx.builder;
   Location loc = ctx.loc;
   bool isUnsigned = ctx.isUnsignedInput(0);
@@ -218,9 +221,12 @@ LogicalResult convertReshape(NodeContext &ctx) {
   Value input = ctx.getInput(0);
   OpBuilder &b = ctx.builder;
   Location loc = ctx.loc;
-  SmallVector<std::optional<OpFoldResult>> known = ctx.getKnownOutputSizes(0);
+  SmallVector<std::optional<OpFoldResult>> known =
+      ctx.getKnownOutputSizes(0).value_or(
+          SmallVector<std::optional<OpFoldResult>>());
   SmallVector<OpFoldResult> sizes;
-  if (llvm::all_of(known, [](auto &size) { return size.has_value(); })) {
+  if (ctx.getOutputType(0) &&
+      llvm::all_of(known, [](auto &size) { return size.has_value(); })) {
     for (auto &size : known)
       sizes.push_back(*size);
   } else {
@@ -348,7 +354,12 @@ LogicalResult convertSqueeze(NodeContext &ctx) {
 
 LogicalResult convertUnsqueeze(NodeContext &ctx) {
   Value input = ctx.getInput(0);
-  int64_t rank = ctx.getOutputType(0).getRank();
+  // The output's rank: the input's and one per axis.
+  int64_t rank = ctx.getInputType(0).getRank();
+  if (ctx.hasInput(1))
+    rank += ctx.getInputType(1).getNumElements();
+  else
+    rank += ctx.getInts("axes").size();
   FailureOr<SmallVector<int64_t>> axes = getAxes(ctx, rank, /*required=*/true);
   if (failed(axes))
     return failure();
@@ -703,9 +714,12 @@ LogicalResult convertExpand(NodeContext &ctx) {
   Value input = ctx.getInput(0);
   OpBuilder &b = ctx.builder;
   Location loc = ctx.loc;
-  SmallVector<std::optional<OpFoldResult>> known = ctx.getKnownOutputSizes(0);
+  SmallVector<std::optional<OpFoldResult>> known =
+      ctx.getKnownOutputSizes(0).value_or(
+          SmallVector<std::optional<OpFoldResult>>());
   SmallVector<OpFoldResult> sizes;
-  if (llvm::all_of(known, [](auto &size) { return size.has_value(); })) {
+  if (ctx.getOutputType(0) &&
+      llvm::all_of(known, [](auto &size) { return size.has_value(); })) {
     for (auto &size : known)
       sizes.push_back(*size);
   } else {
@@ -995,8 +1009,7 @@ LogicalResult convertEyeLike(NodeContext &ctx) {
 
 LogicalResult convertOneHot(NodeContext &ctx) {
   Value indices = ctx.getInput(0);
-  RankedTensorType outputType = ctx.getOutputType(0);
-  int64_t rank = outputType.getRank();
+  int64_t rank = ctx.getInputType(0).getRank() + 1;
   FailureOr<int64_t> axis = ctx.normalizeAxis(ctx.getInt("axis", -1), rank);
   if (failed(axis))
     return failure();
@@ -1017,7 +1030,7 @@ LogicalResult convertOneHot(NodeContext &ctx) {
   for (int64_t d = 0; d < rank; ++d)
     if (d != *axis)
       exprs.push_back(getAffineDimExpr(d, b.getContext()));
-  Type elementType = outputType.getElementType();
+  Type elementType = ctx.getOutputElementMLIRType(0);
   Value empty = createEmpty(b, loc, sizes, elementType);
   SmallVector<AffineMap> maps = {
       AffineMap::get(rank, 0, exprs, b.getContext()),

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -109,6 +110,38 @@ struct ConvertDim : OpRewritePattern<tensor::DimOp> {
     rewriter.replaceOpWithNewOp<host::DimOp>(op, rewriter.getIndexType(),
                                              op.getSource(),
                                              rewriter.getIndexAttr(*index));
+    return success();
+  }
+};
+
+/// An element of an integer tensor made an index (arith.index_cast of a
+/// tensor.extract at constant indices): read by the host.
+template <typename CastOp>
+struct ConvertIndexOfElement : OpRewritePattern<CastOp> {
+  using OpRewritePattern<CastOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(CastOp op,
+                                PatternRewriter &rewriter) const override {
+    auto extractOp = op.getIn().template getDefiningOp<tensor::ExtractOp>();
+    if (!extractOp || !op.getType().isIndex())
+      return rewriter.notifyMatchFailure(op, "not an index of an element");
+    auto type = cast<RankedTensorType>(extractOp.getTensor().getType());
+    if (!type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shape");
+    int64_t element = 0;
+    for (auto [index, size] :
+         llvm::zip(extractOp.getIndices(), type.getShape())) {
+      std::optional<int64_t> position = getConstantIntValue(index);
+      if (!position)
+        return rewriter.notifyMatchFailure(op, "a computed position");
+      element = element * size + *position;
+    }
+    rewriter.replaceOpWithNewOp<host::ExtractOp>(
+        op, rewriter.getIndexType(), extractOp.getTensor(),
+        rewriter.getIndexAttr(element),
+        std::is_same_v<CastOp, arith::IndexCastUIOp> ? rewriter.getUnitAttr()
+                                                     : UnitAttr());
+    if (extractOp->use_empty())
+      rewriter.eraseOp(extractOp);
     return success();
   }
 };
@@ -367,14 +400,19 @@ LogicalResult checkLowerable(Operation *op) {
     return constantOp.emitError("scalar constants cannot live on the host");
   }
   if (auto extractOp = dyn_cast<tensor::ExtractOp>(op)) {
-    // Read by the branch that uses it.
-    if (llvm::all_of(extractOp->getUsers(), [](Operation *user) {
+    // Read by the branch that uses it, or made an index (a size).
+    if (host::isSizeRead(extractOp) ||
+        llvm::all_of(extractOp->getUsers(), [](Operation *user) {
           return isa<scf::IfOp, scf::ConditionOp>(user);
         }))
       return success();
     return extractOp.emitError(
-        "a tensor element read on the host only decides control flow");
+        "a tensor element read on the host only decides control flow or "
+        "is a size (an index, at a constant position)");
   }
+  // Made an index from an element the host reads.
+  if (host::isSizeRead(op))
+    return success();
   if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
     if (!getConditionTensor(ifOp.getCondition()))
       return ifOp.emitError(
@@ -476,8 +514,7 @@ void populateConvertToHostPatterns(RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   patterns.add<
       ConvertConstant, ConvertEmpty, ConvertDispatch, ConvertDim,
-      ConvertAffineApply,
-      ConvertReshape<tensor::ExpandShapeOp>,
+      ConvertAffineApply, ConvertReshape<tensor::ExpandShapeOp>,
       ConvertReshape<tensor::CollapseShapeOp>, ConvertReshape<tensor::CastOp>,
       ConvertReshape<tensor::ReshapeOp>, ConvertOptimizationBarrier,
       ConvertCheck<check::ExpectTrueOp, host::CheckKind::ExpectTrue>,
@@ -485,7 +522,9 @@ void populateConvertToHostPatterns(RewritePatternSet &patterns) {
       ConvertCheck<check::ExpectAllTrueOp, host::CheckKind::ExpectAllTrue>,
       ConvertCheck<check::ExpectEqOp, host::CheckKind::ExpectEq>,
       ConvertCheck<check::ExpectAlmostEqOp, host::CheckKind::ExpectAlmostEq>,
-      ConvertReturn, ConvertIf, ConvertWhile>(context);
+      ConvertIndexOfElement<arith::IndexCastOp>,
+      ConvertIndexOfElement<arith::IndexCastUIOp>, ConvertReturn, ConvertIf,
+      ConvertWhile>(context);
 }
 
 } // namespace mlir::kiln

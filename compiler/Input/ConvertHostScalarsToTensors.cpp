@@ -78,12 +78,15 @@ private:
     return parent && holdsHostCode(parent);
   }
 
-  /// Dimensions of tensors, index constants behind a barrier (sizes the
-  /// compiler must not see), and index arithmetic on them and on constants
-  /// stay scalars: the host computes shapes with them.
+  /// Dimensions of tensors, sizes read from tensors' contents, index
+  /// constants behind a barrier (sizes the compiler must not see), and index
+  /// arithmetic on them and on constants stay scalars: the host computes
+  /// shapes with them.
   bool isShapeComputation(Operation *op) {
     if (auto dimOp = dyn_cast<tensor::DimOp>(op))
       return dimOp.getConstantIndex().has_value();
+    if (host::isSizeRead(op))
+      return true;
     if (isa<util::OptimizationBarrierOp>(op))
       return llvm::all_of(op->getOperands(), [&](Value operand) {
         return operand.getType().isIndex() &&

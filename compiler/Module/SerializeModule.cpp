@@ -796,6 +796,16 @@ private:
                  .Union());
         return success();
       }
+      if (auto extractOp = dyn_cast<host::ExtractOp>(op)) {
+        emit(fb::Op::ExtractOp,
+             fb::CreateExtractOp(builder,
+                                 registers.lookup(extractOp.getResult()),
+                                 slots.lookup(extractOp.getSource()),
+                                 extractOp.getElement().getZExtValue(),
+                                 extractOp.getIsUnsigned())
+                 .Union());
+        return success();
+      }
       if (auto constantOp = dyn_cast<arith::ConstantIndexOp>(op)) {
         emit(fb::Op::IndexOp,
              fb::CreateIndexOp(builder, fb::IndexKind::Constant,

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "cpu/dispatch.h"
 #include "kiln/trace.h"
@@ -46,6 +47,33 @@ struct SlotValue {
   uint64_t generation = 0;
   std::shared_ptr<void> owner;
 };
+
+/// Element `element` of integers of `type` at `data`, widened to 64 bits.
+int64_t ReadElement(ElementType type, const void* data, uint64_t element,
+                    bool is_unsigned) {
+  auto read = [&](auto tag) -> int64_t {
+    using T = decltype(tag);
+    T value;
+    std::memcpy(&value, static_cast<const uint8_t*>(data) + element * sizeof(T),
+                sizeof(T));
+    if (is_unsigned) {
+      return static_cast<int64_t>(static_cast<std::make_unsigned_t<T>>(value));
+    }
+    return value;
+  };
+  switch (type) {
+    case ElementType::kI1:
+      return *(static_cast<const uint8_t*>(data) + element) != 0;
+    case ElementType::kI8:
+      return read(int8_t());
+    case ElementType::kI16:
+      return read(int16_t());
+    case ElementType::kI32:
+      return read(int32_t());
+    default:
+      return read(int64_t());
+  }
+}
 
 }  // namespace
 
@@ -754,6 +782,14 @@ Status Context::Impl::Execute(size_t function_index,
         const auto* op = static_cast<const fb::DimOp*>(body->Get(pc));
         KILN_RETURN_IF_ERROR(CheckRead(op->source(), name, pc));
         registers_[op->result()] = DimOf(plan, op->source(), op->dimension());
+        break;
+      }
+      case fb::Op::ExtractOp: {
+        const auto* op = static_cast<const fb::ExtractOp*>(body->Get(pc));
+        KILN_RETURN_IF_ERROR(CheckRead(op->source(), name, pc));
+        registers_[op->result()] = ReadElement(
+            plan.slots[op->source()].type.element_type,
+            slots_[op->source()].data, op->element(), op->is_unsigned());
         break;
       }
       case fb::Op::IndexOp: {

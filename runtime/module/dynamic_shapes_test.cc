@@ -57,6 +57,16 @@ fb::OpUnion Index(fb::IndexKind kind, uint32_t result, uint32_t lhs,
   return Op(op);
 }
 
+fb::OpUnion Extract(uint32_t result, uint32_t source, uint64_t element,
+                    bool is_unsigned) {
+  fb::ExtractOpT op;
+  op.result = result;
+  op.source = source;
+  op.element = element;
+  op.is_unsigned = is_unsigned;
+  return Op(op);
+}
+
 fb::OpUnion IndexConstant(uint32_t result, int64_t value) {
   return Index(fb::IndexKind::Constant, result, 0, 0, value);
 }
@@ -156,6 +166,22 @@ fb::ModuleT DynamicModule() {
        Return({1})},
       2));
   return module;
+}
+
+// sized_NAME(sizes: 2xTYPE, x: 12xf32) -> ?xf32: x reshaped to element
+// `element` of sizes, read as signed or unsigned.
+std::unique_ptr<fb::FunctionT> SizedFunction(const std::string& name,
+                                             fb::ElementType type,
+                                             uint64_t element,
+                                             bool is_unsigned) {
+  auto function =
+      Function("sized_" + name,
+               {Type(type, {2}), Type(F32, {12}), Type(F32, {kDynamic})},
+               {0, 1}, {Type(F32, {kDynamic})},
+               {Extract(0, 0, element, is_unsigned), ReshapeWithDims(2, 1, {0}),
+                Return({2})});
+  function->index_count = 1;
+  return function;
 }
 
 // index_NAME(x: 12xf32) -> ?xf32: x reshaped to [lhs KIND rhs].
@@ -297,6 +323,45 @@ TEST_P(DynamicShapesTest, IndexArithmetic) {
     EXPECT_EQ(Run(function, {x}),
               "error: function '" + function + "' instruction " + e.error);
   }
+}
+
+TEST_P(DynamicShapesTest, SizesReadFromContents) {
+  fb::ModuleT module = DynamicModule();
+  using E = fb::ElementType;
+  module.functions.push_back(SizedFunction("i8", E::I8, 1, false));
+  module.functions.push_back(SizedFunction("u8", E::I8, 1, true));
+  module.functions.push_back(SizedFunction("i16", E::I16, 0, false));
+  module.functions.push_back(SizedFunction("u32", E::I32, 1, true));
+  module.functions.push_back(SizedFunction("i64", E::I64, 1, false));
+  Init(module);
+  const std::string x = "12xf32=1,2,3,4,5,6,7,8,9,10,11,12";
+  const std::string twelve = "12xf32=1 2 3 4 5 6 7 8 9 10 11 12";
+  EXPECT_EQ(Run("sized_i8", {"2xi8=0,12", x}), twelve);
+  EXPECT_EQ(Run("sized_i16", {"2xi16=12,0", x}), twelve);
+  EXPECT_EQ(Run("sized_u32", {"2xi32=0,12", x}), twelve);
+  EXPECT_EQ(Run("sized_i64", {"2xi64=0,12", x}), twelve);
+  // -12 sign-extends, and as unsigned is 244.
+  EXPECT_EQ(Run("sized_i8", {"2xi8=0,-12", x}),
+            "error: function 'sized_i8' instruction 1: slot 2 (?xf32) "
+            "dimension 0 would be -12");
+  EXPECT_EQ(Run("sized_u8", {"2xi8=0,-12", x}),
+            "error: function 'sized_u8' instruction 1: reshape of 12xf32 to "
+            "244xf32 changes its size");
+}
+
+TEST(DynamicShapesVerifyTest, SizesReadFromContents) {
+  fb::ModuleT module = DynamicModule();
+  module.functions.push_back(
+      SizedFunction("far", fb::ElementType::I64, 2, false));
+  EXPECT_EQ(LoadError(module),
+            "function 'sized_far' instruction 0: element 2 of slot 0 out of "
+            "range (2 elements)");
+
+  module = DynamicModule();
+  module.functions.push_back(SizedFunction("f32", F32, 0, false));
+  EXPECT_EQ(LoadError(module),
+            "function 'sized_f32' instruction 0: element read of slot 0 of "
+            "type 2xf32: not an integer");
 }
 
 TEST_P(DynamicShapesTest, ReshapeToAnotherSizeFails) {

@@ -948,6 +948,8 @@ class FunctionVerifier {
         return VerifyCheckOp(*static_cast<const fb::CheckOp*>(op), tracker);
       case fb::Op::DimOp:
         return VerifyDimOp(*static_cast<const fb::DimOp*>(op), tracker);
+      case fb::Op::ExtractOp:
+        return VerifyExtractOp(*static_cast<const fb::ExtractOp*>(op), tracker);
       case fb::Op::IndexOp:
         return VerifyIndexOp(*static_cast<const fb::IndexOp*>(op));
       default:
@@ -973,6 +975,35 @@ class FunctionVerifier {
     if (op.dimension() >= rank) {
       return OutOfRangeError("dimension ", op.dimension(), " of slot ",
                              op.source(), " out of range (rank ", rank, ")");
+    }
+    return OkStatus();
+  }
+
+  Status VerifyExtractOp(const fb::ExtractOp& op, SlotTracker* tracker) {
+    KILN_RETURN_IF_ERROR(tracker->Read(op.source(), "source"));
+    KILN_RETURN_IF_ERROR(VerifyRegister(op.result(), "result"));
+    const SlotInfo& source = plan_->slots[op.source()];
+    switch (source.type.element_type) {
+      case ElementType::kI1:
+      case ElementType::kI8:
+      case ElementType::kI16:
+      case ElementType::kI32:
+      case ElementType::kI64:
+        break;
+      default:
+        return InvalidArgumentError("element read of slot ", op.source(),
+                                    " of type ", source.type.ToString(),
+                                    ": not an integer");
+    }
+    if (source.dynamic) {
+      return InvalidArgumentError("element read of slot ", op.source(),
+                                  " of dynamic type ", source.type.ToString());
+    }
+    const uint64_t count =
+        source.byte_size / ElementTypeByteSize(source.type.element_type);
+    if (op.element() >= count) {
+      return OutOfRangeError("element ", op.element(), " of slot ", op.source(),
+                             " out of range (", count, " elements)");
     }
     return OkStatus();
   }

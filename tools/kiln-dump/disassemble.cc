@@ -174,6 +174,12 @@ std::string InstructionText(const Module& module, const fb::Function& function,
       return StrCat(RegisterName(d->result()), " = dim ", Slot(d->source()),
                     ", ", d->dimension());
     }
+    case fb::Op::ExtractOp: {
+      const auto* x = static_cast<const fb::ExtractOp*>(op);
+      return StrCat(RegisterName(x->result()), " = extract ", Slot(x->source()),
+                    "[", x->element(), "]", x->is_unsigned() ? " unsigned" : "",
+                    " : ", SlotTypeString(function, x->source()));
+    }
     case fb::Op::IndexOp: {
       const auto* x = static_cast<const fb::IndexOp*>(op);
       if (x->kind() == fb::IndexKind::Constant) {
@@ -257,6 +263,15 @@ json InstructionJson(const Module& module, const fb::Function& function,
       out["result"] = d->result();
       out["source"] = d->source();
       out["dimension"] = d->dimension();
+      break;
+    }
+    case fb::Op::ExtractOp: {
+      const auto* x = static_cast<const fb::ExtractOp*>(op);
+      out["op"] = "extract";
+      out["result"] = x->result();
+      out["source"] = x->source();
+      out["element"] = x->element();
+      out["unsigned"] = x->is_unsigned();
       break;
     }
     case fb::Op::IndexOp: {

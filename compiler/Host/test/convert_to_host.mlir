@@ -218,10 +218,50 @@ func.func @scalar_constant() {
 // Tests that a tensor element read on the host for anything but a branch
 // is an error.
 func.func @extract(%x: tensor<f32>) {
-  // expected-error@+1 {{a tensor element read on the host only decides control flow}}
+  // expected-error@+1 {{a tensor element read on the host only decides control flow or is a size}}
   %e = tensor.extract %x[] : tensor<f32>
   %t = tensor.from_elements %e : tensor<f32>
   return
+}
+
+// -----
+
+// Tests that an element read at a computed position is an error: the host
+// reads sizes at constant positions.
+func.func @extract_computed(%x: tensor<4xi64>, %i: index) -> index {
+  // expected-error@+1 {{a tensor element read on the host only decides control flow or is a size}}
+  %e = tensor.extract %x[%i] : tensor<4xi64>
+  %n = arith.index_cast %e : i64 to index
+  return %n : index
+}
+
+// -----
+
+kiln.executable @sized {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {triple = "x86_64-unknown-linux-gnu", cpu = "x86-64", features = ""} {
+    kiln.executable.export @fill ordinal(0) bindings(1)
+  }
+}
+
+// Tests that a size read from a tensor's elements becomes host.extract at
+// the row-major element (zero-extended for index_castui) and sizes the
+// dispatch's result.
+// CHECK-LABEL: func.func @size_from_elements
+//  CHECK-SAME:     (%[[S:.+]]: tensor<2x3xi32>)
+//   CHECK-NOT:   tensor.extract
+//       CHECK:   %[[N:.+]] = host.extract %[[S]][5] : tensor<2x3xi32>
+//       CHECK:   %[[M:.+]] = host.extract %[[S]][1] unsigned : tensor<2x3xi32>
+//       CHECK:   host.dispatch @sized::@fill() into(%{{.+}}) dims(%[[N]], %[[M]])
+func.func @size_from_elements(%s: tensor<2x3xi32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %e = tensor.extract %s[%c1, %c2] : tensor<2x3xi32>
+  %n = arith.index_cast %e : i32 to index
+  %u = tensor.extract %s[%c0, %c1] : tensor<2x3xi32>
+  %m = arith.index_castui %u : i32 to index
+  %r = kiln.dispatch @sized::@fill() dims(%n, %m) : () -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
 }
 
 // -----

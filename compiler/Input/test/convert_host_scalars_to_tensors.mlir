@@ -108,3 +108,28 @@ func.func @opaque_size() -> tensor<?xf32> {
   %e = tensor.empty(%h) : tensor<?xf32>
   return %e : tensor<?xf32>
 }
+
+// -----
+
+// Tests that a size read from an integer tensor's contents (an element at
+// a constant position made an index) stays a host scalar, as does index
+// arithmetic on it, while an element read for anything else becomes a
+// slice.
+// CHECK-LABEL: func.func @size_from_contents
+//       CHECK:   %[[E:.+]] = tensor.extract %arg0[%{{.+}}] : tensor<2xi64>
+//       CHECK:   %[[N:.+]] = arith.index_cast %[[E]] : i64 to index
+//       CHECK:   %[[M:.+]] = arith.muli %[[N]], %{{.+}} : index
+//       CHECK:   tensor.empty(%[[M]]) : tensor<?xf32>
+//       CHECK:   tensor.extract_slice %arg0[0] [1] [1]
+func.func @size_from_contents(%s: tensor<2xi64>) -> (tensor<?xf32>, tensor<i64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %e = tensor.extract %s[%c1] : tensor<2xi64>
+  %n = arith.index_cast %e : i64 to index
+  %m = arith.muli %n, %c2 : index
+  %empty = tensor.empty(%m) : tensor<?xf32>
+  %v = tensor.extract %s[%c0] : tensor<2xi64>
+  %t = tensor.from_elements %v : tensor<i64>
+  return %empty, %t : tensor<?xf32>, tensor<i64>
+}

@@ -3,6 +3,8 @@
 #include "Dialect/Host/IR/HostOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include "Dialect/Kiln/IR/KilnOps.h"
 #include "mlir/IR/Builders.h"
@@ -29,6 +31,28 @@ bool mlir::kiln::host::isIndexArithmetic(Operation *op) {
              arith::FloorDivSIOp, arith::CeilDivSIOp, arith::RemSIOp,
              arith::MinSIOp, arith::MaxSIOp, arith::DivSIOp, arith::DivUIOp,
              arith::CeilDivUIOp, arith::RemUIOp>(op);
+}
+
+bool mlir::kiln::host::isSizeRead(Operation *op) {
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op)) {
+    auto extractOp = op->getOperand(0).getDefiningOp<tensor::ExtractOp>();
+    return extractOp && op->getResult(0).getType().isIndex() &&
+           isSizeRead(extractOp);
+  }
+  auto extractOp = dyn_cast<tensor::ExtractOp>(op);
+  if (!extractOp)
+    return false;
+  auto type = cast<RankedTensorType>(extractOp.getTensor().getType());
+  return type.hasStaticShape() && isa<IntegerType>(type.getElementType()) &&
+         llvm::all_of(extractOp.getIndices(),
+                      [](Value index) {
+                        return getConstantIntValue(index).has_value();
+                      }) &&
+         !extractOp->use_empty() &&
+         llvm::all_of(extractOp->getUsers(), [](Operation *user) {
+           return isa<arith::IndexCastOp, arith::IndexCastUIOp>(user) &&
+                  user->getResult(0).getType().isIndex();
+         });
 }
 
 //===----------------------------------------------------------------------===//
@@ -83,6 +107,25 @@ LogicalResult DimOp::verify() {
   if (getDimension().getSExtValue() >= rank)
     return emitOpError("reads dimension ")
            << getDimension().getSExtValue() << " of a value of rank " << rank;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ExtractOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ExtractOp::verify() {
+  auto type = cast<RankedTensorType>(getSource().getType());
+  if (!type.hasStaticShape())
+    return emitOpError("reads an element of a value of dynamic shape ") << type;
+  int64_t element = getElement().getSExtValue();
+  if (element < 0 || element >= type.getNumElements())
+    return emitOpError("reads element ")
+           << element << " of a value of " << type.getNumElements()
+           << " elements";
+  unsigned width = type.getElementTypeBitWidth();
+  if (width != 1 && width != 8 && width != 16 && width != 32 && width != 64)
+    return emitOpError("reads elements of ") << width << " bits";
   return success();
 }
 

@@ -37,6 +37,12 @@ int64_t getStorageByteSize(ShapedType type);
 /// subi, muli, floordivsi, ceildivsi, remsi, minsi, maxsi of indices.
 bool isIndexArithmetic(Operation *op);
 
+/// Whether `op` is a read of a size from a tensor's contents that a host
+/// function runs as it is (host.extract): a tensor.extract at constant
+/// positions of a statically shaped integer tensor whose every user makes
+/// it an index (arith.index_cast or index_castui), or such a cast of one.
+bool isSizeRead(Operation *op);
+
 } // namespace mlir::kiln::host
 
 #endif // KILN_DIALECT_HOST_IR_HOSTOPS_H_

@@ -175,6 +175,30 @@ def Host_DimOp : Host_Op<"dim", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Host_ExtractOp : Host_Op<"extract", [Pure]> {
+  let summary = "An element of an integer tensor, as an index, as the "
+                "program runs.";
+  let description = [{
+    Reads element `element` (row-major) of a statically shaped tensor of
+    integers into an index: sign-extended, or zero-extended with
+    `unsigned`. This is how sizes held in a tensor's contents (an ONNX
+    model's shape given as an input) reach the host's index arithmetic.
+
+    ```mlir
+    %n = host.extract %shape[2] : tensor<4xi64>
+    %u = host.extract %sizes[0] unsigned : tensor<2xi32>
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[AnySignlessInteger]>:$source,
+                       IndexAttr:$element, UnitAttr:$isUnsigned);
+  let results = (outs Index:$result);
+  let assemblyFormat = [{
+    $source `[` $element `]` (`unsigned` $isUnsigned^)? attr-dict `:`
+    type($source)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Dispatches and checks
 //===----------------------------------------------------------------------===//

@@ -179,3 +179,21 @@ func.func @negative_size() {
   %b = host.buffer -1
   host.return
 }
+
+// -----
+
+// Tests that an element read stays inside its tensor.
+func.func @extract_out_of_range(%s: tensor<2x2xi64>) -> index {
+  // expected-error@+1 {{reads element 4 of a value of 4 elements}}
+  %n = host.extract %s[4] : tensor<2x2xi64>
+  return %n : index
+}
+
+// -----
+
+// Tests that an element is read from a tensor of static shape.
+func.func @extract_dynamic(%s: tensor<?xi64>) -> index {
+  // expected-error@+1 {{reads an element of a value of dynamic shape 'tensor<?xi64>'}}
+  %n = host.extract %s[0] : tensor<?xi64>
+  return %n : index
+}

@@ -35,3 +35,12 @@ func.func @program(%c: tensor<i1>) -> (tensor<16xf32>, tensor<4x4xf32>) {
 ^z:
   host.return %r#1, %v : tensor<16xf32>, tensor<4x4xf32>
 }
+
+// CHECK-LABEL: func.func @sizes
+//       CHECK:   %{{.+}} = host.extract %arg0[3] : tensor<2x2xi32>
+//       CHECK:   %{{.+}} = host.extract %arg0[0] unsigned : tensor<2x2xi32>
+func.func @sizes(%s: tensor<2x2xi32>) -> (index, index) {
+  %a = host.extract %s[3] : tensor<2x2xi32>
+  %b = host.extract %s[0] unsigned : tensor<2x2xi32>
+  return %a, %b : index, index
+}

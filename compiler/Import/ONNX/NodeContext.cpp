@@ -148,10 +148,33 @@ FailureOr<SmallVector<OpFoldResult>> NodeContext::getIndexValues(unsigned i) {
   if (std::optional<ShapeElements> elements =
           importer.getShapeElements(node.input(i)))
     return *elements;
-  return fail("input " + Twine(i) + " ('" + node.input(i) +
-              "') must be known while importing or computed from the sizes "
-              "of tensors; values read from a tensor's contents when the "
-              "program runs cannot size a tensor");
+  // Read by the host as the program runs (host.extract).
+  RankedTensorType type = getInputType(i);
+  if (!type.hasStaticShape() || type.getRank() > 1 ||
+      !isa<IntegerType>(type.getElementType()) ||
+      type.getNumElements() > kMaxShapeElements)
+    return fail("input " + Twine(i) + " ('" + node.input(i) +
+                "') must be known while importing, computed from the sizes "
+                "of tensors, or a 1-D integer tensor of static size (of at "
+                "most " +
+                Twine(kMaxShapeElements) + " elements)");
+  Value input = getInput(i);
+  bool isUnsigned = isUnsignedInput(i);
+  SmallVector<OpFoldResult> values;
+  for (int64_t e = 0; e < type.getNumElements(); ++e) {
+    SmallVector<Value> position;
+    if (type.getRank() == 1)
+      position.push_back(arith::ConstantIndexOp::create(builder, loc, e));
+    Value element = tensor::ExtractOp::create(builder, loc, input, position);
+    values.push_back(isUnsigned
+                         ? arith::IndexCastUIOp::create(
+                               builder, loc, builder.getIndexType(), element)
+                               .getResult()
+                         : arith::IndexCastOp::create(
+                               builder, loc, builder.getIndexType(), element)
+                               .getResult());
+  }
+  return values;
 }
 
 std::optional<SmallVector<OpFoldResult>>

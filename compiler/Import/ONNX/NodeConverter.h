@@ -87,8 +87,9 @@ public:
   std::optional<SmallVector<double>> getConstantFloats(unsigned i) const;
   /// The values of a 1-D integer input as index values (sizes, starts,
   /// ...): constants where known, else computed by the host from the sizes
-  /// of tensors (ShapeArithmetic.h). Fails, with an error, for values held
-  /// only in a tensor's contents.
+  /// of tensors (ShapeArithmetic.h), else read by the host from the
+  /// contents of a statically shaped integer tensor of at most 1 dimension
+  /// when the program runs. Fails, with an error, for other tensors.
   FailureOr<SmallVector<OpFoldResult>> getIndexValues(unsigned i);
   /// The same, or nullopt (reporting nothing) when they are not known so.
   std::optional<SmallVector<OpFoldResult>> findIndexValues(unsigned i);

@@ -13,6 +13,7 @@
 
 #include "Import/ONNX/Builders.h"
 #include "Import/ONNX/NodeConverter.h"
+#include "Import/ONNX/ShapeArithmetic.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -526,6 +527,19 @@ LogicalResult convertTopK(NodeContext &ctx) {
     k = (*values)[0];
   }
   SmallVector<OpFoldResult> sizes = getSizes(b, loc, input);
+  // A K beyond the axis is an error: the host finds the outputs' size
+  // negative (n - (K - n) * (K + 1)) and stops the call.
+  if (!getConstantIntValue(*k) || !getConstantIntValue(sizes[*axis])) {
+    IndexMath math(b, loc);
+    OpFoldResult excess =
+        math.max(math.sub(*k, sizes[*axis]), math.constant(0));
+    k = math.sub(math.min(*k, sizes[*axis]),
+                 math.mul(excess, math.add(*k, math.constant(1))));
+  } else if (*getConstantIntValue(*k) > *getConstantIntValue(sizes[*axis])) {
+    return ctx.fail("K (" + Twine(*getConstantIntValue(*k)) +
+                    ") is larger than the axis (" +
+                    Twine(*getConstantIntValue(sizes[*axis])) + ")");
+  }
   Type i64 = b.getI64Type();
   Value zero = createIntScalar(b, loc, i64, 0);
 

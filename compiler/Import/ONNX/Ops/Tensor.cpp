@@ -9,6 +9,7 @@
 
 #include "Import/ONNX/Builders.h"
 #include "Import/ONNX/NodeConverter.h"
+#include "Import/ONNX/ShapeArithmetic.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -36,27 +37,6 @@ Value createIndexTensor(OpBuilder &b, Location loc,
   auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
                                     elementType);
   return tensor::FromElementsOp::create(b, loc, type, elements);
-}
-
-/// Folds `a op b` on index values where both are static.
-OpFoldResult addIndex(OpBuilder &b, Location loc, OpFoldResult lhs,
-                      OpFoldResult rhs) {
-  std::optional<int64_t> l = getConstantIntValue(lhs);
-  std::optional<int64_t> r = getConstantIntValue(rhs);
-  if (l && r)
-    return b.getIndexAttr(*l + *r);
-  return arith::AddIOp::create(b, loc, index(b, loc, lhs), index(b, loc, rhs))
-      .getResult();
-}
-
-OpFoldResult mulIndex(OpBuilder &b, Location loc, OpFoldResult lhs,
-                      OpFoldResult rhs) {
-  std::optional<int64_t> l = getConstantIntValue(lhs);
-  std::optional<int64_t> r = getConstantIntValue(rhs);
-  if (l && r)
-    return b.getIndexAttr(*l * *r);
-  return arith::MulIOp::create(b, loc, index(b, loc, lhs), index(b, loc, rhs))
-      .getResult();
 }
 
 //===----------------------------------------------------------------------===//
@@ -217,6 +197,16 @@ LogicalResult convertRange(NodeContext &ctx) {
 // Reshapes
 //===----------------------------------------------------------------------===//
 
+/// Whether `value` was read from a tensor's contents (not computed from
+/// sizes of tensors): an element made an index.
+bool isReadFromContents(OpFoldResult value) {
+  auto v = dyn_cast<Value>(value);
+  return v &&
+         isa_and_nonnull<arith::IndexCastOp, arith::IndexCastUIOp>(
+             v.getDefiningOp()) &&
+         v.getDefiningOp()->getOperand(0).getDefiningOp<tensor::ExtractOp>();
+}
+
 LogicalResult convertReshape(NodeContext &ctx) {
   Value input = ctx.getInput(0);
   OpBuilder &b = ctx.builder;
@@ -236,10 +226,22 @@ LogicalResult convertReshape(NodeContext &ctx) {
     bool allowZero = ctx.getInt("allowzero", 0);
     SmallVector<OpFoldResult> inputSizes = getSizes(b, loc, input);
     std::optional<unsigned> inferred;
+    // Entries read from the shape's contents as the program runs may be 0
+    // or -1 too: what they mean is computed by the host, without branches.
+    IndexMath math(b, loc);
+    SmallVector<OpFoldResult> isInferred(target->size(), math.constant(0));
     for (auto [i, value] : llvm::enumerate(*target)) {
       std::optional<int64_t> constant = getConstantIntValue(value);
       if (i < known.size() && known[i]) {
         sizes.push_back(*known[i]);
+      } else if (!constant && isReadFromContents(value)) {
+        // 0 copies the input's size (unless allowzero); -1 is inferred,
+        // counting as 1 in the others' product.
+        OpFoldResult size = value;
+        if (!allowZero && i < inputSizes.size())
+          size = math.select(math.isZero(value), inputSizes[i], value);
+        isInferred[i] = math.isNegative(value);
+        sizes.push_back(math.select(isInferred[i], math.constant(1), size));
       } else if (constant == 0 && !allowZero) {
         if (i >= inputSizes.size())
           return ctx.fail("shape copies dimension " + Twine(i) +
@@ -252,12 +254,18 @@ LogicalResult convertReshape(NodeContext &ctx) {
         sizes.push_back(value);
       }
     }
-    if (inferred) {
+    bool readsContents = llvm::any_of(isInferred, [](OpFoldResult flag) {
+      return !isConstantIntValue(flag, 0);
+    });
+    if (inferred || readsContents) {
       Value total = index(b, loc, getProduct(b, loc, inputSizes));
       Value others = index(b, loc, getProduct(b, loc, sizes));
-      sizes[*inferred] =
-          getAsOpFoldResult(arith::DivUIOp::create(b, loc, total, others)
-                                .getResult());
+      OpFoldResult quotient = getAsOpFoldResult(
+          arith::DivUIOp::create(b, loc, total, others).getResult());
+      if (inferred)
+        sizes[*inferred] = quotient;
+      for (auto [size, flag] : llvm::zip(sizes, isInferred))
+        size = math.select(flag, quotient, size);
     }
   }
   ctx.setOutput(0, reshape(b, loc, input, sizes));
@@ -453,7 +461,7 @@ LogicalResult convertSplit(NodeContext &ctx) {
     if (ctx.hasOutput(i))
       ctx.setOutput(i, tensor::ExtractSliceOp::create(b, loc, input, offsets,
                                                       partSizes, strides));
-    offset = addIndex(b, loc, offset, lengths[i]);
+    offset = IndexMath(b, loc).add(offset, lengths[i]);
   }
   return success();
 }
@@ -776,7 +784,7 @@ LogicalResult convertTile(NodeContext &ctx) {
     wideSizes.push_back((*repeats)[d]);
     wideSizes.push_back(inputSizes[d]);
     exprs.push_back(getAffineDimExpr(2 * d + 1, b.getContext()));
-    sizes.push_back(mulIndex(b, loc, (*repeats)[d], inputSizes[d]));
+    sizes.push_back(IndexMath(b, loc).mul((*repeats)[d], inputSizes[d]));
   }
   Value empty = createEmpty(b, loc, wideSizes, type.getElementType());
   SmallVector<AffineMap> maps = {
@@ -840,7 +848,8 @@ LogicalResult convertPad(NodeContext &ctx) {
       int64_t cropLow = std::max<int64_t>(-low[d], 0);
       int64_t cropHigh = std::max<int64_t>(-high[d], 0);
       offsets[d] = b.getIndexAttr(cropLow);
-      sizes[d] = addIndex(b, loc, sizes[d], b.getIndexAttr(-cropLow - cropHigh));
+      sizes[d] =
+          IndexMath(b, loc).add(sizes[d], b.getIndexAttr(-cropLow - cropHigh));
       low[d] = std::max<int64_t>(low[d], 0);
       high[d] = std::max<int64_t>(high[d], 0);
     }
@@ -870,8 +879,8 @@ LogicalResult convertPad(NodeContext &ctx) {
   SmallVector<OpFoldResult> inputSizes = getSizes(b, loc, input);
   SmallVector<OpFoldResult> sizes;
   for (int64_t d = 0; d < rank; ++d)
-    sizes.push_back(addIndex(b, loc, inputSizes[d],
-                             b.getIndexAttr(low[d] + high[d])));
+    sizes.push_back(
+        IndexMath(b, loc).add(inputSizes[d], b.getIndexAttr(low[d] + high[d])));
   Value empty = createEmpty(b, loc, sizes, type.getElementType());
   AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
   SmallVector<utils::IteratorType> iterators(rank,
@@ -1080,8 +1089,8 @@ LogicalResult convertDepthToSpace(NodeContext &ctx) {
                                   : SmallVector<int64_t>{0, 3, 4, 1, 5, 2};
   Value moved = transpose(b, loc, reshape(b, loc, input, split), perm);
   ctx.setOutput(0, reshape(b, loc, moved,
-                           {s[0], c, mulIndex(b, loc, s[2], bs),
-                            mulIndex(b, loc, s[3], bs)}));
+                           {s[0], c, IndexMath(b, loc).mul(s[2], bs),
+                            IndexMath(b, loc).mul(s[3], bs)}));
   return success();
 }
 
@@ -1104,9 +1113,11 @@ LogicalResult convertSpaceToDepth(NodeContext &ctx) {
   Value moved = transpose(b, loc, split,
                           crd ? ArrayRef<int64_t>{0, 1, 3, 5, 2, 4}
                               : ArrayRef<int64_t>{0, 3, 5, 1, 2, 4});
-  ctx.setOutput(0, reshape(b, loc, moved,
-                           {s[0], mulIndex(b, loc, s[1], b.getIndexAttr(block * block)),
-                            h, w}));
+  ctx.setOutput(
+      0,
+      reshape(b, loc, moved,
+              {s[0], IndexMath(b, loc).mul(s[1], b.getIndexAttr(block * block)),
+               h, w}));
   return success();
 }
 

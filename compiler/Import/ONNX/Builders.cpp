@@ -305,6 +305,50 @@ Value buildReduction(OpBuilder &b, Location loc, Value input,
   return generic.getResult(0);
 }
 
+Value buildMaskedReduction(OpBuilder &b, Location loc, Value input,
+                           ArrayRef<OpFoldResult> mask, Value init,
+                           MaskedCombineBody combine, ValueRange extras) {
+  MLIRContext *context = b.getContext();
+  int64_t rank = mask.size();
+  SmallVector<OpFoldResult> sizes = getSizes(b, loc, input);
+  IndexMath math(b, loc);
+  SmallVector<OpFoldResult> resultSizes, windowSizes;
+  for (auto [size, reduced] : llvm::zip(sizes, mask)) {
+    resultSizes.push_back(math.select(reduced, math.constant(1), size));
+    windowSizes.push_back(math.select(reduced, size, math.constant(1)));
+  }
+  // Loops 0..rank-1 walk the result, rank..2*rank-1 the window.
+  SmallVector<AffineExpr> inputExprs, resultExprs, windowExprs;
+  for (int64_t d = 0; d < rank; ++d) {
+    resultExprs.push_back(getAffineDimExpr(d, context));
+    windowExprs.push_back(getAffineDimExpr(rank + d, context));
+    inputExprs.push_back(resultExprs.back() + windowExprs.back());
+  }
+  auto resultMap = AffineMap::get(2 * rank, 0, resultExprs, context);
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(2 * rank, 0, inputExprs, context),
+      AffineMap::get(2 * rank, 0, windowExprs, context)};
+  maps.append(extras.size(), resultMap);
+  maps.push_back(resultMap);
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  iterators.append(rank, utils::IteratorType::reduction);
+  // The window's extents, read by no computation.
+  Value window = createEmpty(b, loc, windowSizes, b.getI8Type());
+  SmallVector<Value> inputs = {input, window};
+  llvm::append_range(inputs, extras);
+  Value filled = createFilled(b, loc, resultSizes, init);
+  auto generic = linalg::GenericOp::create(
+      b, loc, filled.getType(), inputs, filled, maps, iterators,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        linalg::YieldOp::create(nested, nestedLoc,
+                                combine(nested, nestedLoc, args[0],
+                                        args.drop_front(2).drop_back(),
+                                        args.back()));
+      });
+  return generic.getResult(0);
+}
+
 Value insertUnitDims(OpBuilder &b, Location loc, Value tensor,
                      ArrayRef<int64_t> axes) {
   if (axes.empty())

@@ -2,13 +2,15 @@
 //
 // Helpers the converters of several op families use: sizes, constants,
 // numpy-style broadcasting into linalg.generic, element conversions with
-// ONNX's Cast semantics, transposes and reshapes.
+// ONNX's Cast semantics, transposes and reshapes, index arithmetic.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KILN_IMPORT_ONNX_BUILDERS_H_
 #define KILN_IMPORT_ONNX_BUILDERS_H_
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -104,6 +106,24 @@ using CombineBody = function_ref<Value(OpBuilder &b, Location loc,
 Value buildReduction(OpBuilder &b, Location loc, Value input,
                      ArrayRef<int64_t> axes, Value init, CombineBody combine);
 
+/// How a reduction over dimensions chosen as the program runs folds one
+/// element into its accumulator; `extras` are the elements of the tensors
+/// read at the result's place.
+using MaskedCombineBody =
+    function_ref<Value(OpBuilder &b, Location loc, Value element,
+                       ValueRange extras, Value accumulator)>;
+
+/// Reduces `input` over the dimensions whose `mask` entry (an index value,
+/// 0 or 1, known when the program runs) is 1, from the scalar `init`,
+/// keeping every dimension (1 where reduced). One linalg.generic over the
+/// result's dimensions and a window of the extents reduced (the input's
+/// size where reduced, else 1), reading the input at result + window as a
+/// pooling does; `extras` (of the result's sizes) are read at the result's
+/// place.
+Value buildMaskedReduction(OpBuilder &b, Location loc, Value input,
+                           ArrayRef<OpFoldResult> mask, Value init,
+                           MaskedCombineBody combine, ValueRange extras = {});
+
 /// `tensor`'s sizes with a 1 inserted at each of `axes` (ascending, in the
 /// result's numbering): a reduction's result with its dimensions kept.
 Value insertUnitDims(OpBuilder &b, Location loc, Value tensor,
@@ -138,6 +158,149 @@ OpFoldResult getProduct(OpBuilder &b, Location loc,
 
 /// `value` as an index value (an attribute where static).
 Value getIndexValue(OpBuilder &b, Location loc, OpFoldResult value);
+
+/// Index arithmetic, folded where static: host functions compute sizes
+/// with it as the program runs.
+class IndexMath {
+public:
+  IndexMath(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
+  OpFoldResult constant(int64_t value) { return b.getIndexAttr(value); }
+
+  Value value(OpFoldResult v) { return getIndexValue(b, loc, v); }
+
+  template <typename OpTy, typename Fold>
+  OpFoldResult binary(OpFoldResult lhs, OpFoldResult rhs, Fold fold) {
+    std::optional<int64_t> l = getConstantIntValue(lhs);
+    std::optional<int64_t> r = getConstantIntValue(rhs);
+    if (l && r) {
+      std::optional<int64_t> folded = fold(*l, *r);
+      if (folded)
+        return constant(*folded);
+    }
+    return OpTy::create(b, loc, value(lhs), value(rhs)).getResult();
+  }
+
+  OpFoldResult add(OpFoldResult l, OpFoldResult r) {
+    if (isConstantIntValue(l, 0))
+      return r;
+    if (isConstantIntValue(r, 0))
+      return l;
+    return binary<arith::AddIOp>(l, r, [](int64_t a, int64_t b) {
+      return std::optional<int64_t>(a + b);
+    });
+  }
+  OpFoldResult sub(OpFoldResult l, OpFoldResult r) {
+    if (isConstantIntValue(r, 0))
+      return l;
+    return binary<arith::SubIOp>(l, r, [](int64_t a, int64_t b) {
+      return std::optional<int64_t>(a - b);
+    });
+  }
+  OpFoldResult mul(OpFoldResult l, OpFoldResult r) {
+    if (isConstantIntValue(l, 1) || isConstantIntValue(r, 0))
+      return r;
+    if (isConstantIntValue(r, 1) || isConstantIntValue(l, 0))
+      return l;
+    return binary<arith::MulIOp>(l, r, [](int64_t a, int64_t b) {
+      return std::optional<int64_t>(a * b);
+    });
+  }
+  /// Rounds toward zero, as ONNX's integer Div.
+  OpFoldResult div(OpFoldResult l, OpFoldResult r) {
+    return binary<arith::DivSIOp>(
+        l, r, [](int64_t a, int64_t b) -> std::optional<int64_t> {
+          if (b == 0)
+            return std::nullopt;
+          return a / b;
+        });
+  }
+  /// The divisor's sign, as ONNX's integer Mod: l - r * floor(l / r).
+  OpFoldResult mod(OpFoldResult l, OpFoldResult r) {
+    std::optional<int64_t> a = getConstantIntValue(l);
+    std::optional<int64_t> d = getConstantIntValue(r);
+    if (a && d && *d != 0) {
+      int64_t m = *a % *d;
+      if (m != 0 && ((m < 0) != (*d < 0)))
+        m += *d;
+      return constant(m);
+    }
+    return sub(l, mul(r, floorDiv(l, r)));
+  }
+  OpFoldResult floorDiv(OpFoldResult l, OpFoldResult r) {
+    return binary<arith::FloorDivSIOp>(
+        l, r, [](int64_t a, int64_t b) -> std::optional<int64_t> {
+          if (b == 0)
+            return std::nullopt;
+          return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
+        });
+  }
+  OpFoldResult max(OpFoldResult l, OpFoldResult r) {
+    return binary<arith::MaxSIOp>(l, r, [](int64_t a, int64_t b) {
+      return std::optional<int64_t>(std::max(a, b));
+    });
+  }
+  OpFoldResult min(OpFoldResult l, OpFoldResult r) {
+    return binary<arith::MinSIOp>(l, r, [](int64_t a, int64_t b) {
+      return std::optional<int64_t>(std::min(a, b));
+    });
+  }
+
+  // Comparisons and choices as 0 and 1, by the arithmetic above alone:
+  // what a host function computes (it has no comparisons or branches on
+  // indices).
+
+  /// 1 where `v` < 0, else 0.
+  OpFoldResult isNegative(OpFoldResult v) {
+    return sub(constant(0), max(min(v, constant(0)), constant(-1)));
+  }
+  /// 1 where `v` = 0, else 0.
+  OpFoldResult isZero(OpFoldResult v) {
+    OpFoldResult magnitude = max(v, sub(constant(0), v));
+    return sub(constant(1), min(magnitude, constant(1)));
+  }
+  /// A signed comparison as 0 or 1.
+  OpFoldResult compare(arith::CmpIPredicate predicate, OpFoldResult l,
+                       OpFoldResult r) {
+    using P = arith::CmpIPredicate;
+    switch (predicate) {
+    case P::eq:
+      return isZero(sub(l, r));
+    case P::ne:
+      return sub(constant(1), isZero(sub(l, r)));
+    case P::slt:
+      return isNegative(sub(l, r));
+    case P::sle:
+      return isNegative(sub(sub(l, r), constant(1)));
+    case P::sgt:
+      return isNegative(sub(r, l));
+    case P::sge:
+      return isNegative(sub(sub(r, l), constant(1)));
+    default:
+      break;
+    }
+    std::optional<int64_t> a = getConstantIntValue(l);
+    std::optional<int64_t> c = getConstantIntValue(r);
+    if (a && c)
+      return constant(
+          arith::applyCmpPredicate(predicate, APInt(64, *a), APInt(64, *c)));
+    Value flag = arith::CmpIOp::create(b, loc, predicate, value(l), value(r));
+    return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), flag)
+        .getResult();
+  }
+  /// `condition` (0 or 1) ? l : r.
+  OpFoldResult select(OpFoldResult condition, OpFoldResult l, OpFoldResult r) {
+    if (std::optional<int64_t> c = getConstantIntValue(condition))
+      return *c ? l : r;
+    if (l == r)
+      return l;
+    return add(r, mul(condition, sub(l, r)));
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+};
 
 /// A 0-d tensor as a scalar (tensor.extract).
 Value extractScalar(OpBuilder &b, Location loc, Value tensor);

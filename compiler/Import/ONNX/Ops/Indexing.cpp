@@ -13,7 +13,6 @@
 
 #include "Import/ONNX/Builders.h"
 #include "Import/ONNX/NodeConverter.h"
-#include "Import/ONNX/ShapeArithmetic.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

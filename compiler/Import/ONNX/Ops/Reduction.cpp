@@ -20,22 +20,54 @@ namespace {
 
 bool isFloat(Type type) { return isa<FloatType>(type); }
 
-/// The axes a Reduce* node reduces over, ascending; empty with
-/// noop_with_empty_axes means none (the ops' element maps still apply).
-FailureOr<SmallVector<int64_t>> getReduceAxes(NodeContext &ctx, int64_t rank) {
+/// The axes a Reduce* node reduces over: known while importing
+/// (ascending; empty with noop_with_empty_axes means none, the ops' element
+/// maps still applying), or given as a tensor the program reads as it runs
+/// (`mask`: 1 for each dimension reduced, 0 for the others).
+struct ReduceAxes {
   SmallVector<int64_t> axes;
+  std::optional<SmallVector<OpFoldResult>> mask;
+};
+
+FailureOr<ReduceAxes> getReduceAxes(NodeContext &ctx, int64_t rank) {
+  ReduceAxes result;
+  SmallVector<int64_t> &axes = result.axes;
   if (ctx.hasInput(1)) {
     std::optional<SmallVector<int64_t>> values = ctx.getConstantInts(1);
+    RankedTensorType type = ctx.getInputType(1);
+    if (!values && type.hasStaticShape() && type.getNumElements() == 0)
+      values.emplace();
+    if (!values && type.hasStaticShape()) {
+      FailureOr<SmallVector<OpFoldResult>> read = ctx.getIndexValues(1);
+      if (failed(read))
+        return failure();
+      // Dimension d is reduced where some axis is d or d - rank.
+      IndexMath math(ctx.builder, ctx.loc);
+      SmallVector<OpFoldResult> mask;
+      for (int64_t d = 0; d < rank; ++d) {
+        OpFoldResult hits = math.constant(0);
+        for (OpFoldResult axis : *read)
+          hits = math.add(hits,
+                          math.add(math.compare(arith::CmpIPredicate::eq, axis,
+                                                math.constant(d)),
+                                   math.compare(arith::CmpIPredicate::eq, axis,
+                                                math.constant(d - rank))));
+        mask.push_back(math.min(hits, math.constant(1)));
+      }
+      result.mask = std::move(mask);
+      return result;
+    }
     if (!values)
-      return ctx.fail("axes must be a constant");
+      return ctx.fail("axes must be a constant or a 1-D tensor of static "
+                      "size");
     axes = *values;
   } else if (ctx.hasAttribute("axes")) {
     axes = ctx.getInts("axes");
   }
   if (axes.empty()) {
-    if (ctx.getInt("noop_with_empty_axes", 0))
-      return axes;
-    return llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    if (!ctx.getInt("noop_with_empty_axes", 0))
+      axes = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    return result;
   }
   for (int64_t &axis : axes) {
     FailureOr<int64_t> normalized = ctx.normalizeAxis(axis, rank);
@@ -45,7 +77,29 @@ FailureOr<SmallVector<int64_t>> getReduceAxes(NodeContext &ctx, int64_t rank) {
   }
   llvm::sort(axes);
   axes.erase(llvm::unique(axes), axes.end());
-  return axes;
+  return result;
+}
+
+/// The sizes left of `sizes` once the dimensions `mask` marks are dropped:
+/// `count` of them, entry k the size of the k-th dimension not marked.
+SmallVector<OpFoldResult> getUnmarkedSizes(OpBuilder &b, Location loc,
+                                           ArrayRef<OpFoldResult> sizes,
+                                           ArrayRef<OpFoldResult> mask,
+                                           int64_t count) {
+  IndexMath math(b, loc);
+  SmallVector<OpFoldResult> kept(count, math.constant(0));
+  OpFoldResult before = math.constant(0);
+  for (auto [size, marked] : llvm::zip(sizes, mask)) {
+    OpFoldResult unmarked = math.sub(math.constant(1), marked);
+    for (int64_t k = 0; k < count; ++k) {
+      OpFoldResult isK =
+          math.mul(unmarked, math.compare(arith::CmpIPredicate::eq, before,
+                                          math.constant(k)));
+      kept[k] = math.add(kept[k], math.mul(isK, size));
+    }
+    before = math.add(before, unmarked);
+  }
+  return kept;
 }
 
 enum class Reduce { Sum, Mean, Max, Min, Prod, L1, L2, LogSum, LogSumExp,
@@ -61,25 +115,49 @@ template <Reduce kind>
 LogicalResult convertReduce(NodeContext &ctx) {
   Value input = ctx.getInput(0);
   RankedTensorType type = ctx.getInputType(0);
+  int64_t rank = type.getRank();
   Type elementType = type.getElementType();
   bool isUnsigned = ctx.isUnsignedInput(0);
-  FailureOr<SmallVector<int64_t>> axes = getReduceAxes(ctx, type.getRank());
-  if (failed(axes))
+  FailureOr<ReduceAxes> reduceAxes = getReduceAxes(ctx, rank);
+  if (failed(reduceAxes))
     return failure();
+  ArrayRef<int64_t> axes = reduceAxes->axes;
+  const std::optional<SmallVector<OpFoldResult>> &mask = reduceAxes->mask;
   OpBuilder &b = ctx.builder;
   Location loc = ctx.loc;
   if ((kind == Reduce::LogSum || kind == Reduce::LogSumExp ||
        kind == Reduce::L2) &&
       !isFloat(elementType))
     return ctx.fail("needs floating-point elements");
+  // No axes (noop_with_empty_axes): the reductions without an element map
+  // return their input.
+  if (!mask && axes.empty() &&
+      (kind == Reduce::Sum || kind == Reduce::Mean || kind == Reduce::Max ||
+       kind == Reduce::Min || kind == Reduce::Prod)) {
+    ctx.setOutput(0, input);
+    return success();
+  }
+
+  // Axes read as the program runs keep every dimension until the end;
+  // `extras` are read at the result's place.
+  auto reduce = [&](Value from, Value init, MaskedCombineBody combine,
+                    ValueRange extras = {}) -> Value {
+    if (mask)
+      return buildMaskedReduction(b, loc, from, *mask, init, combine, extras);
+    return buildReduction(b, loc, from, axes, init,
+                          [&](OpBuilder &nb, Location nl, Value x, Value acc) {
+                            return combine(nb, nl, x, {}, acc);
+                          });
+  };
 
   // The largest element, which LogSumExp subtracts before exponentiating.
   Value maximum;
   if (kind == Reduce::LogSumExp) {
     Value lowest = createLowest(b, loc, elementType, false);
-    maximum = buildReduction(
-        b, loc, input, *axes, lowest,
-        [&](OpBuilder &nb, Location nl, Value x, Value acc) -> Value {
+    maximum = reduce(
+        input, lowest,
+        [&](OpBuilder &nb, Location nl, Value x, ValueRange,
+            Value acc) -> Value {
           // Infinities do not shift the others.
           Value isInf = arith::CmpFOp::create(
               nb, nl, arith::CmpFPredicate::OEQ, math::AbsFOp::create(nb, nl, x),
@@ -98,15 +176,17 @@ LogicalResult convertReduce(NodeContext &ctx) {
                                 nb, nl, isLowest,
                                 createScalar(nb, nl, elementType, 0), m[0]);
                           });
-    // Broadcast back over the reduced axes to shift the input.
-    Value shift = insertUnitDims(b, loc, maximum, *axes);
-    FailureOr<Value> shifted = buildElementwise(
-        b, loc, {input, shift}, elementType,
-        [](OpBuilder &nb, Location nl, ValueRange x) -> Value {
-          return arith::SubFOp::create(nb, nl, x[0], x[1]);
-        },
-        getSizes(b, loc, input));
-    input = *shifted;
+    if (!mask) {
+      // Broadcast back over the reduced axes to shift the input.
+      Value shift = insertUnitDims(b, loc, maximum, axes);
+      FailureOr<Value> shifted = buildElementwise(
+          b, loc, {input, shift}, elementType,
+          [](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+            return arith::SubFOp::create(nb, nl, x[0], x[1]);
+          },
+          getSizes(b, loc, input));
+      input = *shifted;
+    }
   }
 
   Value init;
@@ -124,9 +204,14 @@ LogicalResult convertReduce(NodeContext &ctx) {
     init = createScalar(b, loc, elementType, 0);
     break;
   }
-  Value result = buildReduction(
-      b, loc, input, *axes, init,
-      [&](OpBuilder &nb, Location nl, Value x, Value acc) -> Value {
+  // With axes read as the program runs, LogSumExp shifts in the reduction.
+  SmallVector<Value> extras;
+  if (kind == Reduce::LogSumExp && mask)
+    extras.push_back(maximum);
+  Value result = reduce(
+      input, init,
+      [&](OpBuilder &nb, Location nl, Value x, ValueRange shift,
+          Value acc) -> Value {
         bool fp = isFloat(elementType);
         switch (kind) {
         case Reduce::Max:
@@ -147,34 +232,41 @@ LogicalResult convertReduce(NodeContext &ctx) {
                  : arith::MulIOp::create(nb, nl, x, x).getResult();
           break;
         case Reduce::LogSumExp:
+          if (!shift.empty())
+            x = arith::SubFOp::create(nb, nl, x, shift[0]);
           x = math::ExpOp::create(nb, nl, x);
           break;
         default:
           break;
         }
         return combineElements(nb, nl, Combine::Add, x, acc, isUnsigned);
-      });
+      },
+      extras);
 
   // What follows the sum.
   if (kind == Reduce::Mean) {
     SmallVector<OpFoldResult> sizes = getSizes(b, loc, ctx.getInput(0));
     SmallVector<OpFoldResult> reduced;
-    for (int64_t axis : *axes)
-      reduced.push_back(sizes[axis]);
+    IndexMath math(b, loc);
+    if (mask)
+      for (auto [size, marked] : llvm::zip(sizes, *mask))
+        reduced.push_back(math.select(marked, size, math.constant(1)));
+    else
+      for (int64_t axis : axes)
+        reduced.push_back(sizes[axis]);
     Value count = getIndexValue(b, loc, getProduct(b, loc, reduced));
-    Value countElement = convertScalar(b, loc, count, elementType, false,
-                                       isUnsigned);
-    result = elementwise(b, loc, result,
-                         [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
-                           if (isFloat(elementType))
-                             return arith::DivFOp::create(nb, nl, x[0],
-                                                          countElement);
-                           if (isUnsigned)
-                             return arith::DivUIOp::create(nb, nl, x[0],
-                                                           countElement);
-                           return arith::DivSIOp::create(nb, nl, x[0],
-                                                         countElement);
-                         });
+    // Converted by the kernel: a count known only as the program runs is
+    // an index the host passes it.
+    result = elementwise(
+        b, loc, result, [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+          Value countElement =
+              convertScalar(nb, nl, count, elementType, false, isUnsigned);
+          if (isFloat(elementType))
+            return arith::DivFOp::create(nb, nl, x[0], countElement);
+          if (isUnsigned)
+            return arith::DivUIOp::create(nb, nl, x[0], countElement);
+          return arith::DivSIOp::create(nb, nl, x[0], countElement);
+        });
   } else if (kind == Reduce::L2) {
     result = elementwise(b, loc, result,
                          [](OpBuilder &nb, Location nl, ValueRange x) -> Value {
@@ -199,8 +291,18 @@ LogicalResult convertReduce(NodeContext &ctx) {
                            });
     }
   }
-  if (ctx.getInt("keepdims", 1))
-    result = insertUnitDims(b, loc, result, *axes);
+  bool keepDims = ctx.getInt("keepdims", 1);
+  if (mask && !keepDims) {
+    // The reduced dimensions, of size 1, dropped: as many as axes listed.
+    int64_t count = rank - ctx.getInputType(1).getNumElements();
+    if (count < 0)
+      return ctx.fail("lists more axes than the input has dimensions");
+    result = reshape(
+        b, loc, result,
+        getUnmarkedSizes(b, loc, getSizes(b, loc, input), *mask, count));
+  } else if (!mask && keepDims) {
+    result = insertUnitDims(b, loc, result, axes);
+  }
   ctx.setOutput(0, result);
   return success();
 }

@@ -6,7 +6,8 @@
 // flow carrying it) or, for ops that need the scalar itself (an scf.if
 // condition, a slice offset, a fill value), reads it back with
 // tensor.extract just before the use. Those reads are pure: dispatch
-// formation clones them into the dispatch that needs them.
+// formation clones them into the dispatch that needs them. A computed
+// scalar (a size) a tensor op takes becomes a 0-d tensor a kernel writes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -258,15 +259,26 @@ private:
       }
       return cached;
     }
+    // Written by a kernel the scalar is passed to: the host keeps sizes
+    // in registers and writes no tensor elements itself.
     rewriter.setInsertionPoint(user);
-    Value scalar = value;
-    if (scalar.getType().isIndex())
-      scalar = arith::IndexCastOp::create(rewriter, user->getLoc(),
-                                          rewriter.getI64Type(), scalar);
-    Operation *fromElements = tensor::FromElementsOp::create(
-        rewriter, user->getLoc(), getTensorType(value.getType()), scalar);
-    created.insert(fromElements);
-    return fromElements->getResult(0);
+    Location loc = user->getLoc();
+    RankedTensorType type = getTensorType(value.getType());
+    auto empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                         type.getElementType());
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, type, ValueRange{}, ValueRange{empty},
+        AffineMap::get(rewriter.getContext()), {},
+        [&](OpBuilder &b, Location nestedLoc, ValueRange) {
+          Value scalar = value;
+          if (scalar.getType().isIndex())
+            scalar = arith::IndexCastOp::create(b, nestedLoc,
+                                                type.getElementType(), scalar);
+          linalg::YieldOp::create(b, nestedLoc, scalar);
+        });
+    created.insert(empty);
+    created.insert(generic);
+    return generic.getResult(0);
   }
 
   /// Retypes the scalar results of `op` (control flow, barriers) in place.

@@ -133,3 +133,22 @@ func.func @size_from_contents(%s: tensor<2xi64>) -> (tensor<?xf32>, tensor<i64>)
   %t = tensor.from_elements %v : tensor<i64>
   return %empty, %t : tensor<?xf32>, tensor<i64>
 }
+
+// -----
+
+// Tests that a size a tensor op takes becomes a 0-d tensor a kernel writes
+// (the size passed into it), not elements the host would write.
+// CHECK-LABEL: func.func @size_as_tensor
+//       CHECK:   %[[D:.+]] = tensor.dim %arg0, %c0 : tensor<?xf32>
+//       CHECK:   %[[E:.+]] = tensor.empty() : tensor<i64>
+//       CHECK:   %[[T:.+]] = linalg.generic {{.+}} outs(%[[E]] : tensor<i64>)
+//       CHECK:     %[[I:.+]] = arith.index_cast %[[D]] : index to i64
+//       CHECK:     linalg.yield %[[I]] : i64
+//       CHECK:   tensor.expand_shape %[[T]] [] output_shape [1] : tensor<i64> into tensor<1xi64>
+func.func @size_as_tensor(%x: tensor<?xf32>) -> tensor<1xi64> {
+  %c0 = arith.constant 0 : index
+  %d = tensor.dim %x, %c0 : tensor<?xf32>
+  %i = arith.index_cast %d : index to i64
+  %t = tensor.from_elements %i : tensor<1xi64>
+  return %t : tensor<1xi64>
+}

@@ -308,8 +308,6 @@ Value buildReduction(OpBuilder &b, Location loc, Value input,
 Value buildMaskedReduction(OpBuilder &b, Location loc, Value input,
                            ArrayRef<OpFoldResult> mask, Value init,
                            MaskedCombineBody combine, ValueRange extras) {
-  MLIRContext *context = b.getContext();
-  int64_t rank = mask.size();
   SmallVector<OpFoldResult> sizes = getSizes(b, loc, input);
   IndexMath math(b, loc);
   SmallVector<OpFoldResult> resultSizes, windowSizes;
@@ -317,6 +315,74 @@ Value buildMaskedReduction(OpBuilder &b, Location loc, Value input,
     resultSizes.push_back(math.select(reduced, math.constant(1), size));
     windowSizes.push_back(math.select(reduced, size, math.constant(1)));
   }
+  return buildWindowReduction(b, loc, input, resultSizes, windowSizes, init,
+                              combine, extras);
+}
+
+SmallVector<OpFoldResult> getAxesMask(OpBuilder &b, Location loc,
+                                      ArrayRef<OpFoldResult> axes,
+                                      int64_t rank) {
+  IndexMath math(b, loc);
+  SmallVector<OpFoldResult> mask;
+  for (int64_t d = 0; d < rank; ++d) {
+    OpFoldResult hits = math.constant(0);
+    for (OpFoldResult axis : axes)
+      hits = math.add(hits, math.namesDimension(axis, d, rank));
+    mask.push_back(math.min(hits, math.constant(1)));
+  }
+  return mask;
+}
+
+SmallVector<OpFoldResult> getUnmarkedSizes(OpBuilder &b, Location loc,
+                                           ArrayRef<OpFoldResult> sizes,
+                                           ArrayRef<OpFoldResult> mask,
+                                           int64_t count) {
+  IndexMath math(b, loc);
+  SmallVector<OpFoldResult> kept(count, math.constant(0));
+  OpFoldResult before = math.constant(0);
+  for (auto [size, marked] : llvm::zip(sizes, mask)) {
+    OpFoldResult unmarked = math.sub(math.constant(1), marked);
+    for (int64_t k = 0; k < count; ++k) {
+      OpFoldResult isK =
+          math.mul(unmarked, math.compare(arith::CmpIPredicate::eq, before,
+                                          math.constant(k)));
+      kept[k] = math.add(kept[k], math.mul(isK, size));
+    }
+    before = math.add(before, unmarked);
+  }
+  return kept;
+}
+
+SmallVector<OpFoldResult> getSizesAroundMarked(OpBuilder &b, Location loc,
+                                               ArrayRef<OpFoldResult> sizes,
+                                               ArrayRef<OpFoldResult> mask) {
+  IndexMath math(b, loc);
+  SmallVector<OpFoldResult> result;
+  OpFoldResult before = math.constant(0);
+  for (auto [d, marked] : llvm::enumerate(mask)) {
+    // Unmarked, dimension d takes sizes[d - before].
+    OpFoldResult size = marked;
+    OpFoldResult unmarked = math.sub(math.constant(1), marked);
+    for (auto [k, given] : llvm::enumerate(sizes)) {
+      if (k > d)
+        break;
+      OpFoldResult isK =
+          math.compare(arith::CmpIPredicate::eq,
+                       math.sub(math.constant(d), before), math.constant(k));
+      size = math.add(size, math.mul(math.mul(unmarked, isK), given));
+    }
+    result.push_back(size);
+    before = math.add(before, marked);
+  }
+  return result;
+}
+
+Value buildWindowReduction(OpBuilder &b, Location loc, Value input,
+                           ArrayRef<OpFoldResult> resultSizes,
+                           ArrayRef<OpFoldResult> windowSizes, Value init,
+                           MaskedCombineBody combine, ValueRange extras) {
+  MLIRContext *context = b.getContext();
+  int64_t rank = resultSizes.size();
   // Loops 0..rank-1 walk the result, rank..2*rank-1 the window.
   SmallVector<AffineExpr> inputExprs, resultExprs, windowExprs;
   for (int64_t d = 0; d < rank; ++d) {

@@ -115,13 +115,38 @@ using MaskedCombineBody =
 
 /// Reduces `input` over the dimensions whose `mask` entry (an index value,
 /// 0 or 1, known when the program runs) is 1, from the scalar `init`,
-/// keeping every dimension (1 where reduced). One linalg.generic over the
-/// result's dimensions and a window of the extents reduced (the input's
-/// size where reduced, else 1), reading the input at result + window as a
-/// pooling does; `extras` (of the result's sizes) are read at the result's
-/// place.
+/// keeping every dimension (1 where reduced): a window reduction (below)
+/// whose window is the input's size where reduced, else 1.
 Value buildMaskedReduction(OpBuilder &b, Location loc, Value input,
                            ArrayRef<OpFoldResult> mask, Value init,
+                           MaskedCombineBody combine, ValueRange extras = {});
+
+/// For each of `rank` dimensions, 1 where some of `axes` (index values
+/// known when the program runs, in [-rank, rank)) names it, else 0.
+SmallVector<OpFoldResult> getAxesMask(OpBuilder &b, Location loc,
+                                      ArrayRef<OpFoldResult> axes,
+                                      int64_t rank);
+
+/// The sizes left of `sizes` once the dimensions `mask` marks are dropped:
+/// `count` of them, entry k the size of the k-th dimension not marked.
+SmallVector<OpFoldResult> getUnmarkedSizes(OpBuilder &b, Location loc,
+                                           ArrayRef<OpFoldResult> sizes,
+                                           ArrayRef<OpFoldResult> mask,
+                                           int64_t count);
+
+/// The inverse: `sizes` in order at the dimensions `mask` leaves unmarked,
+/// 1 at the marked ones.
+SmallVector<OpFoldResult> getSizesAroundMarked(OpBuilder &b, Location loc,
+                                               ArrayRef<OpFoldResult> sizes,
+                                               ArrayRef<OpFoldResult> mask);
+
+/// Folds, at each place o of a result of `resultSizes`, the elements of
+/// `input` at o + w for every w in a window of `windowSizes`, from the
+/// scalar `init`; `extras` (of the result's sizes) are read at o. The
+/// input must hold every place read.
+Value buildWindowReduction(OpBuilder &b, Location loc, Value input,
+                           ArrayRef<OpFoldResult> resultSizes,
+                           ArrayRef<OpFoldResult> windowSizes, Value init,
                            MaskedCombineBody combine, ValueRange extras = {});
 
 /// `tensor`'s sizes with a 1 inserted at each of `axes` (ascending, in the
@@ -181,20 +206,23 @@ public:
     return OpTy::create(b, loc, value(lhs), value(rhs)).getResult();
   }
 
+  /// Folds wrap around as the host's 64-bit arithmetic does.
+  static int64_t wrap(uint64_t value) { return static_cast<int64_t>(value); }
+
   OpFoldResult add(OpFoldResult l, OpFoldResult r) {
     if (isConstantIntValue(l, 0))
       return r;
     if (isConstantIntValue(r, 0))
       return l;
     return binary<arith::AddIOp>(l, r, [](int64_t a, int64_t b) {
-      return std::optional<int64_t>(a + b);
+      return std::optional<int64_t>(wrap(uint64_t(a) + uint64_t(b)));
     });
   }
   OpFoldResult sub(OpFoldResult l, OpFoldResult r) {
     if (isConstantIntValue(r, 0))
       return l;
     return binary<arith::SubIOp>(l, r, [](int64_t a, int64_t b) {
-      return std::optional<int64_t>(a - b);
+      return std::optional<int64_t>(wrap(uint64_t(a) - uint64_t(b)));
     });
   }
   OpFoldResult mul(OpFoldResult l, OpFoldResult r) {
@@ -203,7 +231,7 @@ public:
     if (isConstantIntValue(r, 1) || isConstantIntValue(l, 0))
       return l;
     return binary<arith::MulIOp>(l, r, [](int64_t a, int64_t b) {
-      return std::optional<int64_t>(a * b);
+      return std::optional<int64_t>(wrap(uint64_t(a) * uint64_t(b)));
     });
   }
   /// Rounds toward zero, as ONNX's integer Div.
@@ -287,6 +315,11 @@ public:
     Value flag = arith::CmpIOp::create(b, loc, predicate, value(l), value(r));
     return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), flag)
         .getResult();
+  }
+  /// 1 where `axis` (in [-rank, rank)) names dimension `d`, else 0.
+  OpFoldResult namesDimension(OpFoldResult axis, int64_t d, int64_t rank) {
+    return add(compare(arith::CmpIPredicate::eq, axis, constant(d)),
+               compare(arith::CmpIPredicate::eq, axis, constant(d - rank)));
   }
   /// `condition` (0 or 1) ? l : r.
   OpFoldResult select(OpFoldResult condition, OpFoldResult l, OpFoldResult r) {

@@ -41,20 +41,7 @@ FailureOr<ReduceAxes> getReduceAxes(NodeContext &ctx, int64_t rank) {
       FailureOr<SmallVector<OpFoldResult>> read = ctx.getIndexValues(1);
       if (failed(read))
         return failure();
-      // Dimension d is reduced where some axis is d or d - rank.
-      IndexMath math(ctx.builder, ctx.loc);
-      SmallVector<OpFoldResult> mask;
-      for (int64_t d = 0; d < rank; ++d) {
-        OpFoldResult hits = math.constant(0);
-        for (OpFoldResult axis : *read)
-          hits = math.add(hits,
-                          math.add(math.compare(arith::CmpIPredicate::eq, axis,
-                                                math.constant(d)),
-                                   math.compare(arith::CmpIPredicate::eq, axis,
-                                                math.constant(d - rank))));
-        mask.push_back(math.min(hits, math.constant(1)));
-      }
-      result.mask = std::move(mask);
+      result.mask = getAxesMask(ctx.builder, ctx.loc, *read, rank);
       return result;
     }
     if (!values)
@@ -78,28 +65,6 @@ FailureOr<ReduceAxes> getReduceAxes(NodeContext &ctx, int64_t rank) {
   llvm::sort(axes);
   axes.erase(llvm::unique(axes), axes.end());
   return result;
-}
-
-/// The sizes left of `sizes` once the dimensions `mask` marks are dropped:
-/// `count` of them, entry k the size of the k-th dimension not marked.
-SmallVector<OpFoldResult> getUnmarkedSizes(OpBuilder &b, Location loc,
-                                           ArrayRef<OpFoldResult> sizes,
-                                           ArrayRef<OpFoldResult> mask,
-                                           int64_t count) {
-  IndexMath math(b, loc);
-  SmallVector<OpFoldResult> kept(count, math.constant(0));
-  OpFoldResult before = math.constant(0);
-  for (auto [size, marked] : llvm::zip(sizes, mask)) {
-    OpFoldResult unmarked = math.sub(math.constant(1), marked);
-    for (int64_t k = 0; k < count; ++k) {
-      OpFoldResult isK =
-          math.mul(unmarked, math.compare(arith::CmpIPredicate::eq, before,
-                                          math.constant(k)));
-      kept[k] = math.add(kept[k], math.mul(isK, size));
-    }
-    before = math.add(before, unmarked);
-  }
-  return kept;
 }
 
 enum class Reduce { Sum, Mean, Max, Min, Prod, L1, L2, LogSum, LogSumExp,
@@ -499,23 +464,76 @@ LogicalResult convertHardmax(NodeContext &ctx) {
 /// CumSum and CumProd: out[i] folds every in[j] with j before (or after,
 /// `reverse`) i along the axis, i itself unless `exclusive`. Each output
 /// element reduces its whole slice, which is quadratic in the axis' length.
+/// The same over an axis read as the program runs: at each place, a window
+/// reduction over the axis' whole length (1 along the others) of the input
+/// padded with the identity where the window leaves it, so that the window
+/// at i covers the places before i (forward; from i - n + 1 inclusive,
+/// i - n exclusive) or after it (reverse).
+Value buildCumulativeOverReadAxis(OpBuilder &b, Location loc, Value input,
+                                  OpFoldResult axis, Value identity,
+                                  bool exclusive, bool reverse,
+                                  MaskedCombineBody combine) {
+  IndexMath math(b, loc);
+  SmallVector<OpFoldResult> sizes = getSizes(b, loc, input);
+  int64_t rank = sizes.size();
+  SmallVector<OpFoldResult> low, high, windowSizes, offsets, paddedSizes;
+  for (int64_t d = 0; d < rank; ++d) {
+    OpFoldResult marked = math.namesDimension(axis, d, rank);
+    // n along the axis, 0 along the others.
+    OpFoldResult extent = math.mul(marked, sizes[d]);
+    OpFoldResult padding = exclusive ? extent : math.sub(extent, marked);
+    low.push_back(reverse ? math.constant(0) : padding);
+    high.push_back(reverse ? padding : math.constant(0));
+    windowSizes.push_back(math.select(marked, sizes[d], math.constant(1)));
+    // Reverse and exclusive starts one after i: the padded input from 1.
+    offsets.push_back(reverse && exclusive ? marked : math.constant(0));
+    paddedSizes.push_back(
+        math.sub(math.add(sizes[d], padding), offsets.back()));
+  }
+  Value padded =
+      tensor::PadOp::create(b, loc, Type(), input, low, high, identity);
+  if (reverse && exclusive)
+    padded = tensor::ExtractSliceOp::create(
+        b, loc, padded, offsets, paddedSizes,
+        SmallVector<OpFoldResult>(rank, math.constant(1)));
+  return buildWindowReduction(b, loc, padded, sizes, windowSizes, identity,
+                              combine);
+}
+
 template <bool product>
 LogicalResult convertCumulative(NodeContext &ctx) {
   Value input = ctx.getInput(0);
   RankedTensorType type = ctx.getInputType(0);
   int64_t rank = type.getRank();
-  std::optional<SmallVector<int64_t>> axisValues = ctx.getConstantInts(1);
-  if (!axisValues || axisValues->size() != 1)
-    return ctx.fail("axis must be a constant");
-  FailureOr<int64_t> axis = ctx.normalizeAxis((*axisValues)[0], rank);
-  if (failed(axis))
-    return failure();
   bool exclusive = ctx.getInt("exclusive", 0);
   bool reverse = ctx.getInt("reverse", 0);
+  bool isUnsigned = ctx.isUnsignedInput(0);
   OpBuilder &b = ctx.builder;
   Location loc = ctx.loc;
   Type elementType = type.getElementType();
   Value init = createScalar(b, loc, elementType, product ? 1 : 0);
+  std::optional<SmallVector<int64_t>> axisValues = ctx.getConstantInts(1);
+  if (!axisValues) {
+    FailureOr<SmallVector<OpFoldResult>> read = ctx.getIndexValues(1);
+    if (failed(read))
+      return failure();
+    if (read->size() != 1)
+      return ctx.fail("axis must hold one value");
+    ctx.setOutput(
+        0, buildCumulativeOverReadAxis(
+               b, loc, input, read->front(), init, exclusive, reverse,
+               [&](OpBuilder &nb, Location nl, Value x, ValueRange, Value acc) {
+                 return combineElements(nb, nl,
+                                        product ? Combine::Mul : Combine::Add,
+                                        x, acc, isUnsigned);
+               }));
+    return success();
+  }
+  if (axisValues->size() != 1)
+    return ctx.fail("axis must hold one value");
+  FailureOr<int64_t> axis = ctx.normalizeAxis((*axisValues)[0], rank);
+  if (failed(axis))
+    return failure();
   Value filled = createFilled(b, loc, getSizes(b, loc, input), init);
   // Loops: the output's dims, then j along the axis.
   SmallVector<AffineExpr> inputExprs, outputExprs;

@@ -153,8 +153,48 @@ LogicalResult convertRange(NodeContext &ctx) {
                                    arith::ConstantIndexOp::create(b, loc, 0))
                 .getResult();
   } else {
-    return ctx.fail("the number of elements must be known while importing "
-                    "or computed from the sizes of tensors");
+    // Counted by a kernel, max(ceil((limit - start) / delta), 0) (floats
+    // in f64, as numpy counts), which the host then reads.
+    auto countType = RankedTensorType::get({}, b.getI64Type());
+    Value countInit = createEmpty(b, loc, {}, b.getI64Type());
+    AffineMap scalarMap = AffineMap::get(b.getContext());
+    SmallVector<Value> boundTensors;
+    for (unsigned i = 0; i < 3; ++i)
+      boundTensors.push_back(reshape(b, loc, ctx.getInput(i), {}));
+    auto counted = linalg::GenericOp::create(
+        b, loc, countType, boundTensors, countInit,
+        SmallVector<AffineMap>(4, scalarMap), {},
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          Type i64 = nb.getI64Type();
+          Value bounds[3] = {args[0], args[1], args[2]};
+          Value steps;
+          if (isa<FloatType>(elementType)) {
+            Type f64 = nb.getF64Type();
+            for (Value &bound : bounds)
+              bound = convertScalar(nb, nl, bound, f64, false, false);
+            Value quotient = arith::DivFOp::create(
+                nb, nl, arith::SubFOp::create(nb, nl, bounds[1], bounds[0]),
+                bounds[2]);
+            steps = arith::FPToSIOp::create(
+                nb, nl, i64, math::CeilOp::create(nb, nl, quotient));
+          } else {
+            for (Value &bound : bounds)
+              bound = convertScalar(nb, nl, bound, i64, isUnsigned, false);
+            steps = arith::CeilDivSIOp::create(
+                nb, nl, arith::SubIOp::create(nb, nl, bounds[1], bounds[0]),
+                bounds[2]);
+          }
+          linalg::YieldOp::create(
+              nb, nl,
+              arith::MaxSIOp::create(nb, nl, steps,
+                                     createIntScalar(nb, nl, i64, 0))
+                  .getResult());
+        });
+    count = arith::IndexCastOp::create(
+                b, loc, b.getIndexType(),
+                tensor::ExtractOp::create(b, loc, counted.getResult(0),
+                                          ValueRange{}))
+                .getResult();
   }
   Value empty = createEmpty(b, loc, {count}, elementType);
   AffineMap identity = AffineMap::getMultiDimIdentityMap(1, b.getContext());
@@ -330,9 +370,31 @@ FailureOr<SmallVector<int64_t>> getAxes(NodeContext &ctx, int64_t rank,
   return axes;
 }
 
+/// Whether Squeeze's or Unsqueeze's axes are read as the program runs.
+bool hasReadAxes(NodeContext &ctx) {
+  return ctx.hasInput(1) && !ctx.getConstantInts(1);
+}
+
 LogicalResult convertSqueeze(NodeContext &ctx) {
   Value input = ctx.getInput(0);
   RankedTensorType type = ctx.getInputType(0);
+  if (hasReadAxes(ctx)) {
+    // The dimensions the axes name dropped, as many as they list.
+    FailureOr<SmallVector<OpFoldResult>> axes = ctx.getIndexValues(1);
+    if (failed(axes))
+      return failure();
+    int64_t count = type.getRank() - axes->size();
+    if (count < 0)
+      return ctx.fail("lists more axes than the input has dimensions");
+    OpBuilder &b = ctx.builder;
+    Location loc = ctx.loc;
+    ctx.setOutput(
+        0, reshape(b, loc, input,
+                   getUnmarkedSizes(b, loc, getSizes(b, loc, input),
+                                    getAxesMask(b, loc, *axes, type.getRank()),
+                                    count)));
+    return success();
+  }
   FailureOr<SmallVector<int64_t>> axes =
       getAxes(ctx, type.getRank(), /*required=*/false);
   if (failed(axes))
@@ -367,10 +429,24 @@ LogicalResult convertUnsqueeze(NodeContext &ctx) {
     rank += ctx.getInputType(1).getNumElements();
   else
     rank += ctx.getInts("axes").size();
+  SmallVector<OpFoldResult> inputSizes = getSizes(ctx.builder, ctx.loc, input);
+  if (hasReadAxes(ctx)) {
+    // Ones where the axes name the output's dimensions, the input's sizes
+    // in order between them.
+    FailureOr<SmallVector<OpFoldResult>> axes = ctx.getIndexValues(1);
+    if (failed(axes))
+      return failure();
+    OpBuilder &b = ctx.builder;
+    Location loc = ctx.loc;
+    ctx.setOutput(
+        0, reshape(b, loc, input,
+                   getSizesAroundMarked(b, loc, inputSizes,
+                                        getAxesMask(b, loc, *axes, rank))));
+    return success();
+  }
   FailureOr<SmallVector<int64_t>> axes = getAxes(ctx, rank, /*required=*/true);
   if (failed(axes))
     return failure();
-  SmallVector<OpFoldResult> inputSizes = getSizes(ctx.builder, ctx.loc, input);
   SmallVector<OpFoldResult> sizes;
   unsigned next = 0;
   for (int64_t d = 0; d < rank; ++d) {
@@ -467,116 +543,107 @@ LogicalResult convertSplit(NodeContext &ctx) {
 
 /// Clamps an ONNX slice bound (negative: from the end) into [low, size +
 /// high], where `high` is 0 for starts and ends of positive steps and -1
-/// for those of negative steps.
-OpFoldResult clampBound(OpBuilder &b, Location loc, int64_t bound,
-                        OpFoldResult size, int64_t low, int64_t high) {
-  if (std::optional<int64_t> staticSize = getConstantIntValue(size)) {
-    int64_t value = bound < 0 ? bound + *staticSize : bound;
-    return b.getIndexAttr(std::clamp<int64_t>(value, low, *staticSize + high));
-  }
-  Value dim = index(b, loc, size);
-  Value value;
-  if (bound < 0) {
-    // Below -size, clamp to low.
-    if (bound == std::numeric_limits<int64_t>::min())
-      return b.getIndexAttr(low);
-    value = arith::AddIOp::create(b, loc, dim,
-                                  arith::ConstantIndexOp::create(b, loc, bound));
-  } else {
-    value = arith::ConstantIndexOp::create(b, loc, bound);
-  }
-  Value upper = arith::AddIOp::create(
-      b, loc, dim, arith::ConstantIndexOp::create(b, loc, high));
-  value = arith::MinSIOp::create(b, loc, value, upper);
-  value = arith::MaxSIOp::create(b, loc, value,
-                                 arith::ConstantIndexOp::create(b, loc, low));
-  return value;
+/// for those of negative steps (`low` -1 for their ends).
+OpFoldResult clampBound(IndexMath &math, OpFoldResult bound, OpFoldResult size,
+                        OpFoldResult low, OpFoldResult high) {
+  OpFoldResult value = math.add(bound, math.mul(math.isNegative(bound), size));
+  return math.max(math.min(value, math.add(size, high)), low);
 }
 
 LogicalResult convertSlice(NodeContext &ctx) {
   Value input = ctx.getInput(0);
   RankedTensorType type = ctx.getInputType(0);
   int64_t rank = type.getRank();
-  std::optional<SmallVector<int64_t>> starts = ctx.getConstantInts(1);
-  std::optional<SmallVector<int64_t>> ends = ctx.getConstantInts(2);
-  if (!starts || !ends)
-    return ctx.fail("starts and ends must be constants");
-  SmallVector<int64_t> axes;
+  // Starts, ends, axes and steps are constants or read as the program runs.
+  FailureOr<SmallVector<OpFoldResult>> starts = ctx.getIndexValues(1);
+  if (failed(starts))
+    return failure();
+  FailureOr<SmallVector<OpFoldResult>> ends = ctx.getIndexValues(2);
+  if (failed(ends))
+    return failure();
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  IndexMath math(b, loc);
+  SmallVector<OpFoldResult> axes;
   if (ctx.hasInput(3)) {
-    std::optional<SmallVector<int64_t>> values = ctx.getConstantInts(3);
-    if (!values)
-      return ctx.fail("axes must be a constant");
-    axes = *values;
+    FailureOr<SmallVector<OpFoldResult>> values = ctx.getIndexValues(3);
+    if (failed(values))
+      return failure();
+    axes = std::move(*values);
   } else {
-    axes = llvm::to_vector(llvm::seq<int64_t>(0, starts->size()));
+    for (size_t i = 0; i < starts->size(); ++i)
+      axes.push_back(math.constant(i));
   }
-  SmallVector<int64_t> steps(starts->size(), 1);
+  SmallVector<OpFoldResult> steps(starts->size(), math.constant(1));
   if (ctx.hasInput(4)) {
-    std::optional<SmallVector<int64_t>> values = ctx.getConstantInts(4);
-    if (!values)
-      return ctx.fail("steps must be a constant");
-    steps = *values;
+    FailureOr<SmallVector<OpFoldResult>> values = ctx.getIndexValues(4);
+    if (failed(values))
+      return failure();
+    steps = std::move(*values);
   }
   if (ends->size() != starts->size() || axes.size() != starts->size() ||
       steps.size() != starts->size())
     return ctx.fail("starts, ends, axes and steps differ in length");
-  OpBuilder &b = ctx.builder;
-  Location loc = ctx.loc;
   SmallVector<OpFoldResult> sizes = getSizes(b, loc, input);
+  // Each dimension's start, end and step as given: those of the axis
+  // naming it, else the whole dimension.
+  SmallVector<std::optional<OpFoldResult>> dimStarts(rank), dimEnds(rank),
+      dimSteps(rank);
+  for (auto [i, axis] : llvm::enumerate(axes)) {
+    if (std::optional<int64_t> known = getConstantIntValue(axis)) {
+      FailureOr<int64_t> normalized = ctx.normalizeAxis(*known, rank);
+      if (failed(normalized))
+        return failure();
+      dimStarts[*normalized] = (*starts)[i];
+      dimEnds[*normalized] = (*ends)[i];
+      dimSteps[*normalized] = steps[i];
+      continue;
+    }
+    for (int64_t d = 0; d < rank; ++d) {
+      OpFoldResult names = math.namesDimension(axis, d, rank);
+      auto pick = [&](std::optional<OpFoldResult> &current, OpFoldResult given,
+                      OpFoldResult otherwise) {
+        current = math.select(names, given, current.value_or(otherwise));
+      };
+      pick(dimStarts[d], (*starts)[i], math.constant(0));
+      pick(dimEnds[d], (*ends)[i], sizes[d]);
+      pick(dimSteps[d], steps[i], math.constant(1));
+    }
+  }
   SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
   SmallVector<OpFoldResult> lengths = sizes;
-  SmallVector<int64_t> strides(rank, 1);
-  for (auto [i, axisValue] : llvm::enumerate(axes)) {
-    FailureOr<int64_t> axis = ctx.normalizeAxis(axisValue, rank);
-    if (failed(axis))
-      return failure();
-    int64_t step = steps[i];
-    if (step == 0)
+  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!dimStarts[d])
+      continue;
+    OpFoldResult step = *dimSteps[d];
+    if (isConstantIntValue(step, 0))
       return ctx.fail("steps must not be 0");
-    OpFoldResult size = sizes[*axis];
-    OpFoldResult start, end;
-    if (step > 0) {
-      start = clampBound(b, loc, (*starts)[i], size, 0, 0);
-      end = clampBound(b, loc, (*ends)[i], size, 0, 0);
-    } else {
-      start = clampBound(b, loc, (*starts)[i], size, 0, -1);
-      end = clampBound(b, loc, (*ends)[i], size, -1, -1);
-    }
-    // count = max(ceil((end - start) / step), 0)
-    std::optional<int64_t> s = getConstantIntValue(start);
-    std::optional<int64_t> e = getConstantIntValue(end);
-    OpFoldResult count;
-    if (s && e) {
-      int64_t span = step > 0 ? *e - *s : *s - *e;
-      int64_t magnitude = std::abs(step);
-      count = b.getIndexAttr(std::max<int64_t>((span + magnitude - 1) / magnitude, 0));
-    } else {
-      Value span = step > 0
-                       ? arith::SubIOp::create(b, loc, index(b, loc, end),
-                                               index(b, loc, start))
-                             .getResult()
-                       : arith::SubIOp::create(b, loc, index(b, loc, start),
-                                               index(b, loc, end))
-                             .getResult();
-      Value magnitude = arith::ConstantIndexOp::create(b, loc, std::abs(step));
-      Value steps = arith::CeilDivSIOp::create(b, loc, span, magnitude);
-      count = arith::MaxSIOp::create(b, loc, steps,
-                                     arith::ConstantIndexOp::create(b, loc, 0))
-                  .getResult();
-    }
-    offsets[*axis] = start;
-    lengths[*axis] = count;
-    strides[*axis] = step;
+    OpFoldResult size = sizes[d];
+    // Bounds of negative steps clamp one lower.
+    OpFoldResult backwards = math.isNegative(step);
+    OpFoldResult high = math.sub(math.constant(0), backwards);
+    OpFoldResult start =
+        clampBound(math, *dimStarts[d], size, math.constant(0), high);
+    OpFoldResult end = clampBound(math, *dimEnds[d], size, high, high);
+    // count = max(ceil((end - start) / step), 0), ceil(x / m) = -floor(-x / m)
+    OpFoldResult count =
+        math.sub(math.constant(0), math.floorDiv(math.sub(start, end), step));
+    offsets[d] = start;
+    lengths[d] = math.max(count, math.constant(0));
+    strides[d] = step;
   }
-  if (llvm::all_of(strides, [](int64_t s) { return s > 0; })) {
-    SmallVector<OpFoldResult> strideValues;
-    for (int64_t stride : strides)
-      strideValues.push_back(b.getIndexAttr(stride));
+  auto isPositive = [](OpFoldResult stride) {
+    std::optional<int64_t> value = getConstantIntValue(stride);
+    return value && *value > 0;
+  };
+  if (llvm::all_of(strides, isPositive)) {
     ctx.setOutput(0, tensor::ExtractSliceOp::create(b, loc, input, offsets,
-                                                    lengths, strideValues));
+                                                    lengths, strides));
     return success();
   }
-  // A negative step reads backwards: each element gathered from its place.
+  // A negative step (or one read as the program runs) reads backwards:
+  // each element gathered from its place.
   Value empty = createEmpty(b, loc, lengths, type.getElementType());
   AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
   SmallVector<utils::IteratorType> iterators(rank,
@@ -588,8 +655,7 @@ LogicalResult convertSlice(NodeContext &ctx) {
         for (int64_t d = 0; d < rank; ++d) {
           Value i = linalg::IndexOp::create(nested, nestedLoc, d);
           Value offset = index(nested, nestedLoc, offsets[d]);
-          Value stride =
-              arith::ConstantIndexOp::create(nested, nestedLoc, strides[d]);
+          Value stride = index(nested, nestedLoc, strides[d]);
           indices.push_back(arith::AddIOp::create(
               nested, nestedLoc, offset,
               arith::MulIOp::create(nested, nestedLoc, i, stride)));
@@ -805,100 +871,142 @@ LogicalResult convertPad(NodeContext &ctx) {
   RankedTensorType type = ctx.getInputType(0);
   int64_t rank = type.getRank();
   std::string mode = ctx.getString("mode", "constant");
-  SmallVector<int64_t> pads;
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  IndexMath math(b, loc);
+  // Pads and axes are constants or read as the program runs.
+  SmallVector<OpFoldResult> pads;
   if (ctx.hasInput(1)) {
-    std::optional<SmallVector<int64_t>> values = ctx.getConstantInts(1);
-    if (!values)
-      return ctx.fail("pads must be a constant");
-    pads = *values;
+    FailureOr<SmallVector<OpFoldResult>> values = ctx.getIndexValues(1);
+    if (failed(values))
+      return failure();
+    pads = std::move(*values);
   } else {
-    pads = ctx.getInts("pads");
+    for (int64_t pad : ctx.getInts("pads"))
+      pads.push_back(math.constant(pad));
   }
-  SmallVector<int64_t> axes = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  SmallVector<OpFoldResult> axes;
+  for (int64_t d = 0; d < rank; ++d)
+    axes.push_back(math.constant(d));
   if (ctx.hasInput(3)) {
-    std::optional<SmallVector<int64_t>> values = ctx.getConstantInts(3);
-    if (!values)
-      return ctx.fail("axes must be a constant");
-    axes.clear();
-    for (int64_t axis : *values) {
-      FailureOr<int64_t> normalized = ctx.normalizeAxis(axis, rank);
-      if (failed(normalized))
-        return failure();
-      axes.push_back(*normalized);
-    }
+    FailureOr<SmallVector<OpFoldResult>> values = ctx.getIndexValues(3);
+    if (failed(values))
+      return failure();
+    axes = std::move(*values);
   }
   if (pads.size() != 2 * axes.size())
     return ctx.fail("pads has " + Twine(pads.size()) + " entries for " +
                     Twine(axes.size()) + " axes");
-  SmallVector<int64_t> low(rank, 0), high(rank, 0);
+  // Dimension d takes the pads of the axes naming it (d or d - rank).
+  SmallVector<OpFoldResult> low(rank, math.constant(0)),
+      high(rank, math.constant(0));
   for (auto [i, axis] : llvm::enumerate(axes)) {
-    low[axis] = pads[i];
-    high[axis] = pads[i + axes.size()];
+    if (std::optional<int64_t> known = getConstantIntValue(axis)) {
+      FailureOr<int64_t> normalized = ctx.normalizeAxis(*known, rank);
+      if (failed(normalized))
+        return failure();
+      low[*normalized] = pads[i];
+      high[*normalized] = pads[i + axes.size()];
+      continue;
+    }
+    for (int64_t d = 0; d < rank; ++d) {
+      OpFoldResult names = math.namesDimension(axis, d, rank);
+      low[d] = math.add(low[d], math.mul(names, pads[i]));
+      high[d] = math.add(high[d], math.mul(names, pads[i + axes.size()]));
+    }
   }
-  OpBuilder &b = ctx.builder;
-  Location loc = ctx.loc;
   // Negative pads crop first.
-  if (llvm::any_of(low, [](int64_t p) { return p < 0; }) ||
-      llvm::any_of(high, [](int64_t p) { return p < 0; })) {
+  auto isNonNegative = [](OpFoldResult pad) {
+    std::optional<int64_t> value = getConstantIntValue(pad);
+    return value && *value >= 0;
+  };
+  if (!llvm::all_of(low, isNonNegative) || !llvm::all_of(high, isNonNegative)) {
     SmallVector<OpFoldResult> sizes = getSizes(b, loc, input);
     SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
     SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
     for (int64_t d = 0; d < rank; ++d) {
-      int64_t cropLow = std::max<int64_t>(-low[d], 0);
-      int64_t cropHigh = std::max<int64_t>(-high[d], 0);
-      offsets[d] = b.getIndexAttr(cropLow);
-      sizes[d] =
-          IndexMath(b, loc).add(sizes[d], b.getIndexAttr(-cropLow - cropHigh));
-      low[d] = std::max<int64_t>(low[d], 0);
-      high[d] = std::max<int64_t>(high[d], 0);
+      OpFoldResult cropLow =
+          math.max(math.sub(math.constant(0), low[d]), math.constant(0));
+      OpFoldResult cropHigh =
+          math.max(math.sub(math.constant(0), high[d]), math.constant(0));
+      offsets[d] = cropLow;
+      sizes[d] = math.sub(sizes[d], math.add(cropLow, cropHigh));
+      low[d] = math.max(low[d], math.constant(0));
+      high[d] = math.max(high[d], math.constant(0));
     }
     input = tensor::ExtractSliceOp::create(b, loc, input, offsets, sizes,
                                            strides);
   }
-  if (mode == "constant") {
-    Value value;
-    if (ctx.hasInput(2))
-      value = extractScalar(b, loc, ctx.getInput(2));
-    else
-      value = arith::ConstantOp::create(
-          b, loc, b.getZeroAttr(type.getElementType()));
-    SmallVector<OpFoldResult> lowValues, highValues;
-    for (int64_t d = 0; d < rank; ++d) {
-      lowValues.push_back(b.getIndexAttr(low[d]));
-      highValues.push_back(b.getIndexAttr(high[d]));
-    }
-    ctx.setOutput(0, tensor::PadOp::create(b, loc, Type(), input, lowValues,
-                                           highValues, value));
-    return success();
-  }
-  if (mode != "reflect" && mode != "edge" && mode != "wrap")
+  if (mode != "constant" && mode != "reflect" && mode != "edge" &&
+      mode != "wrap")
     return ctx.fail("mode must be constant, reflect, edge or wrap, got '" +
                     mode + "'");
+  bool staticPads =
+      llvm::all_of(low, isNonNegative) && llvm::all_of(high, isNonNegative);
+  // Padded by a value: tensor.pad where the pads are constants and the
+  // value given, not computed; else the generic below (the host can pad
+  // neither by pads read as the program runs nor by a computed value).
+  Value padValue;
+  if (mode == "constant") {
+    if (ctx.hasInput(2))
+      padValue = ctx.getInput(2);
+    else
+      padValue = createFilled(b, loc, {},
+                              createScalar(b, loc, type.getElementType(), 0));
+    bool givenValue = isa<BlockArgument>(padValue) ||
+                      matchPattern(padValue, m_Constant()) ||
+                      padValue.getDefiningOp<linalg::FillOp>();
+    if (staticPads && givenValue) {
+      ctx.setOutput(0, tensor::PadOp::create(b, loc, Type(), input, low, high,
+                                             extractScalar(b, loc, padValue)));
+      return success();
+    }
+    padValue = reshape(b, loc, padValue, {});
+  }
   // Each element read from the place its mode maps it to.
   SmallVector<OpFoldResult> inputSizes = getSizes(b, loc, input);
   SmallVector<OpFoldResult> sizes;
   for (int64_t d = 0; d < rank; ++d)
-    sizes.push_back(
-        IndexMath(b, loc).add(inputSizes[d], b.getIndexAttr(low[d] + high[d])));
+    sizes.push_back(math.add(inputSizes[d], math.add(low[d], high[d])));
   Value empty = createEmpty(b, loc, sizes, type.getElementType());
   AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  if (padValue) {
+    inputs.push_back(padValue);
+    maps.push_back(AffineMap::get(rank, 0, {}, b.getContext()));
+  }
+  maps.push_back(identity);
   auto generic = linalg::GenericOp::create(
-      b, loc, empty.getType(), ValueRange{}, empty, identity, iterators,
-      [&](OpBuilder &nb, Location nl, ValueRange) {
+      b, loc, empty.getType(), inputs, empty, maps, iterators,
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
         SmallVector<Value> indices;
+        Value inside;
         for (int64_t d = 0; d < rank; ++d) {
           Value i = linalg::IndexOp::create(nb, nl, d);
           Value size = index(nb, nl, inputSizes[d]);
           Value zero = arith::ConstantIndexOp::create(nb, nl, 0);
           Value one = arith::ConstantIndexOp::create(nb, nl, 1);
           // Position in the input, before wrapping: i - low.
-          Value position = arith::SubIOp::create(
-              nb, nl, i, arith::ConstantIndexOp::create(nb, nl, low[d]));
+          Value position =
+              arith::SubIOp::create(nb, nl, i, index(nb, nl, low[d]));
           Value last = arith::SubIOp::create(nb, nl, size, one);
           Value source;
-          if (mode == "edge") {
+          if (mode == "constant") {
+            // Read at the nearest place; chosen where inside.
+            Value fits = arith::AndIOp::create(
+                nb, nl,
+                arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::sge,
+                                      position, zero),
+                arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::slt,
+                                      position, size));
+            inside =
+                inside ? arith::AndIOp::create(nb, nl, inside, fits).getResult()
+                       : fits;
+          }
+          if (mode == "edge" || mode == "constant") {
             source = arith::MinSIOp::create(
                 nb, nl, arith::MaxSIOp::create(nb, nl, position, zero), last);
           } else if (mode == "wrap") {
@@ -929,6 +1037,8 @@ LogicalResult convertPad(NodeContext &ctx) {
           indices.push_back(source);
         }
         Value element = tensor::ExtractOp::create(nb, nl, input, indices);
+        if (inside)
+          element = arith::SelectOp::create(nb, nl, inside, element, args[0]);
         linalg::YieldOp::create(nb, nl, element);
       });
   ctx.setOutput(0, generic.getResult(0));

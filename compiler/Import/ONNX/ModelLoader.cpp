@@ -469,7 +469,10 @@ private:
       onnx::GraphProto expanded;
       std::vector<NodeOrigin> expandedOrigins;
       bool changed = false;
-      for (auto [index, node] : llvm::enumerate(model.graph().node())) {
+      for (auto entry : llvm::enumerate(model.graph().node())) {
+        // Named, not bound: lambdas below capture it.
+        size_t index = entry.index();
+        const onnx::NodeProto &node = entry.value();
         const onnx::OpSchema *schema =
             isDefaultDomain(node.domain()) &&
                     !options.convertedOps->contains(node.op_type())
@@ -524,6 +527,15 @@ private:
           for (int a = attributes->size() - 1; a >= 0; --a)
             if ((*attributes)[a].type() == onnx::AttributeProto::UNDEFINED)
               attributes->DeleteSubrange(a, 1);
+          // It also names an input the body leaves out ('') as a value of
+          // its own, which nothing defines: left out again.
+          if (expanded.node_size() - before == function.node_size()) {
+            const onnx::NodeProto &bodyNode = function.node(i - before);
+            for (int j = 0; j < bodyNode.input_size() && j < inner.input_size();
+                 ++j)
+              if (bodyNode.input(j).empty())
+                inner.set_input(j, "");
+          }
           inner.set_name(node.name() + "/" + inner.op_type() + "_" +
                          std::to_string(i - before));
           expandedOrigins.push_back(origins[index]);

@@ -157,6 +157,23 @@ def test_quantized(bin_dir, work):
                  "QLinearConv", "quantized ops")
 
 
+def test_einsum_equation(bin_dir, work):
+    # ONNX's shape inference loops forever on such an operand; kiln refuses
+    # it before.
+    a = helper.make_tensor_value_info("a", TensorProto.FLOAT, [2, 3])
+    b = helper.make_tensor_value_info("b", TensorProto.FLOAT, [3, 4])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 4])
+    node = helper.make_node("Einsum", ["a", "b"], ["y"], name="contract",
+                            equation="ij,.<jk->ik")
+    graph = helper.make_graph([node], "e", [a, b], [y])
+    model = helper.make_model(graph, ir_version=10,
+                              opset_imports=[helper.make_opsetid("", 21)])
+    path = os.path.join(work, "einsum.onnx")
+    onnx.save(model, path)
+    expect_error("Einsum equation refused", bin_dir, path, work, path,
+                 "node 'contract' (Einsum): the equation 'ij,.<jk->ik'")
+
+
 def save_external(model, folder, location):
     """Saves `model` with its weight `w` in the side file `location`."""
     os.makedirs(os.path.join(folder, os.path.dirname(location)),
@@ -230,7 +247,8 @@ def main():
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="kiln-import-errors-") as work:
         for test in (test_malformed, test_versions, test_checker,
-                     test_missing_ops, test_quantized, test_external_data):
+                     test_missing_ops, test_quantized, test_einsum_equation,
+                     test_external_data):
             test(args.bin_dir, work)
     if FAILURES:
         print("%d failed: %s" % (len(FAILURES), ", ".join(FAILURES)))

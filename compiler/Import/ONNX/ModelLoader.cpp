@@ -157,9 +157,10 @@ public:
   FailureOr<std::unique_ptr<LoadedModel>>
   load(std::unique_ptr<llvm::MemoryBuffer> contents) {
     if (failed(parse(std::move(contents))) || failed(checkVersions()) ||
-        failed(moveWeightsOut()) || failed(check("")) ||
-        failed(nameNodes()) || failed(inlineLocalFunctions()) ||
-        failed(convert()) || failed(expandFunctions()))
+        failed(checkEquations()) || failed(moveWeightsOut()) ||
+        failed(check("")) || failed(nameNodes()) ||
+        failed(inlineLocalFunctions()) || failed(convert()) ||
+        failed(expandFunctions()))
       return failure();
     return std::move(result);
   }
@@ -228,6 +229,61 @@ private:
                      << getNewestOpset() << ")";
     if (model.graph().node_size() == 0 && model.graph().output_size() == 0)
       return error() << "the model's graph is empty";
+    return success();
+  }
+
+  /// Refuses an Einsum equation ONNX's shape inference cannot read (it
+  /// loops forever on a character other than a letter or an ellipsis in an
+  /// operand), in every graph and function of the model; spaces, which
+  /// numpy allows, are dropped.
+  LogicalResult checkEquations() {
+    auto isValid = [](StringRef equation) {
+      auto isLabels = [](StringRef labels) {
+        return llvm::all_of(labels, [](char c) { return llvm::isAlpha(c); });
+      };
+      auto isTerm = [&](StringRef term) {
+        auto [before, after] = term.split("...");
+        return isLabels(before) && isLabels(after);
+      };
+      auto [inputs, output] = equation.split("->");
+      SmallVector<StringRef> terms;
+      inputs.split(terms, ',');
+      return llvm::all_of(terms, isTerm) && isTerm(output) &&
+             !output.contains("->");
+    };
+    using Nodes = google::protobuf::RepeatedPtrField<onnx::NodeProto>;
+    std::function<LogicalResult(Nodes &)> checkNodes =
+        [&](Nodes &nodes) -> LogicalResult {
+      for (onnx::NodeProto &node : nodes) {
+        for (onnx::AttributeProto &attribute : *node.mutable_attribute()) {
+          if (attribute.has_g() &&
+              failed(checkNodes(*attribute.mutable_g()->mutable_node())))
+            return failure();
+          for (onnx::GraphProto &graph : *attribute.mutable_graphs())
+            if (failed(checkNodes(*graph.mutable_node())))
+              return failure();
+          if (node.op_type() != "Einsum" || attribute.name() != "equation")
+            continue;
+          std::string equation = attribute.s();
+          llvm::erase_if(equation, [](char c) { return llvm::isSpace(c); });
+          if (!isValid(equation))
+            return error() << (node.name().empty()
+                                   ? "an Einsum node"
+                                   : "node '" + node.name() + "' (Einsum)")
+                           << ": the equation '" << attribute.s()
+                           << "' is not operands of letters (and at most "
+                              "one '...' each) joined by ',', with an "
+                              "optional '->' and result";
+          attribute.set_s(equation);
+        }
+      }
+      return success();
+    };
+    if (failed(checkNodes(*model.mutable_graph()->mutable_node())))
+      return failure();
+    for (onnx::FunctionProto &function : *model.mutable_functions())
+      if (failed(checkNodes(*function.mutable_node())))
+        return failure();
     return success();
   }
 

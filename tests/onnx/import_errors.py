@@ -82,6 +82,15 @@ def test_malformed(bin_dir, work):
         f.write(data[:len(data) // 2])
     expect_error("truncated", bin_dir, path, work, path, "error:")
 
+    # ONNX's text parser throws on a size beyond 64 bits.
+    path = os.path.join(work, "huge.onnxtxt")
+    with open(path, "w") as f:
+        f.write('<ir_version: 10, opset_import: ["" : 21]>\n'
+                'g (float[99999999999999999999999] a) => (float[2] y) {\n'
+                '  y = Relu(a)\n}\n')
+    expect_error("text out of range", bin_dir, path, work, path,
+                 "not a model in ONNX's text format")
+
     path = os.path.join(work, "empty.onnx")
     open(path, "wb").close()
     expect_error("empty file", bin_dir, path, work, path)

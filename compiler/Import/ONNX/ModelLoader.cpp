@@ -193,7 +193,11 @@ private:
     if (isTextFormat(path, *contents)) {
       onnx::OnnxParser parser(std::string_view(contents->data(),
                                                contents->size()));
-      onnx::Common::Status status = parser.Parse(model);
+      onnx::Common::Status status;
+      // The parser throws on some malformed text (a number out of range).
+      if (failed(guard("not a model in ONNX's text format",
+                       [&] { status = parser.Parse(model); })))
+        return failure();
       if (!status.IsOK())
         return error() << "not a model in ONNX's text format: "
                        << StringRef(status.ErrorMessage()).trim();

@@ -10,7 +10,7 @@ FUZZ_SMOKE_SECONDS ?= 20
 # Extra flags for bench/models, e.g. BENCH_MODELS_FLAGS="--threads=1 --workloads=mlp".
 BENCH_MODELS_FLAGS ?=
 
-.PHONY: all deps onnx python-env configure build test test-asan test-asan-compiler test-tsan fuzz fuzz-smoke demo bench clean
+.PHONY: all deps onnx python-env configure build test test-asan test-asan-compiler test-tsan fuzz fuzz-smoke fuzz-import demo bench clean
 
 all: build
 
@@ -81,6 +81,20 @@ fuzz: build $(BUILD)-fuzz/build.ninja
 
 fuzz-smoke:
 	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
+
+# The ONNX importer's libFuzzer target (compiler/Import/ONNX/fuzz): the
+# importer and the dialects it uses, built with clang under ASan + UBSan in
+# $(BUILD)-fuzz-import, seeded with the importer's lit models.
+$(BUILD)-fuzz-import/build.ninja: | deps onnx
+	CC=clang-14 CXX=clang++-14 cmake -G Ninja -S . -B $(BUILD)-fuzz-import \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKILN_SANITIZER=address \
+	  -DKILN_BUILD_RUNTIME=OFF -DKILN_BUILD_TESTS=OFF -DKILN_BUILD_BENCH=OFF \
+	  -DKILN_BUILD_FUZZERS=ON -DKILN_ONNX_PREFIX=$(ONNX_PREFIX)
+
+fuzz-import: build $(BUILD)-fuzz-import/build.ninja
+	ninja -C $(BUILD)-fuzz-import -j$(JOBS) kiln_onnx_import_fuzzer
+	tools/fuzz/run_fuzzers.sh $(FUZZ_SECONDS) $(BUILD)-fuzz-import \
+	  $(BUILD)/bin/kiln-compile onnx_import
 
 # Compiles the samples with every stage's IR embedded, runs them, and shows
 # each dispatch with the code behind it (read from the module itself): an

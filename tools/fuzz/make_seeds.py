@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Writes seed corpora for the fuzz targets in runtime/fuzz.
+"""Writes seed corpora for the fuzz targets in runtime/fuzz and the importer's.
 
 Module seeds (module and sources fuzzers) are real modules: the samples and a
 few end-to-end programs compiled at every --executable-debug-level. Tensor
 text and .npy seeds cover each element type and shape form the parsers know.
+ONNX seeds are the importer's lit models, each part on its own, in ONNX's
+text format, and the bundled sample as a binary protobuf.
 
 Usage: make_seeds.py --kiln-compile=PATH --out=DIR
 """
@@ -68,6 +70,19 @@ def npy_bytes(descr, code, shape, version=(1, 0)):
     return b"\x93NUMPY" + bytes(version) + length + header.encode() + data
 
 
+ONNX_SAMPLES = ["samples/lenet.onnx"]
+
+
+def write_onnx_seeds(out):
+    out.mkdir(parents=True, exist_ok=True)
+    for test in sorted((ROOT / "compiler/Import/ONNX/test").glob("*.onnxtxt")):
+        parts = test.read_text().split("\n# -----\n")
+        for i, part in enumerate(parts):
+            (out / f"{test.stem}.{i}.onnxtxt").write_text(part)
+    for sample in ONNX_SAMPLES:
+        (out / pathlib.Path(sample).name).write_bytes((ROOT / sample).read_bytes())
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kiln-compile", required=True)
@@ -88,6 +103,8 @@ def main():
     texts.mkdir(parents=True, exist_ok=True)
     for i, text in enumerate(TENSOR_TEXTS):
         (texts / f"seed{i:02d}.txt").write_text(text)
+
+    write_onnx_seeds(args.out / "onnx_import")
 
     npys = args.out / "npy"
     npys.mkdir(parents=True, exist_ok=True)

@@ -11,6 +11,8 @@
 
 #include "Dispatch/Utils.h"
 
+#include "Dialect/Host/IR/HostOps.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -280,8 +282,13 @@ void pullInProducers(Group &group, DenseSet<Operation *> &grouped) {
       worklist.push_back(producer);
       return;
     }
-    // Scalars cannot be bound to a dispatch: whatever computes them runs
-    // inside, reading its own tensor operands through bindings.
+    // Sizes the host computes stay on the host: the dispatch takes them as
+    // constants, so that its loops run to bounds the host launches it
+    // with (a strided convolution's output size over dynamic inputs).
+    if (host::isIndexArithmetic(producer) && !isa<arith::ConstantOp>(producer))
+      return;
+    // Other scalars cannot be bound to a dispatch: whatever computes them
+    // runs inside, reading its own tensor operands through bindings.
     if (!isa<ShapedType>(operand.get().getType()) && isPure(producer) &&
         producer->getNumRegions() == 0) {
       group.cloned.insert(producer);

@@ -596,3 +596,30 @@ func.func @unbatched_pads(%w: tensor<4x30000xf32>, %n: tensor<4x1000xf32>, %f: t
   %cn = linalg.conv_2d ins(%pn, %f : tensor<6x1002xf32>, tensor<3x3xf32>) outs(%fon : tensor<4x1000xf32>) -> tensor<4x1000xf32>
   return %cw, %cn : tensor<4x30000xf32>, tensor<4x1000xf32>
 }
+
+// -----
+
+// Tests that a size the host computes (a strided pooling's output rows over
+// a dynamic input) stays on the host and is used in the region as it is:
+// the dispatch takes it as a constant, so its loops run to a bound the host
+// launches it with.
+// CHECK-LABEL: func.func @computed_size
+//       CHECK:   %[[N:.+]] = tensor.dim %arg0
+//       CHECK:   %[[HALF:.+]] = arith.divsi %[[N]], %c2 : index
+//       CHECK:   kiln.dispatch.region -> (tensor<?xf32>) dims(%[[HALF]]) {
+//   CHECK-NOT:     arith.divsi
+//       CHECK:     tensor.empty(%[[HALF]]) : tensor<?xf32>
+//       CHECK:     kiln.return
+func.func @computed_size(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %n = tensor.dim %x, %c0 : tensor<?xf32>
+  %half = arith.divsi %n, %c2 : index
+  %e = tensor.empty(%half) : tensor<?xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (2 * i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<?xf32>) outs(%e : tensor<?xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  } -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}

@@ -15,9 +15,10 @@ generator fills the weights.
                                                     # ViT-B/16, BERT-base
     models.py --bin-dir=build/bin --models=resnet --keep=DIR
 
-Two more run with sizes known only when they run: ResNet with a dynamic
-batch (called at batches 1 and 3) and the encoder with a dynamic sequence
-length (at two lengths), one module each.
+Three more run with sizes known only when they run, one module each:
+ResNet with a dynamic batch (called at batches 1 and 3), MobileNetV2 with
+a dynamic batch, height and width (at two images of other sizes) and the
+encoder with a dynamic sequence length (at two lengths).
 """
 
 import argparse
@@ -64,6 +65,11 @@ def make_model(name, size):
     if name == "resnet_dynamic_batch":
         model, inputs, names, _ = make_model("resnet", size)
         return model, inputs, names, {"input": {0: "batch"},
+                                      "output": {0: "batch"}}
+    if name == "mobilenet_dynamic_image":
+        model, inputs, names, _ = make_model("mobilenet", size)
+        return model, inputs, names, {"input": {0: "batch", 2: "height",
+                                                3: "width"},
                                       "output": {0: "batch"}}
     if name == "bert_dynamic_sequence":
         model, inputs, names, _ = make_model("bert", size)
@@ -121,6 +127,11 @@ def dynamic_inputs(name, size, inputs):
         image = inputs[0].shape[2]
         return [[generator.randn(batch, 3, image, image).astype(np.float32)]
                 for batch in (1, 3)]
+    if name == "mobilenet_dynamic_image":
+        image = inputs[0].shape[2]
+        return [[generator.randn(batch, 3, height, width).astype(np.float32)]
+                for batch, height, width in ((1, image, image),
+                                             (2, image - 16, image + 24))]
     if name == "bert_dynamic_sequence":
         lengths = (16, 32) if size == "small" else (64, 128)
         return [[generator.randint(0, 1000, (1, n)).astype(np.int64)]
@@ -197,7 +208,8 @@ def main():
     parser.add_argument("--bin-dir", required=True)
     parser.add_argument("--models",
                         default="resnet,mobilenet,efficientnet,vit,bert,"
-                        "resnet_dynamic_batch,bert_dynamic_sequence")
+                        "resnet_dynamic_batch,mobilenet_dynamic_image,"
+                        "bert_dynamic_sequence")
     parser.add_argument("--size", choices=["small", "full"], default="small")
     parser.add_argument("--tolerance", type=float, default=1e-4)
     parser.add_argument("--cpu", default="host")

@@ -22,6 +22,23 @@ Value createEmpty(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
   return tensor::EmptyOp::create(b, loc, sizes, elementType);
 }
 
+Value createSlice(OpBuilder &b, Location loc, Value source,
+                  ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes,
+                  ArrayRef<OpFoldResult> strides) {
+  auto type = cast<RankedTensorType>(source.getType());
+  // A slice of an empty dimension is empty along it.
+  SmallVector<OpFoldResult> resultSizes(sizes);
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.getDimSize(d) == 0)
+      resultSizes[d] = b.getIndexAttr(0);
+  if (llvm::any_of(resultSizes, [](OpFoldResult size) {
+        return isConstantIntValue(size, 0);
+      }))
+    return createEmpty(b, loc, resultSizes, type.getElementType());
+  return tensor::ExtractSliceOp::create(b, loc, source, offsets, sizes,
+                                        strides);
+}
+
 Value createScalar(OpBuilder &b, Location loc, Type type, double value) {
   if (auto floatType = dyn_cast<FloatType>(type)) {
     APFloat converted(value);

@@ -25,6 +25,13 @@ SmallVector<OpFoldResult> getSizes(OpBuilder &b, Location loc, Value tensor);
 Value createEmpty(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
                   Type elementType);
 
+/// tensor.extract_slice of `source`, or an empty tensor where a size is 0
+/// (MLIR's verifier refuses an offset at the end of a dimension, which is
+/// where an empty slice of an empty dimension starts).
+Value createSlice(OpBuilder &b, Location loc, Value source,
+                  ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes,
+                  ArrayRef<OpFoldResult> strides);
+
 /// A scalar constant of `type` (float, integer or index) holding `value`
 /// (converted: NaN and infinities for floats; integers truncated).
 Value createScalar(OpBuilder &b, Location loc, Type type, double value);

@@ -454,6 +454,43 @@ LogicalResult convertMean(NodeContext &ctx) {
       ctx, /*mean=*/true);
 }
 
+/// base ** exponent for integers of one type, as math.ipowi defines it (a
+/// negative exponent gives 0, but 1 and -1 for bases 1 and -1): square and
+/// multiply over the exponent's bits, without branches.
+Value buildIntegerPower(OpBuilder &b, Location loc, Value base, Value exponent,
+                        bool isUnsigned) {
+  Type type = base.getType();
+  Value zero = createIntScalar(b, loc, type, 0);
+  Value one = createIntScalar(b, loc, type, 1);
+  Value result = one, square = base, bits = exponent;
+  for (unsigned i = 0, e = type.getIntOrFloatBitWidth(); i < e; ++i) {
+    Value isSet =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                              arith::AndIOp::create(b, loc, bits, one), zero);
+    result = arith::SelectOp::create(
+        b, loc, isSet, arith::MulIOp::create(b, loc, result, square), result);
+    square = arith::MulIOp::create(b, loc, square, square);
+    bits = arith::ShRUIOp::create(b, loc, bits, one);
+  }
+  if (isUnsigned)
+    return result;
+  auto equals = [&](Value l, Value r) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, l, r);
+  };
+  Value minusOne = createIntScalar(b, loc, type, -1);
+  Value isOdd =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                            arith::AndIOp::create(b, loc, exponent, one), zero);
+  Value forNegative = arith::SelectOp::create(
+      b, loc, equals(base, one), one,
+      arith::SelectOp::create(
+          b, loc, equals(base, minusOne),
+          arith::SelectOp::create(b, loc, isOdd, minusOne, one), zero));
+  Value isNegative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, exponent, zero);
+  return arith::SelectOp::create(b, loc, isNegative, forNegative, result);
+}
+
 LogicalResult convertPow(NodeContext &ctx) {
   bool baseUnsigned = ctx.isUnsignedInput(0);
   bool exponentUnsigned = ctx.isUnsignedInput(1);
@@ -469,7 +506,7 @@ LogicalResult convertPow(NodeContext &ctx) {
     if (!isFloat(exponent)) {
       exponent =
           convertScalar(b, loc, exponent, type, exponentUnsigned, false);
-      return math::IPowIOp::create(b, loc, base, exponent);
+      return buildIntegerPower(b, loc, base, exponent, baseUnsigned);
     }
     // An integer to a float power: computed in f64, truncated back.
     Value wide = convertScalar(b, loc, base, b.getF64Type(), baseUnsigned,

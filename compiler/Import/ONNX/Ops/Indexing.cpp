@@ -718,9 +718,9 @@ LogicalResult convertCompress(NodeContext &ctx) {
   if (kept.back() - kept.front() + 1 == static_cast<int64_t>(kept.size())) {
     SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
     offsets[axis] = b.getIndexAttr(kept.front());
-    ctx.setOutput(0, tensor::ExtractSliceOp::create(
-                         b, loc, input, offsets, resultSizes,
-                         SmallVector<OpFoldResult>(rank, b.getIndexAttr(1))));
+    ctx.setOutput(
+        0, createSlice(b, loc, input, offsets, resultSizes,
+                       SmallVector<OpFoldResult>(rank, b.getIndexAttr(1))));
     return success();
   }
   MLIRContext *context = b.getContext();

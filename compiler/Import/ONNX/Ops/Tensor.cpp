@@ -534,8 +534,7 @@ LogicalResult convertSplit(NodeContext &ctx) {
     offsets[*axis] = offset;
     partSizes[*axis] = lengths[i];
     if (ctx.hasOutput(i))
-      ctx.setOutput(i, tensor::ExtractSliceOp::create(b, loc, input, offsets,
-                                                      partSizes, strides));
+      ctx.setOutput(i, createSlice(b, loc, input, offsets, partSizes, strides));
     offset = IndexMath(b, loc).add(offset, lengths[i]);
   }
   return success();
@@ -638,8 +637,7 @@ LogicalResult convertSlice(NodeContext &ctx) {
     return value && *value > 0;
   };
   if (llvm::all_of(strides, isPositive)) {
-    ctx.setOutput(0, tensor::ExtractSliceOp::create(b, loc, input, offsets,
-                                                    lengths, strides));
+    ctx.setOutput(0, createSlice(b, loc, input, offsets, lengths, strides));
     return success();
   }
   // A negative step (or one read as the program runs) reads backwards:
@@ -700,8 +698,7 @@ LogicalResult convertGather(NodeContext &ctx) {
       sizes[*axis] = b.getIndexAttr(1);
       SmallVector<OpFoldResult> resultSizes = dataSizes;
       resultSizes.erase(resultSizes.begin() + *axis);
-      Value slice =
-          tensor::ExtractSliceOp::create(b, loc, data, offsets, sizes, strides);
+      Value slice = createSlice(b, loc, data, offsets, sizes, strides);
       ctx.setOutput(0, reshape(b, loc, slice, resultSizes));
       return success();
     }
@@ -934,8 +931,7 @@ LogicalResult convertPad(NodeContext &ctx) {
       low[d] = math.max(low[d], math.constant(0));
       high[d] = math.max(high[d], math.constant(0));
     }
-    input = tensor::ExtractSliceOp::create(b, loc, input, offsets, sizes,
-                                           strides);
+    input = createSlice(b, loc, input, offsets, sizes, strides);
   }
   if (mode != "constant" && mode != "reflect" && mode != "edge" &&
       mode != "wrap")

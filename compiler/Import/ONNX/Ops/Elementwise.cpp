@@ -158,14 +158,18 @@ LogicalResult convertIdentity(NodeContext &ctx) {
   return success();
 }
 
-/// Inference: the input passes through; the mask, if asked for, is all
-/// true.
+/// Inference, or a ratio of 0 in either mode: the input passes through;
+/// the mask, if asked for, is all true.
 LogicalResult convertDropout(NodeContext &ctx) {
+  std::optional<SmallVector<double>> ratio =
+      ctx.hasInput(1) ? ctx.getConstantFloats(1) : std::nullopt;
+  bool dropsNothing = ratio && ratio->size() == 1 && (*ratio)[0] == 0;
   if (std::optional<SmallVector<int64_t>> training = ctx.getConstantInts(2);
-      training && !training->empty() && (*training)[0])
+      training && !training->empty() && (*training)[0] && !dropsNothing)
     return ctx.fail("training mode (a random mask) is not supported");
-  if (ctx.hasInput(2) && !ctx.getConstantInts(2))
-    return ctx.fail("training_mode must be a constant");
+  if (ctx.hasInput(2) && !ctx.getConstantInts(2) && !dropsNothing)
+    return ctx.fail("training_mode must be a constant, or the ratio a "
+                    "constant 0");
   ctx.setOutput(0, ctx.getInput(0));
   if (ctx.hasOutput(1)) {
     Value one = createIntScalar(ctx.builder, ctx.loc, ctx.builder.getI1Type(), 1);

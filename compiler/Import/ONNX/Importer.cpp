@@ -34,6 +34,7 @@ const ConverterTable &getConverters() {
     registerIndexingConverters(table);
     registerRecurrentConverters(table);
     registerQuantizationConverters(table);
+    registerSpectralConverters(table);
     return table;
   }();
   return table;

@@ -163,6 +163,7 @@ void registerEinsumConverters(ConverterTable &table);
 void registerIndexingConverters(ConverterTable &table);
 void registerRecurrentConverters(ConverterTable &table);
 void registerQuantizationConverters(ConverterTable &table);
+void registerSpectralConverters(ConverterTable &table);
 
 /// Every op the importer converts, by op type (default domain).
 const ConverterTable &getConverters();

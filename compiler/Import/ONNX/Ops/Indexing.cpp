@@ -1,13 +1,14 @@
 //===- Indexing.cpp - ONNX ops that read or write at computed indices -----===//
 //
 // Scatters (ScatterElements, ScatterND, TensorScatter), GatherND, TopK,
-// ReverseSequence, Compress and Col2Im. linalg cannot write at computed
-// positions, so every op is written as each output element gathering what
-// lands on it: a linalg.generic over the output's dimensions whose body
-// reads its sources with tensor.extract at computed indices, with a
-// reduction dimension where several sources may land on one element.
-// Ops whose output size depends on tensor contents (NonZero, Unique,
-// Compress with a condition known only at run time) are refused.
+// ReverseSequence, Compress, NonZero and Col2Im. linalg cannot write at
+// computed positions, so every op is written as each output element
+// gathering what lands on it: a linalg.generic over the output's dimensions
+// whose body reads its sources with tensor.extract at computed indices,
+// with a reduction dimension where several sources may land on one
+// element. Where the output's size depends on tensor contents (NonZero,
+// Compress by a computed condition), a kernel counts it and the host reads
+// the count; Unique is refused.
 //
 //===----------------------------------------------------------------------===//
 
@@ -672,15 +673,86 @@ LogicalResult convertReverseSequence(NodeContext &ctx) {
   return success();
 }
 
-/// Compress with a constant condition: the slices it keeps are known, so
-/// a slice where they are contiguous, else a gather of constant indices.
+/// The positions of the true elements of `condition` (1-D, i1) among its
+/// first `length`: their count (computed by a kernel, read by the host)
+/// and an i64 tensor of them. Position i is the number of places whose
+/// inclusive count of trues is at most i; both counts sum a whole prefix,
+/// quadratic in the length.
+std::pair<OpFoldResult, Value> buildTruePositions(OpBuilder &b, Location loc,
+                                                  Value condition,
+                                                  OpFoldResult length) {
+  MLIRContext *context = b.getContext();
+  Type i64 = b.getI64Type();
+  auto toI64 = [&](OpBuilder &nb, Location nl, Value flag) -> Value {
+    return arith::ExtUIOp::create(nb, nl, i64, flag);
+  };
+  auto sum = [&](OpBuilder &nb, Location nl, Value l, Value r) -> Value {
+    return arith::AddIOp::create(nb, nl, l, r);
+  };
+  Value zero = createIntScalar(b, loc, i64, 0);
+  auto iterators = [](int64_t parallel) {
+    SmallVector<utils::IteratorType> result(parallel,
+                                            utils::IteratorType::parallel);
+    result.push_back(utils::IteratorType::reduction);
+    return result;
+  };
+  if (!isEqualConstantIntOrValue(length, getSizes(b, loc, condition).front()))
+    condition = createSlice(b, loc, condition, {b.getIndexAttr(0)}, {length},
+                            {b.getIndexAttr(1)});
+  // The count of trues.
+  Value countInit = createFilled(b, loc, {}, zero);
+  auto counted = linalg::GenericOp::create(
+      b, loc, countInit.getType(), condition, countInit,
+      ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(1, context),
+                          AffineMap::get(1, 0, {}, context)},
+      iterators(0), [&](OpBuilder &nb, Location nl, ValueRange args) {
+        linalg::YieldOp::create(nb, nl,
+                                sum(nb, nl, args[1], toI64(nb, nl, args[0])));
+      });
+  OpFoldResult count =
+      arith::IndexCastOp::create(
+          b, loc, b.getIndexType(),
+          tensor::ExtractOp::create(b, loc, counted.getResult(0), ValueRange{}))
+          .getResult();
+  // Each place's inclusive count of trues.
+  Value prefixInit = createFilled(b, loc, {length}, zero);
+  auto prefix = linalg::GenericOp::create(
+      b, loc, prefixInit.getType(), condition, prefixInit,
+      ArrayRef<AffineMap>{AffineMap::get(2, 0, getAffineDimExpr(1, context)),
+                          AffineMap::get(2, 0, getAffineDimExpr(0, context))},
+      iterators(1), [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value before =
+            arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::ule,
+                                  linalg::IndexOp::create(nb, nl, 1),
+                                  linalg::IndexOp::create(nb, nl, 0));
+        Value counts = arith::AndIOp::create(nb, nl, before, args[0]);
+        linalg::YieldOp::create(nb, nl,
+                                sum(nb, nl, args[1], toI64(nb, nl, counts)));
+      });
+  // Position i: the places whose inclusive count is at most i.
+  Value positionsInit = createFilled(b, loc, {count}, zero);
+  auto positions = linalg::GenericOp::create(
+      b, loc, positionsInit.getType(), prefix.getResult(0), positionsInit,
+      ArrayRef<AffineMap>{AffineMap::get(2, 0, getAffineDimExpr(1, context)),
+                          AffineMap::get(2, 0, getAffineDimExpr(0, context))},
+      iterators(1), [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value i = arith::IndexCastOp::create(
+            nb, nl, i64, linalg::IndexOp::create(nb, nl, 0));
+        Value before = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::sle,
+                                             args[0], i);
+        linalg::YieldOp::create(nb, nl,
+                                sum(nb, nl, args[1], toI64(nb, nl, before)));
+      });
+  return {count, positions.getResult(0)};
+}
+
+/// Compress: the slices along the axis where the condition is true. A
+/// constant condition keeps slices known while importing (a slice where
+/// they are contiguous, else a gather of constant indices); one known only
+/// as the program runs is counted by a kernel the host reads, then
+/// gathered by the positions of its trues.
 LogicalResult convertCompress(NodeContext &ctx) {
   std::optional<SmallVector<int64_t>> condition = ctx.getConstantInts(1);
-  if (!condition)
-    return ctx.fail("the condition must be a constant: the output's size "
-                    "is the number of its true elements, which a condition "
-                    "known only when the program runs cannot give while "
-                    "importing");
   Value input = ctx.getInput(0);
   OpBuilder &b = ctx.builder;
   Location loc = ctx.loc;
@@ -699,35 +771,46 @@ LogicalResult convertCompress(NodeContext &ctx) {
   auto type = cast<RankedTensorType>(input.getType());
   int64_t rank = type.getRank();
   SmallVector<OpFoldResult> sizes = getSizes(b, loc, input);
-  std::optional<int64_t> axisSize = getConstantIntValue(sizes[axis]);
-  SmallVector<int64_t> kept;
-  for (auto [i, value] : llvm::enumerate(*condition)) {
-    if (!value)
-      continue;
-    if (axisSize && static_cast<int64_t>(i) >= *axisSize)
-      return ctx.fail("the condition selects index " + Twine(i) +
-                      " of a dimension of size " + Twine(*axisSize));
-    kept.push_back(i);
-  }
   SmallVector<OpFoldResult> resultSizes = sizes;
-  resultSizes[axis] = b.getIndexAttr(kept.size());
-  if (kept.empty()) {
-    ctx.setOutput(0, createEmpty(b, loc, resultSizes, type.getElementType()));
-    return success();
-  }
-  if (kept.back() - kept.front() + 1 == static_cast<int64_t>(kept.size())) {
-    SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
-    offsets[axis] = b.getIndexAttr(kept.front());
-    ctx.setOutput(
-        0, createSlice(b, loc, input, offsets, resultSizes,
-                       SmallVector<OpFoldResult>(rank, b.getIndexAttr(1))));
-    return success();
+  Value keptIndices;
+  if (!condition) {
+    IndexMath math(b, loc);
+    OpFoldResult length =
+        math.min(getSizes(b, loc, ctx.getInput(1)).front(), sizes[axis]);
+    auto [count, positions] =
+        buildTruePositions(b, loc, ctx.getInput(1), length);
+    resultSizes[axis] = count;
+    keptIndices = positions;
+  } else {
+    std::optional<int64_t> axisSize = getConstantIntValue(sizes[axis]);
+    SmallVector<int64_t> kept;
+    for (auto [i, value] : llvm::enumerate(*condition)) {
+      if (!value)
+        continue;
+      if (axisSize && static_cast<int64_t>(i) >= *axisSize)
+        return ctx.fail("the condition selects index " + Twine(i) +
+                        " of a dimension of size " + Twine(*axisSize));
+      kept.push_back(i);
+    }
+    resultSizes[axis] = b.getIndexAttr(kept.size());
+    if (kept.empty()) {
+      ctx.setOutput(0, createEmpty(b, loc, resultSizes, type.getElementType()));
+      return success();
+    }
+    if (kept.back() - kept.front() + 1 == static_cast<int64_t>(kept.size())) {
+      SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+      offsets[axis] = b.getIndexAttr(kept.front());
+      ctx.setOutput(
+          0, createSlice(b, loc, input, offsets, resultSizes,
+                         SmallVector<OpFoldResult>(rank, b.getIndexAttr(1))));
+      return success();
+    }
+    auto keptType = RankedTensorType::get({static_cast<int64_t>(kept.size())},
+                                          b.getI64Type());
+    keptIndices = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(keptType, ArrayRef<int64_t>(kept)));
   }
   MLIRContext *context = b.getContext();
-  auto keptType = RankedTensorType::get({static_cast<int64_t>(kept.size())},
-                                        b.getI64Type());
-  Value keptIndices = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(keptType, ArrayRef<int64_t>(kept)));
   Value empty = createEmpty(b, loc, resultSizes, type.getElementType());
   auto generic = linalg::GenericOp::create(
       b, loc, empty.getType(), keptIndices, empty,
@@ -934,6 +1017,72 @@ LogicalResult convertCol2Im(NodeContext &ctx) {
   return success();
 }
 
+/// NonZero: the indices of the input's nonzero elements in row-major
+/// order, a row per dimension: the flat positions of the input's nonzero
+/// elements (counted by a kernel, read by the host), each split into its
+/// indices.
+LogicalResult convertNonZero(NodeContext &ctx) {
+  Value input = ctx.getInput(0);
+  RankedTensorType type = ctx.getInputType(0);
+  int64_t rank = type.getRank();
+  OpBuilder &b = ctx.builder;
+  Location loc = ctx.loc;
+  Type i64 = b.getI64Type();
+  SmallVector<OpFoldResult> sizes = getSizes(b, loc, input);
+  OpFoldResult total = getProduct(b, loc, sizes);
+  Value flat = reshape(b, loc, input, {total});
+  Value isNonZero =
+      *buildElementwise(b, loc, flat, b.getI1Type(),
+                        [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+                          Value zero = createScalarLike(nb, nl, x[0], 0);
+                          if (isa<FloatType>(x[0].getType()))
+                            return arith::CmpFOp::create(
+                                nb, nl, arith::CmpFPredicate::UNE, x[0], zero);
+                          return arith::CmpIOp::create(
+                              nb, nl, arith::CmpIPredicate::ne, x[0], zero);
+                        },
+                        {total});
+  auto [count, positions] = buildTruePositions(b, loc, isNonZero, total);
+  Value empty = createEmpty(b, loc, {b.getIndexAttr(rank), count}, i64);
+  if (rank == 0) {
+    ctx.setOutput(0, empty);
+    return success();
+  }
+  // Each dimension's stride in the flat order.
+  IndexMath math(b, loc);
+  SmallVector<OpFoldResult> strides(rank, math.constant(1));
+  for (int64_t d = rank - 2; d >= 0; --d)
+    strides[d] = math.mul(strides[d + 1], sizes[d + 1]);
+  MLIRContext *context = b.getContext();
+  auto generic = linalg::GenericOp::create(
+      b, loc, empty.getType(), positions, empty,
+      ArrayRef<AffineMap>{AffineMap::get(2, 0, getAffineDimExpr(1, context)),
+                          AffineMap::getMultiDimIdentityMap(2, context)},
+      SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value row = linalg::IndexOp::create(nb, nl, 0);
+        Value position =
+            arith::IndexCastOp::create(nb, nl, nb.getIndexType(), args[0]);
+        Value result = arith::ConstantIndexOp::create(nb, nl, 0);
+        for (int64_t d = 0; d < rank; ++d) {
+          Value index = arith::RemUIOp::create(
+              nb, nl,
+              arith::DivUIOp::create(nb, nl, position,
+                                     getIndexValue(nb, nl, strides[d])),
+              getIndexValue(nb, nl, sizes[d]));
+          Value isRow =
+              arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq, row,
+                                    arith::ConstantIndexOp::create(nb, nl, d));
+          result = arith::SelectOp::create(nb, nl, isRow, index, result);
+        }
+        linalg::YieldOp::create(
+            nb, nl,
+            arith::IndexCastOp::create(nb, nl, i64, result).getResult());
+      });
+  ctx.setOutput(0, generic.getResult(0));
+  return success();
+}
+
 /// Ops whose output sizes depend on the contents of their inputs, which
 /// kiln must know when it compiles.
 LogicalResult refuseDataDependentSize(NodeContext &ctx) {
@@ -953,7 +1102,7 @@ void registerIndexingConverters(ConverterTable &table) {
   table["ReverseSequence"] = convertReverseSequence;
   table["Compress"] = convertCompress;
   table["Col2Im"] = convertCol2Im;
-  table["NonZero"] = refuseDataDependentSize;
+  table["NonZero"] = convertNonZero;
   table["Unique"] = refuseDataDependentSize;
 }
 

@@ -307,6 +307,21 @@ NodeContext::getKnownOutputSizes(unsigned i) {
   return sizes;
 }
 
+std::optional<SmallVector<OpFoldResult>>
+NodeContext::findOutputSizes(unsigned i) {
+  std::optional<SmallVector<std::optional<OpFoldResult>>> known =
+      getKnownOutputSizes(i);
+  if (!known)
+    return std::nullopt;
+  SmallVector<OpFoldResult> sizes;
+  for (std::optional<OpFoldResult> &size : *known) {
+    if (!size)
+      return std::nullopt;
+    sizes.push_back(*size);
+  }
+  return sizes;
+}
+
 void NodeContext::setOutput(unsigned i, Value value) {
   RankedTensorType inferred = getOutputType(i);
   auto type = cast<RankedTensorType>(value.getType());

@@ -126,6 +126,9 @@ public:
   /// tell, and for the whole where it could not tell the rank.
   std::optional<SmallVector<std::optional<OpFoldResult>>>
   getKnownOutputSizes(unsigned i);
+  /// Every size of output `i`, where ONNX's inference knows them all; else
+  /// nullopt.
+  std::optional<SmallVector<OpFoldResult>> findOutputSizes(unsigned i);
   /// Records `value` as output `i`, cast to the inferred type where that
   /// knows more sizes.
   void setOutput(unsigned i, Value value);

@@ -254,10 +254,8 @@ LogicalResult convertReshape(NodeContext &ctx) {
       ctx.getKnownOutputSizes(0).value_or(
           SmallVector<std::optional<OpFoldResult>>());
   SmallVector<OpFoldResult> sizes;
-  if (ctx.getOutputType(0) &&
-      llvm::all_of(known, [](auto &size) { return size.has_value(); })) {
-    for (auto &size : known)
-      sizes.push_back(*size);
+  if (std::optional<SmallVector<OpFoldResult>> all = ctx.findOutputSizes(0)) {
+    sizes = std::move(*all);
   } else {
     FailureOr<SmallVector<OpFoldResult>> target = ctx.getIndexValues(1);
     if (failed(target))
@@ -788,10 +786,8 @@ LogicalResult convertExpand(NodeContext &ctx) {
       ctx.getKnownOutputSizes(0).value_or(
           SmallVector<std::optional<OpFoldResult>>());
   SmallVector<OpFoldResult> sizes;
-  if (ctx.getOutputType(0) &&
-      llvm::all_of(known, [](auto &size) { return size.has_value(); })) {
-    for (auto &size : known)
-      sizes.push_back(*size);
+  if (std::optional<SmallVector<OpFoldResult>> all = ctx.findOutputSizes(0)) {
+    sizes = std::move(*all);
   } else {
     FailureOr<SmallVector<OpFoldResult>> shape = ctx.getIndexValues(1);
     if (failed(shape))

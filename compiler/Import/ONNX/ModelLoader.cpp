@@ -505,6 +505,31 @@ private:
   /// Replaces every node whose op the importer does not convert but ONNX
   /// defines as a function of other ops by that function's body, until
   /// none is left; the body's nodes stand for the node they replace.
+  /// Gives each node of an op ONNX defines as a function the attributes it
+  /// leaves out at their defaults: the body reads them (a Constant of
+  /// MeanVarianceNormalization's axes), and ONNX's inference through it,
+  /// like its expansion, does not fill them in.
+  void giveFunctionsTheirDefaults(const onnx::ISchemaRegistry &registry) {
+    for (onnx::NodeProto &node : *model.mutable_graph()->mutable_node()) {
+      if (!isDefaultDomain(node.domain()))
+        continue;
+      const onnx::OpSchema *schema =
+          registry.GetSchema(node.op_type(), result->opset, "");
+      if (!schema ||
+          !(schema->HasFunction() || schema->HasContextDependentFunction()))
+        continue;
+      for (const auto &[name, attribute] : schema->attributes()) {
+        if (attribute.default_value.type() == onnx::AttributeProto::UNDEFINED)
+          continue;
+        if (llvm::none_of(node.attribute(),
+                          [&](const onnx::AttributeProto &given) {
+                            return given.name() == name;
+                          }))
+          *node.add_attribute() = attribute.default_value;
+      }
+    }
+  }
+
   LogicalResult expandFunctions() {
     const onnx::ISchemaRegistry *registry = onnx::OpSchemaRegistry::Instance();
     // Origins of the nodes as converted: by name, else their own.
@@ -521,6 +546,7 @@ private:
       }
     }
     for (int round = 0;; ++round) {
+      giveFunctionsTheirDefaults(*registry);
       if (failed(inferShapes()))
         return failure();
       if (!options.convertedOps)

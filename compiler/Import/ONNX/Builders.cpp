@@ -394,6 +394,24 @@ SmallVector<OpFoldResult> getSizesAroundMarked(OpBuilder &b, Location loc,
   return result;
 }
 
+Value buildTrailingReduction(
+    OpBuilder &b, Location loc, Value init, OpFoldResult extent,
+    function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+  MLIRContext *context = b.getContext();
+  int64_t rank = cast<RankedTensorType>(init.getType()).getRank();
+  Value steps = createEmpty(b, loc, {extent}, b.getI8Type());
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(rank + 1, 0, getAffineDimExpr(rank, context)),
+      AffineMap::getMultiDimIdentityMap(rank + 1, context)
+          .getMajorSubMap(rank)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  return linalg::GenericOp::create(b, loc, init.getType(), steps, init, maps,
+                                   iterators, body)
+      .getResult(0);
+}
+
 Value buildWindowReduction(OpBuilder &b, Location loc, Value input,
                            ArrayRef<OpFoldResult> resultSizes,
                            ArrayRef<OpFoldResult> windowSizes, Value init,

@@ -147,6 +147,13 @@ SmallVector<OpFoldResult> getSizesAroundMarked(OpBuilder &b, Location loc,
                                                ArrayRef<OpFoldResult> sizes,
                                                ArrayRef<OpFoldResult> mask);
 
+/// The result of a linalg.generic over `init`'s dimensions and one more,
+/// its last, of `extent` steps, summed: the extent is the only dimension of
+/// an empty tensor the generic takes as its input and no computation reads.
+Value buildTrailingReduction(
+    OpBuilder &b, Location loc, Value init, OpFoldResult extent,
+    function_ref<void(OpBuilder &, Location, ValueRange)> body);
+
 /// Folds, at each place o of a result of `resultSizes`, the elements of
 /// `input` at o + w for every w in a window of `windowSizes`, from the
 /// scalar `init`; `extras` (of the result's sizes) are read at o. The

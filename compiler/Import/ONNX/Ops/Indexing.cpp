@@ -112,24 +112,14 @@ Value buildScatter(OpBuilder &b, Location loc, Value data, OpFoldResult updates,
                    UpdateBody valueAt) {
   auto type = cast<RankedTensorType>(data.getType());
   int64_t rank = type.getRank();
-  MLIRContext *context = b.getContext();
   if (getConstantIntValue(updates) == 0)
     return data;
   SmallVector<OpFoldResult> sizes = getSizes(b, loc, data);
-  // The update loop's extent, as the only dimension of an empty tensor.
-  Value updateRange = createEmpty(b, loc, {updates}, type.getElementType());
-  SmallVector<AffineMap> maps = {
-      AffineMap::get(rank + 1, 0, getAffineDimExpr(rank, context)),
-      AffineMap::getMultiDimIdentityMap(rank + 1, context)
-          .getMajorSubMap(rank)};
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  iterators.push_back(utils::IteratorType::reduction);
 
   if (kind != Reduction::None) {
     // Every update landing here folds into the data's element, in order.
-    auto generic = linalg::GenericOp::create(
-        b, loc, type, updateRange, data, maps, iterators,
+    Value scattered = buildTrailingReduction(
+        b, loc, data, updates,
         [&](OpBuilder &nb, Location nl, ValueRange args) {
           SmallVector<Value> indices = loopIndices(nb, nl, rank);
           Value update = linalg::IndexOp::create(nb, nl, rank);
@@ -142,7 +132,7 @@ Value buildScatter(OpBuilder &b, Location loc, Value data, OpFoldResult updates,
               arith::SelectOp::create(nb, nl, hit, combined, args[1])
                   .getResult());
         });
-    return generic.getResult(0);
+    return scattered;
   }
 
   // Without a reduction the last update landing here wins, as in the
@@ -150,9 +140,8 @@ Value buildScatter(OpBuilder &b, Location loc, Value data, OpFoldResult updates,
   // depend on the order linalg visits the updates), then read it.
   Type i64 = b.getI64Type();
   Value none = createFilled(b, loc, sizes, createIntScalar(b, loc, i64, -1));
-  auto last = linalg::GenericOp::create(
-      b, loc, none.getType(), updateRange, none, maps, iterators,
-      [&](OpBuilder &nb, Location nl, ValueRange args) {
+  Value last = buildTrailingReduction(
+      b, loc, none, updates, [&](OpBuilder &nb, Location nl, ValueRange args) {
         SmallVector<Value> indices = loopIndices(nb, nl, rank);
         Value update = linalg::IndexOp::create(nb, nl, rank);
         Value hit = lands(nb, nl, indices, update);
@@ -165,9 +154,9 @@ Value buildScatter(OpBuilder &b, Location loc, Value data, OpFoldResult updates,
                 .getResult());
       });
   Value empty = createEmpty(b, loc, sizes, type.getElementType());
-  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, context);
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, b.getContext());
   auto generic = linalg::GenericOp::create(
-      b, loc, type, ValueRange{data, last.getResult(0)}, empty,
+      b, loc, type, ValueRange{data, last}, empty,
       ArrayRef<AffineMap>{identity, identity, identity},
       SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
       [&](OpBuilder &nb, Location nl, ValueRange args) {
@@ -919,21 +908,11 @@ LogicalResult convertCol2Im(NodeContext &ctx) {
   Value blockShape = ctx.getInput(2);
   bool blockUnsigned = ctx.isUnsignedInput(2);
   Type elementType = type.getElementType();
-  MLIRContext *context = b.getContext();
   int64_t rank = 2 + spatial;
-  Value volumeRange = createEmpty(b, loc, {volume}, elementType);
   Value filled =
       createFilled(b, loc, sizes, createScalar(b, loc, elementType, 0));
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  iterators.push_back(utils::IteratorType::reduction);
-  auto generic = linalg::GenericOp::create(
-      b, loc, filled.getType(), volumeRange, filled,
-      ArrayRef<AffineMap>{
-          AffineMap::get(rank + 1, 0, getAffineDimExpr(rank, context)),
-          AffineMap::getMultiDimIdentityMap(rank + 1, context)
-              .getMajorSubMap(rank)},
-      iterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
+  Value image = buildTrailingReduction(
+      b, loc, filled, volume, [&](OpBuilder &nb, Location nl, ValueRange args) {
         SmallVector<Value> out = loopIndices(nb, nl, rank);
         Value offset = linalg::IndexOp::create(nb, nl, rank);
         // Index arithmetic, folded where the block and image are constants.
@@ -1013,7 +992,7 @@ LogicalResult convertCol2Im(NodeContext &ctx) {
                                 combine(nb, nl, Reduction::Add, args[1], term,
                                         /*isUnsigned=*/false));
       });
-  ctx.setOutput(0, generic.getResult(0));
+  ctx.setOutput(0, image);
   return success();
 }
 

@@ -101,19 +101,8 @@ LogicalResult convertDFT(NodeContext &ctx) {
                          : elementType;
   Value init =
       createFilled(b, loc, outputSizes, createScalar(b, loc, computeType, 0));
-  // The sum's extent: read by no computation.
-  Value terms = createEmpty(b, loc, {length}, b.getI8Type());
-  MLIRContext *context = b.getContext();
-  SmallVector<AffineMap> maps = {
-      AffineMap::get(rank + 1, 0, getAffineDimExpr(rank, context)),
-      AffineMap::getMultiDimIdentityMap(rank + 1, context)
-          .getMajorSubMap(rank)};
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  iterators.push_back(utils::IteratorType::reduction);
-  auto generic = linalg::GenericOp::create(
-      b, loc, init.getType(), terms, init, maps, iterators,
-      [&](OpBuilder &nb, Location nl, ValueRange args) {
+  Value sums = buildTrailingReduction(
+      b, loc, init, length, [&](OpBuilder &nb, Location nl, ValueRange args) {
         auto indexConstant = [&](int64_t v) -> Value {
           return arith::ConstantIndexOp::create(nb, nl, v);
         };
@@ -220,7 +209,7 @@ LogicalResult convertDFT(NodeContext &ctx) {
         linalg::YieldOp::create(
             nb, nl, arith::AddFOp::create(nb, nl, args[1], value).getResult());
       });
-  Value result = generic.getResult(0);
+  Value result = sums;
   if (computeType != elementType)
     result = *buildElementwise(
         b, loc, result, elementType,

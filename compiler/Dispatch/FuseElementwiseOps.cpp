@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::kiln {
@@ -108,9 +109,22 @@ void fuseInBalancedRounds(Operation *root) {
 
 } // namespace
 
+/// The expand_shape that gives a packed contraction's rows back their
+/// shape (a 1x1 convolution's pixels) moves past the elementwise ops after
+/// it, which then take the unpacked result as it is and join its dispatch.
+bool isExpandedContractionResult(OpOperand *fusedOperand) {
+  auto expand = fusedOperand->get().getDefiningOp<tensor::ExpandShapeOp>();
+  return expand && expand.getSrc().getDefiningOp<linalg::UnPackOp>();
+}
+
 void populateFuseElementwiseOpsPatterns(RewritePatternSet &patterns) {
   patterns.add<GeneralizeElementwiseNamedOp>(patterns.getContext());
   linalg::populateElementwiseOpsFusionPatterns(patterns, isSingleUseProducer);
+  linalg::populateFoldReshapeOpsByCollapsingPatterns(
+      patterns, isExpandedContractionResult);
+  // The collapsed op's init, a reshaped tensor.empty, is an empty of its own
+  // (whose sizes a dispatch can take).
+  tensor::populateFoldTensorEmptyPatterns(patterns);
   linalg::GenericOp::getCanonicalizationPatterns(patterns,
                                                  patterns.getContext());
 }

@@ -201,15 +201,24 @@ struct PackContraction : OpInterfaceRewritePattern<linalg::LinalgOp> {
   CPUTargetInfo target;
 };
 
-/// linalg.pack of a dense constant: the packed constant, computed element by
-/// element on the raw bytes (a 4 MiB weight takes milliseconds).
+/// linalg.pack of a dense constant (or of a reshape of one): the packed
+/// constant, computed element by element on the raw bytes (a 4 MiB weight
+/// takes milliseconds).
 struct FoldConstantPack : OpRewritePattern<linalg::PackOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(linalg::PackOp op,
                                 PatternRewriter &rewriter) const override {
+    // A reshape keeps the elements in row-major order: the bytes of a
+    // reshaped constant are the constant's (1x1 filters collapse so).
+    Value sourceValue = op.getSource();
+    while (Operation *reshape = sourceValue.getDefiningOp()) {
+      if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(reshape))
+        break;
+      sourceValue = reshape->getOperand(0);
+    }
     ElementsAttr source;
-    if (!matchPattern(op.getSource(), m_Constant(&source)))
+    if (!matchPattern(sourceValue, m_Constant(&source)))
       return rewriter.notifyMatchFailure(op, "source is not a constant");
     // Splats pack to splats; upstream folds those.
     auto dense = dyn_cast<DenseElementsAttr>(source);

@@ -14,6 +14,11 @@ void buildGlobalOptimizationPassPipeline(OpPassManager &pm, StringRef targetCPU,
   promoteOptions.half = accumulateHalfInF32;
   pm.addNestedPass<func::FuncOp>(
       createPromoteHalfReductionsPass(promoteOptions));
+  // One layout from one convolution to the next: the transposes an importer
+  // puts around each meet and fold.
+  pm.addNestedPass<func::FuncOp>(createSinkTransposesPass());
+  // 1x1 convolutions are matmuls, and are packed as matmuls are.
+  pm.addNestedPass<func::FuncOp>(createConvertPointwiseConvsToMatmulsPass());
   // Contractions get the target's tiled layouts; the packs of constant
   // weights fold away here, at compile time.
   MaterializeDataTilingPassOptions options;

@@ -17,6 +17,14 @@ struct CPUTargetInfo;
 #define GEN_PASS_DECL
 #include "GlobalOpt/Passes.h.inc"
 
+/// Patterns moving transposes past elementwise ops (see SinkTransposesPass).
+void populateSinkTransposesPatterns(RewritePatternSet &patterns);
+
+/// Patterns rewriting 1x1 channels-last convolutions as matmuls (see
+/// ConvertPointwiseConvsToMatmulsPass).
+void populateConvertPointwiseConvsToMatmulsPatterns(
+    RewritePatternSet &patterns);
+
 /// Patterns packing matmul-like contractions for `target` (see
 /// MaterializeDataTilingPass), with the folds that pack constants and fills.
 void populateMaterializeDataTilingPatterns(RewritePatternSet &patterns,

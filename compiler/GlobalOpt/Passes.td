@@ -5,6 +5,64 @@
 
 include "mlir/Pass/PassBase.td"
 
+def SinkTransposesPass
+    : Pass<"kiln-sink-transposes", "::mlir::func::FuncOp"> {
+  let summary = "Moves transposes past the elementwise ops they feed, where "
+                "they meet the transposes that undo them.";
+  let description = [{
+    An elementwise `linalg.generic` that reads a `linalg.transpose` result
+    (all such reads with one permutation) and no other tensor through an
+    identity map becomes the same generic on the transpose's source,
+    followed by one transpose of its result; its other inputs (broadcasts,
+    such as a per-channel bias) are read through their maps composed with
+    the permutation. Repeated, a transpose travels down an elementwise chain
+    until it meets its inverse (folded by linalg's own canonicalization) or
+    an op that is not elementwise. An imported convolutional network,
+    channels-first in its model and channels-last in its convolutions, so
+    runs channels-last from one convolution to the next.
+
+    ```mlir
+    %t = linalg.transpose ins(%conv : tensor<1x56x56x64xf32>)
+        outs(%e : tensor<1x64x56x56xf32>) permutation = [0, 3, 1, 2]
+    %r = linalg.generic {maps: identity, (d0, d1, d2, d3) -> (d1), identity}
+        ins(%t, %bias : tensor<1x64x56x56xf32>, tensor<64xf32>) ...
+    // becomes
+    %g = linalg.generic {maps: identity, (d0, d1, d2, d3) -> (d3), identity}
+        ins(%conv, %bias : tensor<1x56x56x64xf32>, tensor<64xf32>) ...
+    %r = linalg.transpose ins(%g : tensor<1x56x56x64xf32>) ... permutation = [0, 3, 1, 2]
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def ConvertPointwiseConvsToMatmulsPass
+    : Pass<"kiln-convert-pointwise-convs-to-matmuls", "::mlir::func::FuncOp"> {
+  let summary = "Rewrites convolutions with a 1x1 window as matmuls.";
+  let description = [{
+    A channels-last 2-D convolution (`linalg.conv_2d_nhwc_hwcf`, or
+    `linalg.conv_2d_nhwc_fhwc`) whose window is one pixel multiplies each
+    pixel's channels by the filter: it becomes a `linalg.matmul` of the
+    pixels, [N*OH*OW, C], by the filter, [C, F] (or [F, C] transposed),
+    and the product is expanded back to [N, OH, OW, F]. A strided one reads
+    every stride-th pixel first (a strided `tensor.extract_slice`). Data
+    tiling then packs the matmul like any other.
+
+    ```mlir
+    %r = linalg.conv_2d_nhwc_hwcf {strides = dense<1> : tensor<2xi64>, ...}
+        ins(%x, %w : tensor<1x14x14x1024xf32>, tensor<1x1x1024x256xf32>)
+        outs(%init : tensor<1x14x14x256xf32>) -> tensor<1x14x14x256xf32>
+    // becomes
+    %rows = tensor.collapse_shape %x [[0, 1, 2], [3]] : ... to tensor<196x1024xf32>
+    %w2 = tensor.collapse_shape %w [[0, 1, 2], [3]] : ... to tensor<1024x256xf32>
+    %m = linalg.matmul ins(%rows, %w2 : ...) outs(%acc : tensor<196x256xf32>)
+    %r = tensor.expand_shape %m [[0, 1, 2], [3]] output_shape [1, 14, 14, 256]
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def MaterializeDataTilingPass
     : Pass<"kiln-materialize-data-tiling", "::mlir::func::FuncOp"> {
   let summary = "Packs the operands of contractions into tiled layouts.";

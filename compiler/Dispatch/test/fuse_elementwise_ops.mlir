@@ -74,3 +74,50 @@ func.func @chain_through_inits(%x: tensor<8xf32>) -> tensor<8xf32> {
   } -> tensor<8xf32>
   return %3 : tensor<8xf32>
 }
+
+// -----
+
+// Tests that the expand_shape giving a packed contraction's rows back their
+// image shape (a 1x1 convolution's) moves past the elementwise op after
+// it: the relu takes the unpacked rows as they are, and the expand follows.
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @expanded_contraction_result
+//       CHECK:   %[[U:.+]] = linalg.unpack
+//       CHECK:   %[[R:.+]] = linalg.generic {{.*}} ins(%[[U]] : tensor<64x16xf32>)
+//       CHECK:   %[[E:.+]] = tensor.expand_shape %[[R]] {{\[\[}}0, 1, 2], [3]] output_shape [1, 8, 8, 16]
+//       CHECK:   return %[[E]]
+func.func @expanded_contraction_result(%m: tensor<8x1x8x16xf32>) -> tensor<1x8x8x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x16xf32>
+  %u = linalg.unpack %m inner_dims_pos = [0, 1] inner_tiles = [8, 16] into %e : tensor<8x1x8x16xf32> -> tensor<64x16xf32>
+  %x = tensor.expand_shape %u [[0, 1, 2], [3]] output_shape [1, 8, 8, 16] : tensor<64x16xf32> into tensor<1x8x8x16xf32>
+  %e4 = tensor.empty() : tensor<1x8x8x16xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x8x8x16xf32>) outs(%e4 : tensor<1x8x8x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.maximumf %a, %zero : f32
+    linalg.yield %v : f32
+  } -> tensor<1x8x8x16xf32>
+  return %r : tensor<1x8x8x16xf32>
+}
+
+// -----
+
+// Tests that an expand_shape of anything but an unpacked contraction
+// result stays where it is.
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @expanded_argument
+//       CHECK:   %[[X:.+]] = tensor.expand_shape
+//       CHECK:   linalg.generic {{.*}} ins(%[[X]] : tensor<2x4x8xf32>)
+func.func @expanded_argument(%a: tensor<8x8xf32>) -> tensor<2x4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %x = tensor.expand_shape %a [[0, 1], [2]] output_shape [2, 4, 8] : tensor<8x8xf32> into tensor<2x4x8xf32>
+  %e = tensor.empty() : tensor<2x4x8xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : tensor<2x4x8xf32>) outs(%e : tensor<2x4x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %m = arith.maximumf %v, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<2x4x8xf32>
+  return %r : tensor<2x4x8xf32>
+}

@@ -49,6 +49,33 @@ func.func @constant_weight(%a: tensor<8192x2xf32>) -> tensor<8192x32xf32> {
 
 // -----
 
+// Tests that a constant reshaped before its pack (a 1x1 filter collapsed to
+// a matrix; an imported weight is a resource, whose reshape does not fold)
+// is packed at compile time too.
+// AVX2-LABEL: func.func @reshaped_constant_weight
+//       AVX2:   %[[W:.+]] = arith.constant dense_resource<{{.+}}.packed> : tensor<2x2x16x1xf32>
+//       AVX2:   linalg.mmt4d ins(%{{.+}}, %[[W]] :
+//   AVX2-NOT:   linalg.pack
+func.func @reshaped_constant_weight(%a: tensor<8192x2xf32>) -> tensor<8192x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w4 = arith.constant dense_resource<filter> : tensor<1x1x2x32xf32>
+  %w = tensor.collapse_shape %w4 [[0, 1, 2], [3]] : tensor<1x1x2x32xf32> into tensor<2x32xf32>
+  %e = tensor.empty() : tensor<8192x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8192x32xf32>) -> tensor<8192x32xf32>
+  %m = linalg.matmul ins(%a, %w : tensor<8192x2xf32>, tensor<2x32xf32>) outs(%f : tensor<8192x32xf32>) -> tensor<8192x32xf32>
+  return %m : tensor<8192x32xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      filter: "0x04000000000000000000803F0000004000004040000080400000A0400000C0400000E0400000004100001041000020410000304100004041000050410000604100007041000080410000884100009041000098410000A0410000A8410000B0410000B8410000C0410000C8410000D0410000D8410000E0410000E8410000F0410000F84100000042000004420000084200000C4200001042000014420000184200001C4200002042000024420000284200002C4200003042000034420000384200003C4200004042000044420000484200004C4200005042000054420000584200005C4200006042000064420000684200006C4200007042000074420000784200007C42"
+    }
+  }
+#-}
+
+// -----
+
 // Tests that a batch matmul becomes a batch_mmt4d, with the batch outermost
 // in every packed operand.
 // AVX2-LABEL: func.func @batch_matmul

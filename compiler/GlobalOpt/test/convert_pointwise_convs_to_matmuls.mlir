@@ -1,0 +1,72 @@
+// RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(kiln-convert-pointwise-convs-to-matmuls,canonicalize))" | FileCheck %s
+
+// Tests that a 1x1 convolution becomes a matmul of its pixels by its
+// filter, expanded back to the image's shape.
+// CHECK-LABEL: func.func @pointwise
+//  CHECK-SAME:   %[[X:.+]]: tensor<1x14x14x64xf32>, %[[W:.+]]: tensor<1x1x64x32xf32>
+//       CHECK:   %[[ROWS:.+]] = tensor.collapse_shape %[[X]] {{\[\[}}0, 1, 2], [3]] : tensor<1x14x14x64xf32> into tensor<196x64xf32>
+//       CHECK:   %[[W2:.+]] = tensor.collapse_shape %[[W]] {{\[\[}}0, 1, 2], [3]] : tensor<1x1x64x32xf32> into tensor<64x32xf32>
+//       CHECK:   %[[M:.+]] = linalg.matmul ins(%[[ROWS]], %[[W2]] : tensor<196x64xf32>, tensor<64x32xf32>) outs(%{{.+}} : tensor<196x32xf32>)
+//       CHECK:   %[[R:.+]] = tensor.expand_shape %[[M]] {{\[\[}}0, 1, 2], [3]] output_shape [1, 14, 14, 32]
+//       CHECK:   return %[[R]]
+//   CHECK-NOT:   linalg.conv_2d
+func.func @pointwise(%x: tensor<1x14x14x64xf32>, %w: tensor<1x1x64x32xf32>) -> tensor<1x14x14x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x14x14x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x14x14x32xf32>) -> tensor<1x14x14x32xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : tensor<1x14x14x64xf32>, tensor<1x1x64x32xf32>) outs(%f : tensor<1x14x14x32xf32>) -> tensor<1x14x14x32xf32>
+  return %c : tensor<1x14x14x32xf32>
+}
+
+// -----
+
+// Tests that a strided 1x1 convolution reads every second pixel first (a
+// strided slice), then multiplies them.
+// CHECK-LABEL: func.func @strided
+//       CHECK:   %[[S:.+]] = tensor.extract_slice %{{.+}}[0, 0, 0, 0] [2, 7, 7, 64] [1, 2, 2, 1] : tensor<2x14x14x64xf32> to tensor<2x7x7x64xf32>
+//       CHECK:   %[[ROWS:.+]] = tensor.collapse_shape %[[S]] {{\[\[}}0, 1, 2], [3]] : tensor<2x7x7x64xf32> into tensor<98x64xf32>
+//       CHECK:   linalg.matmul ins(%[[ROWS]], %{{.+}} : tensor<98x64xf32>, tensor<64x32xf32>)
+func.func @strided(%x: tensor<2x14x14x64xf32>, %w: tensor<1x1x64x32xf32>) -> tensor<2x7x7x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x7x7x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x7x7x32xf32>) -> tensor<2x7x7x32xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%x, %w : tensor<2x14x14x64xf32>, tensor<1x1x64x32xf32>) outs(%f : tensor<2x7x7x32xf32>) -> tensor<2x7x7x32xf32>
+  return %c : tensor<2x7x7x32xf32>
+}
+
+// -----
+
+// Tests that a batch known only at run time gives rows known only at run
+// time, and that the filter of an fhwc convolution (TOSA's) is read
+// transposed: [F, C] indexed (n, k).
+// CHECK-DAG: #[[LHS:.+]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[RHS:.+]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-LABEL: func.func @dynamic_fhwc
+//       CHECK:   tensor.collapse_shape %{{.+}} {{\[\[}}0, 1, 2], [3]] : tensor<?x8x8x16xf32> into tensor<?x16xf32>
+//       CHECK:   tensor.collapse_shape %{{.+}} {{\[\[}}0, 1, 2], [3]] : tensor<4x1x1x16xf32> into tensor<4x16xf32>
+//       CHECK:   linalg.matmul indexing_maps = [#[[LHS]], #[[RHS]], #{{.+}}] ins(%{{.+}}, %{{.+}} : tensor<?x16xf32>, tensor<4x16xf32>) outs(%{{.+}} : tensor<?x4xf32>)
+//       CHECK:   tensor.expand_shape %{{.+}} {{\[\[}}0, 1, 2], [3]] output_shape [%{{.+}}, 8, 8, 4] : tensor<?x4xf32> into tensor<?x8x8x4xf32>
+func.func @dynamic_fhwc(%x: tensor<?x8x8x16xf32>, %w: tensor<4x1x1x16xf32>, %init: tensor<?x8x8x4xf32>) -> tensor<?x8x8x4xf32> {
+  %c = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : tensor<?x8x8x16xf32>, tensor<4x1x1x16xf32>) outs(%init : tensor<?x8x8x4xf32>) -> tensor<?x8x8x4xf32>
+  return %c : tensor<?x8x8x4xf32>
+}
+
+// -----
+
+// Tests that a 3x3 convolution, and one with mixed element types, are left
+// alone.
+// CHECK-LABEL: func.func @not_pointwise
+//       CHECK:   linalg.conv_2d_nhwc_hwcf
+//       CHECK:   linalg.conv_2d_nhwc_hwcf
+//   CHECK-NOT:   linalg.matmul
+func.func @not_pointwise(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x4xf32>, %i: tensor<1x6x6x4xf32>,
+                         %xi: tensor<1x8x8x4xi8>, %wi: tensor<1x1x4x4xi8>, %ii: tensor<1x8x8x4xi32>) -> (tensor<1x6x6x4xf32>, tensor<1x8x8x4xi32>) {
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : tensor<1x8x8x4xf32>, tensor<3x3x4x4xf32>) outs(%i : tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32>
+  %d = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%xi, %wi : tensor<1x8x8x4xi8>, tensor<1x1x4x4xi8>) outs(%ii : tensor<1x8x8x4xi32>) -> tensor<1x8x8x4xi32>
+  return %c, %d : tensor<1x6x6x4xf32>, tensor<1x8x8x4xi32>
+}

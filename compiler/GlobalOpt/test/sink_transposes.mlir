@@ -1,0 +1,108 @@
+// RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(kiln-sink-transposes,canonicalize,cse))" | FileCheck %s
+
+// Tests that the transpose after a channels-last result and the one before
+// the next channels-last op meet and fold: the bias add (read along the
+// last dim now) and the relu between them run channels-last, and no
+// transpose is left.
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#channel = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[LAST:.+]] = affine_map<(d0, d1, d2, d3) -> (d3)>
+// CHECK-LABEL: func.func @bias_relu
+//  CHECK-SAME:   %[[X:.+]]: tensor<1x8x8x16xf32>, %[[B:.+]]: tensor<16xf32>
+//       CHECK:   %[[ADD:.+]] = linalg.generic {indexing_maps = [#[[ID]], #[[LAST]], #[[ID]]]{{.*}} ins(%[[X]], %[[B]] : tensor<1x8x8x16xf32>, tensor<16xf32>) outs(%{{.+}} : tensor<1x8x8x16xf32>)
+//       CHECK:   %[[RELU:.+]] = linalg.generic {{.*}} ins(%[[ADD]] : tensor<1x8x8x16xf32>) outs(%{{.+}} : tensor<1x8x8x16xf32>)
+//       CHECK:   return %[[RELU]]
+//   CHECK-NOT:   linalg.transpose
+func.func @bias_relu(%x: tensor<1x8x8x16xf32>, %b: tensor<16xf32>) -> tensor<1x8x8x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x8x8xf32>
+  %t = linalg.transpose ins(%x : tensor<1x8x8x16xf32>) outs(%e : tensor<1x16x8x8xf32>) permutation = [0, 3, 1, 2]
+  %add = linalg.generic {indexing_maps = [#id, #channel, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%t, %b : tensor<1x16x8x8xf32>, tensor<16xf32>) outs(%e : tensor<1x16x8x8xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16x8x8xf32>
+  %relu = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%add : tensor<1x16x8x8xf32>) outs(%e : tensor<1x16x8x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x16x8x8xf32>
+  %e2 = tensor.empty() : tensor<1x8x8x16xf32>
+  %back = linalg.transpose ins(%relu : tensor<1x16x8x8xf32>) outs(%e2 : tensor<1x8x8x16xf32>) permutation = [0, 2, 3, 1]
+  return %back : tensor<1x8x8x16xf32>
+}
+
+// -----
+
+// Tests that a residual add of two transposed tensors runs on their
+// sources, and that the transpose moves to its result when nothing undoes
+// it there.
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @residual
+//  CHECK-SAME:   %[[X:.+]]: tensor<1x4x4x8xf32>, %[[Y:.+]]: tensor<1x4x4x8xf32>
+//       CHECK:   %[[ADD:.+]] = linalg.generic {{.*}} ins(%[[X]], %[[Y]] : tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>) outs(%{{.+}} : tensor<1x4x4x8xf32>)
+//       CHECK:   %[[T:.+]] = linalg.transpose ins(%[[ADD]] : tensor<1x4x4x8xf32>) outs(%{{.+}} : tensor<1x8x4x4xf32>) permutation = [0, 3, 1, 2]
+//       CHECK:   return %[[T]]
+func.func @residual(%x: tensor<1x4x4x8xf32>, %y: tensor<1x4x4x8xf32>) -> tensor<1x8x4x4xf32> {
+  %e = tensor.empty() : tensor<1x8x4x4xf32>
+  %tx = linalg.transpose ins(%x : tensor<1x4x4x8xf32>) outs(%e : tensor<1x8x4x4xf32>) permutation = [0, 3, 1, 2]
+  %ty = linalg.transpose ins(%y : tensor<1x4x4x8xf32>) outs(%e : tensor<1x8x4x4xf32>) permutation = [0, 3, 1, 2]
+  %add = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%tx, %ty : tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>) outs(%e : tensor<1x8x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x4x4xf32>
+  return %add : tensor<1x8x4x4xf32>
+}
+
+// -----
+
+// Tests that an op is left as it is when it also reads a tensor of its full
+// size that is not transposed (the transpose would only move), when its
+// transposed inputs disagree, and when its body reads its loop indices.
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @left_alone
+//       CHECK:   %[[TX:.+]] = linalg.transpose ins(%{{.+}} : tensor<4x8xf32>)
+//       CHECK:   linalg.generic {{.*}} ins(%[[TX]], %{{.+}} : tensor<8x4xf32>, tensor<8x4xf32>)
+//       CHECK:   %[[TA:.+]] = linalg.transpose {{.*}} permutation = [1, 0, 2]
+//       CHECK:   %[[TB:.+]] = linalg.transpose {{.*}} permutation = [2, 1, 0]
+//       CHECK:   linalg.generic {{.*}} ins(%[[TA]], %[[TB]] : tensor<2x2x2xf32>, tensor<2x2x2xf32>)
+//       CHECK:   %[[TZ:.+]] = linalg.transpose ins(%{{.+}} : tensor<4x8xf32>)
+//       CHECK:   linalg.generic {{.*}} ins(%[[TZ]] : tensor<8x4xf32>)
+//       CHECK:     linalg.index 0
+func.func @left_alone(%x: tensor<4x8xf32>, %y: tensor<8x4xf32>, %z: tensor<4x8xf32>,
+                      %u: tensor<2x2x2xf32>) -> (tensor<8x4xf32>, tensor<2x2x2xf32>, tensor<8x4xf32>) {
+  %e = tensor.empty() : tensor<8x4xf32>
+  %tx = linalg.transpose ins(%x : tensor<4x8xf32>) outs(%e : tensor<8x4xf32>) permutation = [1, 0]
+  %a = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%tx, %y : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<8x4xf32>
+  %e3 = tensor.empty() : tensor<2x2x2xf32>
+  %ta = linalg.transpose ins(%u : tensor<2x2x2xf32>) outs(%e3 : tensor<2x2x2xf32>) permutation = [1, 0, 2]
+  %tb = linalg.transpose ins(%u : tensor<2x2x2xf32>) outs(%e3 : tensor<2x2x2xf32>) permutation = [2, 1, 0]
+  %b = linalg.generic {indexing_maps = [#id3, #id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%ta, %tb : tensor<2x2x2xf32>, tensor<2x2x2xf32>) outs(%e3 : tensor<2x2x2xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.mulf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<2x2x2xf32>
+  %tz = linalg.transpose ins(%z : tensor<4x8xf32>) outs(%e : tensor<8x4xf32>) permutation = [1, 0]
+  %c = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%tz : tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %f = arith.index_cast %i : index to i32
+    %g = arith.sitofp %f : i32 to f32
+    %s = arith.addf %p, %g : f32
+    linalg.yield %s : f32
+  } -> tensor<8x4xf32>
+  return %a, %b, %c : tensor<8x4xf32>, tensor<2x2x2xf32>, tensor<8x4xf32>
+}

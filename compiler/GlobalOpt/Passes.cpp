@@ -17,8 +17,9 @@ void buildGlobalOptimizationPassPipeline(OpPassManager &pm, StringRef targetCPU,
   // One layout from one convolution to the next: the transposes an importer
   // puts around each meet and fold.
   pm.addNestedPass<func::FuncOp>(createSinkTransposesPass());
-  // 1x1 convolutions are matmuls, and are packed as matmuls are.
-  pm.addNestedPass<func::FuncOp>(createConvertPointwiseConvsToMatmulsPass());
+  // 1x1 convolutions, and those with large filters, are matmuls, and are
+  // packed as matmuls are.
+  pm.addNestedPass<func::FuncOp>(createConvertConvsToMatmulsPass());
   // Contractions get the target's tiled layouts; the packs of constant
   // weights fold away here, at compile time.
   MaterializeDataTilingPassOptions options;

@@ -20,10 +20,10 @@ struct CPUTargetInfo;
 /// Patterns moving transposes past elementwise ops (see SinkTransposesPass).
 void populateSinkTransposesPatterns(RewritePatternSet &patterns);
 
-/// Patterns rewriting 1x1 channels-last convolutions as matmuls (see
-/// ConvertPointwiseConvsToMatmulsPass).
-void populateConvertPointwiseConvsToMatmulsPatterns(
-    RewritePatternSet &patterns);
+/// Patterns rewriting 1x1 channels-last convolutions, and those with large
+/// filters, as matmuls (see
+/// ConvertConvsToMatmulsPass).
+void populateConvertConvsToMatmulsPatterns(RewritePatternSet &patterns);
 
 /// Patterns packing matmul-like contractions for `target` (see
 /// MaterializeDataTilingPass), with the folds that pack constants and fills.

@@ -36,17 +36,27 @@ def SinkTransposesPass
                            "::mlir::tensor::TensorDialect"];
 }
 
-def ConvertPointwiseConvsToMatmulsPass
-    : Pass<"kiln-convert-pointwise-convs-to-matmuls", "::mlir::func::FuncOp"> {
-  let summary = "Rewrites convolutions with a 1x1 window as matmuls.";
+def ConvertConvsToMatmulsPass
+    : Pass<"kiln-convert-convs-to-matmuls", "::mlir::func::FuncOp"> {
+  let summary = "Rewrites 1x1 convolutions, and those with large filters, as "
+                "matmuls.";
   let description = [{
     A channels-last 2-D convolution (`linalg.conv_2d_nhwc_hwcf`, or
     `linalg.conv_2d_nhwc_fhwc`) whose window is one pixel multiplies each
     pixel's channels by the filter: it becomes a `linalg.matmul` of the
     pixels, [N*OH*OW, C], by the filter, [C, F] (or [F, C] transposed),
     and the product is expanded back to [N, OH, OW, F]. A strided one reads
-    every stride-th pixel first (a strided `tensor.extract_slice`). Data
-    tiling then packs the matmul like any other.
+    every stride-th pixel first (a strided `tensor.extract_slice`).
+
+    A `linalg.conv_2d_nhwc_hwcf` with static sizes and a filter of at least
+    1 MiB (which L2 would not hold while a direct convolution sweeps the
+    image) becomes a matmul of its patches: a `linalg.generic` copies
+    [N, OH, OW, KH, KW, C] from the input through the window's map,
+    collapsed to [N*OH*OW, KH*KW*C], times the filter collapsed to
+    [KH*KW*C, F]; patches of more than 64 MiB are not made.
+
+    Data tiling then packs the matmuls like any other, constant filters at
+    compile time.
 
     ```mlir
     %r = linalg.conv_2d_nhwc_hwcf {strides = dense<1> : tensor<2xi64>, ...}

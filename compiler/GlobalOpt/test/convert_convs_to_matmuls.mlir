@@ -1,4 +1,4 @@
-// RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(kiln-convert-pointwise-convs-to-matmuls,canonicalize))" | FileCheck %s
+// RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(kiln-convert-convs-to-matmuls,canonicalize))" | FileCheck %s
 
 // Tests that a 1x1 convolution becomes a matmul of its pixels by its
 // filter, expanded back to the image's shape.
@@ -56,8 +56,8 @@ func.func @dynamic_fhwc(%x: tensor<?x8x8x16xf32>, %w: tensor<4x1x1x16xf32>, %ini
 
 // -----
 
-// Tests that a 3x3 convolution, and one with mixed element types, are left
-// alone.
+// Tests that a 3x3 convolution with a small filter (a direct convolution
+// keeps it in L2), and a 1x1 one with mixed element types, are left alone.
 // CHECK-LABEL: func.func @not_pointwise
 //       CHECK:   linalg.conv_2d_nhwc_hwcf
 //       CHECK:   linalg.conv_2d_nhwc_hwcf
@@ -69,4 +69,26 @@ func.func @not_pointwise(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x4xf32>, %i: t
   %d = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%xi, %wi : tensor<1x8x8x4xi8>, tensor<1x1x4x4xi8>) outs(%ii : tensor<1x8x8x4xi32>) -> tensor<1x8x8x4xi32>
   return %c, %d : tensor<1x6x6x4xf32>, tensor<1x8x8x4xi32>
+}
+
+// -----
+
+// Tests that a 3x3 convolution whose filter L2 would not hold (3x3x256x128
+// f32, 1.1 MiB) becomes a matmul of its patches: a copy reading the input
+// through the window's map into [N, OH, OW, KH, KW, C], collapsed to
+// [N*OH*OW, KH*KW*C], times the filter collapsed to [KH*KW*C, F].
+// CHECK-DAG: #[[WINDOW:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * 2 + d3, d2 * 2 + d4, d5)>
+// CHECK-LABEL: func.func @large_filter
+//       CHECK:   %[[P:.+]] = linalg.generic {indexing_maps = [#[[WINDOW]], #{{.+}}]{{.*}} ins(%{{.+}} : tensor<1x15x15x256xf32>) outs(%{{.+}} : tensor<1x7x7x3x3x256xf32>)
+//       CHECK:   %[[LHS:.+]] = tensor.collapse_shape %[[P]] {{\[\[}}0, 1, 2], [3, 4, 5]] : tensor<1x7x7x3x3x256xf32> into tensor<49x2304xf32>
+//       CHECK:   %[[RHS:.+]] = tensor.collapse_shape %{{.+}} {{\[\[}}0, 1, 2], [3]] : tensor<3x3x256x128xf32> into tensor<2304x128xf32>
+//       CHECK:   %[[M:.+]] = linalg.matmul ins(%[[LHS]], %[[RHS]] : tensor<49x2304xf32>, tensor<2304x128xf32>)
+//       CHECK:   tensor.expand_shape %[[M]] {{\[\[}}0, 1, 2], [3]] output_shape [1, 7, 7, 128]
+func.func @large_filter(%x: tensor<1x15x15x256xf32>, %w: tensor<3x3x256x128xf32>) -> tensor<1x7x7x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x7x7x128xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x7x7x128xf32>) -> tensor<1x7x7x128xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%x, %w : tensor<1x15x15x256xf32>, tensor<3x3x256x128xf32>) outs(%f : tensor<1x7x7x128xf32>) -> tensor<1x7x7x128xf32>
+  return %c : tensor<1x7x7x128xf32>
 }

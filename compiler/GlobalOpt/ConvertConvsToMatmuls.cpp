@@ -1,0 +1,223 @@
+//===- ConvertConvsToMatmuls.cpp - convolutions as matmuls ----------------===//
+//
+// A convolution with a 1x1 filter multiplies each pixel's channels by one
+// matrix: on channels-last images it is a matmul of the pixels (rows) by the
+// filter. As a matmul it gets the packed layouts data tiling gives
+// contractions (constant weights packed at compile time) and the kernels
+// tuned for them, instead of a direct convolution whose rows are one image
+// row wide (14 or 7 pixels in a ResNet's late stages). A convolution whose
+// filter is too large for L2 is a matmul of its patches, for the same
+// reasons.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GlobalOpt/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::kiln {
+#define GEN_PASS_DEF_CONVERTCONVSTOMATMULSPASS
+#include "GlobalOpt/Passes.h.inc"
+
+namespace {
+
+/// The first three dims as one: the pixels of [N, H, W, X] as rows, and the
+/// filter's [1, 1, C, F] (or [F, 1, 1, C]) as a matrix.
+SmallVector<ReassociationIndices> getFirstThreeAsOne() {
+  return {{0, 1, 2}, {3}};
+}
+
+/// Rewrites a channels-last 2-D convolution whose window is one pixel
+/// (`linalg.conv_2d_nhwc_hwcf`, or `_fhwc` as TOSA's convolutions lower)
+/// into a matmul of its pixels by its filter. Strided ones read every
+/// stride-th pixel first, a strided slice.
+template <typename ConvOp>
+struct ConvertPointwiseConv : OpRewritePattern<ConvOp> {
+  using OpRewritePattern<ConvOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConvOp op,
+                                PatternRewriter &rewriter) const override {
+    constexpr bool filterLast =
+        std::is_same_v<ConvOp, linalg::Conv2DNhwcHwcfOp>;
+    if (!op.hasPureTensorSemantics())
+      return rewriter.notifyMatchFailure(op, "not on tensors");
+    Value input = op.getDpsInputOperand(0)->get();
+    Value filter = op.getDpsInputOperand(1)->get();
+    Value init = op.getDpsInitOperand(0)->get();
+    auto filterType = cast<RankedTensorType>(filter.getType());
+    // The window's dims: [KH, KW, C, F] or [F, KH, KW, C].
+    int64_t windowDim = filterLast ? 0 : 1;
+    if (filterType.getDimSize(windowDim) != 1 ||
+        filterType.getDimSize(windowDim + 1) != 1)
+      return rewriter.notifyMatchFailure(op, "window is not 1x1");
+    Type elementType = getElementTypeOrSelf(init.getType());
+    if (getElementTypeOrSelf(input.getType()) != elementType ||
+        filterType.getElementType() != elementType)
+      return rewriter.notifyMatchFailure(op, "mixed element types");
+
+    Location loc = op.getLoc();
+    // The pixels the output reads: [0, OH) x [0, OW), every stride-th one.
+    SmallVector<OpFoldResult> outputSizes =
+        tensor::getMixedSizes(rewriter, loc, init);
+    SmallVector<OpFoldResult> inputSizes =
+        tensor::getMixedSizes(rewriter, loc, input);
+    SmallVector<int64_t> strides =
+        llvm::to_vector(op.getStrides().template getValues<int64_t>());
+    Value pixels = input;
+    if (llvm::any_of(strides, [](int64_t stride) { return stride != 1; }) ||
+        !isEqualConstantIntOrValue(inputSizes[1], outputSizes[1]) ||
+        !isEqualConstantIntOrValue(inputSizes[2], outputSizes[2])) {
+      SmallVector<OpFoldResult> sizes = {inputSizes[0], outputSizes[1],
+                                         outputSizes[2], inputSizes[3]};
+      SmallVector<OpFoldResult> offsets(4, rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> steps = {
+          rewriter.getIndexAttr(1), rewriter.getIndexAttr(strides[0]),
+          rewriter.getIndexAttr(strides[1]), rewriter.getIndexAttr(1)};
+      pixels = tensor::ExtractSliceOp::create(rewriter, loc, input, offsets,
+                                              sizes, steps);
+    }
+
+    auto collapse = [&](Value value) -> Value {
+      return tensor::CollapseShapeOp::create(rewriter, loc, value,
+                                             getFirstThreeAsOne());
+    };
+    Value rows = collapse(pixels);
+    Value weights = collapse(filter);
+    Value acc = collapse(init);
+
+    MLIRContext *context = rewriter.getContext();
+    AffineExpr m, n, k;
+    bindDims(context, m, n, k);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(3, 0, {m, k}, context),
+        AffineMap::get(3, 0,
+                       filterLast ? ArrayRef<AffineExpr>{k, n}
+                                  : ArrayRef<AffineExpr>{n, k},
+                       context),
+        AffineMap::get(3, 0, {m, n}, context)};
+    auto matmul =
+        linalg::MatmulOp::create(rewriter, loc, TypeRange{acc.getType()},
+                                 ValueRange{rows, weights}, ValueRange{acc});
+    matmul.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+        op, init.getType(), matmul.getResult(0), getFirstThreeAsOne(),
+        outputSizes);
+    return success();
+  }
+};
+
+/// Filter bytes from which a windowed convolution is a matmul on its
+/// patches: past them the filter does not stay in L2 while a direct
+/// convolution sweeps the image (a ResNet's late 3x3 stages, 2.25 and 9
+/// MiB; ViT's 16x16 patch embedding, 2.25 MiB).
+constexpr int64_t kMinPatchMatmulFilterBytes = int64_t(1) << 20;
+
+/// Bytes of patches at most: each input pixel is copied once per filter tap
+/// that reads it.
+constexpr int64_t kMaxPatchBytes = int64_t(64) << 20;
+
+/// Rewrites a channels-last 2-D convolution with a large filter
+/// (`linalg.conv_2d_nhwc_hwcf`, static sizes) into a matmul of its patches,
+/// [N*OH*OW, KH*KW*C], copied from the input, by its filter, [KH*KW*C, F].
+/// The copy is a plain generic (each patch element reads the input through
+/// an affine map), and the matmul is packed as any other, its constant
+/// filter at compile time.
+struct ConvertWindowedConv : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::Conv2DNhwcHwcfOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics())
+      return rewriter.notifyMatchFailure(op, "not on tensors");
+    Value input = op.getDpsInputOperand(0)->get();
+    Value filter = op.getDpsInputOperand(1)->get();
+    Value init = op.getDpsInitOperand(0)->get();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    auto filterType = cast<RankedTensorType>(filter.getType());
+    auto initType = cast<RankedTensorType>(init.getType());
+    Type elementType = initType.getElementType();
+    if (!inputType.hasStaticShape() || !filterType.hasStaticShape() ||
+        !initType.hasStaticShape() || !elementType.isIntOrFloat() ||
+        inputType.getElementType() != elementType ||
+        filterType.getElementType() != elementType)
+      return rewriter.notifyMatchFailure(op, "not static, or mixed types");
+    ArrayRef<int64_t> window = filterType.getShape();
+    ArrayRef<int64_t> output = initType.getShape();
+    int64_t elementBytes =
+        llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
+    int64_t taps = window[0] * window[1] * window[2];
+    int64_t rows = output[0] * output[1] * output[2];
+    if (window[0] * window[1] == 1 ||
+        filterType.getNumElements() * elementBytes <
+            kMinPatchMatmulFilterBytes ||
+        rows * taps * elementBytes > kMaxPatchBytes)
+      return rewriter.notifyMatchFailure(op, "filter too small for patches");
+
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    SmallVector<int64_t> strides =
+        llvm::to_vector(op.getStrides().getValues<int64_t>());
+    SmallVector<int64_t> dilations =
+        llvm::to_vector(op.getDilations().getValues<int64_t>());
+    // patches[n, oh, ow, kh, kw, c] = input[n, oh*s + kh*d, ow*s + kw*d, c]
+    AffineExpr n, oh, ow, kh, kw, c;
+    bindDims(context, n, oh, ow, kh, kw, c);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(6, 0,
+                       {n, oh * strides[0] + kh * dilations[0],
+                        ow * strides[1] + kw * dilations[1], c},
+                       context),
+        AffineMap::getMultiDimIdentityMap(6, context)};
+    Value empty = tensor::EmptyOp::create(
+        rewriter, loc,
+        ArrayRef<int64_t>{output[0], output[1], output[2], window[0], window[1],
+                          window[2]},
+        elementType);
+    auto patches = linalg::GenericOp::create(
+        rewriter, loc, empty.getType(), input, empty, maps,
+        SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
+        [](OpBuilder &b, Location nestedLoc, ValueRange args) {
+          linalg::YieldOp::create(b, nestedLoc, args[0]);
+        });
+    Value lhs = tensor::CollapseShapeOp::create(
+        rewriter, loc, patches.getResult(0),
+        SmallVector<ReassociationIndices>{{0, 1, 2}, {3, 4, 5}});
+    Value rhs = tensor::CollapseShapeOp::create(rewriter, loc, filter,
+                                                getFirstThreeAsOne());
+    Value acc = tensor::CollapseShapeOp::create(rewriter, loc, init,
+                                                getFirstThreeAsOne());
+    auto matmul =
+        linalg::MatmulOp::create(rewriter, loc, TypeRange{acc.getType()},
+                                 ValueRange{lhs, rhs}, ValueRange{acc});
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+        op, initType, matmul.getResult(0), getFirstThreeAsOne());
+    return success();
+  }
+};
+
+} // namespace
+
+void populateConvertConvsToMatmulsPatterns(RewritePatternSet &patterns) {
+  patterns
+      .add<ConvertPointwiseConv<linalg::Conv2DNhwcHwcfOp>,
+           ConvertPointwiseConv<linalg::Conv2DNhwcFhwcOp>, ConvertWindowedConv>(
+          patterns.getContext());
+}
+
+namespace {
+
+struct ConvertConvsToMatmulsPass
+    : impl::ConvertConvsToMatmulsPassBase<ConvertConvsToMatmulsPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateConvertConvsToMatmulsPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace mlir::kiln

@@ -50,6 +50,17 @@ ContractionTiles selectContractionTiles(const CPUTargetInfo &target,
   return {m0, tile.columns, 1};
 }
 
+/// `value` without the reshapes around it: a reshape keeps the elements in
+/// row-major order, so the bytes of a reshaped constant are the constant's.
+Value stripReshapes(Value value) {
+  while (Operation *reshape = value.getDefiningOp()) {
+    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(reshape))
+      break;
+    value = reshape->getOperand(0);
+  }
+  return value;
+}
+
 /// The loops of a matmul-like contraction: one M, N and K loop, at most one
 /// batch loop.
 struct ContractionLoops {
@@ -96,8 +107,16 @@ FailureOr<ContractionLoops> matchPackableContraction(linalg::LinalgOp op) {
     }
     multiplyAdds *= range;
   }
+  // One row (a classifier on one image) streams its matrix once: packed
+  // only when the matrix is a constant, packed at compile time into panels
+  // each workgroup reads front to back, where its [K, N] rows would each
+  // start a page apart.
+  bool oneRowOfConstant =
+      ranges[loops.m] == 1 &&
+      matchPattern(stripReshapes(op.getDpsInputOperand(1)->get()),
+                   m_Constant());
   if (multiplyAdds < kMinPackedMultiplyAdds || ranges[loops.m] == 0 ||
-      ranges[loops.m] == 1 || ranges[loops.n] < 2)
+      (ranges[loops.m] == 1 && !oneRowOfConstant) || ranges[loops.n] < 2)
     return failure();
   return loops;
 }
@@ -141,8 +160,10 @@ Value packOperand(RewriterBase &rewriter, Location loc, Value value,
 }
 
 struct PackContraction : OpInterfaceRewritePattern<linalg::LinalgOp> {
+  // Before the rank reductions, which would make a one-row matmul of a
+  // constant a vecmat, which does not pack.
   PackContraction(MLIRContext *context, const CPUTargetInfo &target)
-      : OpInterfaceRewritePattern(context), target(target) {}
+      : OpInterfaceRewritePattern(context, /*benefit=*/2), target(target) {}
 
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override {
@@ -209,16 +230,9 @@ struct FoldConstantPack : OpRewritePattern<linalg::PackOp> {
 
   LogicalResult matchAndRewrite(linalg::PackOp op,
                                 PatternRewriter &rewriter) const override {
-    // A reshape keeps the elements in row-major order: the bytes of a
-    // reshaped constant are the constant's (1x1 filters collapse so).
-    Value sourceValue = op.getSource();
-    while (Operation *reshape = sourceValue.getDefiningOp()) {
-      if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(reshape))
-        break;
-      sourceValue = reshape->getOperand(0);
-    }
+    // A reshaped constant (a 1x1 filter collapsed to a matrix) packs too.
     ElementsAttr source;
-    if (!matchPattern(sourceValue, m_Constant(&source)))
+    if (!matchPattern(stripReshapes(op.getSource()), m_Constant(&source)))
       return rewriter.notifyMatchFailure(op, "source is not a constant");
     // Splats pack to splats; upstream folds those.
     auto dense = dyn_cast<DenseElementsAttr>(source);

@@ -481,7 +481,7 @@ func.func @dynamic(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
 // Tests that a pad (a fill and an insert_slice) read by a convolution alone
 // joins the convolution's region, while a padded image two convolutions
 // read, or one whose rows are too wide for a workgroup to pad its own
-// (all 6 rows of 1102 x 64 floats, past 256 KiB), keeps a region of its own.
+// (all 6 rows of 1102 x 64 floats, past 512 KiB), keeps a region of its own.
 // CHECK-LABEL: func.func @pads_into_convolutions
 //  CHECK-SAME:   %[[X:[a-zA-Z0-9]+]]: tensor<1x56x56x64xf32>
 //  CHECK-SAME:   %[[W:[a-zA-Z0-9]+]]: tensor<1x4x1100x64xf32>
@@ -564,37 +564,37 @@ func.func @pad_into_dynamic_batch_convolution(%x: tensor<?x56x56x64xf32>, %f: te
 // -----
 
 // Tests that the rows a workgroup would pad are counted per image of the
-// batch, not per row of dim 0: an unbatched convolution over rows of 30002
-// floats pads 3 of them (360 KiB, past 256 KiB) and keeps its pad apart,
+// batch, not per row of dim 0: an unbatched convolution over rows of 60002
+// floats pads 3 of them (703 KiB, past 512 KiB) and keeps its pad apart,
 // while one over rows of 1002 floats (12 KiB) takes its pad in.
 // CHECK-LABEL: func.func @unbatched_pads
-//  CHECK-SAME:   %[[W:[a-zA-Z0-9]+]]: tensor<4x30000xf32>
+//  CHECK-SAME:   %[[W:[a-zA-Z0-9]+]]: tensor<4x60000xf32>
 //  CHECK-SAME:   %[[N:[a-zA-Z0-9]+]]: tensor<4x1000xf32>
-//       CHECK:   %[[WIDE:.+]] = kiln.dispatch.region -> (tensor<6x30002xf32>) {
+//       CHECK:   %[[WIDE:.+]] = kiln.dispatch.region -> (tensor<6x60002xf32>) {
 //       CHECK:     %[[P:.+]] = tensor.insert_slice %[[W]]
 //  CHECK-NEXT:     kiln.return %[[P]]
-//       CHECK:   kiln.dispatch.region -> (tensor<4x30000xf32>) {
+//       CHECK:   kiln.dispatch.region -> (tensor<4x60000xf32>) {
 //   CHECK-NOT:     tensor.insert_slice
 //       CHECK:     linalg.conv_2d ins(%[[WIDE]],
 //       CHECK:   kiln.dispatch.region -> (tensor<4x1000xf32>) {
 //       CHECK:     %[[Q:.+]] = tensor.insert_slice %[[N]]
 //       CHECK:     linalg.conv_2d ins(%[[Q]],
-func.func @unbatched_pads(%w: tensor<4x30000xf32>, %n: tensor<4x1000xf32>, %f: tensor<3x3xf32>)
-    -> (tensor<4x30000xf32>, tensor<4x1000xf32>) {
+func.func @unbatched_pads(%w: tensor<4x60000xf32>, %n: tensor<4x1000xf32>, %f: tensor<3x3xf32>)
+    -> (tensor<4x60000xf32>, tensor<4x1000xf32>) {
   %zero = arith.constant 0.0 : f32
-  %ew = tensor.empty() : tensor<6x30002xf32>
-  %fw = linalg.fill ins(%zero : f32) outs(%ew : tensor<6x30002xf32>) -> tensor<6x30002xf32>
-  %pw = tensor.insert_slice %w into %fw[1, 1] [4, 30000] [1, 1] : tensor<4x30000xf32> into tensor<6x30002xf32>
-  %eow = tensor.empty() : tensor<4x30000xf32>
-  %fow = linalg.fill ins(%zero : f32) outs(%eow : tensor<4x30000xf32>) -> tensor<4x30000xf32>
-  %cw = linalg.conv_2d ins(%pw, %f : tensor<6x30002xf32>, tensor<3x3xf32>) outs(%fow : tensor<4x30000xf32>) -> tensor<4x30000xf32>
+  %ew = tensor.empty() : tensor<6x60002xf32>
+  %fw = linalg.fill ins(%zero : f32) outs(%ew : tensor<6x60002xf32>) -> tensor<6x60002xf32>
+  %pw = tensor.insert_slice %w into %fw[1, 1] [4, 60000] [1, 1] : tensor<4x60000xf32> into tensor<6x60002xf32>
+  %eow = tensor.empty() : tensor<4x60000xf32>
+  %fow = linalg.fill ins(%zero : f32) outs(%eow : tensor<4x60000xf32>) -> tensor<4x60000xf32>
+  %cw = linalg.conv_2d ins(%pw, %f : tensor<6x60002xf32>, tensor<3x3xf32>) outs(%fow : tensor<4x60000xf32>) -> tensor<4x60000xf32>
   %en = tensor.empty() : tensor<6x1002xf32>
   %fn = linalg.fill ins(%zero : f32) outs(%en : tensor<6x1002xf32>) -> tensor<6x1002xf32>
   %pn = tensor.insert_slice %n into %fn[1, 1] [4, 1000] [1, 1] : tensor<4x1000xf32> into tensor<6x1002xf32>
   %eon = tensor.empty() : tensor<4x1000xf32>
   %fon = linalg.fill ins(%zero : f32) outs(%eon : tensor<4x1000xf32>) -> tensor<4x1000xf32>
   %cn = linalg.conv_2d ins(%pn, %f : tensor<6x1002xf32>, tensor<3x3xf32>) outs(%fon : tensor<4x1000xf32>) -> tensor<4x1000xf32>
-  return %cw, %cn : tensor<4x30000xf32>, tensor<4x1000xf32>
+  return %cw, %cn : tensor<4x60000xf32>, tensor<4x1000xf32>
 }
 
 // -----

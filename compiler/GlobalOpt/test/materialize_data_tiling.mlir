@@ -76,6 +76,27 @@ func.func @reshaped_constant_weight(%a: tensor<8192x2xf32>) -> tensor<8192x32xf3
 
 // -----
 
+// Tests that a one-row matmul (a classifier on one image) packs when its
+// matrix is a constant, which packs at compile time into panels of N0
+// columns, and becomes a vecmat when it is not.
+//   AVX2-LABEL: func.func @one_row
+// AVX512-LABEL: func.func @one_row
+//       AVX512:   %[[W:.+]] = arith.constant dense<5.000000e-01> : tensor<32x256x32x1xf32>
+//       AVX512:   linalg.mmt4d ins(%{{.+}}, %[[W]] : tensor<1x256x1x1xf32>, tensor<32x256x32x1xf32>) outs(%{{.+}} : tensor<1x32x1x32xf32>)
+//       AVX512:   linalg.unpack {{.*}} -> tensor<1x1024xf32>
+//       AVX512:   linalg.vecmat ins(%{{.+}}, %{{.+}} : tensor<256xf32>, tensor<256x1024xf32>)
+func.func @one_row(%x: tensor<1x256xf32>, %m: tensor<256x1024xf32>) -> (tensor<1x1024xf32>, tensor<1x1024xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<0.5> : tensor<256x1024xf32>
+  %e = tensor.empty() : tensor<1x1024xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1024xf32>) -> tensor<1x1024xf32>
+  %c = linalg.matmul ins(%x, %w : tensor<1x256xf32>, tensor<256x1024xf32>) outs(%f : tensor<1x1024xf32>) -> tensor<1x1024xf32>
+  %v = linalg.matmul ins(%x, %m : tensor<1x256xf32>, tensor<256x1024xf32>) outs(%f : tensor<1x1024xf32>) -> tensor<1x1024xf32>
+  return %c, %v : tensor<1x1024xf32>, tensor<1x1024xf32>
+}
+
+// -----
+
 // Tests that a batch matmul becomes a batch_mmt4d, with the batch outermost
 // in every packed operand.
 // AVX2-LABEL: func.func @batch_matmul

@@ -127,6 +127,36 @@ kiln.executable @mmt4d_avx2 {
 
 // -----
 
+// Tests that a packed matmul with few rows (7 row tiles: a 7x7 image's 49
+// pixels) and an RHS L2 does not hold (9 MiB) splits its columns alone, into
+// 16 blocks of one panel, and keeps its rows whole: each row block would
+// read the whole RHS from memory again.
+// CHECK-LABEL: kiln.executable @mmt4d_few_rows
+//       CHECK: kiln.executable.export @mmt4d_few_rows ordinal(0) bindings(3) workgroups([16, 1, 1])
+//       CHECK: linalg.mmt4d {lowering_config = #kiln.lowering_config<workgroup = [0, 1, 0, 0, 0, 0], vector = [1, 1, 1, 8, 32, 1]>}
+kiln.executable @mmt4d_few_rows {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v4", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @mmt4d_few_rows ordinal(0) bindings(3)
+    builtin.module {
+      func.func @mmt4d_few_rows() {
+        %cst = arith.constant 0.0 : f32
+        %0 = kiln.binding 0 : memref<7x4608x8x1xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<7x4608x8x1xf32> to tensor<7x4608x8x1xf32>
+        %2 = kiln.binding 1 : memref<16x4608x32x1xf32>
+        %3 = bufferization.to_tensor %2 restrict : memref<16x4608x32x1xf32> to tensor<16x4608x32x1xf32>
+        %e = tensor.empty() : tensor<7x16x8x32xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<7x16x8x32xf32>) -> tensor<7x16x8x32xf32>
+        %m = linalg.mmt4d ins(%1, %3 : tensor<7x4608x8x1xf32>, tensor<16x4608x32x1xf32>) outs(%f : tensor<7x16x8x32xf32>) -> tensor<7x16x8x32xf32>
+        %4 = kiln.binding 2 : memref<7x16x8x32xf32>
+        bufferization.materialize_in_destination %m in restrict writable %4 : (tensor<7x16x8x32xf32>, memref<7x16x8x32xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
 // Tests that a packed matmul on a packed RHS (constant weights) whose LHS
 // L2 does not hold (4 MiB) but whose L2 holds RHS panels for 128 columns or
 // more (Sapphire Rapids: 8 panels of 32 columns in half of 2 MiB) runs

@@ -348,6 +348,24 @@ SmallVector<int64_t> selectVectorTiles(linalg::LinalgOp op,
     tiles[n] = selectTile(ranges[n], block.columns);
     return tiles;
   }
+  if (linalg::isaContractionOpInterface(op) && succeeded(dims) &&
+      dims->m.empty() && dims->n.size() == 1 && dims->k.size() == 1 &&
+      op.getNumDpsInputs() == 2) {
+    // A vector times a matrix whose rows are contiguous ([K, N], as an
+    // squeeze-and-excitation block's 1x1 convolutions on one pixel): each
+    // step of K adds a row times one broadcast element to a block of N
+    // accumulators. Lanes along K would gather a column, an element a row.
+    unsigned n = dims->n.front(), k = dims->k.front();
+    AffineMap matrix = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
+    if (matrix.getNumResults() == 2 &&
+        matrix.getResult(1) == getAffineDimExpr(n, op.getContext())) {
+      CPUTargetInfo::AccumulatorTile block =
+          target.getContractionTile(getElementBits(op));
+      tiles[n] = selectTile(ranges[n], block.columns);
+      tiles[k] = 1;
+      return tiles;
+    }
+  }
   if (FailureOr<linalg::ConvolutionDimensions> convDims =
           linalg::inferConvolutionDims(op);
       succeeded(convDims) && !isa<linalg::GenericOp>(op.getOperation())) {

@@ -106,3 +106,33 @@ func.func @left_alone(%x: tensor<4x8xf32>, %y: tensor<8x4xf32>, %z: tensor<4x8xf
   } -> tensor<8x4xf32>
   return %a, %b, %c : tensor<8x4xf32>, tensor<2x2x2xf32>, tensor<8x4xf32>
 }
+
+// -----
+
+// Tests that a reduction reading a transposed tensor (a global average pool
+// of a channels-last image seen channels-first) reads the transpose's
+// source, its loops in the source's order (the channels, a parallel loop,
+// innermost), and writes its result as before.
+#in = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#out = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+// CHECK-DAG: #[[SRC:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[RES:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
+// CHECK-LABEL: func.func @pool
+//  CHECK-SAME:   %[[X:.+]]: tensor<1x8x8x32xf32>
+//       CHECK:   %[[R:.+]] = linalg.generic {indexing_maps = [#[[SRC]], #[[RES]]], iterator_types = ["parallel", "reduction", "reduction", "parallel"]} ins(%[[X]] : tensor<1x8x8x32xf32>) outs(%{{.+}} : tensor<1x32xf32>)
+//       CHECK:   return %[[R]]
+//   CHECK-NOT:   linalg.transpose
+func.func @pool(%x: tensor<1x8x8x32xf32>) -> tensor<1x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x8x8xf32>
+  %t = linalg.transpose ins(%x : tensor<1x8x8x32xf32>) outs(%e : tensor<1x32x8x8xf32>) permutation = [0, 3, 1, 2]
+  %eo = tensor.empty() : tensor<1x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%eo : tensor<1x32xf32>) -> tensor<1x32xf32>
+  %sum = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%t : tensor<1x32x8x8xf32>) outs(%f : tensor<1x32xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<1x32xf32>
+  return %sum : tensor<1x32xf32>
+}

@@ -127,6 +127,35 @@ kiln.executable @mmt4d_avx2 {
 
 // -----
 
+// Tests that a vector times a [K, N] matrix takes its lanes along N (a
+// block of N0 accumulators, one row of the matrix per step of K), not along
+// K, which would gather a column (24 of its 48 columns: the tile near N0 = 32
+// that divides them).
+// CHECK-LABEL: kiln.executable @vecmat
+//       CHECK: linalg.vecmat {lowering_config = #kiln.lowering_config<{{.*}}vector = [24, 1]>}
+kiln.executable @vecmat {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v4", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @vecmat ordinal(0) bindings(3)
+    builtin.module {
+      func.func @vecmat() {
+        %cst = arith.constant 0.0 : f32
+        %0 = kiln.binding 0 : memref<1152xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<1152xf32> to tensor<1152xf32>
+        %2 = kiln.binding 1 : memref<1152x48xf32>
+        %3 = bufferization.to_tensor %2 restrict : memref<1152x48xf32> to tensor<1152x48xf32>
+        %e = tensor.empty() : tensor<48xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<48xf32>) -> tensor<48xf32>
+        %v = linalg.vecmat ins(%1, %3 : tensor<1152xf32>, tensor<1152x48xf32>) outs(%f : tensor<48xf32>) -> tensor<48xf32>
+        %4 = kiln.binding 2 : memref<48xf32>
+        bufferization.materialize_in_destination %v in restrict writable %4 : (tensor<48xf32>, memref<48xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
 // Tests that a packed matmul with few rows (7 row tiles: a 7x7 image's 49
 // pixels) and an RHS L2 does not hold (9 MiB) splits its columns alone, into
 // 16 blocks of one panel, and keeps its rows whole: each row block would

@@ -407,7 +407,10 @@ struct OpenNpyFile {
 
 Status OpenNpy(const std::string& path, const NpyReadOptions& options,
                OpenNpyFile* file) {
-  file->fd = FileDescriptor(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused
+  // below as not a regular file); reads of a regular file never block.
+  file->fd =
+      FileDescriptor(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (file->fd.get() < 0) {
     return ErrnoToStatus(errno, StrCat("cannot open '", path, "'"));
   }

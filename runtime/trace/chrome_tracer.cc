@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -601,9 +602,9 @@ class ChromeTracer final : public Tracer {
 
   Status OpenFile() {
     if (fd_ >= 0) return OkStatus();
-    fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd_ < 0)
-      return ErrnoToStatus(errno, StrCat("cannot write trace '", path_, "'"));
+    StatusOr<int> fd = OpenChromeTraceFile(path_, /*truncate=*/true);
+    if (!fd.ok()) return fd.status();
+    fd_ = *fd;
     return OkStatus();
   }
 
@@ -762,6 +763,27 @@ ChromeTracer::ThreadEvents& ChromeTracer::AttachThread() {
 }
 
 }  // namespace
+
+StatusOr<int> OpenChromeTraceFile(const std::string& path, bool truncate) {
+  const std::string context = StrCat("cannot write trace '", path, "'");
+  // O_NONBLOCK: with no reader, opening a FIFO fails (ENXIO) at once.
+  const int fd = ::open(path.c_str(),
+                        O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK |
+                            (truncate ? O_TRUNC : O_APPEND),
+                        0644);
+  if (fd < 0 && errno == ENXIO)
+    return InvalidArgumentError(context, ": not a regular file");
+  if (fd < 0) return ErrnoToStatus(errno, context);
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
+    ::close(fd);
+    return InvalidArgumentError(context, ": not a regular file");
+  }
+  // Writes to a device such as /dev/null block, if at all, as before.
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  return fd;
+}
 
 std::unique_ptr<Tracer> CreateChromeTracer(std::string path,
                                            TraceOptions options) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "kiln/status.h"
 #include "kiln/trace.h"
 
 namespace kiln {
@@ -29,6 +30,12 @@ std::unique_ptr<Tracer> CreateConsoleTracer(TraceOptions options, FILE* out);
 /// complete (thread names and the texts its events point at) at Flush.
 std::unique_ptr<Tracer> CreateChromeTracer(std::string path,
                                            TraceOptions options);
+
+/// Opens `path` for a chrome trace, created if missing and emptied if
+/// `truncate`: a descriptor, or an error naming the file. The trace is
+/// rewritten in place (pwrite), so a FIFO or socket is refused, without
+/// waiting for a reader to open its other end.
+StatusOr<int> OpenChromeTraceFile(const std::string& path, bool truncate);
 
 #ifdef KILN_HAVE_TRACY
 /// Zones and source texts for the Tracy profiler.

@@ -1,5 +1,7 @@
 //===- tracer.cc - Process tracer, null provider, factory -----------------===//
 
+#include <unistd.h>
+
 #include <array>
 #include <atomic>
 #include <cerrno>
@@ -171,11 +173,9 @@ StatusOr<std::unique_ptr<Tracer>> CreateTracer(std::string_view spec,
       return InvalidArgumentError("--trace=chrome=FILE needs a file name");
     }
     // Found out now, not after the run: the file is written at the end.
-    FILE* file = std::fopen(path.c_str(), "ab");
-    if (!file) {
-      return ErrnoToStatus(errno, StrCat("cannot write trace '", path, "'"));
-    }
-    std::fclose(file);
+    StatusOr<int> fd = OpenChromeTraceFile(path, /*truncate=*/false);
+    if (!fd.ok()) return fd.status();
+    ::close(*fd);
     return CreateChromeTracer(std::move(path), std::move(options));
   }
   if (spec == "chrome") {

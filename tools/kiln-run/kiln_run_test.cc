@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -638,6 +639,24 @@ TEST_F(KilnRunTest, TraceProviderProblemsAreReportedBeforeTheRun) {
   EXPECT_EQ(result.err,
             "kiln-run: error: --dump-dispatches needs a directory: "
             "--dump-dispatches=DIR\n");
+}
+
+// An input or a chrome trace named by a FIFO is refused at once: opening
+// it must not wait for the other end (a reader of a trace, a writer of an
+// input), and a trace is rewritten in place, which a FIFO cannot take.
+TEST_F(KilnRunTest, FifosAreRefusedWithoutBlocking) {
+  ScopedTraceEnv env(nullptr);
+  const std::string fifo = dir_ + "/fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  RunResult result = Run({one_function_, kA, "--input=@" + fifo});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-run: error: input 1: '" + fifo + "' is not a regular file\n");
+  result = Run({one_function_, kA, kB, "--trace=chrome=" + fifo});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err, "kiln-run: error: cannot write trace '" + fifo +
+                            "': not a regular file\n");
 }
 
 //===----------------------------------------------------------------------===//

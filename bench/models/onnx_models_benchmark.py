@@ -117,12 +117,11 @@ MEASURED = ("import resource, subprocess, sys\n"
             "sys.exit(code)\n")
 
 
-def run_measured(command, timeout, env=None):
+def run_measured(command, timeout):
     """(stdout, peak RSS in MB) of `command`; raises RuntimeError on failure."""
     try:
         done = subprocess.run([sys.executable, "-c", MEASURED] + command,
-                              capture_output=True, text=True, timeout=timeout,
-                              env=env)
+                              capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise RuntimeError("timed out after %d s" % timeout)
     lines = [line for line in done.stderr.splitlines() if line.strip()]
@@ -241,11 +240,7 @@ class Bench:
         out, rss = run_measured(command, 1800)
         return benchmark_ms(out, WARMUP), rss
 
-    def time_iree(self, vmfb, feeds, threads, calls):
-        # iree-import-onnx names the function after the graph.
-        import onnx
-        model = vmfb[:vmfb.rindex(".", 0, vmfb.rindex("."))] + ".onnx"
-        function = onnx.load(model, load_external_data=False).graph.name
+    def time_iree(self, vmfb, function, feeds, threads, calls):
         command = [self.iree("iree-benchmark-module"), "--module=" + vmfb,
                    "--device=local-task", "--function=" + function,
                    "--task_topology_group_count=%d" % threads,
@@ -287,8 +282,12 @@ def measure(bench, args, name, batch, threads, rows, say):
         if "iree" in args.peers and batch == 1:
             try:
                 vmfb = bench.compile_iree(model, isa)
+                # iree-import-onnx names the function after the graph.
+                import onnx
+                function = onnx.load(model).graph.name
                 contenders["iree " + isa] = (
-                    lambda v=vmfb: bench.time_iree(v, feeds, threads, calls))
+                    lambda v=vmfb, f=function: bench.time_iree(
+                        v, f, feeds, threads, calls))
             except RuntimeError as error:
                 contenders["iree " + isa] = "failed: %s" % error
     for peer in ("onnxruntime", "torch"):

@@ -351,7 +351,7 @@ SmallVector<int64_t> selectVectorTiles(linalg::LinalgOp op,
   if (linalg::isaContractionOpInterface(op) && succeeded(dims) &&
       dims->m.empty() && dims->n.size() == 1 && dims->k.size() == 1 &&
       op.getNumDpsInputs() == 2) {
-    // A vector times a matrix whose rows are contiguous ([K, N], as an
+    // A vector times a matrix whose rows are contiguous ([K, N], as a
     // squeeze-and-excitation block's 1x1 convolutions on one pixel): each
     // step of K adds a row times one broadcast element to a block of N
     // accumulators. Lanes along K would gather a column, an element a row.

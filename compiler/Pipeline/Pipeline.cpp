@@ -160,12 +160,14 @@ void buildCompilePassPipeline(OpPassManager &pm,
 LogicalResult compileModule(ModuleOp moduleOp, const CompileOptions &options,
                             llvm::raw_ostream &os) {
   PassManager pm(moduleOp.getContext());
-  if (failed(applyPassManagerCLOptions(pm)))
-    return failure();
   // `--mlir-timing`: the passes, then what follows them (LLVM and the
   // linker, the module file), in one report.
   DefaultTimingManager timingManager;
-  applyDefaultTimingManagerCLOptions(timingManager);
+  if (options.applyMLIRCommandLineOptions) {
+    if (failed(applyPassManagerCLOptions(pm)))
+      return failure();
+    applyDefaultTimingManagerCLOptions(timingManager);
+  }
   TimingScope timing = timingManager.getRootScope();
   TimingScope passTiming = timing.nest("Passes");
   pm.enableTiming(passTiming);

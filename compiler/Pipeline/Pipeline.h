@@ -73,6 +73,11 @@ struct CompileOptions {
   PipelinePhase compileTo = PipelinePhase::End;
   /// Name of the module (the input file's stem).
   std::string moduleName = "module";
+  /// Apply MLIR's pass manager and timing command-line flags
+  /// (`--mlir-timing`, `--mlir-print-ir-after-all`, ...) to the compile, for
+  /// a tool that registered and parsed them; otherwise a compile depends on
+  /// no process-wide flag.
+  bool applyMLIRCommandLineOptions = false;
 };
 
 /// Adds every pass from input to `options.compileTo` (at most Codegen).

@@ -1,7 +1,6 @@
 //===- CompilerToolSupport.h - what the compiler's tools share ----*- C++ -*-===//
 //
-// kiln-compile and kiln-import-onnx report errors and write their outputs
-// the same way.
+// kiln-compile and kiln-import-onnx write their outputs the same way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,17 +16,6 @@
 #include <string>
 
 namespace mlir::kiln {
-
-/// Prints a diagnostic that names no position in a file: about a file as a
-/// whole (at line 0, where the parser puts the module it wraps around a
-/// file's ops, and where importers report about a model) as
-/// "FILE: error: ...", and one without a location as "TOOL: error: ...", not
-/// as "FILE:0:0:" and "<unknown>:0:". Its notes, and every other diagnostic,
-/// go to `sourceMgrHandler`. Fails for the diagnostics it leaves to it.
-LogicalResult
-printUnpositionedDiagnostic(Diagnostic &diag,
-                            SourceMgrDiagnosticHandler &sourceMgrHandler,
-                            StringRef toolName);
 
 /// A file written through a temporary file beside it, renamed into place
 /// when committed: a failed write (a full disk) or a failed compilation

@@ -1,33 +1,20 @@
 //===- kiln_compile.cpp - compile MLIR programs to kiln modules ----------===//
 
-#include "Capture/InputFiles.h"
+#include "API/Compiler.h"
 #include "Codegen/CPU/Passes.h"
 #include "CompilerToolSupport.h"
-#include "Dialect/Kiln/IR/KilnDialect.h"
-#ifdef KILN_HAVE_ONNX_IMPORTER
-#include "Import/ONNX/Importer.h"
-#endif
-#include "Input/NestingDepth.h"
 #include "Pipeline/Pipeline.h"
 #include "Pipeline/Registration.h"
-#include "Target/CPU/CPUTarget.h"
 #include "mlir/IR/AsmState.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "mlir/Support/ToolUtilities.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/xxhash.h"
 
 #include <csignal>
 
@@ -159,156 +146,18 @@ static cl::opt<bool> splitInputFile(
              "same line)"),
     cl::init(false), cl::cat(kilnCategory));
 
-/// The module name: the input's stem as an identifier.
-static std::string getModuleName(StringRef path) {
-  std::string stem = path == "-" ? "module" : llvm::sys::path::stem(path).str();
-  for (char &c : stem)
-    if (!llvm::isAlnum(c) && c != '_')
-      c = '_';
-  return stem.empty() ? "module" : stem;
-}
-
-/// "<name>-<hash>": the module name and 8 hex digits of a hash of the input
-/// and of every option that changes the code, so that captured texts of two
-/// different builds never share a path.
-static std::string getSourcePrefix(StringRef moduleName, StringRef input,
-                                   const kiln::CompileOptions &options) {
-  // The input hashed on its own: copied into the key, a model's bytes
-  // would be held twice more.
-  uint64_t inputHash = llvm::xxh3_64bits(ArrayRef<uint8_t>(
-      reinterpret_cast<const uint8_t *>(input.data()), input.size()));
-  std::string key =
-      (Twine(inputHash) + "\n" + options.cpu + "\n" +
-       Twine(options.debugLevel) + "\n" +
-       Twine(static_cast<int>(options.mode)) + "\n" +
-       Twine(options.accumulateHalfInF32) + "\n" +
-       Twine(options.reassociateFpReductions))
-          .str();
-  uint64_t hash = llvm::xxh3_64bits(ArrayRef<uint8_t>(
-      reinterpret_cast<const uint8_t *>(key.data()), key.size()));
-  std::string prefix;
-  llvm::raw_string_ostream os(prefix);
-  os << moduleName << "-" << llvm::format_hex_no_prefix(hash >> 32, 8);
-  return prefix;
-}
-
 static constexpr const char *kToolName = "kiln-compile";
-
-#ifdef KILN_HAVE_ONNX_IMPORTER
-/// Imports the ONNX model in `contents` and compiles its program into `os`;
-/// at level 3 the program's text, which its locations point into, is
-/// embedded as the input file.
-static LogicalResult compileModel(std::unique_ptr<llvm::MemoryBuffer> contents,
-                                  MLIRContext &context,
-                                  const kiln::CompileOptions &options,
-                                  raw_ostream &os) {
-  kiln::onnx_import::ImportOptions importOptions;
-  importOptions.textPath = kiln::getStoredPath(inputFilename + ".mlir");
-  // The file's bytes go once parsed: a model is not held twice.
-  FailureOr<OwningOpRef<ModuleOp>> moduleOp =
-      kiln::onnx_import::importONNXModel(&context, inputFilename,
-                                         std::move(contents), importOptions);
-  if (failed(moduleOp))
-    return failure();
-  if (options.debugLevel >= 3 || options.embedInputFiles) {
-    std::string text;
-    llvm::raw_string_ostream textStream(text);
-    kiln::onnx_import::printImportedProgram(**moduleOp, textStream,
-                                            /*withWeights=*/false);
-    Builder builder(&context);
-    auto type = RankedTensorType::get({static_cast<int64_t>(text.size())},
-                                      builder.getIntegerType(8));
-    (**moduleOp)
-        ->setAttr(kiln::kInputFilesAttrName,
-                  builder.getDictionaryAttr(builder.getNamedAttr(
-                      importOptions.textPath,
-                      DenseResourceElementsAttr::get(
-                          type, importOptions.textPath,
-                          HeapAsmResourceBlob::allocateAndCopyInferAlign(
-                              ArrayRef<char>(text.data(), text.size()))))));
-  }
-  return kiln::compileModule(**moduleOp, options, os);
-}
-#endif
-
-/// Whether the input is a model file (ONNX) rather than a program's text.
-static bool isModelInput() {
-  StringRef path = inputFilename;
-  return path.ends_with(".onnx") || path.ends_with(".onnxtxt");
-}
-
-/// Parses the text of `sourceMgr` and compiles it into `os`; the
-/// diagnostics go to the handler registered on `context`.
-static LogicalResult compileSource(llvm::SourceMgr &sourceMgr,
-                                   MLIRContext &context,
-                                   const kiln::CompileOptions &options,
-                                   raw_ostream &os) {
-  if (failed(kiln::verifyNestingDepth(sourceMgr, &context)))
-    return failure();
-  OwningOpRef<ModuleOp> moduleOp =
-      parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!moduleOp)
-    return failure();
-  return kiln::compileModule(*moduleOp, options, os);
-}
 
 static LogicalResult run(MLIRContext &context) {
   kiln::CompileOptions options;
   options.cpu = targetCPU;
-  options.moduleName = getModuleName(inputFilename);
+  options.debugLevel = debugLevel;
+  options.mode = compileMode;
+  options.captureStages = captureStages;
+  options.lineStage = lineStage;
   options.embedInputFiles = embedInputFiles;
   options.embedInputFileLimit = embedInputFileLimit;
-  // A location may name any file (/etc/passwd): only those under the
-  // input's directory, or one the user names, are embedded.
-  if (inputFilename != "-") {
-    StringRef inputDir = llvm::sys::path::parent_path(inputFilename);
-    options.embedInputDirs.push_back(inputDir.empty() ? "." : inputDir.str());
-  }
-  for (const std::string &dir : embedInputDirs) {
-    if (!llvm::sys::fs::is_directory(dir)) {
-      llvm::errs() << "kiln-compile: error: --executable-embed-input-dir: '"
-                   << dir << "' is not a directory\n";
-      return failure();
-    }
-    options.embedInputDirs.push_back(dir);
-  }
-  if (!embedInputDirs.empty() && !embedInputFiles)
-    llvm::errs() << "kiln-compile: warning: --executable-embed-input-dir has "
-                    "no effect without --executable-embed-input-files\n";
-  options.mode = compileMode;
-  for (const std::string &stage : captureStages) {
-    if (!kiln::parseCodegenStageName(stage)) {
-      llvm::errs() << "kiln-compile: error: unknown capture stage '" << stage
-                   << "'; stages are "
-                   << llvm::join(kiln::getCodegenStageNames(), ", ") << "\n";
-      return failure();
-    }
-    options.captureStages.push_back(stage);
-  }
-  if (debugLevel < 0 || debugLevel > 3) {
-    llvm::errs() << "kiln-compile: error: --executable-debug-level must be "
-                    "0, 1, 2 or 3, got "
-                 << debugLevel << "\n";
-    return failure();
-  }
-  options.debugLevel = debugLevel;
-  if (!captureStages.empty() && debugLevel < 3)
-    llvm::errs() << "kiln-compile: warning: --executable-capture-stages has "
-                    "no effect below --executable-debug-level=3 (got "
-                 << debugLevel << ")\n";
-  if (!lineStage.empty()) {
-    if (debugLevel < 3)
-      llvm::errs() << "kiln-compile: warning: --executable-debug-line-stage "
-                      "has no effect below --executable-debug-level=3 (got "
-                   << debugLevel << ")\n";
-    else if (!llvm::is_contained(kiln::getCaptureStages(options), lineStage)) {
-      llvm::errs() << "kiln-compile: error: --executable-debug-line-stage '"
-                   << lineStage << "' is not a captured stage; captured: "
-                   << llvm::join(kiln::getCaptureStages(options), ", ") << "\n";
-      return failure();
-    }
-    options.lineStage = lineStage;
-  }
+  options.embedInputDirs = embedInputDirs;
   options.strictTosa = tosaValidation == TosaValidation::Strict;
   options.accumulateHalfInF32 = accumulateHalfInF32;
   options.reassociateFpReductions = reassociateFpReductions;
@@ -316,12 +165,9 @@ static LogicalResult run(MLIRContext &context) {
   if (dumpStage.getNumOccurrences() != 0)
     options.dumpStage = dumpStage.getValue();
   options.compileTo = compileTo;
-  if (failed(kiln::verifyTargetCPU(options.cpu))) {
-    llvm::errs() << "kiln-compile: error: unknown --cpu '" << options.cpu
-                 << "'; use host, x86-64-v2, x86-64-v3, x86-64-v4 or an "
-                    "LLVM x86 CPU name (e.g. skylake-avx512)\n";
+  options.applyMLIRCommandLineOptions = true;
+  if (failed(kiln::verifyCompileOptions(options, llvm::errs(), kToolName)))
     return failure();
-  }
   bool writesModule =
       !verifyDiagnostics && options.compileTo == kiln::PipelinePhase::End;
   if (writesModule && outputFilename == "-") {
@@ -346,29 +192,10 @@ static LogicalResult run(MLIRContext &context) {
     return failure();
   }
 
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> input;
-  if (isModelInput()) {
-#ifdef KILN_HAVE_ONNX_IMPORTER
-    // Read as the importer reads: a FIFO is refused, not waited on.
-    llvm::SourceMgr noSource;
-    SourceMgrDiagnosticHandler diagnostics(noSource, &context);
-    ScopedDiagnosticHandler unpositioned(&context, [&](Diagnostic &diag) {
-      return kiln::printUnpositionedDiagnostic(diag, diagnostics, kToolName);
-    });
-    FailureOr<std::unique_ptr<llvm::MemoryBuffer>> model =
-        kiln::onnx_import::readONNXModelFile(&context, inputFilename);
-    if (failed(model))
-      return failure();
-    input = std::move(*model);
-#endif
-  }
-  if (!input)
-    input = openInputFile(inputFilename, &error);
-  if (!input) {
-    llvm::errs() << "kiln-compile: error: " << error << "\n";
+  FailureOr<std::unique_ptr<llvm::MemoryBuffer>> input =
+      kiln::readCompilerInput(context, inputFilename, llvm::errs(), kToolName);
+  if (failed(input))
     return failure();
-  }
 
   // A module streams into a file renamed into place once whole; a failed
   // compilation leaves no output file. Other outputs (IR printed at a
@@ -386,47 +213,26 @@ static LogicalResult run(MLIRContext &context) {
   raw_ostream &os = moduleFile ? moduleFile->os() : buffered;
   auto compileBuffer = [&](std::unique_ptr<llvm::MemoryBuffer> buffer,
                            raw_ostream &out) -> LogicalResult {
-    kiln::CompileOptions bufferOptions = options;
-    bufferOptions.sourcePrefix =
-        getSourcePrefix(options.moduleName, buffer->getBuffer(), options);
-    if (isModelInput()) {
-      // No source manager holds a model's bytes: the importer frees them.
-      llvm::SourceMgr noSource;
-      SourceMgrDiagnosticHandler diagnostics(noSource, &context);
-      ScopedDiagnosticHandler unpositioned(&context, [&](Diagnostic &diag) {
-        return kiln::printUnpositionedDiagnostic(diag, diagnostics, kToolName);
-      });
-#ifdef KILN_HAVE_ONNX_IMPORTER
-      return compileModel(std::move(buffer), context, bufferOptions, out);
-#else
-      return emitError(FileLineColLoc::get(&context, inputFilename, 0, 0))
-             << "this kiln-compile was built without the ONNX importer "
-                "(-DKILN_BUILD_ONNX=OFF)";
-#endif
-    }
+    if (!verifyDiagnostics || kiln::isModelPath(inputFilename))
+      return kiln::compileInput(context, std::move(buffer), inputFilename,
+                                options, out, llvm::errs(), kToolName);
+    kiln::CompileOptions bufferOptions = kiln::getInputCompileOptions(
+        options, inputFilename, buffer->getBuffer());
     llvm::SourceMgr sourceMgr;
     sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-    if (verifyDiagnostics) {
-      SourceMgrDiagnosticVerifierHandler verifier(sourceMgr, &context);
-      (void)compileSource(sourceMgr, context, bufferOptions, out);
-      return verifier.verify();
-    }
-    SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-    // Registered last, so consulted first.
-    ScopedDiagnosticHandler unpositioned(&context, [&](Diagnostic &diag) {
-      return kiln::printUnpositionedDiagnostic(diag, diagnostics, kToolName);
-    });
-    return compileSource(sourceMgr, context, bufferOptions, out);
+    SourceMgrDiagnosticVerifierHandler verifier(sourceMgr, &context);
+    (void)kiln::compileSource(sourceMgr, context, bufferOptions, out);
+    return verifier.verify();
   };
   LogicalResult compiled =
       splitInputFile ? splitAndProcessBuffer(
-                           std::move(input),
+                           std::move(*input),
                            [&](std::unique_ptr<llvm::MemoryBuffer> chunk,
                                raw_ostream &out) {
                              return compileBuffer(std::move(chunk), out);
                            },
                            os, kDefaultSplitMarker, kDefaultSplitMarker)
-                     : compileBuffer(std::move(input), os);
+                     : compileBuffer(std::move(*input), os);
   if (failed(compiled))
     return failure();
   if (verifyDiagnostics)
@@ -470,15 +276,13 @@ int main(int argc, char **argv) {
       "  kiln-compile model.mlir -o model.kiln\n"
       "  kiln-compile model.onnx -o model.kiln\n");
 
-  DialectRegistry registry;
-  kiln::registerAllDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
+  std::unique_ptr<MLIRContext> context = kiln::createCompilerContext();
   // Errors name the line of the input; a dump of the failing op in generic
-  // form helps compiler developers, not users (--mlir-print-op-on-diagnostic).
+  // form helps compiler developers, not users, who ask for it with
+  // --mlir-print-op-on-diagnostic.
   auto &clOptions = cl::getRegisteredOptions();
   auto printOp = clOptions.find("mlir-print-op-on-diagnostic");
-  if (printOp == clOptions.end() || printOp->second->getNumOccurrences() == 0)
-    context.printOpOnDiagnostic(false);
-  return succeeded(run(context)) ? 0 : 1;
+  if (printOp != clOptions.end() && printOp->second->getNumOccurrences() != 0)
+    context->printOpOnDiagnostic(true);
+  return succeeded(run(*context)) ? 0 : 1;
 }

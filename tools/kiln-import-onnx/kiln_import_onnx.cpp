@@ -1,5 +1,6 @@
 //===- kiln_import_onnx.cpp - print the program kiln imports from ONNX ----===//
 
+#include "API/Diagnostics.h"
 #include "CompilerToolSupport.h"
 #include "Import/ONNX/Importer.h"
 
@@ -88,7 +89,8 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   ScopedDiagnosticHandler unpositioned(&context, [&](Diagnostic &diag) {
-    return kiln::printUnpositionedDiagnostic(diag, diagnostics, kToolName);
+    return kiln::printUnpositionedDiagnostic(diag, diagnostics, kToolName,
+                                             llvm::errs());
   });
 
   // Buffered, so that a failed import leaves no output file.

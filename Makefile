@@ -23,13 +23,14 @@ ONNX_PREFIX ?= $(CURDIR)/$(BUILD)/onnx
 onnx: deps
 	@JOBS=$(JOBS) build_tools/build_onnx.sh $(ONNX_PREFIX)
 
-# The tests' Python: Debian's numpy and PyTorch, pinned onnx and onnxruntime.
+# The build's and the tests' Python: Debian's numpy and PyTorch, pinned
+# onnx, onnxruntime, nanobind (the Python package) and pytest.
 python-env: deps
 	@build_tools/setup_python_env.sh $(BUILD)
 
-$(BUILD)/build.ninja: | deps onnx
+$(BUILD)/build.ninja: | deps onnx python-env
 	cmake -G Ninja -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release \
-	  -DKILN_ONNX_PREFIX=$(ONNX_PREFIX) $(CMAKE_FLAGS)
+	  -DKILN_ONNX_PREFIX=$(ONNX_PREFIX) -DKILN_BUILD_PYTHON=ON $(CMAKE_FLAGS)
 
 configure: $(BUILD)/build.ninja
 
@@ -38,6 +39,7 @@ build: configure
 
 test: build python-env
 	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
+	build_tools/test_python_package.sh $(BUILD)
 	$(MAKE) fuzz-smoke
 
 # The runtime's tests under AddressSanitizer + UndefinedBehaviorSanitizer and
@@ -112,11 +114,13 @@ demo: build
 # bench/models needs its peers (IREE, ONNX Runtime, PyTorch, numpy) in
 # $(BUILD)/bench-venv, made by bench/models/setup_peers.sh; without them it
 # is skipped, and the other benchmarks still run.
-bench: build
+bench: build python-env
 	$(BUILD)/bin/kiln-bench-kernels
 	$(BUILD)/bin/kiln-bench-trace
 	$(BUILD)/bin/kiln-bench-profile
 	python3 bench/capture/capture_benchmark.py --bin-dir=$(BUILD)/bin
+	PYTHONPATH=$(BUILD)/python $(BUILD)/venv/bin/python \
+	  bench/python/call_overhead.py --bin-dir=$(BUILD)/bin
 	@if [ -x $(BUILD)/bench-venv/bin/python ]; then \
 	  echo "$(BUILD)/bench-venv/bin/python bench/models/models_benchmark.py --bin-dir=$(BUILD)/bin $(BENCH_MODELS_FLAGS)"; \
 	  $(BUILD)/bench-venv/bin/python bench/models/models_benchmark.py --bin-dir=$(BUILD)/bin $(BENCH_MODELS_FLAGS); \

@@ -17,6 +17,8 @@ packages=(
   # The ONNX tests' Python (build_tools/setup_python_env.sh): models exported
   # from PyTorch, ONNX's node tests, ONNX Runtime as the reference.
   python3-venv python3-numpy python3-torch python3-torchvision
+  # The Python package (bindings/python) builds against its headers.
+  python3-dev
 )
 
 missing=()

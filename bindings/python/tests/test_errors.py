@@ -1,0 +1,67 @@
+"""What a Python user can get wrong ends in an exception, never a crash."""
+
+import numpy as np
+import pytest
+
+import kiln
+
+
+def test_compile_error_names_the_line():
+    with pytest.raises(kiln.CompileError) as error:
+        kiln.compile("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+                     "  %r = arith.addf %a, %b : tensor<4xf32>\n"
+                     "  return %r : tensor<4xf32>\n}\n")
+    assert "input.mlir:2:" in str(error.value)
+    assert "error: use of undeclared SSA value name" in str(error.value)
+
+
+def test_compile_errors_match_the_tool():
+    with pytest.raises(kiln.CompileError, match="executable-debug-level"):
+        kiln.compile("func.func @f() { return }", debug_level=7)
+    with pytest.raises(kiln.CompileError, match="unknown --cpu 'z80'"):
+        kiln.compile("func.func @f() { return }", cpu="z80")
+    with pytest.raises(kiln.CompileError, match="no-such-file.mlir"):
+        kiln.compile("no-such-file.mlir")
+
+
+def test_wrong_inputs(add_module):
+    a = np.ones((4, 8), np.float32)
+    with pytest.raises(kiln.RuntimeError, match="takes 2 inputs, got 1"):
+        add_module.main(a)
+    with pytest.raises(kiln.RuntimeError, match="expected 4x8xf32, got 4x8xf64"):
+        add_module.main(a, a.astype(np.float64))
+    with pytest.raises(kiln.RuntimeError, match="expected 4x8xf32, got 8x4xf32"):
+        add_module.main(a, a.reshape(8, 4))
+    with pytest.raises(kiln.RuntimeError, match="no element type for an array of complex64 \\(f32\\)"):
+        add_module.main(a, a.astype(np.complex64))
+    with pytest.raises(kiln.RuntimeError, match="takes 2 inputs, got 3"):
+        add_module.main([[0.0] * 8] * 4, a, a)  # converted first
+    with pytest.raises(kiln.RuntimeError, match="no element type for an "
+                       "array of uint8"):
+        add_module.main(a, a, a.astype(np.uint8))
+    with pytest.raises(TypeError, match="no argument names"):
+        add_module.main(a=a)
+    with pytest.raises(AttributeError, match="no function 'nothing'"):
+        add_module.nothing
+
+
+def test_closed_module():
+    module = kiln.compile("func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {"
+                          " return %a : tensor<2xf32> }")
+    function = module.f
+    module.close()
+    assert module.closed
+    with pytest.raises(kiln.RuntimeError, match="closed"):
+        function(np.zeros(2, np.float32))
+    with pytest.raises(kiln.RuntimeError, match="closed"):
+        module.sources
+    module.close()  # twice is fine
+
+
+def test_bad_module_files(tmp_path):
+    with pytest.raises(kiln.RuntimeError):
+        kiln.load(tmp_path / "missing.kiln")
+    with pytest.raises(kiln.RuntimeError):
+        kiln.load(b"not a module at all")
+    with pytest.raises(kiln.RuntimeError, match="threads"):
+        kiln.load(b"", threads=-1)

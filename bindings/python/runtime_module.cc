@@ -18,6 +18,8 @@
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -30,6 +32,9 @@
 
 #include "kiln/context.h"
 #include "kiln/module.h"
+#include "kiln/profile_report.h"
+#include "kiln/profiler.h"
+#include "kiln/source_lines.h"
 #include "kiln/sources.h"
 #include "kiln/status.h"
 #include "kiln/tensor.h"
@@ -191,6 +196,153 @@ void StopTrace() {
   kiln::SetTracer(nullptr);
   g_tracer.reset();
   ThrowIfError(flushed);
+}
+
+// The samples of one function of one module over the calls of a profile.
+struct SampledFunction {
+  std::shared_ptr<const kiln::Module> module;
+  size_t function = 0;
+  int threads = 0;
+  uint64_t calls = 0;
+  std::vector<uintptr_t> pcs;
+  uint64_t dropped = 0;
+};
+
+// The profile StartProfile began: while it runs, every call is sampled on
+// a Profiler of its own, and since one Profiler samples at a time per
+// process, profiled calls run one at a time (g_profile_mutex).
+struct ProfileSession {
+  kiln::ProfilerOptions options;
+  std::vector<SampledFunction> functions;
+};
+std::atomic<bool> g_profiling{false};
+std::mutex g_profile_mutex;
+std::unique_ptr<ProfileSession> g_profile;  // guarded by g_profile_mutex
+
+void StartProfile(uint32_t hz) {
+  if (hz < 1 || hz > 100000)
+    throw Failure("hz must be in [1, 100000] samples per second, got " +
+                  std::to_string(hz));
+  nb::gil_scoped_release release;
+  std::lock_guard<std::mutex> lock(g_profile_mutex);
+  if (g_profile) throw Failure("a profile is already running");
+  g_profile = std::make_unique<ProfileSession>();
+  g_profile->options.hz = hz;
+  g_profiling.store(true);
+}
+
+// A stopped profile: each function's samples resolved against its module,
+// which it keeps alive, and shown at any captured stage.
+class PyProfile {
+ public:
+  explicit PyProfile(std::unique_ptr<ProfileSession> session)
+      : hz_(session->options.hz) {
+    for (SampledFunction& sampled : session->functions) {
+      kiln::Profile profile =
+          kiln::ResolveProfile(*sampled.module, sampled.pcs, sampled.dropped);
+      functions_.push_back({std::move(sampled), std::move(profile)});
+    }
+  }
+
+  uint32_t hz() const { return hz_; }
+
+  // Each function as (module name, function name, calls, samples, host
+  // samples, dropped samples).
+  nb::list Functions() const {
+    nb::list functions;
+    for (const Entry& entry : functions_) {
+      const kiln::Module& module = *entry.sampled.module;
+      functions.append(nb::make_tuple(
+          std::string(module.name()),
+          module.functions()[entry.sampled.function].name, entry.sampled.calls,
+          entry.profile.samples, entry.profile.host_samples,
+          entry.profile.dropped_samples));
+    }
+    return functions;
+  }
+
+  std::string Table(size_t index, const std::string& stage) const {
+    const Entry& entry = At(index);
+    kiln::ProfileReportOptions options;
+    options.hz = hz_;
+    options.threads = entry.sampled.threads;
+    return kiln::FormatProfileTable(*entry.sampled.module,
+                                    AtStage(entry, stage), FunctionName(entry),
+                                    options);
+  }
+
+  std::string Folded(size_t index, const std::string& stage) const {
+    const Entry& entry = At(index);
+    return kiln::FormatCollapsedStacks(AtStage(entry, stage),
+                                       FunctionName(entry));
+  }
+
+  // Every sampled line as (export, samples, export's samples, path, line,
+  // its text, node name, node op type), an export's lines hottest first.
+  nb::list Lines(size_t index, const std::string& stage) const {
+    const Entry& entry = At(index);
+    const kiln::Profile profile = AtStage(entry, stage);
+    kiln::SourceLines texts(*entry.sampled.module);
+    nb::list lines;
+    for (const kiln::ProfileExport& ex : profile.exports) {
+      for (const kiln::ProfileLine& line : ex.lines) {
+        std::string text;
+        nb::object node = nb::none(), op_type = nb::none();
+        if (line.line != 0 && line.source != kiln::kNoSource)
+          text = texts.Get(line.source, line.line);
+        if (line.line != 0) {
+          if (std::optional<kiln::InputNodeView> found =
+                  kiln::FindLineNode(ex.export_view, line.path, line.line)) {
+            node = nb::str(found->name.data(), found->name.size());
+            op_type = nb::str(found->op_type.data(), found->op_type.size());
+          }
+        }
+        lines.append(nb::make_tuple(
+            std::string(ex.export_view.name()), line.samples, ex.samples,
+            std::string(line.path), line.line, text, node, op_type));
+      }
+    }
+    return lines;
+  }
+
+ private:
+  struct Entry {
+    SampledFunction sampled;
+    kiln::Profile profile;
+  };
+
+  const Entry& At(size_t index) const {
+    if (index >= functions_.size())
+      throw Failure("no function " + std::to_string(index) + " in the profile");
+    return functions_[index];
+  }
+
+  static std::string FunctionName(const Entry& entry) {
+    return entry.sampled.module->functions()[entry.sampled.function].name;
+  }
+
+  // The profile at the lines of `stage` (a captured stage, or "input");
+  // "" keeps the lines the module's line table names.
+  static kiln::Profile AtStage(const Entry& entry, const std::string& stage) {
+    if (stage.empty()) return entry.profile;
+    return ValueOrThrow(
+        kiln::RollUpProfile(*entry.sampled.module, entry.profile, stage));
+  }
+
+  uint32_t hz_;
+  std::vector<Entry> functions_;
+};
+
+PyProfile* StopProfile() {
+  std::unique_ptr<ProfileSession> session;
+  {
+    nb::gil_scoped_release release;
+    std::lock_guard<std::mutex> lock(g_profile_mutex);
+    session = std::move(g_profile);
+    g_profiling.store(false);
+  }
+  if (!session) throw Failure("no profile is running");
+  return new PyProfile(std::move(session));
 }
 
 // A context and the threads it runs dispatches on, for one call at a time.
@@ -383,15 +535,47 @@ class PyModule {
       nb::gil_scoped_release release;
       std::shared_lock<std::shared_mutex> tracing(g_trace_mutex);
       std::unique_ptr<Runner> runner = Acquire(module);
-      if (runner->pool.status().ok()) {
-        status = runner->context.Call(index, inputs, &outputs);
-      } else {
+      if (!runner->pool.status().ok()) {
         status = runner->pool.status();
+      } else if (g_profiling.load()) {
+        status = CallProfiled(*runner, module, index, inputs, &outputs);
+      } else {
+        status = runner->context.Call(index, inputs, &outputs);
       }
       Release(std::move(runner));
     }
     ThrowIfError(status);
     return outputs;
+  }
+
+  // Runs the call under a Profiler and keeps its samples in the profile
+  // (or runs it plainly when the profile stopped meanwhile).
+  kiln::Status CallProfiled(Runner& runner,
+                            const std::shared_ptr<const kiln::Module>& module,
+                            size_t index,
+                            const std::vector<kiln::Tensor>& inputs,
+                            std::vector<kiln::Tensor>* outputs) {
+    std::lock_guard<std::mutex> lock(g_profile_mutex);
+    if (!g_profile) return runner.context.Call(index, inputs, outputs);
+    KILN_ASSIGN_OR_RETURN(
+        std::unique_ptr<kiln::Profiler> profiler,
+        kiln::Profiler::Start(&runner.pool, g_profile->options));
+    kiln::Status status = runner.context.Call(index, inputs, outputs);
+    profiler->Stop();
+    std::vector<SampledFunction>& functions = g_profile->functions;
+    auto sampled = std::find_if(
+        functions.begin(), functions.end(), [&](const SampledFunction& f) {
+          return f.module == module && f.function == index;
+        });
+    if (sampled == functions.end()) {
+      functions.push_back({module, index, runner.pool.thread_count()});
+      sampled = functions.end() - 1;
+    }
+    ++sampled->calls;
+    sampled->dropped += profiler->dropped_samples();
+    std::vector<uintptr_t> pcs = profiler->TakeSamples();
+    sampled->pcs.insert(sampled->pcs.end(), pcs.begin(), pcs.end());
+    return status;
   }
 
   // The results as arrays that own their tensors: typed ones where NumPy
@@ -473,6 +657,16 @@ NB_MODULE(_runtime, m) {
         nb::arg("workgroup_zones"), nb::arg("print_source"));
   m.def("stop_trace", &StopTrace);
   m.attr("AVAILABLE_TRACERS") = std::string(kiln::AvailableTracers());
+  m.def("start_profile", &StartProfile, nb::arg("hz"));
+  m.def("stop_profile", &StopProfile);
+  m.attr("INPUT_STAGE") = std::string(kiln::kInputStage);
+
+  nb::class_<PyProfile>(m, "Profile")
+      .def_prop_ro("hz", &PyProfile::hz)
+      .def("functions", &PyProfile::Functions)
+      .def("table", &PyProfile::Table, nb::arg("index"), nb::arg("stage"))
+      .def("folded", &PyProfile::Folded, nb::arg("index"), nb::arg("stage"))
+      .def("lines", &PyProfile::Lines, nb::arg("index"), nb::arg("stage"));
 
   nb::class_<PyModule>(m, "Module")
       .def_static("load", &PyModule::Load, nb::arg("path"),

@@ -31,11 +31,11 @@
 #include "kiln/module_generated.h"
 #include "kiln/output_files.h"
 #include "kiln/printable.h"
+#include "kiln/source_lines.h"
 #include "kiln/sources.h"
 #include "kiln/status.h"
 #include "nlohmann/json.hpp"
 #include "support/command_line.h"
-#include "support/source_lines.h"
 #include "support/tool_output.h"
 
 namespace {
@@ -927,7 +927,7 @@ kiln::Status Disassemble(const kiln::Module& module, const Options& options) {
 //===----------------------------------------------------------------------===//
 
 json CounterpartJson(const kiln::dump::Counterpart& line,
-                     kiln::tools::SourceLines& texts) {
+                     kiln::SourceLines& texts) {
   return json{{"stage", line.stage},
               {"path", std::string(line.path)},
               {"line", line.line},
@@ -937,7 +937,7 @@ json CounterpartJson(const kiln::dump::Counterpart& line,
 }
 
 std::string CounterpartText(const kiln::dump::Counterpart& line,
-                            kiln::tools::SourceLines& texts) {
+                            kiln::SourceLines& texts) {
   return kiln::StrCat(Printable(line.path), ":", line.line, "  ",
                       line.source == kiln::kNoSource
                           ? std::string("(text not embedded)")
@@ -959,7 +959,7 @@ kiln::Status ShowCorrelation(const kiln::Module& module,
   }
   KILN_ASSIGN_OR_RETURN(kiln::dump::Correlation correlation,
                         kiln::dump::Correlate(module, path, line));
-  kiln::tools::SourceLines texts(module);
+  kiln::SourceLines texts(module);
   if (options.json) {
     json counterparts = json::array();
     for (const kiln::dump::Counterpart& c : correlation.counterparts) {

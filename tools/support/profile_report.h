@@ -1,12 +1,9 @@
 //===- profile_report.h - The tools' views of a sampled profile ---*- C++ -*-===//
 //
 // kiln-run's and kiln-benchmark's --profile, --profile-output and
-// --profile-stage flags, the
-// table --profile prints after the results (per export: samples, share,
-// hottest lines with PATH:LINE, share and the line's text from the module's
-// own source table) and the collapsed stacks --profile-output writes
-// (`function;export;PATH:LINE COUNT` per line, as flamegraph.pl, inferno and
-// speedscope read them).
+// --profile-stage flags: sampling while the function runs, then the table
+// --profile prints after the results and the collapsed stacks
+// --profile-output writes (kiln/profile_report.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,24 +50,6 @@ Status StartProfile(const ProfileFlags& flags, const Module& module,
 Status WriteProfileReport(const ProfileFlags& flags, const Module& module,
                           const Profile& profile, std::string_view function,
                           int threads);
-
-/// What the report says about how the samples were taken.
-struct ProfileReportOptions {
-  uint32_t hz = 0;
-  int threads = 0;
-  /// Lines shown per export.
-  size_t top_lines = kProfileTopLines;
-};
-
-/// The --profile table of `profile`, taken while `function` ran.
-std::string FormatProfileTable(const Module& module, const Profile& profile,
-                               std::string_view function,
-                               const ProfileReportOptions& options);
-
-/// The collapsed stacks of `profile`: one line per (export, line) and one
-/// for host time, `function` first in each stack.
-std::string FormatCollapsedStacks(const Profile& profile,
-                                  std::string_view function);
 
 }  // namespace kiln::tools
 

@@ -1,13 +1,13 @@
 //===- source_lines.h - Lines of a module's embedded texts ---------*- C++ -*-===//
 //
-// The tools show single lines of the module's texts beside what they report
-// (a profile's hot lines, a line's counterparts in other stages). Each text
-// is decompressed once, on the first line asked of it.
+// Single lines of a module's texts, shown beside what a report says (a
+// profile's hot lines, a line's counterparts in other stages). Each text is
+// decompressed once, on the first line asked of it.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KILN_TOOLS_SUPPORT_SOURCE_LINES_H_
-#define KILN_TOOLS_SUPPORT_SOURCE_LINES_H_
+#ifndef KILN_SOURCE_LINES_H_
+#define KILN_SOURCE_LINES_H_
 
 #include <cstdint>
 #include <map>
@@ -16,7 +16,7 @@
 
 #include "kiln/module.h"
 
-namespace kiln::tools {
+namespace kiln {
 
 class SourceLines {
  public:
@@ -32,6 +32,6 @@ class SourceLines {
   std::map<uint32_t, std::optional<std::string>> texts_;
 };
 
-}  // namespace kiln::tools
+}  // namespace kiln
 
-#endif  // KILN_TOOLS_SUPPORT_SOURCE_LINES_H_
+#endif  // KILN_SOURCE_LINES_H_

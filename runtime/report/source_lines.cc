@@ -1,6 +1,6 @@
 //===- source_lines.cc - Lines of a module's embedded texts ---------------===//
 
-#include "support/source_lines.h"
+#include "kiln/source_lines.h"
 
 #include <algorithm>
 #include <string_view>
@@ -9,7 +9,7 @@
 #include "kiln/sources.h"
 #include "kiln/status.h"
 
-namespace kiln::tools {
+namespace kiln {
 
 std::string SourceLines::Get(uint32_t source, uint32_t line) {
   auto [it, inserted] = texts_.try_emplace(source);
@@ -28,4 +28,4 @@ std::string SourceLines::Get(uint32_t source, uint32_t line) {
   return PrintableSourceLine(content);
 }
 
-}  // namespace kiln::tools
+}  // namespace kiln

@@ -1,0 +1,71 @@
+"""Profiling calls from Python with kiln's own sampler."""
+
+import numpy as np
+import pytest
+
+import kiln
+from conftest import MATMUL
+
+
+def test_profile_names_hot_lines_of_each_stage(tmp_path):
+    module = kiln.compile(MATMUL.replace("512", "1024"), debug_level=3,
+                          threads=1)
+    a = np.ones((1024, 1024), np.float32)
+    with kiln.profile(hz=1000) as p:
+        for _ in range(20):  # about 0.3 s of CPU time
+            module.main(a, a)
+    [(module_name, function, calls, samples, host, dropped)] = p.functions
+    assert (function, calls, dropped) == ("main", 20, 0)
+    assert samples > 0 and p.samples == samples and host <= samples
+    texts = {s.path: s for s in module.sources}
+    lines = p.top_lines()
+    assert lines, str(p)
+    for line in lines:
+        assert line.path in texts and 1 <= line.line <= texts[line.path].lines
+        assert line.text and line.function == "main"
+        assert line.export.startswith("main_dispatch_")
+    assert sum(l.samples for l in p.top_lines(n=1000)) <= samples
+    source = p.top_lines(stage="0.source")
+    assert all(".0.source." in l.path for l in source)
+    assert "main_dispatch_" in str(p) and "samples" in str(p)
+    folded = tmp_path / "p.folded"
+    p.to_folded(folded)
+    for row in folded.read_text().splitlines():
+        stack, count = row.rsplit(" ", 1)
+        assert stack.startswith("main;") and int(count) > 0
+    with pytest.raises(kiln.RuntimeError, match="stage"):
+        p.top_lines(stage="9.nothing")
+
+
+def test_profile_of_a_model_names_its_nodes(tmp_path):
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper
+
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"], name="project")],
+        "matmul",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [512, 512])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [512, 512])],
+        [helper.make_tensor("w", TensorProto.FLOAT, [512, 512],
+                            np.ones(512 * 512).tolist())])
+    path = tmp_path / "matmul.onnx"
+    onnx.save(helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", 17)]), path)
+    module = kiln.compile(path, debug_level=3, threads=1)
+    x = np.ones((512, 512), np.float32)
+    with kiln.profile() as p:
+        for _ in range(100):
+            module.main(x)
+    hottest = p.top_lines(stage="input")[0]
+    assert (hottest.node, hottest.op_type) == ("project", "MatMul")
+    assert hottest.path.endswith("matmul.onnx.mlir")
+
+
+def test_profile_errors():
+    with pytest.raises(kiln.RuntimeError, match="hz"):
+        with kiln.profile(hz=0):
+            pass
+    with kiln.profile():
+        with pytest.raises(kiln.RuntimeError, match="already running"):
+            with kiln.profile():
+                pass

@@ -1,0 +1,54 @@
+//===- profile_report.h - A sampled profile as a table and as stacks -*- C++ -*-===//
+//
+// The views of a sampled profile (kiln/profiler.h) that kiln-run's and
+// kiln-benchmark's --profile and --profile-output print, and the Python
+// package returns: a table (per export: samples, share, hottest lines with
+// PATH:LINE, share and the line's text from the module's own source table;
+// an imported model's hottest nodes) and collapsed stacks
+// (`function;export;PATH:LINE COUNT` per line, as flamegraph.pl, inferno
+// and speedscope read them).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_PROFILE_REPORT_H_
+#define KILN_PROFILE_REPORT_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "kiln/debug_info.h"
+#include "kiln/module.h"
+#include "kiln/profiler.h"
+
+namespace kiln {
+
+/// The node of an imported model (ONNX) that input line `path`:`line` of
+/// `ex` stands for, as its provenance names it (a profile rolled up to the
+/// input stage has such lines).
+std::optional<InputNodeView> FindLineNode(const ExportView& ex,
+                                          std::string_view path, uint32_t line);
+
+/// What the report says about how the samples were taken.
+struct ProfileReportOptions {
+  uint32_t hz = 0;
+  int threads = 0;
+  /// Lines shown per export.
+  size_t top_lines = kProfileTopLines;
+};
+
+/// The --profile table of `profile`, taken while `function` ran.
+std::string FormatProfileTable(const Module& module, const Profile& profile,
+                               std::string_view function,
+                               const ProfileReportOptions& options);
+
+/// The collapsed stacks of `profile`: one line per (export, line) and one
+/// for host time, `function` first in each stack.
+std::string FormatCollapsedStacks(const Profile& profile,
+                                  std::string_view function);
+
+}  // namespace kiln
+
+#endif  // KILN_PROFILE_REPORT_H_

@@ -65,3 +65,11 @@ def test_bad_module_files(tmp_path):
         kiln.load(b"not a module at all")
     with pytest.raises(kiln.RuntimeError, match="threads"):
         kiln.load(b"", threads=-1)
+
+
+def test_deep_nesting_is_an_error_not_a_crash():
+    depth = 5000
+    program = ("func.func @main() {\n" + "scf.execute_region {\n" * depth +
+               "}\n" * depth + "return\n}\n")
+    with pytest.raises(kiln.CompileError, match="nest"):
+        kiln.compile(program)

@@ -68,3 +68,28 @@ func.func @main(%a: tensor<4xbf16>) -> tensor<4xbf16> {
 }""")
     a = np.array([1.5, -2, 3, 0.25], ml_dtypes.bfloat16)
     np.testing.assert_array_equal(module.main(a), a * a)
+
+
+def test_without_ml_dtypes_small_floats_are_their_bits(tmp_path):
+    """Where ml_dtypes is missing, bf16 travels as uint16 and the small
+    floats as uint8: the bits, unchanged."""
+    import subprocess
+    import sys
+
+    script = """
+import sys
+sys.modules["ml_dtypes"] = None  # import ml_dtypes now fails
+import numpy as np
+import kiln
+m = kiln.compile('''
+func.func @main(%a: tensor<3xbf16>, %b: tensor<3xf8E4M3FN>) -> (tensor<3xbf16>, tensor<3xf8E4M3FN>) {
+  return %a, %b : tensor<3xbf16>, tensor<3xf8E4M3FN>
+}''')
+assert [t.dtype for t in m.main.arguments] == [np.uint16, np.uint8]
+a = np.array([0x3F80, 0xC000, 0x7F80], np.uint16)  # 1, -2, inf
+b = np.array([0x38, 0xC0, 0x7E], np.uint8)         # 1, -2, 448
+x, y = m.main(a, b)
+assert x.dtype == np.uint16 and y.dtype == np.uint8
+assert (x == a).all() and (y == b).all()
+"""
+    subprocess.run([sys.executable, "-c", script], check=True)

@@ -52,7 +52,7 @@ def test_every_runtime_type_has_a_dtype():
     assert sorted(kiln._runtime.ELEMENT_TYPE_NAMES) == \
         sorted(name for name, _, _ in TYPES)
     for name, dtype, _ in TYPES:
-        assert kiln._DTYPE_OF_NAME[name] == np.dtype(dtype)
+        assert kiln._dtypes._DTYPE_OF_NAME[name] == np.dtype(dtype)
         index = kiln._runtime.ELEMENT_TYPE_NAMES.index(name)
         assert kiln._runtime.ELEMENT_TYPE_SIZES[index] == \
             np.dtype(dtype).itemsize

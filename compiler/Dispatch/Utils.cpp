@@ -223,6 +223,17 @@ std::optional<int64_t> findDispatchConstant(Value value, int64_t dim) {
     if (!emptyOp.getType().isDynamicDim(dim))
       return std::nullopt;
     size = emptyOp.getDynamicSize(dim);
+  } else if (auto sliceOp = value.getDefiningOp<tensor::ExtractSliceOp>()) {
+    // The slice's own size: result dims count the sizes it keeps.
+    llvm::SmallBitVector dropped = sliceOp.getDroppedDims();
+    for (auto [i, sizeOfDim] : llvm::enumerate(sliceOp.getMixedSizes())) {
+      if (dropped.test(i))
+        continue;
+      if (dim-- == 0) {
+        size = dyn_cast<Value>(sizeOfDim);
+        break;
+      }
+    }
   } else if (auto dpsOp = value.getDefiningOp<DestinationStyleOpInterface>()) {
     return findDispatchConstant(
         dpsOp.getDpsInitOperand(cast<OpResult>(value).getResultNumber())->get(),

@@ -64,8 +64,8 @@ MemRefType getBindingStorageType(RankedTensorType type);
 
 /// The dispatch constant that dimension `dim` of `value` is, inside a
 /// kernel, when the kernel reads it from one: a binding's dynamic size (of
-/// the binding or the tensor read from it), through empty tensors and
-/// destinations.
+/// the binding or the tensor read from it), through empty tensors, slices'
+/// sizes and destinations.
 std::optional<int64_t> findDispatchConstant(Value value, int64_t dim);
 
 /// The dispatch constant of dimension `dim` of the binding `value` is

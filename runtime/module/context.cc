@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "cpu/dispatch.h"
+#include "kiln/printable.h"
 #include "kiln/trace.h"
 #include "module/module_impl.h"
 
@@ -108,6 +109,11 @@ class Context::Impl {
   Status Execute(size_t function_index, const std::vector<Tensor>& inputs,
                  std::vector<Tensor>* outputs);
   /// Runs the DispatchOp at instruction `pc` of function `name`.
+  // `status` of a failed dispatch of export `export_index` of `executable`,
+  // followed by the input program's op and location it was made from
+  // (level >= 1): "... (linalg.matmul at model.mlir:9:8)".
+  Status AppendInputLocation(Status status, uint32_t executable,
+                             uint32_t export_index) const;
   Status RunDispatchOp(const fb::DispatchOp& op, const FunctionPlan& plan,
                        const std::string& name, uint32_t pc);
   /// Allocates the buffers `plan` needs that the Context does not hold yet
@@ -744,7 +750,11 @@ Status Context::Impl::Execute(size_t function_index,
       }
       case fb::Op::DispatchOp: {
         const auto* op = static_cast<const fb::DispatchOp*>(body->Get(pc));
-        KILN_RETURN_IF_ERROR(RunDispatchOp(*op, plan, name, pc));
+        Status status = RunDispatchOp(*op, plan, name, pc);
+        if (!status.ok()) {
+          return AppendInputLocation(std::move(status), op->executable(),
+                                     op->export_index());
+        }
         break;
       }
       case fb::Op::ReshapeOp: {
@@ -897,6 +907,26 @@ Status Context::Impl::Execute(size_t function_index,
   }
   // Unreachable: the verifier makes every body end in a return or a branch.
   return InternalError("function '", name, "' ran past its last instruction");
+}
+
+Status Context::Impl::AppendInputLocation(Status status, uint32_t executable,
+                                          uint32_t export_index) const {
+  StatusOr<ExportView> view = module_->GetExport(executable, export_index);
+  if (!view.ok() || !view->location().known()) return status;
+  // The op at that location, as the program names it (level >= 2).
+  const SourceLocationView location = view->location();
+  std::string_view op_name;
+  for (uint32_t p = 0; p < view->provenance_count() && op_name.empty(); ++p) {
+    const SourceLocationView fused = view->provenance(p).location;
+    if (fused.file == location.file && fused.line == location.line &&
+        fused.column == location.column) {
+      op_name = view->provenance(p).name;
+    }
+  }
+  return Status(status.code(),
+                StrCat(status.message(), " (",
+                       op_name.empty() ? "" : StrCat(Printable(op_name), " "),
+                       "at ", Printable(location.ToString()), ")"));
 }
 
 Status Context::Impl::RunDispatchOp(const fb::DispatchOp& op,

@@ -8,11 +8,13 @@
 #ifndef KILN_RUNTIME_MODULE_MODULE_TEST_UTIL_H_
 #define KILN_RUNTIME_MODULE_MODULE_TEST_UTIL_H_
 
+#include <elf.h>
 #include <xxhash.h>
 #include <zstd.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
@@ -383,6 +385,32 @@ inline std::vector<uint8_t> BuildModule(
   }
   return std::vector<uint8_t>(fbb.GetBufferPointer(),
                               fbb.GetBufferPointer() + fbb.GetSize());
+}
+
+/// Rewrites the first dynamic entry tagged `from` of an ELF image to `to`,
+/// with value `value`; false when there is none.
+inline bool RetagDynamicEntry(std::vector<uint8_t>* image, int64_t from,
+                              int64_t to, uint64_t value) {
+  Elf64_Ehdr header;
+  std::memcpy(&header, image->data(), sizeof(header));
+  for (uint32_t i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment;
+    std::memcpy(&segment, image->data() + header.e_phoff + i * sizeof(segment),
+                sizeof(segment));
+    if (segment.p_type != PT_DYNAMIC) continue;
+    for (uint64_t at = segment.p_offset;
+         at + sizeof(Elf64_Dyn) <= segment.p_offset + segment.p_filesz;
+         at += sizeof(Elf64_Dyn)) {
+      Elf64_Dyn entry;
+      std::memcpy(&entry, image->data() + at, sizeof(entry));
+      if (entry.d_tag != from) continue;
+      entry.d_tag = to;
+      entry.d_un.d_val = value;
+      std::memcpy(image->data() + at, &entry, sizeof(entry));
+      return true;
+    }
+  }
+  return false;
 }
 
 //===----------------------------------------------------------------------===//

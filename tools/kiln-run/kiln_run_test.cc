@@ -334,6 +334,25 @@ TEST_F(KilnRunTest, BadModulesAreErrorsNotCrashes) {
   EXPECT_NE(result.err.find("cannot load"), std::string::npos) << result.err;
 }
 
+// A library whose dynamic section points outside its segments (its hash
+// recomputed, so the module verifies as far as hashes go) is refused before
+// the dynamic loader reads it; listing functions never loads it either.
+TEST_F(KilnRunTest, LibraryTablesOutsideTheImageAreErrorsNotCrashes) {
+  fb::ModuleT spec = NewModule();
+  spec.libraries.push_back(Library(ReadBinaryFile(KILN_TEST_LIBRARY_1)));
+  ASSERT_TRUE(RetagDynamicEntry(&spec.libraries[0]->data, DT_SYMTAB, DT_SYMTAB,
+                                uint64_t{1} << 40));
+  const std::string path = Write("symtab.kiln", BuildModule(spec));
+  for (const char* flag : {"--function=main", "--list-functions"}) {
+    RunResult result = Run({path, flag});
+    EXPECT_EQ(result.exit_code, 1) << flag << ": " << result.err;
+    EXPECT_NE(result.err.find("library 0: symbol table at address "
+                              "1099511627776"),
+              std::string::npos)
+        << result.err;
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // --dispatch
 //===----------------------------------------------------------------------===//

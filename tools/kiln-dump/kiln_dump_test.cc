@@ -726,6 +726,38 @@ TEST_F(KilnDumpTest, ExtractSourcesRefusesHiddenPaths) {
   EXPECT_FALSE(Exists(out_dir + "/home"));
 }
 
+// Names that would forge lines or drive a terminal wherever they are
+// listed, and directories thousands deep, are not written.
+TEST_F(KilnDumpTest, ExtractSourcesRefusesControlCharactersAndDeepPaths) {
+  fb::ModuleT spec = DumpSpec();
+  spec.executables[0]->exports[0]->stage_locations.clear();
+  std::string deep;
+  for (int i = 0; i < 2100; ++i) deep += "a/";
+  SetSources(&spec, {{"a\nwrote /etc/passwd", "x\n"},
+                     {"\x1b[2Jm.mlir", "x\n"},
+                     {deep + "x.mlir", "x\n"},
+                     {"ok.mlir", "fine\n"}});
+  const std::string module = Write("names.kiln", BuildModule(spec));
+  const std::string out_dir = dir_ + "/out";
+  RunResult result = Run({module, "--extract-sources=" + out_dir});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.out, "wrote " + out_dir + "/ok.mlir (5 bytes)\n");
+  EXPECT_EQ(result.err.find(
+                "kiln-dump: error: not extracting '\\x1b[2Jm.mlir': path "
+                "holds control characters ('\\x1b[2Jm.mlir')\n"
+                "kiln-dump: error: not extracting 'a\\x0awrote /etc/passwd': "
+                "path holds control characters ('a\\x0awrote /etc/passwd')\n"
+                "kiln-dump: error: not extracting 'a/a/a/"),
+            0u)
+      << result.err;
+  EXPECT_NE(result.err.find("': path is more than 64 directories deep\n"
+                            "kiln-dump: error: 3 of 4 source files were not "
+                            "written\n"),
+            std::string::npos)
+      << result.err;
+  EXPECT_EQ(Names(out_dir), std::vector<std::string>{"ok.mlir"});
+}
+
 TEST_F(KilnDumpTest, ExtractSourcesCreatesParentDirectories) {
   const std::string out_dir = dir_ + "/a/b/c";
   RunResult result = Run({module_, "--extract-sources=" + out_dir});

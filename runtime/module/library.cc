@@ -542,7 +542,11 @@ Status CheckElfImage(const uint8_t* data, size_t size) {
                            "-byte image");
     }
     if (segment.p_type == PT_LOAD) {
-      if (segment.p_memsz > UINT64_MAX - segment.p_vaddr - page) {
+      // The file bytes are mapped whole, even past the memory size.
+      const uint64_t mapped =
+          std::max<uint64_t>(segment.p_memsz, segment.p_filesz);
+      if (segment.p_vaddr > UINT64_MAX - page ||
+          mapped > UINT64_MAX - page - segment.p_vaddr) {
         return InvalidArgumentError("ELF segment ", i,
                                     " wraps around the address space");
       }
@@ -552,7 +556,7 @@ Status CheckElfImage(const uint8_t* data, size_t size) {
             " shares a page with a loadable segment before it, or comes "
             "before one");
       }
-      mapped_end = (segment.p_vaddr + segment.p_memsz + page - 1) / page * page;
+      mapped_end = (segment.p_vaddr + mapped + page - 1) / page * page;
     }
     const bool writable_code =
         (segment.p_flags & PF_W) != 0 && (segment.p_flags & PF_X) != 0;

@@ -1955,6 +1955,21 @@ TEST(LibraryImageTest, SegmentsMapWhatWasChecked) {
           .find(" shares a page with a loadable segment before it, or comes "
                 "before one"),
       std::string::npos);
+  // File bytes past a segment's memory size are mapped all the same.
+  std::vector<uint8_t> image = good;
+  for (uint32_t i = 0; i < header.e_phnum; ++i) {
+    uint8_t* at = image.data() + header.e_phoff + i * sizeof(Elf64_Phdr);
+    Elf64_Phdr first;
+    std::memcpy(&first, at, sizeof(first));
+    if (first.p_type != PT_LOAD) continue;
+    first.p_filesz = 0x1800;
+    ASSERT_LE(first.p_offset + first.p_filesz, image.size());
+    std::memcpy(at, &first, sizeof(first));
+    break;
+  }
+  EXPECT_NE(ImageError(image).find(
+                " shares a page with a loadable segment before it"),
+            std::string::npos);
 }
 
 // Verification refuses such a library, so kiln-dump and --list-functions

@@ -10,7 +10,10 @@
 
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <filesystem>
+
+#include "kiln/printable.h"
 
 namespace kiln {
 namespace {
@@ -142,10 +145,18 @@ StatusOr<std::string> NormalizeRelativePath(std::string_view path) {
   if (path.find('\0') != std::string_view::npos) {
     return InvalidArgumentError("path contains a NUL byte");
   }
+  // A name the tools escape to show it (a newline, ESC, a bidi override)
+  // forges lines and terminal output wherever it is listed later.
+  if (const std::string shown = Printable(path); shown != path) {
+    return InvalidArgumentError("path holds control characters ('", shown,
+                                "')");
+  }
   if (path.back() == '/') {
     return InvalidArgumentError("path names a directory");
   }
   std::string normal;
+  // Directories on the way, then the file.
+  int depth = -1;
   for (size_t begin = 0; begin <= path.size();) {
     size_t end = path.find('/', begin);
     if (end == std::string_view::npos) end = path.size();
@@ -161,8 +172,20 @@ StatusOr<std::string> NormalizeRelativePath(std::string_view path) {
     }
     if (!normal.empty()) normal.push_back('/');
     normal.append(component);
+    if (++depth > kMaxOutputPathDepth) {
+      return InvalidArgumentError("path is more than ", kMaxOutputPathDepth,
+                                  " directories deep");
+    }
   }
   if (normal.empty()) return InvalidArgumentError("path names a directory");
+  // Longer, the file could be written (each directory is opened relative
+  // to its parent) but not named afterwards.
+  if (normal.size() >= PATH_MAX) {
+    return InvalidArgumentError("path is ", normal.size(),
+                                " bytes long, more than the system's limit "
+                                "of ",
+                                PATH_MAX - 1);
+  }
   return normal;
 }
 

@@ -139,6 +139,28 @@ TEST_F(OutputFilesTest, NormalizeRelativePath) {
             "error: '.ssh' is a hidden name (it starts with '.')");
   EXPECT_EQ(normal(std::string_view("a\0b", 3)),
             "error: path contains a NUL byte");
+  // Names that would forge lines or drive a terminal where they are listed.
+  EXPECT_EQ(normal("a\nwrote /etc/passwd.mlir"),
+            "error: path holds control characters ('a\\x0awrote "
+            "/etc/passwd.mlir')");
+  EXPECT_EQ(normal("\x1b]2;title\x07.mlir"),
+            "error: path holds control characters ('\\x1b]2;title\\x07.mlir')");
+  EXPECT_EQ(normal("a\xe2\x80\xae"
+                   "b.mlir"),
+            "error: path holds control characters ('a\\u202eb.mlir')");
+  EXPECT_EQ(normal("caf\xc3\xa9.mlir"), "caf\xc3\xa9.mlir");
+  // Deep paths: 64 directories, not 65 (nor 2,100).
+  std::string deep;
+  for (int i = 0; i < 64; ++i) deep += "d/";
+  EXPECT_EQ(normal(deep + "x.mlir"), deep + "x.mlir");
+  EXPECT_EQ(normal(deep + "d/x.mlir"),
+            "error: path is more than 64 directories deep");
+  deep.clear();
+  for (int i = 0; i < 2100; ++i) deep += "/a";
+  EXPECT_EQ(normal(deep), "error: path is more than 64 directories deep");
+  EXPECT_EQ(normal(std::string(4200, 'n') + "/x.mlir"),
+            "error: path is 4207 bytes long, more than the system's limit "
+            "of 4095");
 }
 
 TEST_F(OutputFilesTest, WriteFileRefusesOrReplacesAnExistingFile) {

@@ -194,7 +194,11 @@ Status LoadLibraries(Module::Impl* impl, const ModuleLoadOptions& options);
 /// end of the image and fault), and that loading it runs none of its code
 /// and maps no writable code: no initializers or finalizers, IFUNC
 /// relocations, DT_NEEDED (or filter) entries, text relocations,
-/// writable+executable segments or executable stack.
+/// writable+executable segments or executable stack. Every table the
+/// dynamic loader reads through the dynamic section (strings, symbols, hash
+/// tables, relocations) lies whole in a loaded segment, with the indices it
+/// holds inside the tables they index, and relocations write only inside
+/// writable segments: the loader itself trusts all of it.
 Status CheckElfImage(const uint8_t* data, size_t size);
 
 /// The end of the address range the library in `data` maps (its loadable

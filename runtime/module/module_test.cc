@@ -1595,31 +1595,6 @@ TEST(LibraryDescriptionTest, AnyExtentAndCountIsForCodeThatBoundsItself) {
 // Library images: nothing of theirs runs at load
 //===----------------------------------------------------------------------===//
 
-// Rewrites the first dynamic entry tagged `from` of an ELF image to `to`.
-bool RetagDynamicEntry(std::vector<uint8_t>* image, int64_t from, int64_t to,
-                       uint64_t value) {
-  Elf64_Ehdr header;
-  std::memcpy(&header, image->data(), sizeof(header));
-  for (uint32_t i = 0; i < header.e_phnum; ++i) {
-    Elf64_Phdr segment;
-    std::memcpy(&segment, image->data() + header.e_phoff + i * sizeof(segment),
-                sizeof(segment));
-    if (segment.p_type != PT_DYNAMIC) continue;
-    for (uint64_t at = segment.p_offset;
-         at + sizeof(Elf64_Dyn) <= segment.p_offset + segment.p_filesz;
-         at += sizeof(Elf64_Dyn)) {
-      Elf64_Dyn entry;
-      std::memcpy(&entry, image->data() + at, sizeof(entry));
-      if (entry.d_tag != from) continue;
-      entry.d_tag = to;
-      entry.d_un.d_val = value;
-      std::memcpy(image->data() + at, &entry, sizeof(entry));
-      return true;
-    }
-  }
-  return false;
-}
-
 // Changes the flags of the first program header of type `type`; false when
 // there is none.
 bool SetSegmentFlags(std::vector<uint8_t>* image, uint32_t type, uint32_t flags,
@@ -1794,7 +1769,8 @@ TEST(LibraryImageTest, RelocationsToIfuncSymbolsAreRefused) {
   relocation.r_info = ELF64_R_INFO(1u << 28, R_X86_64_GLOB_DAT);
   std::memcpy(relocation_at, &relocation, sizeof(relocation));
   EXPECT_EQ(ImageError(image),
-            "relocation names symbol 268435456, which lies outside the image");
+            "relocation names symbol 268435456, which lies outside the "
+            "symbol table (2 symbols)");
 }
 
 TEST(LibraryImageTest, WritableCodeAndExecutableStacksAreRefused) {
@@ -1821,6 +1797,198 @@ TEST(LibraryImageTest, WritableCodeAndExecutableStacksAreRefused) {
   EXPECT_EQ(ImageError(image),
             "library has no PT_GNU_STACK header: the loader would make every "
             "thread's stack executable");
+}
+
+// Every table the dynamic loader reads through its dynamic section lies in
+// the image's loaded segments, whole; else the loader itself would fault.
+TEST(LibraryImageTest, DynamicTablesOutsideTheLoadedSegmentsAreRefused) {
+  const std::vector<uint8_t>& good = LibraryBytes(1);
+  std::vector<uint8_t> image = good;
+  const ImageLayout layout(&image);
+  const uint64_t strtab = layout.Dynamic(DT_STRTAB);
+  const uint64_t string_size = layout.Dynamic(DT_STRSZ);
+  ASSERT_NE(strtab, 0u);
+  ASSERT_NE(string_size, 0u);
+  const auto error_with = [&](int64_t tag, int64_t new_tag, uint64_t value) {
+    std::vector<uint8_t> mutated = good;
+    EXPECT_TRUE(RetagDynamicEntry(&mutated, tag, new_tag, value)) << tag;
+    return ImageError(std::move(mutated));
+  };
+  EXPECT_EQ(error_with(DT_STRTAB, DT_STRTAB, 1u << 30),
+            StrCat("string table at address 1073741824 (", string_size,
+                   " bytes) lies outside the image's loaded segments"));
+  EXPECT_EQ(error_with(DT_STRSZ, DT_STRSZ, 1u << 20),
+            StrCat("string table at address ", strtab,
+                   " (1048576 bytes) lies outside the image's loaded "
+                   "segments"));
+  EXPECT_EQ(error_with(DT_SONAME, DT_SONAME, 1u << 20),
+            StrCat("dynamic tag 14 names string 1048576, past the ",
+                   string_size, "-byte string table"));
+  EXPECT_EQ(error_with(DT_SYMTAB, DT_SYMTAB, 1u << 30)
+                .find("symbol table at address 1073741824 ("),
+            0u);
+  EXPECT_EQ(error_with(DT_GNU_HASH, DT_GNU_HASH, 1u << 30),
+            "DT_GNU_HASH table at address 1073741824 (16 bytes) lies outside "
+            "the image's loaded segments");
+  EXPECT_EQ(error_with(DT_SONAME, DT_HASH, 1u << 30),
+            "DT_HASH table at address 1073741824 (8 bytes) lies outside the "
+            "image's loaded segments");
+  EXPECT_EQ(error_with(DT_SONAME, DT_PLTGOT, 0),
+            "the GOT at address 0 lies outside the image's writable segments");
+  EXPECT_EQ(error_with(DT_STRSZ, DT_NULL, 0),
+            "library's dynamic section lacks a string table (DT_STRTAB, "
+            "DT_STRSZ), a symbol table (DT_SYMTAB) or a hash table (DT_HASH, "
+            "DT_GNU_HASH)");
+  // The loader asserts on DT_RELA without DT_RELAENT.
+  EXPECT_EQ(error_with(DT_RELAENT, DT_RELACOUNT, 0),
+            "library's relocations are 0 bytes each (DT_RELAENT), not 24");
+  // Tables kiln libraries never have are refused rather than followed.
+  for (int64_t tag : {DT_VERSYM, DT_VERDEF, DT_VERNEED}) {
+    EXPECT_EQ(error_with(DT_SONAME, tag, 1u << 30),
+              StrCat("library has symbol versions (dynamic tag ", tag,
+                     "): kiln libraries have none"));
+  }
+  EXPECT_EQ(error_with(DT_SONAME, DT_RELR, 1u << 30),
+            "library has packed relative relocations (DT_RELR): kiln "
+            "libraries use RELA");
+}
+
+// What the tables hold must stay inside them too: symbol names inside the
+// string table, hash chains inside the symbol table, relocations writing
+// inside writable segments.
+TEST(LibraryImageTest, DynamicTableContentsAreChecked) {
+  const std::vector<uint8_t>& good = LibraryBytes(1);
+  std::vector<uint8_t> copy = good;
+  const uint64_t string_size = ImageLayout(&copy).Dynamic(DT_STRSZ);
+  {
+    std::vector<uint8_t> image = good;
+    const ImageLayout layout(&image);
+    uint8_t* const symbol_at = layout.At(layout.Dynamic(DT_SYMTAB));
+    ASSERT_TRUE(symbol_at);
+    Elf64_Sym symbol;
+    std::memcpy(&symbol, symbol_at + sizeof(symbol), sizeof(symbol));
+    symbol.st_name = 1000;
+    std::memcpy(symbol_at + sizeof(symbol), &symbol, sizeof(symbol));
+    EXPECT_EQ(ImageError(image), StrCat("symbol 1 names string 1000, past the ",
+                                        string_size, "-byte string table"));
+  }
+  {
+    std::vector<uint8_t> image = good;
+    const ImageLayout layout(&image);
+    uint8_t* const strings = layout.At(layout.Dynamic(DT_STRTAB));
+    ASSERT_TRUE(strings);
+    strings[string_size - 1] = 'x';
+    EXPECT_EQ(ImageError(image),
+              "the string table does not end with a NUL byte");
+  }
+  {
+    // The loader masks Bloom filter indices with their count less 1.
+    std::vector<uint8_t> image = good;
+    const ImageLayout layout(&image);
+    uint8_t* const gnu_hash = layout.At(layout.Dynamic(DT_GNU_HASH));
+    ASSERT_TRUE(gnu_hash);
+    const uint32_t three = 3;
+    std::memcpy(gnu_hash + 8, &three, sizeof(three));
+    EXPECT_EQ(ImageError(image).find("DT_GNU_HASH table has "), 0u);
+  }
+  {
+    // A bucket whose chain never ends.
+    std::vector<uint8_t> image = good;
+    const ImageLayout layout(&image);
+    const uint64_t gnu_hash = layout.Dynamic(DT_GNU_HASH);
+    ASSERT_TRUE(layout.At(gnu_hash));
+    uint32_t bloom_words;
+    std::memcpy(&bloom_words, layout.At(gnu_hash + 8), sizeof(bloom_words));
+    uint8_t* const buckets =
+        layout.At(gnu_hash + 16 + uint64_t{bloom_words} * 8);
+    ASSERT_TRUE(buckets);
+    const uint32_t far = 1u << 30;
+    std::memcpy(buckets, &far, sizeof(far));
+    EXPECT_EQ(ImageError(image),
+              "DT_GNU_HASH table: the chain of symbol 1073741824 does not end "
+              "inside the image's loaded segments");
+  }
+  {
+    // A relocation writing into the read-only first segment.
+    std::vector<uint8_t> image = good;
+    const ImageLayout layout(&image);
+    uint8_t* const relocation_at = layout.At(layout.Dynamic(DT_RELA));
+    ASSERT_TRUE(relocation_at);
+    Elf64_Rela relocation;
+    std::memcpy(&relocation, relocation_at, sizeof(relocation));
+    relocation.r_offset = 16;
+    std::memcpy(relocation_at, &relocation, sizeof(relocation));
+    EXPECT_EQ(ImageError(image),
+              "relocation at address 16 writes outside the image's writable "
+              "segments");
+  }
+}
+
+// The loader reads the dynamic section from memory and maps each segment
+// over the pages of those before: what it reads must be what was checked.
+TEST(LibraryImageTest, SegmentsMapWhatWasChecked) {
+  const std::vector<uint8_t>& good = LibraryBytes(1);
+  Elf64_Ehdr header;
+  std::memcpy(&header, good.data(), sizeof(header));
+  // Moves the first segment of type `type` (the second one: `skip` 1) by
+  // `delta` in memory.
+  const auto move = [&](uint32_t type, int skip, int64_t delta) {
+    std::vector<uint8_t> image = good;
+    for (uint32_t i = 0; i < header.e_phnum; ++i) {
+      Elf64_Phdr segment;
+      uint8_t* at = image.data() + header.e_phoff + i * sizeof(segment);
+      std::memcpy(&segment, at, sizeof(segment));
+      if (segment.p_type != type || skip-- > 0) continue;
+      segment.p_vaddr += delta;
+      std::memcpy(at, &segment, sizeof(segment));
+      break;
+    }
+    return ImageError(std::move(image));
+  };
+  EXPECT_EQ(move(PT_DYNAMIC, 0, 16),
+            "the dynamic section is not mapped from its own file bytes");
+  EXPECT_EQ(move(PT_DYNAMIC, 0, 1 << 30),
+            "the dynamic section is not mapped from its own file bytes");
+  EXPECT_EQ(move(PT_LOAD, 1, -16).find("ELF segment "), 0u);
+  EXPECT_NE(
+      move(PT_LOAD, 1, -16)
+          .find(" shares a page with a loadable segment before it, or comes "
+                "before one"),
+      std::string::npos);
+  // File bytes past a segment's memory size are mapped all the same.
+  std::vector<uint8_t> image = good;
+  for (uint32_t i = 0; i < header.e_phnum; ++i) {
+    uint8_t* at = image.data() + header.e_phoff + i * sizeof(Elf64_Phdr);
+    Elf64_Phdr first;
+    std::memcpy(&first, at, sizeof(first));
+    if (first.p_type != PT_LOAD) continue;
+    first.p_filesz = 0x1800;
+    ASSERT_LE(first.p_offset + first.p_filesz, image.size());
+    std::memcpy(at, &first, sizeof(first));
+    break;
+  }
+  EXPECT_NE(ImageError(image).find(
+                " shares a page with a loadable segment before it"),
+            std::string::npos);
+}
+
+// Verification refuses such a library, so kiln-dump and --list-functions
+// never hand it on, and loading never reaches the dynamic loader.
+TEST(LibraryImageTest, ModulesWithDynamicTablesOutsideTheImageAreRefused) {
+  fb::ModuleT spec = GoodSpec();
+  ASSERT_TRUE(RetagDynamicEntry(&spec.libraries[0]->data, DT_STRTAB, DT_STRTAB,
+                                uint64_t{1} << 40));
+  ModuleLoadOptions inspect;
+  inspect.load_libraries = false;
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec, inspect);
+  ASSERT_FALSE(module.ok());
+  EXPECT_NE(module.status().message().find(
+                "library 0: string table at address 1099511627776"),
+            std::string::npos)
+      << module.status().message();
+  EXPECT_NE(
+      LoadError(spec).find("library 0: string table at address 1099511627776"),
+      std::string::npos);
 }
 
 //===----------------------------------------------------------------------===//

@@ -8,11 +8,13 @@
 #ifndef KILN_RUNTIME_MODULE_MODULE_TEST_UTIL_H_
 #define KILN_RUNTIME_MODULE_MODULE_TEST_UTIL_H_
 
+#include <elf.h>
 #include <xxhash.h>
 #include <zstd.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
@@ -302,6 +304,48 @@ inline std::unique_ptr<fb::SourceContentT> ZstdContent(std::string_view text,
   return Content(fb::Compression::Zstd, text, std::move(data));
 }
 
+/// `size` copies of `byte` as one zstd frame, compressed in pieces: neither
+/// the test nor the module holds the text, so a module of a few KB can
+/// declare a text of up to kMaxSourceSize bytes.
+inline std::unique_ptr<fb::SourceContentT> RepeatedContent(char byte,
+                                                           uint64_t size) {
+  const std::string piece(1 << 20, byte);
+  auto content = std::make_unique<fb::SourceContentT>();
+  content->compression = fb::Compression::Zstd;
+  content->uncompressed_size = size;
+  content->line_count = static_cast<uint32_t>(byte == '\n' ? size : size != 0);
+  ZSTD_CCtx* cctx = ZSTD_createCCtx();
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 1);
+  ZSTD_CCtx_setPledgedSrcSize(cctx, size);  // the frame declares its size
+  XXH3_state_t* hash = XXH3_createState();
+  XXH3_64bits_reset(hash);
+  std::vector<uint8_t> out(ZSTD_CStreamOutSize());
+  uint64_t done = 0;
+  do {
+    const size_t n =
+        static_cast<size_t>(std::min<uint64_t>(piece.size(), size - done));
+    XXH3_64bits_update(hash, piece.data(), n);
+    done += n;
+    const ZSTD_EndDirective mode = done == size ? ZSTD_e_end : ZSTD_e_continue;
+    ZSTD_inBuffer in{piece.data(), n, 0};
+    for (;;) {
+      ZSTD_outBuffer chunk{out.data(), out.size(), 0};
+      const size_t left = ZSTD_compressStream2(cctx, &chunk, &in, mode);
+      EXPECT_FALSE(ZSTD_isError(left)) << ZSTD_getErrorName(left);
+      content->data.insert(content->data.end(), out.data(),
+                           out.data() + chunk.pos);
+      if (ZSTD_isError(left) ||
+          (mode == ZSTD_e_end ? left == 0 : in.pos == n)) {
+        break;
+      }
+    }
+  } while (done < size);
+  content->hash = XXH3_64bits_digest(hash);
+  XXH3_freeState(hash);
+  ZSTD_freeCCtx(cctx);
+  return content;
+}
+
 inline std::unique_ptr<fb::SourceFileT> SourceFile(
     std::string path, uint32_t content, uint32_t previous = KILN_NO_SOURCE,
     std::vector<fb::LineOrigin> origins = {}) {
@@ -383,6 +427,32 @@ inline std::vector<uint8_t> BuildModule(
   }
   return std::vector<uint8_t>(fbb.GetBufferPointer(),
                               fbb.GetBufferPointer() + fbb.GetSize());
+}
+
+/// Rewrites the first dynamic entry tagged `from` of an ELF image to `to`,
+/// with value `value`; false when there is none.
+inline bool RetagDynamicEntry(std::vector<uint8_t>* image, int64_t from,
+                              int64_t to, uint64_t value) {
+  Elf64_Ehdr header;
+  std::memcpy(&header, image->data(), sizeof(header));
+  for (uint32_t i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment;
+    std::memcpy(&segment, image->data() + header.e_phoff + i * sizeof(segment),
+                sizeof(segment));
+    if (segment.p_type != PT_DYNAMIC) continue;
+    for (uint64_t at = segment.p_offset;
+         at + sizeof(Elf64_Dyn) <= segment.p_offset + segment.p_filesz;
+         at += sizeof(Elf64_Dyn)) {
+      Elf64_Dyn entry;
+      std::memcpy(&entry, image->data() + at, sizeof(entry));
+      if (entry.d_tag != from) continue;
+      entry.d_tag = to;
+      entry.d_un.d_val = value;
+      std::memcpy(image->data() + at, &entry, sizeof(entry));
+      return true;
+    }
+  }
+  return false;
 }
 
 //===----------------------------------------------------------------------===//

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 #include "kiln/module_generated.h"
 
@@ -130,7 +131,15 @@ StatusOr<std::string> SourceFileView::Decompress() const {
     return OutOfRangeError("source '", path, "': ", uncompressed_size,
                            " bytes exceeds the limit of ", kMaxSourceSize);
   }
-  std::string text(static_cast<size_t>(uncompressed_size), '\0');
+  // Up to 1 GiB: what a process may not have, which is an error to report,
+  // not an abort.
+  std::string text;
+  try {
+    text.resize(static_cast<size_t>(uncompressed_size));
+  } catch (const std::bad_alloc&) {
+    return ResourceExhaustedError("source '", path, "': out of memory for its ",
+                                  uncompressed_size, " bytes");
+  }
   KILN_RETURN_IF_ERROR(DecompressInto(text.data(), text.size()));
   return text;
 }

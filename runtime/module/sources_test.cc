@@ -533,6 +533,21 @@ TEST(DebugInfoVerifyTest, StageLocations) {
   spec.executables[0]->exports[0]->stage_locations[0]->line = 0;
   EXPECT_EQ(LoadError(spec),
             prefix + "stage location 0: line 0 (lines are 1-based)");
+  // Lines past the end of the text they point into.
+  spec = DebugSpec();
+  spec.executables[0]->exports[0]->stage_locations[2]->line = 301;
+  EXPECT_EQ(LoadError(spec),
+            prefix +
+                "stage location 2: line 301 of "
+                "'dbg_ex_cpu.2.translated.mlir' is past the end of its text "
+                "(300 lines)");
+  spec = DebugSpec();
+  spec.executables[0]->exports[0]->stage_locations[0]->line = UINT32_MAX;
+  EXPECT_EQ(LoadError(spec),
+            prefix +
+                "stage location 0: line 4294967295 of "
+                "'dbg_ex_cpu.0.source.mlir' is past the end of its text (40 "
+                "lines)");
   // Stage locations without any capture stage.
   spec = DebugSpec();
   spec.capture_stages.clear();
@@ -599,6 +614,21 @@ TEST(DebugInfoVerifyTest, LibraryLines) {
             prefix +
                 "line row 2: source 2 line 0 without a line (expected "
                 "source 0 line 0)");
+  // fail (ordinal 1) has a stage location in 0.source only: its code has
+  // no line in 2.translated, add_f32's text, but may have lines in an
+  // input file.
+  spec = LibraryLinesSpec();
+  spec.libraries[0]->lines[2] = fb::LibraryLine(0x120, 1, kStage2File, 5);
+  EXPECT_EQ(LoadError(spec),
+            prefix +
+                "line row 2: export ordinal 1 has code on a line of "
+                "'dbg_ex_cpu.2.translated.mlir', which is not one of its "
+                "stage texts but another export's");
+  spec = LibraryLinesSpec();
+  spec.libraries[0]->lines[2] = fb::LibraryLine(0x120, 1, kStage0File, 5);
+  EXPECT_NE(MustLoad(spec), nullptr);
+  spec.libraries[0]->lines[2] = fb::LibraryLine(0x120, 1, kModelFile, 3);
+  EXPECT_NE(MustLoad(spec), nullptr);
   spec = LibraryLinesSpec();
   spec.libraries[0]->lines.pop_back();
   EXPECT_EQ(LoadError(spec),

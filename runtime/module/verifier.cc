@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <tuple>
 #include <unordered_set>
 #include <utility>
@@ -239,6 +240,19 @@ uint32_t LineCountOf(const fb::Module& module, uint32_t source) {
   return module.source_contents()->Get(file->content())->line_count();
 }
 
+// The lines of text `source` when the table records them (0 for a text
+// that is not empty: a table written before counts were recorded).
+std::optional<uint32_t> KnownLineCount(const fb::Module& module,
+                                       uint32_t source) {
+  const fb::SourceFile* file = module.source_files()->Get(source);
+  const fb::SourceContent* content =
+      module.source_contents()->Get(file->content());
+  if (content->line_count() == 0 && content->uncompressed_size() != 0) {
+    return std::nullopt;
+  }
+  return content->line_count();
+}
+
 // The cross-stage line maps: input files sorted and unique; each text's
 // previous text in range and no text its own ancestor; rows strictly
 // increasing, every line inside its text. Runs after the files themselves
@@ -446,6 +460,14 @@ Status VerifyExportDebugInfo(const fb::Module& module, const fb::Export& ex,
       return InvalidArgumentError("stage location ", i,
                                   ": line 0 (lines are 1-based)");
     }
+    if (const std::optional<uint32_t> lines =
+            KnownLineCount(module, location->source());
+        lines && location->line() > *lines) {
+      return OutOfRangeError(
+          "stage location ", i, ": line ", location->line(), " of '",
+          StringOf(module.source_files()->Get(location->source())->path()),
+          "' is past the end of its text (", *lines, " lines)");
+    }
   }
   return OkStatus();
 }
@@ -468,16 +490,27 @@ Status VerifyLibraryLines(const fb::Module& module, uint32_t index) {
   KILN_ASSIGN_OR_RETURN(
       const uint64_t image_end,
       LibraryImageEnd(library->data()->data(), library->data()->size()));
-  // The ordinals the module's exports in this library have, sorted.
-  std::vector<uint32_t> ordinals;
+  // The ordinals the module's exports in this library have; the texts
+  // each of them has a stage location in, as (ordinal, source); the texts
+  // any export of the module has one in. All sorted.
+  std::vector<uint32_t> ordinals, stage_texts;
+  std::vector<std::pair<uint32_t, uint32_t>> export_texts;
   for (uint32_t e = 0; e < SizeOf(module.executables()); ++e) {
     const fb::Executable* executable = module.executables()->Get(e);
-    if (executable->library() != index) continue;
     for (uint32_t x = 0; x < SizeOf(executable->exports()); ++x) {
-      ordinals.push_back(executable->exports()->Get(x)->library_ordinal());
+      const fb::Export* ex = executable->exports()->Get(x);
+      const bool here = executable->library() == index;
+      if (here) ordinals.push_back(ex->library_ordinal());
+      for (uint32_t i = 0; i < SizeOf(ex->stage_locations()); ++i) {
+        const uint32_t source = ex->stage_locations()->Get(i)->source();
+        stage_texts.push_back(source);
+        if (here) export_texts.emplace_back(ex->library_ordinal(), source);
+      }
     }
   }
   std::sort(ordinals.begin(), ordinals.end());
+  std::sort(stage_texts.begin(), stage_texts.end());
+  std::sort(export_texts.begin(), export_texts.end());
   const uint32_t source_count = SizeOf(module.source_files());
   for (uint32_t i = 0; i < lines->size(); ++i) {
     const fb::LibraryLine* row = lines->Get(i);
@@ -521,6 +554,20 @@ Status VerifyLibraryLines(const fb::Module& module, uint32_t index) {
                              "' is past the end of "
                              "its text (",
                              line_count, " lines)");
+    }
+    // An export's code has lines in its own stage texts, or in an input
+    // file (a text no export has a stage location in) when the stage the
+    // line tables point into was not captured.
+    if (std::binary_search(stage_texts.begin(), stage_texts.end(),
+                           row->source()) &&
+        !std::binary_search(export_texts.begin(), export_texts.end(),
+                            std::pair{ordinal, row->source()})) {
+      return InvalidArgumentError(
+          "line row ", i, ": export ordinal ", ordinal,
+          " has code on a line "
+          "of '",
+          StringOf(file->path()),
+          "', which is not one of its stage texts but another export's");
     }
   }
   if (lines->Get(lines->size() - 1)->export_ordinal() !=

@@ -4,9 +4,10 @@
 // arguments naming each dispatch's export, stage, file, line, workgroup
 // count and input location. The texts the events point at are embedded
 // under the top-level "kilnSources" key, so the trace file alone shows each
-// dispatch's code; with a profile, each export's hottest lines are an
-// instant event and, as data, under "kilnProfile". Perfetto and
-// chrome://tracing ignore those keys.
+// dispatch's code (up to a size: texts left out are named under
+// "kilnSourcesOmitted" with the reason); with a profile, each export's
+// hottest lines are an instant event and, as data, under "kilnProfile".
+// Perfetto and chrome://tracing ignore those keys.
 //
 // Events stream to the file: each thread records its events into a buffer
 // of its own, without a lock, and hands each full buffer to a writer thread
@@ -106,6 +107,12 @@ constexpr uint32_t kEventsPerChunk = uint32_t(1) << 13;
 constexpr size_t kQueuedChunks = 2;
 /// Sites each thread recognizes without the lock (direct-mapped by address).
 constexpr size_t kCachedSites = 16;
+/// The most text the file embeds: per text, and in all. A module may hold
+/// texts of up to kMaxSourceSize (1 GiB) each, which a trace file, and the
+/// memory it is made in, should not; texts left out are listed under
+/// "kilnSourcesOmitted" with the reason.
+constexpr uint64_t kMaxEmbeddedTextBytes = uint64_t{16} << 20;
+constexpr uint64_t kMaxEmbeddedTextsBytes = uint64_t{128} << 20;
 
 /// Tells tracers apart in each thread's cached state (thread_local below),
 /// also one created where a destroyed one lived.
@@ -151,6 +158,8 @@ class ChromeTracer final : public Tracer {
     writer_.join();
     if (fd_ >= 0) ::close(fd_);
   }
+
+  uint64_t MaxSourceBytes() const override { return kMaxEmbeddedTextBytes; }
 
   void PublishSources(const PublishedSources&) override {}
   // A site copy is found again by the address of its TraceSite and of the
@@ -269,6 +278,16 @@ class ChromeTracer final : public Tracer {
       AppendJsonString(&out, path);
       out += ":";
       AppendJsonString(&out, text);
+    }
+    out += "\n},\n\"kilnSourcesOmitted\":{";
+    first = true;
+    for (const auto& [path, reason] : omitted_) {
+      if (!first) out += ",";
+      first = false;
+      out += "\n";
+      AppendJsonString(&out, path);
+      out += ":";
+      AppendJsonString(&out, reason);
     }
     out += "\n}}\n";
     if (Status written = WriteAt(out, events_end_); !written.ok())
@@ -489,17 +508,31 @@ class ChromeTracer final : public Tracer {
   }
 
   void EmbedSource(std::string_view path) {
-    if (path.empty() || missing_.count(path)) return;
+    if (path.empty() || missing_.count(path) || omitted_.count(path)) return;
     auto [it, inserted] = sources_.try_emplace(std::string(path));
     if (!inserted) return;
-    StatusOr<std::string> text = ReadPublishedSource(path);
-    // Names without an embedded text (an executable's name, an input file
-    // that was not embedded) simply have no entry.
+    StatusOr<std::string> text = ReadPublishedSource(
+        path, std::min(kMaxEmbeddedTextBytes,
+                       kMaxEmbeddedTextsBytes - embedded_bytes_));
     if (text.ok()) {
+      embedded_bytes_ += text->size();
       it->second = std::move(text).value();
-    } else {
-      sources_.erase(it);
+      return;
+    }
+    sources_.erase(it);
+    // Names without an embedded text (an executable's name, an input file
+    // that was not embedded) simply have no entry; a text that could not
+    // be read (too large, out of memory, corrupt) says why.
+    if (text.status().code() == StatusCode::kNotFound) {
       missing_.emplace(path);
+    } else {
+      std::string reason = text.status().message();
+      if (text.status().code() == StatusCode::kOutOfRange) {
+        reason += StrCat("; the trace embeds at most ", kMaxEmbeddedTextBytes,
+                         " bytes per text and ", kMaxEmbeddedTextsBytes,
+                         " in all (kiln-dump --print-source shows it)");
+      }
+      omitted_.emplace(path, std::move(reason));
     }
   }
 
@@ -706,6 +739,9 @@ class ChromeTracer final : public Tracer {
   std::vector<std::pair<uint64_t, std::string>> profile_events_;
   std::vector<std::string> profile_entries_;
   std::set<std::string, std::less<>> missing_;
+  /// Texts not embedded, with the reason; the bytes of those embedded.
+  std::map<std::string, std::string, std::less<>> omitted_;
+  uint64_t embedded_bytes_ = 0;
 
   // The writer's while writing_ is set; Flush's otherwise.
   int fd_ = -1;

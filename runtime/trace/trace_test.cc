@@ -732,17 +732,26 @@ TEST(PublishTest, LoadedModulesServeTheirOwnTexts) {
   fb::ModuleT first = DebugSpec();
   fb::ModuleT second = DebugSpec();
   second.name = "other";
-  SetSources(&second, {{"other_ex_cpu.0.source.mlir", "other text\n"},
+  // As many lines as the stage locations it keeps name.
+  const std::string other = Lines("other", 40);
+  SetSources(&second, {{"other_ex_cpu.0.source.mlir", other},
                        {"dbg_ex_cpu.1.configured.mlir", Stage1()},
                        {"dbg_ex_cpu.2.translated.mlir", Stage2()},
                        {"model.mlir", Model()},
                        {"model.mlir.orig", Model()}});
+  // Sorted after the others, the first stage's text moved to the end.
+  const uint32_t last = second.source_files.size() - 1;
+  for (auto& ex : second.executables[0]->exports) {
+    for (auto& location : ex->stage_locations) {
+      location->source =
+          location->source == kStage0File ? last : location->source - 1;
+    }
+  }
   std::shared_ptr<const Module> a = MustLoad(first);
   std::shared_ptr<const Module> b = MustLoad(second);
   ASSERT_TRUE(a && b);
   EXPECT_EQ(ReadPublishedSource("dbg_ex_cpu.0.source.mlir").value(), Stage0());
-  EXPECT_EQ(ReadPublishedSource("other_ex_cpu.0.source.mlir").value(),
-            "other text\n");
+  EXPECT_EQ(ReadPublishedSource("other_ex_cpu.0.source.mlir").value(), other);
   b.reset();
   EXPECT_EQ(ReadPublishedSource("other_ex_cpu.0.source.mlir").status().code(),
             StatusCode::kNotFound);

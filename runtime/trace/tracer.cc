@@ -44,11 +44,17 @@ void SourceRegistry::Remove(Entry* entry) {
   entry->previous = entry->next = nullptr;
 }
 
-StatusOr<std::string> ReadPublishedSource(std::string_view path) {
+StatusOr<std::string> ReadPublishedSource(std::string_view path,
+                                          uint64_t max_bytes) {
   StatusOr<std::string> text =
       NotFoundError("no loaded module has source '", path, "'");
-  SourceRegistry::Global().With(
-      path, [&](const SourceFileView& file) { text = file.Decompress(); });
+  SourceRegistry::Global().With(path, [&](const SourceFileView& file) {
+    text =
+        file.uncompressed_size > max_bytes
+            ? OutOfRangeError("source '", path, "' is ", file.uncompressed_size,
+                              " bytes, more than the limit of ", max_bytes)
+            : file.Decompress();
+  });
   return text;
 }
 

@@ -648,7 +648,10 @@ int main(int argc, char** argv) {
     return 0;
   }
   bool checks_failed = false;
-  if (status.ok()) status = Run(options, argv[0], &checks_failed);
+  if (status.ok()) {
+    status = kiln::tools::ReportingOutOfMemory(
+        [&] { return Run(options, argv[0], &checks_failed); });
+  }
   if (!status.ok()) {
     std::fflush(stdout);
     kiln::tools::PrintError("kiln-benchmark", status);

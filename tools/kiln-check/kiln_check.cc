@@ -178,7 +178,10 @@ int main(int argc, char** argv) {
     if (status.ok()) return 0;
   }
   bool all_passed = false;
-  if (status.ok()) status = Run(options, &all_passed);
+  if (status.ok()) {
+    status = kiln::tools::ReportingOutOfMemory(
+        [&] { return Run(options, &all_passed); });
+  }
   if (!status.ok()) {
     std::fflush(stdout);
     kiln::tools::PrintError("kiln-check", status);

@@ -234,6 +234,21 @@ TEST_F(KilnCheckTest, BadModulesAndFlags) {
   EXPECT_EQ(result.out, "tensor_float: PASS\n1 passed, 0 failed\n");
 }
 
+// A library whose dynamic section points outside its segments (its hash
+// recomputed, so the module verifies as far as hashes go) is refused before
+// the dynamic loader reads it.
+TEST_F(KilnCheckTest, LibraryTablesOutsideTheImageAreErrorsNotCrashes) {
+  fb::ModuleT spec = CheckSpec(false);
+  ASSERT_TRUE(RetagDynamicEntry(&spec.libraries[0]->data, DT_STRTAB, DT_STRTAB,
+                                uint64_t{1} << 40));
+  RunResult result = Run({Write("strtab.kiln", BuildModule(spec))});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  EXPECT_NE(result.err.find("library 0: string table at address "
+                            "1099511627776"),
+            std::string::npos)
+      << result.err;
+}
+
 // A function's name cannot forge a line of the report, its closing line
 // least of all.
 TEST_F(KilnCheckTest, NamesCannotForgeLines) {

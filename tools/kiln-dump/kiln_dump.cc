@@ -1120,7 +1120,10 @@ int main(int argc, char** argv) {
     if (status.ok()) return 0;
   }
   int exit_code = 0;
-  if (status.ok()) status = Run(options, &exit_code);
+  if (status.ok()) {
+    status = kiln::tools::ReportingOutOfMemory(
+        [&] { return Run(options, &exit_code); });
+  }
   if (status.ok()) status = kiln::tools::FlushStdout();
   if (!status.ok()) {
     kiln::tools::PrintError("kiln-dump", status);

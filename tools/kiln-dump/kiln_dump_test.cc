@@ -75,46 +75,6 @@ const std::string& Big() {
 const std::string kModel =
     "func.func @main() {\n  linalg.add\n}";  // no final \n
 
-// `size` copies of `byte` as one zstd frame, compressed in pieces: neither
-// the test nor the module holds the text, so a module of a few KB can
-// declare a text of up to kMaxSourceSize bytes.
-std::unique_ptr<fb::SourceContentT> RepeatedContent(char byte, uint64_t size) {
-  const std::string piece(1 << 20, byte);
-  auto content = std::make_unique<fb::SourceContentT>();
-  content->compression = fb::Compression::Zstd;
-  content->uncompressed_size = size;
-  ZSTD_CCtx* cctx = ZSTD_createCCtx();
-  ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 1);
-  ZSTD_CCtx_setPledgedSrcSize(cctx, size);  // the frame declares its size
-  XXH3_state_t* hash = XXH3_createState();
-  XXH3_64bits_reset(hash);
-  std::vector<uint8_t> out(ZSTD_CStreamOutSize());
-  uint64_t done = 0;
-  do {
-    const size_t n =
-        static_cast<size_t>(std::min<uint64_t>(piece.size(), size - done));
-    XXH3_64bits_update(hash, piece.data(), n);
-    done += n;
-    const ZSTD_EndDirective mode = done == size ? ZSTD_e_end : ZSTD_e_continue;
-    ZSTD_inBuffer in{piece.data(), n, 0};
-    for (;;) {
-      ZSTD_outBuffer chunk{out.data(), out.size(), 0};
-      const size_t left = ZSTD_compressStream2(cctx, &chunk, &in, mode);
-      EXPECT_FALSE(ZSTD_isError(left)) << ZSTD_getErrorName(left);
-      content->data.insert(content->data.end(), out.data(),
-                           out.data() + chunk.pos);
-      if (ZSTD_isError(left) ||
-          (mode == ZSTD_e_end ? left == 0 : in.pos == n)) {
-        break;
-      }
-    }
-  } while (done < size);
-  content->hash = XXH3_64bits_digest(hash);
-  XXH3_freeState(hash);
-  ZSTD_freeCCtx(cctx);
-  return content;
-}
-
 // Sources, in path order: 0 big.mlir, 1 dbg_ex_cpu.0.source.mlir,
 // 2 dbg_ex_cpu.1.translated.mlir, 3 model.mlir, 4 model:v2.mlir (same text
 // as model.mlir).
@@ -492,6 +452,29 @@ TEST_F(KilnDumpTest, PrintSourceOfManyLinesKeepsNoPerLineTable) {
   EXPECT_EQ(doc["text"], "\n\n\n");
 }
 
+// A module of a few KB whose text declares 1 GiB, printed as JSON in less
+// memory than the text and its copies take: out of memory is an error like
+// any other, whether decompressing fails or what comes after it.
+TEST_F(KilnDumpTest, PrintSourceOutOfMemoryIsAnError) {
+  if (kSanitized) GTEST_SKIP() << "no memory limit holds under sanitizers";
+  fb::ModuleT spec = DumpSpec();
+  spec.executables[0]->exports[0]->stage_locations.clear();
+  SetSources(&spec, {{"huge.mlir", "x"}});
+  spec.source_contents[0] = RepeatedContent('x', kMaxSourceSize);
+  const std::string module = Write("huge.kiln", BuildModule(spec));
+  ASSERT_LT(ReadBinaryFile(module).size(), 128u * 1024);
+  RunResult result =
+      RunWithMemoryLimit(768, {module, "--print-source=huge.mlir", "--json"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-dump: error: source 'huge.mlir': out of memory for its "
+            "1073741824 bytes\n");
+  result =
+      RunWithMemoryLimit(1792, {module, "--print-source=huge.mlir", "--json"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "kiln-dump: error: out of memory\n");
+}
+
 // Windows at the edges of texts with and without a final newline.
 TEST_F(KilnDumpTest, PrintSourceWindows) {
   RunResult result =
@@ -724,6 +707,38 @@ TEST_F(KilnDumpTest, ExtractSourcesRefusesHiddenPaths) {
             "kiln-dump: error: 2 of 3 source files were not written\n");
   EXPECT_FALSE(Exists(out_dir + "/.bashrc"));
   EXPECT_FALSE(Exists(out_dir + "/home"));
+}
+
+// Names that would forge lines or drive a terminal wherever they are
+// listed, and directories thousands deep, are not written.
+TEST_F(KilnDumpTest, ExtractSourcesRefusesControlCharactersAndDeepPaths) {
+  fb::ModuleT spec = DumpSpec();
+  spec.executables[0]->exports[0]->stage_locations.clear();
+  std::string deep;
+  for (int i = 0; i < 2100; ++i) deep += "a/";
+  SetSources(&spec, {{"a\nwrote /etc/passwd", "x\n"},
+                     {"\x1b[2Jm.mlir", "x\n"},
+                     {deep + "x.mlir", "x\n"},
+                     {"ok.mlir", "fine\n"}});
+  const std::string module = Write("names.kiln", BuildModule(spec));
+  const std::string out_dir = dir_ + "/out";
+  RunResult result = Run({module, "--extract-sources=" + out_dir});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.out, "wrote " + out_dir + "/ok.mlir (5 bytes)\n");
+  EXPECT_EQ(result.err.find(
+                "kiln-dump: error: not extracting '\\x1b[2Jm.mlir': path "
+                "holds control characters ('\\x1b[2Jm.mlir')\n"
+                "kiln-dump: error: not extracting 'a\\x0awrote /etc/passwd': "
+                "path holds control characters ('a\\x0awrote /etc/passwd')\n"
+                "kiln-dump: error: not extracting 'a/a/a/"),
+            0u)
+      << result.err;
+  EXPECT_NE(result.err.find("': path is more than 64 directories deep\n"
+                            "kiln-dump: error: 3 of 4 source files were not "
+                            "written\n"),
+            std::string::npos)
+      << result.err;
+  EXPECT_EQ(Names(out_dir), std::vector<std::string>{"ok.mlir"});
 }
 
 TEST_F(KilnDumpTest, ExtractSourcesCreatesParentDirectories) {

@@ -619,7 +619,10 @@ int main(int argc, char** argv) {
     if (status.ok()) return 0;
   }
   bool checks_failed = false;
-  if (status.ok()) status = Run(options, &checks_failed);
+  if (status.ok()) {
+    status = kiln::tools::ReportingOutOfMemory(
+        [&] { return Run(options, &checks_failed); });
+  }
   if (status.ok()) status = kiln::tools::FlushStdout();
   if (!status.ok()) {
     kiln::tools::PrintError("kiln-run", status);

@@ -22,6 +22,7 @@
 #include "kiln/tensor_io.h"
 #include "kiln/trace.h"
 #include "module/module_test_util.h"
+#include "nlohmann/json.hpp"
 #include "support/guard_pages.h"
 #include "support/run_flags.h"
 #include "support/tool_test.h"
@@ -332,6 +333,74 @@ TEST_F(KilnRunTest, BadModulesAreErrorsNotCrashes) {
   result = Run({Write("truncated.kiln", bytes)});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_NE(result.err.find("cannot load"), std::string::npos) << result.err;
+}
+
+// A library whose dynamic section points outside its segments (its hash
+// recomputed, so the module verifies as far as hashes go) is refused before
+// the dynamic loader reads it; listing functions never loads it either.
+TEST_F(KilnRunTest, LibraryTablesOutsideTheImageAreErrorsNotCrashes) {
+  fb::ModuleT spec = NewModule();
+  spec.libraries.push_back(Library(ReadBinaryFile(KILN_TEST_LIBRARY_1)));
+  ASSERT_TRUE(RetagDynamicEntry(&spec.libraries[0]->data, DT_SYMTAB, DT_SYMTAB,
+                                uint64_t{1} << 40));
+  const std::string path = Write("symtab.kiln", BuildModule(spec));
+  for (const char* flag : {"--function=main", "--list-functions"}) {
+    RunResult result = Run({path, flag});
+    EXPECT_EQ(result.exit_code, 1) << flag << ": " << result.err;
+    EXPECT_NE(result.err.find("library 0: symbol table at address "
+                              "1099511627776"),
+              std::string::npos)
+        << result.err;
+  }
+}
+
+// A module of a few KB whose stage text declares 1 GiB: the chrome trace
+// names it among the texts left out, with the reason, rather than hold it
+// (and its JSON copy) in memory; the run warns. Allocating it used to end
+// in an uncaught std::bad_alloc under a memory limit.
+TEST_F(KilnRunTest, ChromeTracesLeaveOutTextsOverTheirLimit) {
+  const std::string path = "huge_ex_cpu.0.source.mlir";
+  fb::ModuleT spec = NewModule();
+  spec.debug_level = 3;
+  spec.capture_stages = {"0.source"};
+  spec.libraries.push_back(Library(ReadBinaryFile(KILN_TEST_LIBRARY_1)));
+  const fb::TensorTypeT v8 = Type(fb::ElementType::F32, {8});
+  fb::ExportT add = Export("add_f32", 0, 3, {2, 1, 1});
+  add.binding_types = Owned({v8, v8, v8});
+  add.stage_locations = Owned({StageLocation(0, 0, 1)});
+  spec.executables.push_back(Executable("ex", 0, {add}));
+  spec.functions.push_back(
+      Function("main", {v8, v8, v8}, {0, 1}, {v8},
+               {Dispatch(0, 0, {0, 1}, {2}), Return({2})}));
+  SetSources(&spec, {{path, "x"}});
+  spec.source_contents[0] = RepeatedContent('x', kMaxSourceSize);
+  const std::string module = Write("huge.kiln", BuildModule(spec));
+  ASSERT_LT(ReadBinaryFile(module).size(), 128u * 1024);
+
+  const std::string trace = dir_ + "/trace.json";
+  const std::vector<std::string> args = {module, kA, kB,
+                                         "--trace=chrome=" + trace};
+  // Sanitizers reserve terabytes of address space: no limit on it holds.
+#if defined(KILN_SANITIZER_ADDRESS) || defined(KILN_SANITIZER_THREAD)
+  RunResult result = Run(args);
+#else
+  RunResult result = RunInShell("ulimit -v 2097152", KILN_RUN_PATH, args);
+#endif
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err,
+            "kiln-run: warning: huge_ex_cpu.0.source.mlir is 1073741824 "
+            "bytes, more than the tracer's viewer shows (16777216 bytes): "
+            "zones pointing at it show no text (kiln-dump --extract-sources "
+            "writes it)\n");
+  const nlohmann::json doc = nlohmann::json::parse(ReadText(trace), nullptr,
+                                                   /*allow_exceptions=*/false);
+  ASSERT_FALSE(doc.is_discarded());
+  EXPECT_TRUE(doc["kilnSources"].empty());
+  EXPECT_EQ(doc["kilnSourcesOmitted"][path],
+            "source 'huge_ex_cpu.0.source.mlir' is 1073741824 bytes, more "
+            "than the limit of 16777216; the trace embeds at most 16777216 "
+            "bytes per text and 134217728 in all (kiln-dump --print-source "
+            "shows it)");
 }
 
 //===----------------------------------------------------------------------===//

@@ -3,6 +3,7 @@
 #include "support/tool_output.h"
 
 #include <cstdio>
+#include <new>
 #include <string>
 
 #include "kiln/printable.h"
@@ -25,6 +26,14 @@ void PrintError(std::string_view tool, const Status& status) {
   const std::string line =
       StrCat(tool, ": error: ", Printable(status.message()), "\n");
   std::fputs(line.c_str(), stderr);
+}
+
+Status ReportingOutOfMemory(const std::function<Status()>& run) {
+  try {
+    return run();
+  } catch (const std::bad_alloc&) {
+    return ResourceExhaustedError("out of memory");
+  }
 }
 
 }  // namespace kiln::tools

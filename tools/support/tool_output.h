@@ -9,6 +9,7 @@
 #ifndef KILN_TOOLS_SUPPORT_TOOL_OUTPUT_H_
 #define KILN_TOOLS_SUPPORT_TOOL_OUTPUT_H_
 
+#include <functional>
 #include <string_view>
 
 #include "kiln/status.h"
@@ -25,6 +26,11 @@ Status FlushStdout();
 /// Prints "<tool>: error: MESSAGE" to stderr, escaped: messages quote
 /// names and paths from the module.
 void PrintError(std::string_view tool, const Status& status);
+
+/// Runs `run`, a tool's work, with running out of memory (std::bad_alloc)
+/// an error like any other: a small module may declare texts and tensors
+/// larger than the process can hold, which the tool reports, not aborts on.
+Status ReportingOutOfMemory(const std::function<Status()>& run);
 
 }  // namespace kiln::tools
 

@@ -31,11 +31,18 @@ namespace kiln {
 /// `path` is replaced, not followed. Errors name `path`.
 Status WriteFileAtomically(const std::string& path, std::string_view data);
 
+/// Most directories a written path may go down (DIR/a/b/c.mlir goes down
+/// 2).
+inline constexpr int kMaxOutputPathDepth = 64;
+
 /// `path` as written below a directory: leading '/'s dropped (an absolute
 /// path lands below it), empty and "." components dropped. Refuses what
 /// could name something outside the directory or hidden in it: an empty
 /// path, a NUL byte, a '..' component, a component starting with '.' (such
-/// as ".bashrc" or ".ssh/"), a path naming a directory.
+/// as ".bashrc" or ".ssh/"), a path naming a directory; and what could not
+/// be shown or used afterwards: characters Printable escapes (newline, ESC,
+/// bidi overrides), more than kMaxOutputPathDepth directories, PATH_MAX
+/// bytes or more.
 StatusOr<std::string> NormalizeRelativePath(std::string_view path);
 
 /// What OutputDirectory::WriteFile does when the file exists.

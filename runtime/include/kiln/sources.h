@@ -102,7 +102,8 @@ struct SourceFileView {
   /// `uncompressed_size`. Allocates nothing itself on success (zstd
   /// allocates its decompression context internally).
   Status DecompressInto(void* buffer, size_t capacity) const;
-  /// The text as an owned string (same checks).
+  /// The text as an owned string (same checks); kResourceExhausted when
+  /// the process cannot allocate it.
   StatusOr<std::string> Decompress() const;
 };
 

@@ -113,7 +113,7 @@ class Tracer {
   /// instead of unloading it with its module.
   virtual bool ResolvesCodeLate() const { return false; }
   /// The largest text the provider's viewer shows (Tracy's client sends
-  /// none larger), or 0 when any size is shown.
+  /// none larger) or its file embeds (chrome), or 0 when any size is shown.
   virtual uint64_t MaxSourceBytes() const { return 0; }
   /// Writes what the provider buffered (the chrome file, the console
   /// summary). Called once at the end; zones may not follow it.
@@ -180,8 +180,10 @@ class ScopedZone {
 
 /// The source file `path` of any loaded module, decompressed with its hash
 /// checked, while that module cannot unload; NotFound when no loaded module
-/// has it. Providers use this to serve texts.
-StatusOr<std::string> ReadPublishedSource(std::string_view path);
+/// has it, OutOfRange (before decompressing) when it is larger than
+/// `max_bytes`. Providers use this to serve texts.
+StatusOr<std::string> ReadPublishedSource(std::string_view path,
+                                          uint64_t max_bytes = kMaxSourceSize);
 
 /// Same into `buffer` from `allocate(size)` (e.g. a profiler's allocator):
 /// returns the buffer and sets `*size`, or nullptr when no loaded module has

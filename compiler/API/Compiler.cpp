@@ -19,6 +19,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
@@ -163,9 +164,27 @@ LogicalResult compileSource(llvm::SourceMgr &sourceMgr, MLIRContext &context,
                             const CompileOptions &options, raw_ostream &os) {
   if (failed(verifyNestingDepth(sourceMgr, &context)))
     return failure();
+  // Parsed with ops of any dialect, so that one kiln does not read is
+  // reported as such, every one of them, rather than as the parser's advice
+  // to pass a flag kiln-compile does not have.
+  context.allowUnregisteredDialects(true);
   OwningOpRef<ModuleOp> moduleOp =
       parseSourceFile<ModuleOp>(sourceMgr, &context);
+  context.allowUnregisteredDialects(false);
   if (!moduleOp)
+    return failure();
+  llvm::StringSet<> reported;
+  moduleOp->walk([&](Operation *op) {
+    if (op->isRegistered())
+      return WalkResult::advance();
+    if (reported.insert(op->getName().getStringRef()).second)
+      op->emitError() << "'" << op->getName()
+                      << "' is not an op kiln compiles: its dialect '"
+                      << op->getName().getDialectNamespace()
+                      << "' is not one kiln reads";
+    return WalkResult::advance();
+  });
+  if (!reported.empty())
     return failure();
   return compileModule(*moduleOp, options, os);
 }

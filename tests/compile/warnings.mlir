@@ -16,6 +16,16 @@
 // HELP-NOT: --mlir-print-debuginfo
 // HELP-NOT: --x86-
 // HIDDEN: --mlir-print-debuginfo
+// HIDDEN-NOT: --x86-
+//
+// RUN: kiln-compile --version | FileCheck %s --check-prefix=VERSION
+// VERSION: kiln-compile {{[0-9]+\.[0-9]+\.[0-9]+}} (module format {{[0-9]+}}, LLVM 22.
+//
+// An op of no dialect kiln reads says so, not how another tool would take it.
+// RUN: printf 'func.func @f() {\n  "foo.bar"() : () -> ()\n  return\n}\n' > %t.unregistered.mlir
+// RUN: not kiln-compile %t.unregistered.mlir -o %t.unregistered.kiln 2>&1 | FileCheck %s --check-prefix=UNREGISTERED
+// UNREGISTERED: unregistered.mlir:2:3: error: 'foo.bar' is not an op kiln compiles
+// UNREGISTERED-NOT: allow-unregistered-dialect
 
 func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
   return %a : tensor<4xf32>

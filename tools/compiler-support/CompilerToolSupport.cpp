@@ -2,10 +2,22 @@
 
 #include "CompilerToolSupport.h"
 
+#include "kiln/module_format.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::kiln {
+
+void setVersionPrinter(StringRef toolName) {
+  static std::string name;
+  name = toolName.str();
+  llvm::cl::SetVersionPrinter([](raw_ostream& os) {
+    os << name << " " KILN_VERSION " (module format " << KILN_MODULE_VERSION
+       << ", LLVM " LLVM_VERSION_STRING ")\n";
+  });
+}
 
 PendingOutputFile::PendingOutputFile(StringRef path, StringRef toolName,
                                      llvm::sys::fs::TempFile temp)

@@ -17,6 +17,9 @@
 
 namespace mlir::kiln {
 
+/// Makes --version print "TOOL VERSION (module format N, LLVM X.Y.Z)".
+void setVersionPrinter(StringRef toolName);
+
 /// A file written through a temporary file beside it, renamed into place
 /// when committed: a failed write (a full disk) or a failed compilation
 /// leaves the old file, or none, never a truncated one. Errors are printed

@@ -93,6 +93,7 @@ std::string Usage() {
          "  --benchmark_out=FILE  also write the JSON to FILE (replaced as a\n"
          "                        whole: a failed run leaves it as it was)\n"
          "  --help                show this help\n"
+         "  --version             print kiln's version\n"
          "\n"
          "Each row is BM_<function>/process_time/real_time, as in\n"
          "iree-benchmark-module: Time is wall-clock time per call, CPU the\n"
@@ -121,6 +122,7 @@ struct Options {
   bool json = false;
   std::string out_path;  // empty: no --benchmark_out
   bool help = false;
+  bool version = false;  // --version
 };
 
 // An integer flag value in [min, max].
@@ -186,6 +188,8 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
     if (shared) continue;
     if (name == "help") {
       options->help = true;
+    } else if (name == "version") {
+      options->version = true;
     } else if (name == "benchmark_warmup_calls") {
       KILN_RETURN_IF_ERROR(
           ParseInteger(name, value, 0, 1000000000, &options->warmup_calls));
@@ -643,6 +647,11 @@ kiln::Status Run(const Options& options, const char* executable,
 int main(int argc, char** argv) {
   Options options;
   kiln::Status status = ParseArgs(argc, argv, &options);
+  if (status.ok() && options.version) {
+    kiln::tools::Print(kiln::tools::VersionLine("kiln-benchmark"));
+    status = kiln::tools::FlushStdout();
+    if (status.ok()) return 0;
+  }
   if (status.ok() && options.help) {
     std::fputs(Usage().c_str(), stdout);
     return 0;

@@ -57,6 +57,7 @@ std::string Usage() {
              "options:\n") +
          kiln::tools::RunFlagsHelp(kSharedFlags) +
          "  --help                show this help\n"
+         "  --version             print kiln's version\n"
          "\n"
          "Prints 'NAME: PASS' or 'NAME: FAIL' (then each failed check and any\n"
          "error, indented) per function, 'skipped: NAME (takes arguments)' "
@@ -69,6 +70,7 @@ struct Options {
   std::string module_path;
   kiln::tools::RunFlags run;
   bool help = false;
+  bool version = false;  // --version
 };
 
 kiln::Status ParseArgs(int argc, char** argv, Options* options) {
@@ -82,6 +84,7 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
                           kiln::tools::ParseRunFlag(kSharedFlags, flag.name,
                                                     flag.value, &options->run));
     if (!shared && flag.name == "help") options->help = true;
+    if (!shared && flag.name == "version") options->version = true;
   }
   return kiln::OkStatus();
 }
@@ -172,6 +175,11 @@ kiln::Status Run(const Options& options, bool* all_passed) {
 int main(int argc, char** argv) {
   Options options;
   kiln::Status status = ParseArgs(argc, argv, &options);
+  if (status.ok() && options.version) {
+    kiln::tools::Print(kiln::tools::VersionLine("kiln-check"));
+    status = kiln::tools::FlushStdout();
+    if (status.ok()) return 0;
+  }
   if (status.ok() && options.help) {
     kiln::tools::Print(Usage());
     status = kiln::tools::FlushStdout();

@@ -253,10 +253,12 @@ int main(int argc, char **argv) {
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
-  // --help shows kiln's options, not the hundreds of LLVM and MLIR; those
-  // still work, and --help-hidden lists them: HideUnrelatedOptions makes
-  // them ReallyHidden, which hides them from --help-hidden too, so they go
-  // back to Hidden (options hidden from both before stay so).
+  // --help shows kiln's options, not the thousands of LLVM and MLIR; those
+  // still work. --help-hidden adds MLIR's (--mlir-timing,
+  // --mlir-print-ir-after-all, ...): HideUnrelatedOptions makes every other
+  // option ReallyHidden, which hides it from --help-hidden too, so MLIR's go
+  // back to Hidden (options hidden from both before stay so); LLVM's own
+  // code generation flags stay out of both.
   llvm::SmallPtrSet<cl::Option *, 16> reallyHidden;
   for (auto &[name, option] : cl::getRegisteredOptions())
     if (option->getOptionHiddenFlag() == cl::ReallyHidden)
@@ -265,9 +267,10 @@ int main(int argc, char **argv) {
     dumpStage.getParser().addLiteralOption(
         name, *kiln::parseCodegenStageName(name), "");
   cl::HideUnrelatedOptions(kilnCategory);
+  kiln::setVersionPrinter(kToolName);
   for (auto &[name, option] : cl::getRegisteredOptions())
     if (option->getOptionHiddenFlag() == cl::ReallyHidden &&
-        !reallyHidden.contains(option))
+        !reallyHidden.contains(option) && name.starts_with("mlir-"))
       option->setHiddenFlag(cl::Hidden);
   cl::ParseCommandLineOptions(
       argc, argv,

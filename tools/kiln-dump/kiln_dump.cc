@@ -92,6 +92,7 @@ constexpr char kUsage[] =
     "options:\n"
     "  --json                  print the view as one JSON document\n"
     "  --help                  show this help\n"
+    "  --version               print kiln's version\n"
     "\n"
     "Sources come from kiln-compile --executable-debug-level=3 (captured\n"
     "stages) and --executable-embed-input-files (input files).\n";
@@ -123,6 +124,7 @@ struct Options {
   std::string correlate;
   bool json = false;
   bool help = false;
+  bool version = false;  // --version
 };
 
 //===----------------------------------------------------------------------===//
@@ -1010,6 +1012,8 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
     const std::string_view name = flag.name, value = flag.value;
     if (name == "help") {
       options->help = true;
+    } else if (name == "version") {
+      options->version = true;
     } else if (name == "json") {
       options->json = true;
     } else if (name == "sources") {
@@ -1114,6 +1118,11 @@ kiln::Status Run(const Options& options, int* exit_code) {
 int main(int argc, char** argv) {
   Options options;
   kiln::Status status = ParseArgs(argc, argv, &options);
+  if (status.ok() && options.version) {
+    kiln::tools::Print(kiln::tools::VersionLine("kiln-dump"));
+    status = kiln::tools::FlushStdout();
+    if (status.ok()) return 0;
+  }
   if (status.ok() && options.help) {
     Print(kUsage);
     status = kiln::tools::FlushStdout();

@@ -74,6 +74,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   std::signal(SIGXFSZ, SIG_IGN);
   cl::HideUnrelatedOptions(importCategory);
+  kiln::setVersionPrinter(kToolName);
   cl::ParseCommandLineOptions(
       argc, argv,
       "kiln-import-onnx: prints the program kiln-compile makes of an ONNX "

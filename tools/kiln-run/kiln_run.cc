@@ -104,12 +104,14 @@ std::string Usage() {
          "                        or tracy (builds with Tracy); also "
          "KILN_TRACE\n"
          "  --trace-stage=STAGE   the captured stage dispatch zones point at\n"
-         "                        (default: the earliest captured)\n"
+         "                        (default: the earliest captured), or\n"
+         "                        input: the input program's lines\n"
          "  --trace-print-source  console: print each export's code once\n"
          "  --trace-workgroups    also a zone per worker for its workgroups\n"
          "                        (the --trace-* options need --trace or\n"
          "                        KILN_TRACE)\n"
          "  --help                show this help\n"
+         "  --version             print kiln's version\n"
          "\n"
          "Results are printed one per line, e.g. 2x2xf32=[1 2][3 4], in the\n"
          "syntax --input accepts. Checks that fail (check.expect_* in the "
@@ -152,6 +154,7 @@ struct Options {
   bool list_functions = false;
   std::string dump_dispatches;
   bool help = false;
+  bool version = false;  // --version
   // --dispatch mode.
   std::string dispatch;
   bool has_dispatch = false;
@@ -220,6 +223,8 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
     if (shared) continue;
     if (name == "help") {
       options->help = true;
+    } else if (name == "version") {
+      options->version = true;
     } else if (name == "list-functions") {
       options->list_functions = true;
     } else if (name == "trace-print-source") {
@@ -482,9 +487,13 @@ kiln::Status DumpDispatchesTo(const std::string& dir, kiln::Context* context) {
 }
 
 // A --trace-stage the module does not capture is worth a warning: every
-// dispatch falls back to its input location (else its executable's name).
+// dispatch falls back to its input location (else its executable's name),
+// which is what `input` asks for.
 void WarnAboutTraceStage(const kiln::Module& module, const std::string& stage) {
-  if (stage.empty() || module.FindCaptureStage(stage)) return;
+  if (stage.empty() || stage == kiln::kInputStage ||
+      module.FindCaptureStage(stage)) {
+    return;
+  }
   std::string captured;
   for (uint32_t i = 0; i < module.capture_stage_count(); ++i) {
     captured.append(i ? ", " : "")
@@ -613,6 +622,11 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
 int main(int argc, char** argv) {
   Options options;
   kiln::Status status = ParseArgs(argc, argv, &options);
+  if (status.ok() && options.version) {
+    kiln::tools::Print(kiln::tools::VersionLine("kiln-run"));
+    status = kiln::tools::FlushStdout();
+    if (status.ok()) return 0;
+  }
   if (status.ok() && options.help) {
     kiln::tools::Print(Usage());
     status = kiln::tools::FlushStdout();

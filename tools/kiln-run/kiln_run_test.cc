@@ -77,6 +77,16 @@ TEST_F(KilnRunTest, Help) {
   EXPECT_EQ(result.err, "");
 }
 
+TEST_F(KilnRunTest, Version) {
+  RunResult result = Run({"--version"});
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_EQ(result.out.rfind("kiln-run ", 0), 0u) << result.out;
+  EXPECT_NE(result.out.find(StrCat(" (module format ", kModuleVersion, ")\n")),
+            std::string::npos)
+      << result.out;
+  EXPECT_EQ(result.err, "");
+}
+
 TEST_F(KilnRunTest, RunsAndPrintsResults) {
   RunResult result = Run({one_function_, kA, kB, "--threads=2"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
@@ -682,6 +692,17 @@ TEST_F(KilnRunTest, MissingTraceStageWarnsAndFallsBack) {
             0u)
       << result.err;
   // The executable's name, without a made-up line number.
+  EXPECT_NE(result.err.find("2x1x1  ex\n"), std::string::npos) << result.err;
+}
+
+// --trace-stage=input asks for the input program's lines, which zones fall
+// back to: no warning.
+TEST_F(KilnRunTest, InputTraceStageIsNotAMissingStage) {
+  ScopedTraceEnv env(nullptr);
+  RunResult result =
+      Run({one_function_, kA, kB, "--trace=console", "--trace-stage=input"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err.find("warning"), std::string::npos) << result.err;
   EXPECT_NE(result.err.find("2x1x1  ex\n"), std::string::npos) << result.err;
 }
 

@@ -9,7 +9,7 @@ namespace kiln::tools {
 StatusOr<CommandLine> ParseCommandLine(int argc, char** argv,
                                        const std::vector<FlagSpec>& specs) {
   // getopt_long reports flags by index into `options` (val = index + 1).
-  std::vector<FlagSpec> all = {{"help", false}};
+  std::vector<FlagSpec> all = {{"help", false}, {"version", false}};
   all.insert(all.end(), specs.begin(), specs.end());
   std::vector<option> options;
   for (size_t i = 0; i < all.size(); ++i) {

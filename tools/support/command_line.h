@@ -37,9 +37,9 @@ struct CommandLine {
   std::vector<Flag> flags;  // in command-line order
 };
 
-/// Parses `argv` against `specs` ("help" is implied). Fails on an unknown
-/// flag, a missing value, a value given to a flag that takes none, or a
-/// second module path; messages name the flag and end with "(see --help)"
+/// Parses `argv` against `specs` ("help" and "version" are implied). Fails on
+/// an unknown flag, a missing value, a value given to a flag that takes none,
+/// or a second module path; messages name the flag and end with "(see --help)"
 /// where that helps.
 StatusOr<CommandLine> ParseCommandLine(int argc, char** argv,
                                        const std::vector<FlagSpec>& specs);

@@ -6,9 +6,15 @@
 #include <new>
 #include <string>
 
+#include "kiln/module_format.h"
 #include "kiln/printable.h"
 
 namespace kiln::tools {
+
+std::string VersionLine(std::string_view tool) {
+  return StrCat(tool, " " KILN_VERSION " (module format ", KILN_MODULE_VERSION,
+                ")\n");
+}
 
 bool Print(std::string_view text) {
   return std::fwrite(text.data(), 1, text.size(), stdout) == text.size();

@@ -23,6 +23,9 @@ bool Print(std::string_view text);
 /// disk, a closed file), whether now or by an earlier write.
 Status FlushStdout();
 
+/// "<tool> VERSION (module format N)\n": what --version prints.
+std::string VersionLine(std::string_view tool);
+
 /// Prints "<tool>: error: MESSAGE" to stderr, escaped: messages quote
 /// names and paths from the module.
 void PrintError(std::string_view tool, const Status& status);

@@ -2,9 +2,10 @@
 //
 // kiln-run's and kiln-benchmark's --profile, --profile-output and
 // --profile-stage flags, the
-// table --profile prints after the results (per export: samples, share,
-// hottest lines with PATH:LINE, share and the line's text from the module's
-// own source table) and the collapsed stacks --profile-output writes
+// table --profile prints after the results (how the samples were taken and
+// the rate reached, with what to do about too few; per export: samples,
+// share, hottest lines with PATH:LINE, share and the line's text from the
+// module's own source table) and the collapsed stacks --profile-output writes
 // (`function;export;PATH:LINE COUNT` per line, as flamegraph.pl, inferno and
 // speedscope read them).
 //
@@ -51,13 +52,20 @@ Status StartProfile(const ProfileFlags& flags, const Module& module,
 /// both at the lines of --profile-stage, and hands the same profile to the
 /// process's tracer (the chrome trace shows it).
 Status WriteProfileReport(const ProfileFlags& flags, const Module& module,
-                          const Profile& profile, std::string_view function,
-                          int threads);
+                          const Profile& profile, std::string_view function);
 
-/// What the report says about how the samples were taken.
+/// Below this share of the rate asked, the table warns that the clock fell
+/// short (CPU-time timers at the kernel's tick, say).
+inline constexpr double kProfileRateShortfall = 0.75;
+/// Below this many samples, the table says the shares are rough.
+inline constexpr uint64_t kProfileFewSamples = 100;
+
+/// The lines under the table's header when `profile` (as
+/// Profiler::Resolve made it) has no samples, few, or fewer than the rate
+/// asked should have given: why, and what to do; empty otherwise.
+std::string DescribeSampling(const Profile& profile);
+
 struct ProfileReportOptions {
-  uint32_t hz = 0;
-  int threads = 0;
   /// Lines shown per export.
   size_t top_lines = kProfileTopLines;
 };

@@ -83,11 +83,11 @@ std::string_view ProfileClockName(ProfileClock clock);
 struct ProfilerOptions {
   /// Samples per second of each thread's CPU time (1 to 100000).
   uint32_t hz = 1000;
-  /// The clock to sample by; kAuto: the best the kernel allows.
-  ProfileClock clock = ProfileClock::kAuto;
   /// Samples kept, over all threads (8 bytes each, allocated at Start);
   /// later ones are counted as dropped.
   size_t max_samples = size_t{1} << 20;
+  /// The clock to sample by; kAuto: the best the kernel allows.
+  ProfileClock clock = ProfileClock::kAuto;
 };
 
 /// Samples on one line of an export's code.

@@ -4,8 +4,9 @@
 // bench/kernels/kernels.mlir, compiled at --executable-debug-level=3) on
 // every hardware thread while a Profiler samples them at its default rate,
 // divided by the time without one, and the samples the profiled calls
-// took in the matmul's export, for the module compiled for each
-// instruction set (bench/isa.h). Timing as in bench/timing.h.
+// took in the matmul's export with the rate the sampler reached and its
+// clock, for the module compiled for each instruction set (bench/isa.h).
+// Timing as in bench/timing.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +48,8 @@ void MeasureModule(const std::shared_ptr<const kiln::Module>& module, int calls,
   }
   std::vector<kiln::Tensor> outputs;
   uint64_t kernel_samples = 0, samples = 0;
+  double hz_reached = 0;
+  kiln::ProfileClock clock = kiln::ProfileClock::kAuto;
   const std::vector<double> best =
       kiln::bench::BestOfRounds(rounds, 2, [&](size_t profiled) {
         std::unique_ptr<kiln::Profiler> profiler;
@@ -62,6 +65,8 @@ void MeasureModule(const std::shared_ptr<const kiln::Module>& module, int calls,
           const kiln::Profile profile = profiler->Resolve(*module);
           samples = profile.samples;
           kernel_samples = profile.samples - profile.host_samples;
+          hz_reached = profile.hz_reached();
+          clock = profile.sampling->clock;
         }
         return seconds;
       });
@@ -70,9 +75,13 @@ void MeasureModule(const std::shared_ptr<const kiln::Module>& module, int calls,
   std::printf("%-12s %12.3f %12.3f\n", "unprofiled", best[0] * 1e3, 1.0);
   std::printf("%-12s %12.3f %12.3f\n", "profiled", best[1] * 1e3,
               best[1] / best[0]);
-  std::printf("last profiled round: %llu samples, %llu in kernels\n",
-              static_cast<unsigned long long>(samples),
-              static_cast<unsigned long long>(kernel_samples));
+  std::printf(
+      "last profiled round: %llu samples, %llu in kernels; %.0f Hz of CPU "
+      "time reached (%u asked), clock %s\n",
+      static_cast<unsigned long long>(samples),
+      static_cast<unsigned long long>(kernel_samples), hz_reached,
+      kiln::ProfilerOptions().hz,
+      std::string(kiln::ProfileClockName(clock)).c_str());
 }
 
 }  // namespace

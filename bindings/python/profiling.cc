@@ -28,10 +28,11 @@ namespace {
 struct SampledFunction {
   std::shared_ptr<const Module> module;
   size_t function = 0;
-  int threads = 0;
   uint64_t calls = 0;
   std::vector<uintptr_t> pcs;
   uint64_t dropped = 0;
+  // How the calls' samples were taken, their CPU time summed.
+  std::optional<ProfileSampling> sampling;
 };
 
 // The profile StartProfile began: while it runs, every call is sampled on
@@ -66,6 +67,7 @@ class PyProfile {
     for (SampledFunction& sampled : session->functions) {
       Profile profile =
           ResolveProfile(*sampled.module, sampled.pcs, sampled.dropped);
+      profile.sampling = sampled.sampling;
       functions_.push_back({std::move(sampled), std::move(profile)});
     }
   }
@@ -90,8 +92,6 @@ class PyProfile {
   std::string Table(size_t index, const std::string& stage) const {
     const Entry& entry = At(index);
     ProfileReportOptions options;
-    options.hz = hz_;
-    options.threads = entry.sampled.threads;
     return FormatProfileTable(*entry.sampled.module, AtStage(entry, stage),
                               FunctionName(entry), options);
   }
@@ -189,11 +189,17 @@ Status CallProfiled(Context& context, ThreadPool& pool,
         return f.module == module && f.function == index;
       });
   if (sampled == functions.end()) {
-    functions.push_back({module, index, pool.thread_count()});
+    functions.push_back({module, index});
     sampled = functions.end() - 1;
   }
   ++sampled->calls;
   sampled->dropped += profiler->dropped_samples();
+  const ProfileSampling sampling = profiler->sampling();
+  if (!sampled->sampling) {
+    sampled->sampling = sampling;
+  } else {
+    sampled->sampling->cpu_seconds += sampling.cpu_seconds;
+  }
   std::vector<uintptr_t> pcs = profiler->TakeSamples();
   sampled->pcs.insert(sampled->pcs.end(), pcs.begin(), pcs.end());
   return status;

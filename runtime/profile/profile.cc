@@ -106,6 +106,11 @@ class RollUp {
 
 }  // namespace
 
+double Profile::hz_reached() const {
+  if (!sampling || sampling->cpu_seconds <= 0) return 0;
+  return static_cast<double>(samples + dropped_samples) / sampling->cpu_seconds;
+}
+
 StatusOr<Profile> RollUpProfile(const Module& module, const Profile& profile,
                                 std::string_view stage) {
   const std::optional<uint32_t> stage_index = module.FindCaptureStage(stage);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -32,6 +33,43 @@ void Spin(double seconds) {
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
   } while ((now.tv_sec - start.tv_sec) + 1e-9 * (now.tv_nsec - start.tv_nsec) <
            seconds);
+}
+
+// Burns `seconds` of this thread's CPU time in user space running through
+// 4096 distinct instructions between two reads of the clock, so that
+// interrupts land on thousands of different PCs: two consecutive samples
+// at one PC are then one interrupt counted twice, not two interrupts.
+void SpinThroughNops(double seconds) {
+  timespec start, now;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+  do {
+    for (int i = 0; i < 64; ++i) asm volatile(".rept 4096\n\tnop\n\t.endr");
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  } while ((now.tv_sec - start.tv_sec) + 1e-9 * (now.tv_nsec - start.tv_nsec) <
+           seconds);
+}
+
+// The share of samples at the same PC as the sample before them.
+double RepeatedShare(const std::vector<uintptr_t>& samples) {
+  size_t repeated = 0;
+  for (size_t i = 1; i < samples.size(); ++i) {
+    repeated += samples[i] == samples[i - 1];
+  }
+  return samples.empty() ? 0.0 : static_cast<double>(repeated) / samples.size();
+}
+
+// Starts a profiler of the caller on `clock` at `hz`.
+StatusOr<std::unique_ptr<Profiler>> StartOn(ProfileClock clock, uint32_t hz) {
+  ProfilerOptions options;
+  options.hz = hz;
+  options.clock = clock;
+  return Profiler::Start(nullptr, options);
+}
+
+// Whether the kernel refused the cpu-clock event (perf_event_paranoid above
+// 2, seccomp): the tests of that clock are skipped there.
+bool Refused(const Status& status) {
+  return status.code() == StatusCode::kFailedPrecondition;
 }
 
 TEST(LibraryLinesTest, FindsTheRowWhoseRangeHoldsAnOffset) {
@@ -81,14 +119,135 @@ TEST(ProfilerTest, SamplesTheCallerAndEveryWorkerByCpuTime) {
     Spin(0.1);
   });
   std::vector<uintptr_t> samples = (*profiler)->TakeSamples();
+  const ProfileSampling sampling = (*profiler)->sampling();
   EXPECT_EQ(workers.load(), 7u);
-  // The kernel may check the timers only at its tick, but overruns count.
-  EXPECT_GE(samples.size(), 150u);
-  EXPECT_LE(samples.size(), 450u);
+  EXPECT_EQ(sampling.threads, 3u);  // the caller is one of the pool's
+  EXPECT_GE(sampling.cpu_seconds, 0.3);
+  if (sampling.clock == ProfileClock::kCpuClockEvent) {
+    EXPECT_GE(samples.size(), 250u);
+    EXPECT_LE(samples.size(), 450u);
+  } else {
+    // CPU-time timers: one sample per kernel tick (100 to 1000 Hz).
+    EXPECT_EQ(sampling.clock, ProfileClock::kCpuTimeTimer);
+    EXPECT_GE(samples.size(), 20u);
+    EXPECT_LE(samples.size(), 450u);
+  }
   EXPECT_EQ((*profiler)->dropped_samples(), 0u);
-  // Stopped: sampling no more.
+  // Stopped: sampling no more, and the CPU time stays what it was.
   Spin(0.05);
   EXPECT_EQ((*profiler)->TakeSamples().size(), samples.size());
+  EXPECT_EQ((*profiler)->sampling().cpu_seconds, sampling.cpu_seconds);
+}
+
+TEST(ProfilerTest, CpuClockEventSamplesAtTheRateAsked) {
+  StatusOr<std::unique_ptr<Profiler>> started =
+      StartOn(ProfileClock::kCpuClockEvent, 1000);
+  if (Refused(started.status())) GTEST_SKIP() << started.status().ToString();
+  ASSERT_TRUE(started.ok()) << started.status().ToString();
+  std::unique_ptr<Profiler> profiler = std::move(started).value();
+  SpinThroughNops(1.0);
+  fb::ModuleT spec = DebugModuleSpec(KILN_TEST_LIBRARY_1);
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  const std::vector<uintptr_t> samples = profiler->TakeSamples();
+  const Profile profile = profiler->Resolve(**module);
+  // A second of CPU time at 1 kHz: 1000 interrupts, each one sample.
+  EXPECT_GE(samples.size(), 900u);
+  EXPECT_LE(samples.size(), 1100u);
+  EXPECT_LT(RepeatedShare(samples), 0.1);
+  EXPECT_EQ(profile.samples, samples.size());
+  ASSERT_TRUE(profile.sampling.has_value());
+  EXPECT_EQ(profile.sampling->clock, ProfileClock::kCpuClockEvent);
+  EXPECT_EQ(profile.sampling->hz, 1000u);
+  EXPECT_EQ(profile.sampling->threads, 1u);
+  EXPECT_GE(profile.sampling->cpu_seconds, 1.0);
+  EXPECT_LT(profile.sampling->cpu_seconds, 1.2);
+  EXPECT_GE(profile.hz_reached(), 900.0);
+  EXPECT_LE(profile.hz_reached(), 1100.0);
+}
+
+TEST(ProfilerTest, EachSampleIsOneInterruptWellAboveTheKernelTick) {
+  // 10 kHz: 40 periods per tick of a 250 Hz kernel.
+  ProfilerOptions options;
+  options.hz = 10000;
+  std::unique_ptr<Profiler> profiler =
+      Profiler::Start(nullptr, options).value();
+  SpinThroughNops(0.3);
+  const std::vector<uintptr_t> samples = profiler->TakeSamples();
+  const ProfileSampling sampling = profiler->sampling();
+  EXPECT_LT(RepeatedShare(samples), 0.1);
+  const double hz = samples.size() / sampling.cpu_seconds;
+  if (sampling.clock == ProfileClock::kCpuClockEvent) {
+    EXPECT_GE(hz, 9000.0) << samples.size() << " samples";
+    EXPECT_LE(hz, 11000.0) << samples.size() << " samples";
+  } else {
+    EXPECT_LE(hz, 1100.0) << samples.size() << " samples";
+  }
+}
+
+TEST(ProfilerTest, CpuTimeTimersCountOneSamplePerInterrupt) {
+  // Forced, as where perf_event_open is refused: the timers fire at the
+  // kernel's tick (100 to 1000 Hz), whatever the rate asked, and the
+  // profile says what they reached.
+  StatusOr<std::unique_ptr<Profiler>> started =
+      StartOn(ProfileClock::kCpuTimeTimer, 10000);
+  ASSERT_TRUE(started.ok()) << started.status().ToString();
+  std::unique_ptr<Profiler> profiler = std::move(started).value();
+  SpinThroughNops(0.4);
+  fb::ModuleT spec = DebugModuleSpec(KILN_TEST_LIBRARY_1);
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  const std::vector<uintptr_t> samples = profiler->TakeSamples();
+  const Profile profile = profiler->Resolve(**module);
+  ASSERT_TRUE(profile.sampling.has_value());
+  EXPECT_EQ(profile.sampling->clock, ProfileClock::kCpuTimeTimer);
+  EXPECT_EQ(profile.sampling->hz, 10000u);
+  EXPECT_GE(profile.sampling->cpu_seconds, 0.4);
+  // At least 100 Hz, at most 1000 Hz: interrupts, not timer periods
+  // (4000).
+  EXPECT_GE(samples.size(), 30u);
+  EXPECT_LE(samples.size(), 450u);
+  EXPECT_LT(RepeatedShare(samples), 0.1);
+  EXPECT_DOUBLE_EQ(profile.hz_reached(),
+                   samples.size() / profile.sampling->cpu_seconds);
+}
+
+TEST(ProfilerTest, ShortCallsGetTheirShareOfSamples) {
+  // As a caller profiling each call on its own: 40 calls of 2.5 ms of CPU
+  // time at 1 kHz get two samples each, where a tick-driven clock would
+  // miss most of them.
+  constexpr int kCalls = 40;
+  size_t samples = 0;
+  for (int call = 0; call < kCalls; ++call) {
+    StatusOr<std::unique_ptr<Profiler>> profiler =
+        StartOn(ProfileClock::kCpuClockEvent, 1000);
+    if (Refused(profiler.status())) {
+      GTEST_SKIP() << profiler.status().ToString();
+    }
+    ASSERT_TRUE(profiler.ok()) << profiler.status().ToString();
+    SpinThroughNops(0.0025);
+    samples += (*profiler)->TakeSamples().size();
+  }
+  EXPECT_GE(samples, kCalls * 2 * 9 / 10);
+  EXPECT_LE(samples, kCalls * 3u);
+}
+
+TEST(ProfilerTest, KilnProfileClockChoosesTheClock) {
+  setenv("KILN_PROFILE_CLOCK", "timer", 1);
+  StatusOr<std::unique_ptr<Profiler>> profiler = Profiler::Start(nullptr);
+  ASSERT_TRUE(profiler.ok()) << profiler.status().ToString();
+  EXPECT_EQ((*profiler)->sampling().clock, ProfileClock::kCpuTimeTimer);
+  profiler->reset();
+  setenv("KILN_PROFILE_CLOCK", "hpet", 1);
+  EXPECT_EQ(Profiler::Start(nullptr).status().message(),
+            "KILN_PROFILE_CLOCK is 'hpet'; expected auto, cpu-clock or timer");
+  // The options' own choice goes first.
+  ProfilerOptions options;
+  options.clock = ProfileClock::kCpuTimeTimer;
+  profiler = Profiler::Start(nullptr, options);
+  ASSERT_TRUE(profiler.ok()) << profiler.status().ToString();
+  EXPECT_EQ((*profiler)->sampling().clock, ProfileClock::kCpuTimeTimer);
+  unsetenv("KILN_PROFILE_CLOCK");
 }
 
 TEST(ProfilerTest, OneProfilerAtATime) {

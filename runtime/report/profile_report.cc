@@ -3,6 +3,7 @@
 #include "kiln/profile_report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <optional>
 #include <utility>
@@ -55,19 +56,81 @@ std::optional<InputNodeView> FindLineNode(const ExportView& ex,
   return std::nullopt;
 }
 
+std::string DescribeSampling(const Profile& profile) {
+  if (!profile.sampling) return "";
+  const ProfileSampling& sampling = *profile.sampling;
+  const bool timers = sampling.clock == ProfileClock::kCpuTimeTimer;
+  const double expected = sampling.cpu_seconds * sampling.hz;
+  const uint64_t taken = profile.samples + profile.dropped_samples;
+  const std::string_view longer =
+      "profile more calls: kiln-benchmark --profile samples every timed call "
+      "(--benchmark_min_time=10s for more)";
+  // A rate (a power of 10) that would give the CPU time used enough
+  // samples; it helps only a clock that reaches it.
+  uint32_t enough = sampling.hz;
+  while (enough < 100000 && enough * sampling.cpu_seconds < kProfileFewSamples)
+    enough = std::min<uint32_t>(100000, enough < 10 ? 10 : enough * 10);
+  const std::string higher =
+      timers || enough == sampling.hz
+          ? std::string()
+          : StrCat(", or ask a higher rate (--profile=", enough, ")");
+  const std::string_view tick =
+      "CPU-time timers (the clock where perf_event_open is refused) fire "
+      "only at the kernel's tick";
+  if (taken == 0) {
+    char cpu[32];
+    std::snprintf(cpu, sizeof(cpu), "%.3g ms", 1e3 * sampling.cpu_seconds);
+    return StrCat("  no samples: the threads ran ", cpu, " of CPU time, ",
+                  timers         ? tick
+                  : expected < 1 ? "less than one period of the rate asked"
+                                 : "none of it in user code at a period's end",
+                  "; ", longer, higher, "\n");
+  }
+  // Short of the rate asked by more than a short run's rounding.
+  if (taken + 2 < kProfileRateShortfall * expected) {
+    return StrCat(
+        "  warning: ", std::lround(profile.hz_reached()), " Hz reached of the ",
+        sampling.hz, " Hz asked: ",
+        timers ? StrCat(tick,
+                        "; each sample is still one interrupt, so shares "
+                        "hold, but there are fewer: ")
+               : std::string("the cpu-clock event samples user code only, "
+                             "and the threads spent time in the kernel (page "
+                             "faults, system calls), or the rate is more "
+                             "than this machine interrupts at; "),
+        longer, "\n");
+  }
+  if (taken < kProfileFewSamples) {
+    return StrCat("  only ", taken, " samples: shares are rough; ", longer,
+                  higher, "\n");
+  }
+  return "";
+}
+
 std::string FormatProfileTable(const Module& module, const Profile& profile,
                                std::string_view function,
                                const ProfileReportOptions& options) {
-  std::string out =
-      StrCat("profile of ", Printable(function), ": ", profile.samples,
-             " samples at ", options.hz, " Hz of CPU time on ", options.threads,
-             options.threads == 1 ? " thread; host " : " threads; host ",
-             profile.host_samples, " (",
-             Percent(profile.host_samples, profile.samples, false), ")");
+  std::string out = StrCat("profile of ", Printable(function), ": ",
+                           profile.samples, " samples");
+  if (profile.sampling) {
+    const ProfileSampling& sampling = *profile.sampling;
+    char cpu[32];
+    std::snprintf(cpu, sizeof(cpu), "%.3g s", sampling.cpu_seconds);
+    out += StrCat(" in ", cpu, " of CPU time on ", sampling.threads,
+                  sampling.threads == 1 ? " thread: " : " threads: ",
+                  std::lround(profile.hz_reached()), " Hz of the ", sampling.hz,
+                  " Hz asked, by ",
+                  sampling.clock == ProfileClock::kCpuTimeTimer
+                      ? "CPU-time timers"
+                      : "the cpu-clock event");
+  }
+  out += StrCat("; host ", profile.host_samples, " (",
+                Percent(profile.host_samples, profile.samples, false), ")");
   if (profile.dropped_samples) {
     out += StrCat(", ", profile.dropped_samples, " dropped (buffer full)");
   }
   out += "\n";
+  out += DescribeSampling(profile);
   SourceLines texts(module);
   for (const ProfileExport& ex : profile.exports) {
     out += StrCat("  ", Percent(ex.samples, profile.samples), "  ", ex.samples,

@@ -6,7 +6,9 @@
 // under the top-level "kilnSources" key, so the trace file alone shows each
 // dispatch's code (up to a size: texts left out are named under
 // "kilnSourcesOmitted" with the reason); with a profile, each export's
-// hottest lines are an instant event and, as data, under "kilnProfile".
+// hottest lines are an instant event and, as data, under "kilnProfile", and
+// how the samples were taken (clock, rate asked and reached) under
+// "kilnSampling".
 // Perfetto and chrome://tracing ignore those keys.
 //
 // Events stream to the file: each thread records its events into a buffer
@@ -188,7 +190,8 @@ class ChromeTracer final : public Tracer {
 
   /// Each export's hottest lines: an instant event per export among the
   /// events (its args name the lines, their shares and texts; Perfetto
-  /// shows them on selection) and the same as data under "kilnProfile". The
+  /// shows them on selection) and the same as data under "kilnProfile",
+  /// with the clock and rates of Profile::sampling under "kilnSampling". The
   /// events of a run already streamed to the file, so the lines go once
   /// per export rather than into every dispatch event's args.
   void AddProfile(const Module&, const Profile& profile) override {
@@ -237,6 +240,20 @@ class ChromeTracer final : public Tracer {
       AppendJsonString(&key, ex.export_view.name());
       profile_entries_.push_back(key + ":" + entry);
     }
+    if (profile.sampling) {
+      const ProfileSampling& sampling = *profile.sampling;
+      char numbers[160];
+      std::snprintf(numbers, sizeof(numbers),
+                    ",\"hz\":%u,\"hz_reached\":%.1f,\"threads\":%u,"
+                    "\"cpu_seconds\":%.6f",
+                    sampling.hz, profile.hz_reached(), sampling.threads,
+                    sampling.cpu_seconds);
+      profile_sampling_ = "{\"clock\":";
+      AppendJsonString(&profile_sampling_, ProfileClockName(sampling.clock));
+      profile_sampling_ +=
+          StrCat(numbers, ",\"samples\":", profile.samples,
+                 ",\"dropped_samples\":", profile.dropped_samples, "}");
+    }
   }
 
   Status Flush() override {
@@ -269,7 +286,11 @@ class ChromeTracer final : public Tracer {
       out += i ? ",\n" : "\n";
       out += profile_entries_[i];
     }
-    out += "},\n\"kilnSources\":{";
+    out += "}";
+    if (!profile_sampling_.empty()) {
+      out += ",\n\"kilnSampling\":" + profile_sampling_;
+    }
+    out += ",\n\"kilnSources\":{";
     bool first = true;
     for (const auto& [path, text] : sources_) {
       if (!first) out += ",";
@@ -738,6 +759,8 @@ class ChromeTracer final : public Tracer {
   /// (ticks, the event up to its "ts" value) of each instant event.
   std::vector<std::pair<uint64_t, std::string>> profile_events_;
   std::vector<std::string> profile_entries_;
+  /// How the last profile's samples were taken ("kilnSampling"), if said.
+  std::string profile_sampling_;
   std::set<std::string, std::less<>> missing_;
   /// Texts not embedded, with the reason; the bytes of those embedded.
   std::map<std::string, std::string, std::less<>> omitted_;

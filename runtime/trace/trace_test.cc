@@ -432,6 +432,8 @@ TEST(ChromeTracerTest, ProfileShowsEachExportsHottestLinesWithTheirTexts) {
     }
     ex.lines.insert(ex.lines.begin(), {kModelFile, 2, 9, "model.mlir"});
     ex.lines.push_back({kNoSource, 0, 1, {}});
+    profile.sampling =
+        ProfileSampling{ProfileClock::kCpuTimeTimer, 1000, 2, 0.16};
     tracer->AddProfile(*module, profile);
   }
   ASSERT_TRUE(tracer->Flush().ok());
@@ -447,6 +449,14 @@ TEST(ChromeTracerTest, ProfileShowsEachExportsHottestLinesWithTheirTexts) {
   EXPECT_EQ(args, doc["kilnProfile"]["add_f32"]);
   EXPECT_EQ(args["samples"], 30);
   EXPECT_EQ(args["of"], 40);
+  // How they were taken: 40 samples in 0.16 s of CPU time.
+  EXPECT_EQ(doc["kilnSampling"], json({{"clock", "timer"},
+                                       {"hz", 1000},
+                                       {"hz_reached", 250.0},
+                                       {"threads", 2},
+                                       {"cpu_seconds", 0.16},
+                                       {"samples", 40},
+                                       {"dropped_samples", 0}}));
   ASSERT_EQ(args["lines"].size(), kProfileTopLines);
   EXPECT_EQ(args["lines"][0],
             json({{"path", "model.mlir"},

@@ -30,7 +30,7 @@
 // CHECK: main_dispatch_{{[0-9]+}}_mmt4d_{{.*}}: {{[1-9][0-9]+}} samples, {{[0-9]+}}% in the loop around its vector FMAs, {{[0-9]+}}% on the lines of the FMAs and the loads feeding them
 // CHECK: host: {{[0-9]+}} samples
 
-// TABLE: profile of main: {{[0-9]+}} samples at 500 Hz of CPU time on 2 threads; host {{[0-9]+}} ({{[0-9.]+}}%)
+// TABLE: profile of main: {{[0-9]+}} samples in {{[0-9.e+-]+}} s of CPU time on 2 threads: {{[0-9]+}} Hz of the 500 Hz asked, by {{the cpu-clock event|CPU-time timers}}; host {{[0-9]+}} ({{[0-9.]+}}%)
 // TABLE: {{[0-9.]+}}%  {{[0-9]+}} samples  main_dispatch_{{[0-9]+}}_mmt4d_{{.*}}
 // TABLE-NEXT: {{[0-9.]+}}%  profile-{{[0-9a-f]+}}_main_dispatch_{{[0-9]+}}_cpu.2.translated.mlir:{{[0-9]+}}  {{.+}}
 

@@ -380,6 +380,10 @@ struct Report {
   int threads = 0;
   int64_t repetitions = 0;
   Machine machine;
+  /// How the profile's samples were taken (--profile, --profile-output).
+  std::optional<kiln::ProfileSampling> sampling;
+  uint64_t samples = 0;  // taken, kept or dropped
+  double hz_reached = 0;
 };
 
 // Google Benchmark prints its context to stderr above the console table.
@@ -494,6 +498,15 @@ std::string FormatJson(const Report& report, const std::vector<Row>& rows) {
 #endif
   context["kiln_module"] = report.module_path;
   context["kiln_threads"] = report.threads;
+  if (report.sampling) {
+    context["kiln_profile"] = {
+        {"clock", kiln::ProfileClockName(report.sampling->clock)},
+        {"hz", report.sampling->hz},
+        {"hz_reached", report.hz_reached},
+        {"threads", report.sampling->threads},
+        {"cpu_seconds", report.sampling->cpu_seconds},
+        {"samples", report.samples}};
+  }
   ordered_json benchmarks = ordered_json::array();
   for (const Row& row : rows) {
     const bool aggregate = !row.aggregate.empty();
@@ -621,10 +634,12 @@ kiln::Status Run(const Options& options, const char* executable,
   }
   if (profiler) {
     const kiln::Profile profile = profiler->Resolve(*module);
+    report.sampling = profile.sampling;
+    report.samples = profile.samples + profile.dropped_samples;
+    report.hz_reached = profile.hz_reached();
     if (options.run.profile.table) kiln::tools::Print("\n");
-    KILN_RETURN_IF_ERROR(
-        kiln::tools::WriteProfileReport(options.run.profile, *module, profile,
-                                        signature.name, pool.thread_count()));
+    KILN_RETURN_IF_ERROR(kiln::tools::WriteProfileReport(
+        options.run.profile, *module, profile, signature.name));
   }
 
   if (!options.json && options.out_path.empty()) {

@@ -148,9 +148,9 @@ TEST_F(KilnBenchmarkTest, ProfileFollowsTheTable) {
   std::vector<TableRow> rows = ParseTable(result.out.substr(0, profile));
   ASSERT_EQ(rows.size(), 1u) << result.out;
   EXPECT_EQ(rows[0].iterations, 20);
-  EXPECT_NE(result.out.find(" samples at 5000 Hz of CPU time on 1 thread; "
-                            "host "),
-            std::string::npos)
+  EXPECT_NE(result.out.find(" of CPU time on 1 thread: "), std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find(" Hz of the 5000 Hz asked, by "), std::string::npos)
       << result.out;
   EXPECT_EQ(access(folded.c_str(), F_OK), 0);
   // A JSON report would be broken by the table: only stacks go with it.
@@ -158,6 +158,18 @@ TEST_F(KilnBenchmarkTest, ProfileFollowsTheTable) {
                 "--profile-output=" + folded});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out.find("profile of"), std::string::npos);
+  // The JSON says how the samples were taken.
+  const json document = json::parse(result.out, nullptr, false);
+  ASSERT_FALSE(document.is_discarded()) << result.out;
+  const json& sampling = document.at("context").at("kiln_profile");
+  EXPECT_TRUE(sampling.at("clock") == "cpu-clock" ||
+              sampling.at("clock") == "timer")
+      << sampling;
+  EXPECT_EQ(sampling.at("hz"), 1000);
+  EXPECT_GE(sampling.at("hz_reached").get<double>(), 0.0);
+  EXPECT_GT(sampling.at("cpu_seconds").get<double>(), 0.0);
+  EXPECT_GE(sampling.at("threads").get<int>(), 1);
+  EXPECT_GE(sampling.at("samples").get<int>(), 0);
   result = Run({one_function_, kA, kB, "--benchmark_format=json", "--profile"});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.err,

@@ -610,9 +610,8 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
   kiln::tools::PrintCheckFailures("kiln-run", checks);
   *checks_failed = checks.failure_count() != 0;
   if (status.ok() && profile) {
-    status =
-        kiln::tools::WriteProfileReport(options.run.profile, *module, *profile,
-                                        signature.name, pool.thread_count());
+    status = kiln::tools::WriteProfileReport(options.run.profile, *module,
+                                             *profile, signature.name);
   }
   return status;
 }

@@ -299,11 +299,31 @@ TEST_F(KilnRunTest, ProfileFollowsTheResults) {
                              0),
             0u)
       << result.out;
-  EXPECT_NE(result.out.find(" samples at 2000 Hz of CPU time on 2 threads; "
-                            "host "),
-            std::string::npos)
+  EXPECT_NE(result.out.find(" of CPU time on 2 threads: "), std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find(" Hz of the 2000 Hz asked, by "), std::string::npos)
       << result.out;
   EXPECT_EQ(access(folded.c_str(), F_OK), 0);
+  // At 1 Hz the call gets no sample, and the table says what to do.
+  result = Run({one_function_, kA, kB, "--threads=1", "--profile=1"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("profile of main: 0 samples in "),
+            std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("\n  no samples: the threads ran "),
+            std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("profile more calls: kiln-benchmark --profile"),
+            std::string::npos)
+      << result.out;
+  // The clock the environment asks for is the one the table names.
+  setenv("KILN_PROFILE_CLOCK", "timer", 1);
+  result = Run({one_function_, kA, kB, "--profile"});
+  unsetenv("KILN_PROFILE_CLOCK");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find(" Hz of the 1000 Hz asked, by CPU-time timers; "),
+            std::string::npos)
+      << result.out;
   // Stacks alone print no table.
   result = Run({one_function_, kA, kB, "--profile-output=" + folded});
   ASSERT_EQ(result.exit_code, 0) << result.err;

@@ -76,8 +76,7 @@ Status StartProfile(const ProfileFlags& flags, const Module& module,
 }
 
 Status WriteProfileReport(const ProfileFlags& flags, const Module& module,
-                          const Profile& sampled, std::string_view function,
-                          int threads) {
+                          const Profile& sampled, std::string_view function) {
   Profile rolled_up;
   if (!flags.stage.empty()) {
     StatusOr<Profile> rolled = RollUpProfile(module, sampled, flags.stage);
@@ -95,10 +94,7 @@ Status WriteProfileReport(const ProfileFlags& flags, const Module& module,
         "--profile-output");
   }
   if (flags.table) {
-    ProfileReportOptions report;
-    report.hz = flags.hz;
-    report.threads = threads;
-    Print(FormatProfileTable(module, profile, function, report));
+    Print(FormatProfileTable(module, profile, function, {}));
     KILN_RETURN_IF_ERROR(FlushStdout(), "cannot print the profile");
   }
   return OkStatus();

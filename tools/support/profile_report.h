@@ -48,8 +48,7 @@ Status StartProfile(const ProfileFlags& flags, const Module& module,
 /// both at the lines of --profile-stage, and hands the same profile to the
 /// process's tracer (the chrome trace shows it).
 Status WriteProfileReport(const ProfileFlags& flags, const Module& module,
-                          const Profile& profile, std::string_view function,
-                          int threads);
+                          const Profile& profile, std::string_view function);
 
 }  // namespace kiln::tools
 

@@ -54,7 +54,13 @@ constexpr RunFlagInfo kRunFlags[] = {
      "                        --executable-debug-line-stage chose, and the\n"
      "                        line's text from the module); samples outside\n"
      "                        kernels are host time. Needs only the module\n"
-     "                        (its address -> line table), no perf\n"},
+     "                        (its address -> line table), no perf tool. The\n"
+     "                        rate is reached where perf_event_open allows\n"
+     "                        a cpu-clock event; elsewhere CPU-time timers\n"
+     "                        fire at the kernel's tick. The table says the\n"
+     "                        clock, the rate reached, and what to do when\n"
+     "                        samples are few; KILN_PROFILE_CLOCK=timer or\n"
+     "                        cpu-clock chooses the clock\n"},
     {kProfileFlags,
      {"profile-output", true},
      "  --profile-output=FILE write the samples as collapsed stacks\n"

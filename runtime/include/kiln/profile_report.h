@@ -2,9 +2,10 @@
 //
 // The views of a sampled profile (kiln/profiler.h) that kiln-run's and
 // kiln-benchmark's --profile and --profile-output print, and the Python
-// package returns: a table (per export: samples, share, hottest lines with
-// PATH:LINE, share and the line's text from the module's own source table;
-// an imported model's hottest nodes) and collapsed stacks
+// package returns: a table (how the samples were taken and the rate
+// reached, with what to do about too few; per export: samples, share,
+// hottest lines with PATH:LINE, share and the line's text from the module's
+// own source table; an imported model's hottest nodes) and collapsed stacks
 // (`function;export;PATH:LINE COUNT` per line, as flamegraph.pl, inferno
 // and speedscope read them).
 //
@@ -31,10 +32,18 @@ namespace kiln {
 std::optional<InputNodeView> FindLineNode(const ExportView& ex,
                                           std::string_view path, uint32_t line);
 
-/// What the report says about how the samples were taken.
+/// Below this share of the rate asked, the table warns that the clock fell
+/// short (CPU-time timers at the kernel's tick, say).
+inline constexpr double kProfileRateShortfall = 0.75;
+/// Below this many samples, the table says the shares are rough.
+inline constexpr uint64_t kProfileFewSamples = 100;
+
+/// The lines under the table's header when `profile` (as
+/// Profiler::Resolve made it) has no samples, few, or fewer than the rate
+/// asked should have given: why, and what to do; empty otherwise.
+std::string DescribeSampling(const Profile& profile);
+
 struct ProfileReportOptions {
-  uint32_t hz = 0;
-  int threads = 0;
   /// Lines shown per export.
   size_t top_lines = kProfileTopLines;
 };

@@ -5,23 +5,39 @@
 // rate of each thread's CPU time, and maps the samples through the module's
 // address -> line table (compiled in from the library's own line tables) to
 // exports and lines of the embedded stage texts. Nothing on the target is
-// needed beyond the module: no perf, no debugger, no DWARF parsing.
+// needed beyond the module: no perf tool, no debugger, no DWARF parsing.
 //
-// Each thread gets a POSIX timer on its own CPU-time clock
-// (CLOCK_THREAD_CPUTIME_ID through pthread_getcpuclockid) that sends SIGPROF
-// to that thread (SIGEV_THREAD_ID). Unlike perf_event_open, this needs no
-// perf_event_paranoid setting, capability or seccomp allowance, so it works
-// in containers and on phones that lock perf down; unlike a process-wide
-// setitimer, every thread is sampled in proportion to its own CPU time and
-// the signal lands on the thread that used it. A sleeping thread costs
-// nothing and yields no samples; a worker spinning for the next loop is
-// sampled as host time.
+// Each thread gets its own clock that interrupts it with SIGPROF, one of:
+//
+//  - the cpu-clock event: perf_event_open's software cpu-clock counter on
+//    that thread (user space only), driven by an hrtimer, so it fires at the
+//    rate asked, up to tens of kHz. Its fd signals the thread itself
+//    (F_SETOWN_EX, F_OWNER_TID) and disables itself after each period; the
+//    handler re-arms it (PERF_EVENT_IOC_REFRESH). Debian's default
+//    perf_event_paranoid (2) allows it: a process may profile itself in
+//    user space.
+//  - CPU-time timers, where perf_event_open is refused (a kernel without
+//    perf events, a stricter perf_event_paranoid, seccomp): a POSIX timer on
+//    the thread's CPU-time clock (CLOCK_THREAD_CPUTIME_ID through
+//    pthread_getcpuclockid) sending SIGPROF to it (SIGEV_THREAD_ID). The
+//    kernel checks these only at its scheduler tick (often 250 Hz), so a
+//    rate above the tick is not reached, and a call shorter than a tick may
+//    go unsampled. Periods that expired between two ticks (timer overruns)
+//    are not counted as samples: a sample is one interrupt, at one PC.
+//
+// Either way every thread is sampled in proportion to its own CPU time, the
+// signal lands on the thread that used it, a sleeping thread costs nothing
+// and yields no samples, and a worker spinning for the next loop is
+// sampled as host time. The Profile says which clock ran and the rate it
+// reached (samples per second of the sampled threads' CPU time), which
+// the tools print beside the rate asked.
 //
 // The signal handler only reads the interrupted PC from its ucontext and
 // stores it at the next index of a buffer allocated at Start (an atomic
-// counter): it allocates nothing, takes no lock and calls nothing. When
-// no Profiler runs, nothing of this costs anything: no timer exists, and the
-// dispatch path has no profiling code at all.
+// counter), then re-arms a cpu-clock event: it allocates nothing, takes no
+// lock and makes no call but that ioctl. When no Profiler runs, nothing of
+// this costs anything: no clock exists, and the dispatch path has no
+// profiling code at all.
 //
 // One Profiler samples at a time per process. Its handler stays installed
 // for SIGPROF once a profiler has started (a late signal after Stop must
@@ -36,6 +52,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -47,12 +64,30 @@
 
 namespace kiln {
 
+/// What interrupts the sampled threads (see above).
+enum class ProfileClock : uint8_t {
+  /// ProfilerOptions only: the cpu-clock event where the kernel allows it,
+  /// else CPU-time timers; the environment variable KILN_PROFILE_CLOCK
+  /// (cpu-clock or timer) chooses instead.
+  kAuto,
+  /// perf_event_open's software cpu-clock event per thread.
+  kCpuClockEvent,
+  /// A POSIX timer on each thread's CPU-time clock.
+  kCpuTimeTimer,
+};
+
+/// "auto", "cpu-clock" or "timer": as KILN_PROFILE_CLOCK and the tools'
+/// reports name them.
+std::string_view ProfileClockName(ProfileClock clock);
+
 struct ProfilerOptions {
   /// Samples per second of each thread's CPU time (1 to 100000).
   uint32_t hz = 1000;
   /// Samples kept, over all threads (8 bytes each, allocated at Start);
   /// later ones are counted as dropped.
   size_t max_samples = size_t{1} << 20;
+  /// The clock to sample by; kAuto: the best the kernel allows.
+  ProfileClock clock = ProfileClock::kAuto;
 };
 
 /// Samples on one line of an export's code.
@@ -74,6 +109,19 @@ struct ProfileExport {
   std::vector<ProfileLine> lines;
 };
 
+/// How a Profiler took its samples.
+struct ProfileSampling {
+  ProfileClock clock = ProfileClock::kAuto;
+  /// The rate asked (ProfilerOptions::hz).
+  uint32_t hz = 0;
+  /// Threads sampled: the caller and the pool's workers.
+  uint32_t threads = 0;
+  /// CPU time the sampled threads used while sampled (user and system:
+  /// the cpu-clock event samples user space only, so time in the kernel,
+  /// page faults say, lowers the rate reached).
+  double cpu_seconds = 0;
+};
+
 /// Samples resolved against a module.
 struct Profile {
   /// Every sample kept.
@@ -85,6 +133,12 @@ struct Profile {
   uint64_t dropped_samples = 0;
   /// Exports with at least one sample, most samples first.
   std::vector<ProfileExport> exports;
+  /// Set by Profiler::Resolve; absent in a profile made otherwise.
+  std::optional<ProfileSampling> sampling;
+
+  /// The rate reached: samples taken (kept or dropped) per second of the
+  /// sampled threads' CPU time; 0 without sampling or CPU time.
+  double hz_reached() const;
 };
 
 /// Aggregates sampled program counters by export and line of `module`
@@ -114,7 +168,9 @@ class Profiler {
   /// Starts sampling the calling thread and every worker of `pool` (may be
   /// null: the caller only), which must outlive the sampling (Stop or
   /// destruction). Samples of every thread go to one buffer. Fails if
-  /// another Profiler is sampling, or the timers cannot be created.
+  /// another Profiler is sampling, or the clocks cannot be created (also
+  /// if options.clock asks for the cpu-clock event and the kernel refuses
+  /// it: FailedPrecondition).
   static StatusOr<std::unique_ptr<Profiler>> Start(
       ThreadPool* pool, const ProfilerOptions& options = {});
   /// Stops sampling if still running.
@@ -122,15 +178,18 @@ class Profiler {
   Profiler(const Profiler&) = delete;
   Profiler& operator=(const Profiler&) = delete;
 
-  /// Stops every timer; samples taken so far are kept. Idempotent.
+  /// Stops every clock; samples taken so far are kept. Idempotent.
   void Stop();
 
   /// The program counters sampled (stops first).
   std::vector<uintptr_t> TakeSamples();
   /// Samples that found the buffer full.
   uint64_t dropped_samples() const;
+  /// The clock chosen at Start, the rate asked, the threads sampled and
+  /// their CPU time so far (all of it once stopped).
+  ProfileSampling sampling() const;
 
-  /// Stops and resolves the samples against `module`.
+  /// Stops and resolves the samples against `module`, with sampling().
   Profile Resolve(const Module& module);
 
   class Impl;  // profile/sampler.cc

@@ -2,8 +2,9 @@
 """Per-call overhead of kiln from Python, side by side in one run: a tiny
 ONNX model (Add of two 1x4 f32 tensors) called through kiln's Python
 package, through kiln-benchmark (the same module, no Python), and through
-ONNX Runtime's InferenceSession.run on the same file, one thread each.
-Rounds are interleaved; each figure is the best round's mean per call.
+ONNX Runtime's InferenceSession.run on the same file, one thread each;
+kiln's module compiled for the host and for x86-64-v3 (AVX2). Rounds are
+interleaved; each figure is the best round's mean per call.
 
     PYTHONPATH=BUILD/python BUILD/venv/bin/python bench/python/call_overhead.py \\
         --bin-dir=BUILD/bin [--calls=20000] [--rounds=5] [--json=FILE]
@@ -77,11 +78,14 @@ def main():
 
     with tempfile.TemporaryDirectory() as work:
         model_path = os.path.join(work, "tiny.onnx")
-        module_path = os.path.join(work, "tiny.kiln")
         make_model(model_path)
-        subprocess.run([os.path.join(args.bin_dir, "kiln-compile"),
-                        model_path, "-o", module_path], check=True)
-        module = kiln.load(module_path, threads=1)
+        modules, module_paths = {}, {}
+        for cpu in ("host", "x86-64-v3"):
+            module_paths[cpu] = os.path.join(work, f"tiny-{cpu}.kiln")
+            subprocess.run([os.path.join(args.bin_dir, "kiln-compile"),
+                            model_path, f"--cpu={cpu}", "-o",
+                            module_paths[cpu]], check=True)
+            modules[cpu] = kiln.load(module_paths[cpu], threads=1)
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
@@ -89,32 +93,34 @@ def main():
             model_path, options, providers=["CPUExecutionProvider"])
         a = np.ones((1, 4), np.float32)
         b = np.full((1, 4), 2.0, np.float32)
-        np.testing.assert_array_equal(module.main(a, b), a + b)
         np.testing.assert_array_equal(
             session.run(None, {"a": a, "b": b})[0], a + b)
-
-        peers = {
-            "kiln Python (m.main)": lambda: module.main(a, b),
-            "kiln Python (m.run)": lambda: module.run({"a": a, "b": b}),
-            "ONNX Runtime (session.run)":
-                lambda: session.run(None, {"a": a, "b": b}),
-        }
+        peers = {"ONNX Runtime (session.run)":
+                 lambda: session.run(None, {"a": a, "b": b})}
+        for cpu, module in modules.items():
+            np.testing.assert_array_equal(module.main(a, b), a + b)
+            peers[f"kiln {cpu} Python (m.main)"] = \
+                lambda m=module: m.main(a, b)
+            peers[f"kiln {cpu} Python (m.run)"] = \
+                lambda m=module: m.run({"a": a, "b": b})
         best = {name: float("inf") for name in peers}
-        best["kiln-benchmark (C++)"] = float("inf")
+        for cpu in modules:
+            best[f"kiln {cpu} kiln-benchmark (C++)"] = float("inf")
         for _ in range(args.rounds):
             for name, call in peers.items():
                 best[name] = min(best[name],
                                  seconds_per_call(call, args.calls))
-            best["kiln-benchmark (C++)"] = min(
-                best["kiln-benchmark (C++)"],
-                kiln_benchmark_seconds(args.bin_dir, module_path))
+            for cpu, path in module_paths.items():
+                name = f"kiln {cpu} kiln-benchmark (C++)"
+                best[name] = min(best[name],
+                                 kiln_benchmark_seconds(args.bin_dir, path))
 
     ort = best["ONNX Runtime (session.run)"]
     print(f"per-call time, {cpu_model()}, 1 thread, tiny Add(1x4, 1x4) "
           f"(best of {args.rounds} interleaved rounds)")
-    print(f"{'':30s} {'us/call':>9s} {'ORT / this':>11s}")
+    print(f"{'':40s} {'us/call':>9s} {'ORT / this':>11s}")
     for name, seconds in best.items():
-        print(f"{name:30s} {seconds * 1e6:9.2f} {ort / seconds:10.2f}x")
+        print(f"{name:40s} {seconds * 1e6:9.2f} {ort / seconds:10.2f}x")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"cpu": cpu_model(),

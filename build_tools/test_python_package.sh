@@ -19,6 +19,8 @@ mkdir -p "$work"
 
 "$build/venv/bin/python" -m pip wheel --quiet --disable-pip-version-check \
   --no-build-isolation --no-deps --config-settings=build-dir="$build" \
+  --config-settings=cmake.define.KILN_BUILD_TESTS=ON \
+  --config-settings=cmake.define.KILN_BUILD_BENCH=ON \
   --wheel-dir="$work/dist" "$root"
 # Fresh, with Debian's numpy (the package's one dependency) visible.
 /usr/bin/python3 -m venv --system-site-packages "$work/venv"

@@ -7,7 +7,7 @@
 // image is checked to run no code at load (no initializers, IFUNC
 // relocations or dependencies), to map no writable code, and to give the
 // loader no table outside its mapped segments to read. The library must
-// answer kiln_executable_library_query for ABI version 1, and describes each
+// answer kiln_executable_library_query for ABI version 2, and describes each
 // export: every Export of the module, and every dispatch of it, must match
 // what the code was built for (workgroup count, binding types, which
 // bindings it writes) before anything runs.
@@ -771,16 +771,16 @@ StatusOr<LoadedLibrary> LoadedLibrary::Load(const uint8_t* data, size_t size,
       query(KILN_EXECUTABLE_LIBRARY_VERSION_LATEST, nullptr);
   if (!header_ptr || !*header_ptr) {
     return UnimplementedError(
-        "library cannot serve executable library ABI "
-        "version ",
-        static_cast<int>(KILN_EXECUTABLE_LIBRARY_VERSION_LATEST));
+        "library cannot serve executable library ABI version ",
+        static_cast<int>(KILN_EXECUTABLE_LIBRARY_VERSION_LATEST),
+        " (a module compiled by an older kiln: recompile it with this one)");
   }
   const uint32_t version = (*header_ptr)->version;
-  if (version != KILN_EXECUTABLE_LIBRARY_VERSION_1) {
+  if (version != KILN_EXECUTABLE_LIBRARY_VERSION_LATEST) {
     return UnimplementedError(
         "library answered with ABI version ", version,
         " (this runtime supports version ",
-        static_cast<int>(KILN_EXECUTABLE_LIBRARY_VERSION_1), ")");
+        static_cast<int>(KILN_EXECUTABLE_LIBRARY_VERSION_LATEST), ")");
   }
   // The query returns a pointer to the header pointer, which is the first
   // member of the versioned library structure.

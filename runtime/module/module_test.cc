@@ -1473,7 +1473,7 @@ TEST(ModuleVerifyTest, Libraries) {
   spec.libraries[0]->data = LibraryBytes(3);
   EXPECT_EQ(LoadError(spec),
             "library 0: library answered with ABI version 99 (this runtime "
-            "supports version 1)");
+            "supports version 2)");
 }
 
 //===----------------------------------------------------------------------===//

@@ -208,6 +208,77 @@ TEST_F(KilnRunTest, CompiledModuleWithAChangedWorkgroupCountIsRefused) {
         << result.err;
   }
 }
+
+// A module kiln-compile wrote, the extents its kernels take to be equal
+// then deleted from it or rewritten to trivial pairs (`a = a`), as a
+// hostile author would: the runtime no longer checks them, but the kernels
+// check them themselves and fail before reading or writing past a binding
+// (a dynamic add given 50000 and 3 elements, a dynamic matmul given 3x8
+// and 7x4), and inputs that agree still run.
+TEST_F(KilnRunTest, CompiledKernelsCheckTheExtentsAModuleNoLongerDoes) {
+  const std::string source = Write(
+      "dynamic.mlir",
+      StringBytes(
+          "func.func @add(%a: tensor<?xf32>, %b: tensor<?xf32>) -> "
+          "tensor<?xf32> {\n"
+          "  %c0 = arith.constant 0 : index\n"
+          "  %n = tensor.dim %a, %c0 : tensor<?xf32>\n"
+          "  %e = tensor.empty(%n) : tensor<?xf32>\n"
+          "  %r = linalg.add ins(%a, %b : tensor<?xf32>, tensor<?xf32>) "
+          "outs(%e : tensor<?xf32>) -> tensor<?xf32>\n"
+          "  return %r : tensor<?xf32>\n}\n"
+          "func.func @matmul(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> "
+          "tensor<?x?xf32> {\n"
+          "  %c0 = arith.constant 0 : index\n"
+          "  %c1 = arith.constant 1 : index\n"
+          "  %m = tensor.dim %a, %c0 : tensor<?x?xf32>\n"
+          "  %n = tensor.dim %b, %c1 : tensor<?x?xf32>\n"
+          "  %z = arith.constant 0.0 : f32\n"
+          "  %e = tensor.empty(%m, %n) : tensor<?x?xf32>\n"
+          "  %f = linalg.fill ins(%z : f32) outs(%e : tensor<?x?xf32>) -> "
+          "tensor<?x?xf32>\n"
+          "  %r = linalg.matmul ins(%a, %b : tensor<?x?xf32>, "
+          "tensor<?x?xf32>) outs(%f : tensor<?x?xf32>) -> tensor<?x?xf32>\n"
+          "  return %r : tensor<?x?xf32>\n}\n"));
+  const std::string module = dir_ + "/dynamic.kiln";
+  RunResult compiled = RunProgram(KILN_COMPILE_PATH, {source, "-o", module});
+  ASSERT_EQ(compiled.exit_code, 0) << compiled.err;
+  const std::vector<uint8_t> bytes = ReadBinaryFile(module);
+  for (const bool remove : {true, false}) {
+    std::unique_ptr<fb::ModuleT> spec = fb::UnPackModule(bytes.data());
+    int changed = 0;
+    for (auto& executable : spec->executables) {
+      for (auto& ex : executable->exports) {
+        std::vector<uint32_t>& pairs = ex->equal_constants;
+        if (pairs.empty()) continue;
+        ++changed;
+        if (remove) {
+          pairs.clear();
+        } else {
+          for (size_t i = 1; i < pairs.size(); i += 2) pairs[i] = pairs[i - 1];
+        }
+      }
+    }
+    ASSERT_EQ(changed, 2) << "both kernels loop over extents of two inputs";
+    const std::string changed_path =
+        Write(remove ? "removed.kiln" : "trivial.kiln",
+              testing::BuildModule(std::move(*spec)));
+    const char kCaught[] =
+        "found sizes it computes from this call's that do not fit";
+    RunResult result = Run({changed_path, "--function=add",
+                            "--input=50000xf32=1", "--input=3xf32=2"});
+    EXPECT_EQ(result.exit_code, 1) << result.out;
+    EXPECT_NE(result.err.find(kCaught), std::string::npos) << result.err;
+    result = Run({changed_path, "--function=matmul", "--input=3x8xf32=1",
+                  "--input=7x4xf32=1"});
+    EXPECT_EQ(result.exit_code, 1) << result.out;
+    EXPECT_NE(result.err.find(kCaught), std::string::npos) << result.err;
+    result = Run(
+        {changed_path, "--function=add", "--input=3xf32=1", "--input=3xf32=2"});
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_EQ(result.out, "3xf32=3 3 3\n");
+  }
+}
 #endif
 
 TEST_F(KilnRunTest, FunctionSelection) {

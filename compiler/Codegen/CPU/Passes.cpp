@@ -58,6 +58,7 @@ void buildCPUCodegenPassPipeline(OpPassManager &variantPM, CodegenStage from,
       OpPassManager &funcPM = variantPM.nest<ModuleOp>().nest<func::FuncOp>();
       // One tile per workgroup first: it decides which data each
       // workgroup touches; vector tiles subdivide it.
+      funcPM.addPass(createCheckDispatchConstantsPass());
       funcPM.addPass(createCheckSliceBoundsPass());
       funcPM.addPass(createBoundExtractIndicesPass());
       funcPM.addPass(createTileAndDistributeToWorkgroupsPass());

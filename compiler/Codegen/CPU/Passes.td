@@ -41,6 +41,24 @@ def SelectLoweringStrategyPass
   let dependentDialects = ["::mlir::kiln::KilnDialect"];
 }
 
+def CheckDispatchConstantsPass
+    : Pass<"kiln-cpu-check-dispatch-constants", "::mlir::func::FuncOp"> {
+  let summary = "The kernel checks the constants it relies on itself.";
+  let description = [{
+    What the kernel takes of its dispatch constants is compiled into it, so
+    that a module edited after compilation (its equal constants, covering
+    tiles or workgroup tiles deleted or changed) cannot make it read or
+    write past a binding: at the kernel's entry a `cf.assert` requires the
+    extents its export declares equal to be equal, each covering tile count
+    to cover its extent, and the launched grid to be at most what the
+    workgroup tiles give for the dispatch's extents. Kernel lowering turns a
+    failed check into `KILN_DISPATCH_OUT_OF_BOUNDS`. The runtime checks the
+    same from the module first, to say which sizes disagree.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect"];
+}
+
 def CheckSliceBoundsPass
     : Pass<"kiln-cpu-check-slice-bounds", "::mlir::func::FuncOp"> {
   let summary = "Fails a workgroup whose computed sizes do not fit.";

@@ -143,7 +143,7 @@ void addLibraryTable(llvm::Module &module, ArrayRef<llvm::Function *> functions,
   auto *headerType = llvm::StructType::get(context, {i32, i32, ptrType});
   auto *header = privateConstant(
       llvm::ConstantStruct::get(
-          headerType, {builder.getInt32(KILN_EXECUTABLE_LIBRARY_VERSION_1),
+          headerType, {builder.getInt32(KILN_EXECUTABLE_LIBRARY_VERSION_LATEST),
                        builder.getInt32(0),
                        stringConstant(libraryName, "__kiln_library_name")}),
       "__kiln_library_header");
@@ -170,11 +170,13 @@ void addLibraryTable(llvm::Module &module, ArrayRef<llvm::Function *> functions,
   auto *serve = llvm::BasicBlock::Create(context, "serve", query);
   auto *refuse = llvm::BasicBlock::Create(context, "refuse", query);
   builder.SetInsertPoint(entry);
-  // Version 1 is the oldest this library serves.
-  builder.CreateCondBr(builder.CreateICmpULT(
-                           query->getArg(0),
-                           builder.getInt32(KILN_EXECUTABLE_LIBRARY_VERSION_1)),
-                       refuse, serve);
+  // The version its code keeps (CheckDispatchConstants) is the oldest it
+  // serves.
+  builder.CreateCondBr(
+      builder.CreateICmpULT(
+          query->getArg(0),
+          builder.getInt32(KILN_EXECUTABLE_LIBRARY_VERSION_LATEST)),
+      refuse, serve);
   builder.SetInsertPoint(serve);
   builder.CreateRet(library);
   builder.SetInsertPoint(refuse);

@@ -18,11 +18,18 @@ extern "C" {
 #endif
 
 /// Versions of the library ABI. A runtime asks for the newest it knows.
-/// Version 1 added the export descriptors; version 0 is no longer served.
+/// Version 1 added the export descriptors. Version 2, with the same
+/// structures, promises that each entry point checks the dispatch constants
+/// it relies on itself (extents it takes to be equal, tiles covering an
+/// extent, the grid its workgroup tiles give) and returns
+/// KILN_DISPATCH_OUT_OF_BOUNDS when they disagree, so that no metadata of
+/// the module is trusted for memory safety; versions 0 and 1 are no longer
+/// served.
 enum {
   KILN_EXECUTABLE_LIBRARY_VERSION_0 = 0u,
   KILN_EXECUTABLE_LIBRARY_VERSION_1 = 1u,
-  KILN_EXECUTABLE_LIBRARY_VERSION_LATEST = KILN_EXECUTABLE_LIBRARY_VERSION_1,
+  KILN_EXECUTABLE_LIBRARY_VERSION_2 = 2u,
+  KILN_EXECUTABLE_LIBRARY_VERSION_LATEST = KILN_EXECUTABLE_LIBRARY_VERSION_2,
 };
 
 /// Name of the exported symbol of type kiln_executable_library_query_fn_t.

@@ -272,7 +272,7 @@ static const kiln_executable_library_header_t kHeader = {
 #if KILN_TEST_LIBRARY_VARIANT == 3
     99u,
 #else
-    KILN_EXECUTABLE_LIBRARY_VERSION_1,
+    KILN_EXECUTABLE_LIBRARY_VERSION_LATEST,
 #endif
     0u,
     LIBRARY_NAME,
@@ -291,7 +291,9 @@ static const kiln_executable_library_v1_t kLibrary = {
 
 const kiln_executable_library_header_t** kiln_executable_library_query(
     uint32_t max_version, const void* environment) {
-  /* Version 1 is the oldest version served. */
-  if (max_version < KILN_EXECUTABLE_LIBRARY_VERSION_1 || environment) return 0;
+  /* The latest version is the oldest served. */
+  if (max_version < KILN_EXECUTABLE_LIBRARY_VERSION_LATEST || environment) {
+    return 0;
+  }
   return (const kiln_executable_library_header_t**)&kLibrary;
 }

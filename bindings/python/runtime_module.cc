@@ -29,6 +29,7 @@
 #include "errors.h"
 #include "kiln/context.h"
 #include "kiln/module.h"
+#include "kiln/printable.h"
 #include "kiln/sources.h"
 #include "kiln/status.h"
 #include "kiln/tensor.h"
@@ -220,6 +221,26 @@ class PyModule {
     return ValueOrThrow(file->Decompress());
   }
 
+  // The text at `path` as kiln-dump --print-source shows it: every line, or
+  // those within `context` of `line` with it marked; numbered and escaped.
+  std::vector<std::string> NumberedLines(const std::string& path, uint64_t line,
+                                         uint64_t context) const {
+    const std::string text = ReadSource(path);
+    const uint64_t first = line > context ? line - context : 1;
+    const LineWindow window =
+        FindLineWindow(text, first, line ? line + context : UINT64_MAX);
+    if (line > window.line_count) {
+      throw Failure("line " + std::to_string(line) + " is past the end of '" +
+                    Printable(path) + "' (" +
+                    std::to_string(window.line_count) + " lines)");
+    }
+    std::vector<std::string> lines;
+    ForEachNumberedLine(
+        window, line, std::to_string(window.last).size(),
+        [&](const std::string& numbered) { lines.push_back(numbered); });
+    return lines;
+  }
+
  private:
   static void CheckThreads(int threads) {
     if (threads < 0 || threads > 1024)
@@ -321,5 +342,7 @@ NB_MODULE(_runtime, m) {
            nb::arg("arguments"))
       .def("bytes", &PyModule::Bytes)
       .def("sources", &PyModule::Sources)
-      .def("read_source", &PyModule::ReadSource, nb::arg("path"));
+      .def("read_source", &PyModule::ReadSource, nb::arg("path"))
+      .def("numbered_lines", &PyModule::NumberedLines, nb::arg("path"),
+           nb::arg("line"), nb::arg("context"));
 }

@@ -249,21 +249,12 @@ class Module:
         return self._get().read_source(path)
 
     def print_source(self, path, line=None, context=5, file=None):
-        """Prints the embedded text at `path` with line numbers, or the
-        lines around `line` with it marked."""
-        lines = self.read_source(path).split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        first, last = 1, len(lines)
-        if line is not None:
-            if not 1 <= line <= len(lines):
-                raise RuntimeError(f"{path} has {len(lines)} lines, not {line}")
-            first, last = max(1, line - context), min(len(lines), line + context)
+        """Prints the embedded text at `path` as kiln-dump --print-source
+        does: numbered, control characters escaped, every line or those
+        within `context` of `line` with it marked."""
         out = file if file is not None else sys.stdout
-        width = len(str(last))
-        for number in range(first, last + 1):
-            mark = ">" if number == line else " "
-            print(f"{mark}{number:{width}} | {lines[number - 1]}", file=out)
+        for numbered in self._get().numbered_lines(path, line or 0, context):
+            print(numbered, file=out)
 
     def save(self, path):
         """Writes the module to `path` (replacing the file whole)."""

@@ -63,7 +63,9 @@ def test_sources_at_level_3(tmp_path):
     out = tmp_path / "printed.txt"
     with open(out, "w") as f:
         module.print_source(stage_texts[0].path, line=1, context=1, file=f)
-    assert out.read_text().startswith(">1 | ")
+    assert out.read_text().startswith("> 1  ")
+    with pytest.raises(kiln.RuntimeError, match="past the end"):
+        module.print_source(stage_texts[0].path, line=10**6)
 
 
 def test_onnx_model_by_input_names(tmp_path):
@@ -116,3 +118,17 @@ func.func @pair(%a: tensor<3xi32>) -> (tensor<3xi32>, tensor<3xi32>) {
     assert not np.shares_memory(first, a)
     with pytest.raises(KeyError, match="twice, pair"):
         module.run({}, function="none")
+
+
+def test_printed_sources_escape_control_characters(tmp_path):
+    program = tmp_path / "hostile.mlir"
+    program.write_text("// \x1b[2J a comment that would clear the screen\n" + ADD)
+    module = kiln.compile(program, debug_level=3, embed_input_files=True)
+    [embedded] = [s.path for s in module.sources if s.path.endswith(
+        "hostile.mlir")]
+    out = tmp_path / "printed.txt"
+    with open(out, "w") as f:
+        module.print_source(embedded, line=1, context=0, file=f)
+    printed = out.read_text()
+    assert "\x1b" not in printed
+    assert printed == "> 1  // \\x1b[2J a comment that would clear the screen\n"

@@ -80,8 +80,8 @@ def test_short_calls_get_their_share_of_samples():
     table = str(p)
     if "by CPU-time timers" in table:
         # Where perf_event_open is refused, the tick-driven clock says it
-        # fell short rather than pretending.
-        assert "Hz asked" in table
+        # fell short, or got nothing, rather than pretending.
+        assert "warning: " in table or "no samples" in table, table
     else:
         assert "by the cpu-clock event" in table
         assert p.samples >= 40, table

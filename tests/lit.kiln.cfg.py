@@ -14,6 +14,10 @@ if config.kiln_build_onnx.upper() in ("ON", "1", "TRUE", "YES"):
     config.available_features.add("onnx")
 else:
     config.suffixes.remove(".onnxtxt")
+# Sanitizers reserve terabytes of address space: no memory limit holds
+# (REQUIRES: memory-limits).
+if not config.kiln_sanitizer:
+    config.available_features.add("memory-limits")
 config.test_source_root = config.kiln_source_root
 config.test_exec_root = os.path.join(config.kiln_binary_root, "tests")
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "API/Compiler.h"
+#include "API/OutOfMemory.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -65,17 +66,23 @@ nb::tuple Compile(const std::string& path, std::optional<nb::bytes> text,
     llvm::raw_string_ostream diagnosticStream(diagnostics);
     std::unique_ptr<mlir::MLIRContext> context =
         mlir::kiln::createCompilerContext();
-    if (succeeded(mlir::kiln::verifyCompileOptions(options, diagnosticStream,
-                                                   kCallerName))) {
-      if (!buffer) {
-        auto input = mlir::kiln::readCompilerInput(
-            *context, path, diagnosticStream, kCallerName);
-        if (succeeded(input)) buffer = std::move(*input);
-      }
-      ok = buffer && succeeded(mlir::kiln::compileInput(
-                         *context, std::move(buffer), path, options,
-                         moduleStream, diagnosticStream, kCallerName));
-    }
+    ok = succeeded(mlir::kiln::runReportingOutOfMemory(
+        context,
+        [&] {
+          if (failed(mlir::kiln::verifyCompileOptions(options, diagnosticStream,
+                                                      kCallerName)))
+            return mlir::failure();
+          if (!buffer) {
+            auto input = mlir::kiln::readCompilerInput(
+                *context, path, diagnosticStream, kCallerName);
+            if (failed(input)) return mlir::failure();
+            buffer = std::move(*input);
+          }
+          return mlir::kiln::compileInput(*context, std::move(buffer), path,
+                                          options, moduleStream,
+                                          diagnosticStream, kCallerName);
+        },
+        diagnosticStream, kCallerName));
   }
   if (!ok) throw CompileFailure(diagnostics);
   return nb::make_tuple(nb::bytes(module.data(), module.size()), diagnostics);

@@ -3,6 +3,7 @@
 #include "API/Compiler.h"
 
 #include "API/Diagnostics.h"
+#include "API/OutOfMemory.h"
 
 #include "Dialect/Kiln/IR/KilnDialect.h"
 #include "Input/NestingDepth.h"
@@ -33,6 +34,7 @@ std::unique_ptr<MLIRContext> createCompilerContext() {
   auto context = std::make_unique<MLIRContext>(registry);
   context->loadAllAvailableDialects();
   context->printOpOnDiagnostic(false);
+  prepareForOutOfMemory(*context);
   return context;
 }
 

@@ -25,7 +25,8 @@
 namespace mlir::kiln {
 
 /// A context with every dialect kiln compiles loaded, whose errors do not
-/// dump the op they are about (a user reads the input's line instead).
+/// dump the op they are about (a user reads the input's line instead),
+/// ready for compiles run with runReportingOutOfMemory.
 std::unique_ptr<MLIRContext> createCompilerContext();
 
 /// Whether `path` names a model file (ONNX) rather than a program's text.

@@ -1,6 +1,7 @@
 //===- kiln_compile.cpp - compile MLIR programs to kiln modules ----------===//
 
 #include "API/Compiler.h"
+#include "API/OutOfMemory.h"
 #include "Codegen/CPU/Passes.h"
 #include "CompilerToolSupport.h"
 #include "Pipeline/Pipeline.h"
@@ -287,5 +288,8 @@ int main(int argc, char **argv) {
   auto printOp = clOptions.find("mlir-print-op-on-diagnostic");
   if (printOp != clOptions.end() && printOp->second->getNumOccurrences() != 0)
     context->printOpOnDiagnostic(true);
-  return succeeded(run(*context)) ? 0 : 1;
+  return succeeded(kiln::runReportingOutOfMemory(
+             context, [&] { return run(*context); }, llvm::errs(), kToolName))
+             ? 0
+             : 1;
 }

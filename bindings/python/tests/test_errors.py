@@ -1,5 +1,8 @@
 """What a Python user can get wrong ends in an exception, never a crash."""
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -73,3 +76,48 @@ def test_deep_nesting_is_an_error_not_a_crash():
                "}\n" * depth + "return\n}\n")
     with pytest.raises(kiln.CompileError, match="nest"):
         kiln.compile(program)
+
+
+# Run in a child: the compile that runs out of memory leaves its context
+# allocated.
+_OUT_OF_MEMORY = r'''
+import resource
+import sys
+import kiln
+
+n = 12 << 20
+data = (bytes(range(256)) * (n // 64)).hex()
+path = sys.argv[1]
+with open(path, "w") as program:
+    program.write(
+        f"func.func @main() -> tensor<{n}xf32> {{\n"
+        f"  %c = arith.constant dense<\"0x{data}\"> : tensor<{n}xf32>\n"
+        f"  return %c : tensor<{n}xf32>\n}}\n")
+del data
+kiln.compile("func.func @main() {\n  return\n}\n")
+with open("/proc/self/status") as status:
+    used_kb = next(int(line.split()[1]) for line in status
+                   if line.startswith("VmData:"))
+_, hard = resource.getrlimit(resource.RLIMIT_DATA)
+resource.setrlimit(resource.RLIMIT_DATA, ((used_kb + 64 * 1024) * 1024, hard))
+try:
+    kiln.compile(path)
+    print("compiled")
+except kiln.CompileError as error:
+    print(str(error).rstrip())
+resource.setrlimit(resource.RLIMIT_DATA, (hard, hard))
+print(kiln.compile(path)["main"].results[0].shape)
+'''
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"),
+                    reason="RLIMIT_DATA as Linux counts it")
+def test_out_of_memory_is_an_error_and_python_goes_on(tmp_path):
+    result = subprocess.run([sys.executable, "-c", _OUT_OF_MEMORY,
+                             str(tmp_path / "constant.mlir")],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "kiln.compile: error: out of memory",
+        f"({12 << 20},)",
+    ], result.stdout + result.stderr

@@ -115,10 +115,11 @@ class PyProfile {
         if (line.line != 0 && line.source != kNoSource)
           text = texts.Get(line.source, line.line);
         if (line.line != 0) {
-          if (std::optional<InputNodeView> found =
-                  FindLineNode(ex.export_view, line.path, line.line)) {
-            node = nb::str(found->name.data(), found->name.size());
-            op_type = nb::str(found->op_type.data(), found->op_type.size());
+          std::optional<FusedOpView> op =
+              FindLineOp(ex.export_view, line.path, line.line);
+          if (op && op->node.known()) {
+            node = nb::str(op->node.name.data(), op->node.name.size());
+            op_type = nb::str(op->node.op_type.data(), op->node.op_type.size());
           }
         }
         lines.append(nb::make_tuple(

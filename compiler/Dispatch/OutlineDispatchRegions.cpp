@@ -3,6 +3,7 @@
 #include "Dispatch/Passes.h"
 
 #include "Dialect/Kiln/IR/InputNodes.h"
+#include "Dialect/Kiln/IR/InputOps.h"
 #include "Dispatch/Utils.h"
 #include "Target/CPU/CPUTarget.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -256,7 +257,7 @@ void readDimensionsBefore(DispatchRegionOp regionOp) {
 /// distinct location (`loc("op.name"(<its node's location>))` for an op of
 /// an imported model, which names the node); ops the compiler made up
 /// (empty, constants) are left out.
-ArrayAttr getProvenance(Region &body) {
+ArrayAttr getProvenance(Region &body, const InputOpTable &inputOps) {
   MLIRContext *context = body.getContext();
   llvm::SetVector<Attribute> entries;
   body.walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -265,14 +266,28 @@ ArrayAttr getProvenance(Region &body) {
     if (!isa<linalg::LinalgOp>(op) &&
         !isa_and_nonnull<tensor::TensorDialect>(op->getDialect()))
       return WalkResult::advance();
-    StringAttr opName = StringAttr::get(context, op->getName().getStringRef());
+    // Each location an op carries is an input op fused into it, named as
+    // the program wrote it (a linalg.add, not the linalg.generic it became).
+    auto entry = [&](FileLineColLoc fileLoc, Location loc) {
+      std::optional<InputOp> inputOp = inputOps.lookup(fileLoc);
+      StringAttr opName =
+          inputOp ? inputOp->name
+                  : StringAttr::get(context, op->getName().getStringRef());
+      entries.insert(NameLoc::get(opName, loc));
+    };
     op->getLoc()->walk([&](Location loc) {
       if (getInputNode(loc)) {
-        entries.insert(NameLoc::get(opName, loc));
+        loc->walk([&](Location nested) {
+          if (auto fileLoc = dyn_cast<FileLineColLoc>(nested)) {
+            entry(fileLoc, loc);
+            return WalkResult::interrupt();
+          }
+          return WalkResult::advance();
+        });
         return WalkResult::skip();
       }
       if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
-        entries.insert(NameLoc::get(opName, fileLoc));
+        entry(fileLoc, fileLoc);
       return WalkResult::advance();
     });
     // Ops nested in a linalg body are part of it.
@@ -289,6 +304,7 @@ struct OutlineDispatchRegionsPass
     ModuleOp moduleOp = getOperation();
     auto [cpu, features] = resolveTargetCPU(targetCPU);
     SymbolTable symbolTable(moduleOp);
+    InputOpTable inputOps(moduleOp);
     OpBuilder builder(&getContext());
     for (auto funcOp : llvm::to_vector(moduleOp.getOps<func::FuncOp>())) {
       SmallVector<DispatchRegionOp> regionOps;
@@ -330,7 +346,7 @@ struct OutlineDispatchRegionsPass
             /*equal_constants=*/nullptr, /*index_constants=*/nullptr,
             /*covering_tiles=*/nullptr);
         exportOp->setAttr(kProvenanceAttrName,
-                          getProvenance(regionOp.getBody()));
+                          getProvenance(regionOp.getBody(), inputOps));
         SmallVector<Type> bindingTypes = llvm::to_vector(
             llvm::map_range(inputs, [](Value v) { return v.getType(); }));
         llvm::append_range(bindingTypes, regionOp.getResultTypes());

@@ -15,6 +15,8 @@
 namespace mlir::kiln {
 
 void buildInputConversionPassPipeline(OpPassManager &pm, bool strictTosa) {
+  // Before anything renames an op or moves its body.
+  pm.addPass(createRecordInputOpsPass());
   // TOSA first, through upstream MLIR: control flow to scf, then ops to
   // linalg, tensor and arith. Ops it cannot convert are reported at their
   // location; element types outside the target's profiles are refused only

@@ -5,6 +5,19 @@
 
 include "mlir/Pass/PassBase.td"
 
+def RecordInputOpsPass : Pass<"kiln-record-input-ops", "::mlir::ModuleOp"> {
+  let summary = "Records the input program's ops by location, before any rewriting.";
+  let description = [{
+    Sets `kiln.input_ops` on the module: for every op with a file location,
+    its name and, for an op whose text spans several lines (its regions),
+    the last: `loc("linalg.add"("m.mlir":12:8))`,
+    `loc("linalg.generic"("m.mlir":31:8 to 39:0))`. Rewrites rename ops and
+    fuse their bodies but keep their locations: provenance names the ops
+    fused into a dispatch as the program wrote them, and a profile places a
+    sampled line of an op's body in that op.
+  }];
+}
+
 def AttachTosaTargetPass : Pass<"kiln-attach-tosa-target", "::mlir::ModuleOp"> {
   let summary = "Declares the TOSA target kiln implements, unless the module does.";
   let description = [{

@@ -12,6 +12,7 @@
 #include "Capture/InputFiles.h"
 #include "Dialect/Host/IR/HostOps.h"
 #include "Dialect/Kiln/IR/InputNodes.h"
+#include "Dialect/Kiln/IR/InputOps.h"
 #include "Dialect/Kiln/IR/KilnOps.h"
 #include "Module/ElementType.h"
 #include "kiln/module_format.h"
@@ -135,7 +136,8 @@ public:
   ModuleSerializer(ModuleOp moduleOp, const CPULibrary &library,
                    const SerializeOptions &options, EmbeddedSources &sources)
       : moduleOp(moduleOp), library(library), options(options),
-        sources(sources), builder(estimateModuleBytes(moduleOp, library)) {}
+        sources(sources), inputOps(moduleOp),
+        builder(estimateModuleBytes(moduleOp, library)) {}
 
   LogicalResult serialize(llvm::raw_ostream &os) {
     if (options.debugLevel >= 3)
@@ -254,9 +256,14 @@ private:
                 builder.CreateString(inputNode->opType.str()),
                 builder.CreateString(inputNode->scope.str()),
                 builder.CreateString(inputNode->source.str()));
+          // The op's last line, where its text spans more than one.
+          std::optional<InputOp> inputOp = inputOps.lookup(*loc);
+          uint32_t lastLine = inputOp && inputOp->lastLine > loc->getLine()
+                                  ? inputOp->lastLine
+                                  : 0;
           fusedOps.push_back(fb::CreateFusedOp(
               builder, builder.CreateString(nameLoc.getName().str()),
-              serializeLocation(*loc), node));
+              serializeLocation(*loc), node, lastLine));
         }
       info.provenance = builder.CreateVector(fusedOps);
     }
@@ -901,6 +908,7 @@ private:
   const CPULibrary &library;
   const SerializeOptions &options;
   EmbeddedSources &sources;
+  InputOpTable inputOps;
   flatbuffers::FlatBufferBuilder builder;
   std::set<std::string> stagesSeen;
   /// Path -> index in the source table.

@@ -7,6 +7,8 @@
 
 #include "kiln/debug_info.h"
 
+#include <algorithm>
+
 #include "kiln/module_generated.h"
 #include "module/module_impl.h"
 
@@ -166,7 +168,9 @@ FusedOpView ExportView::provenance(uint32_t index) const {
     node.scope = StringOf(input->scope());
     node.source = StringOf(input->source());
   }
-  return FusedOpView{StringOf(op->name()), LocationOf(op->location()), node};
+  FusedOpView view{StringOf(op->name()), LocationOf(op->location()), node};
+  view.last_line = std::max(op->last_line(), view.location.line);
+  return view;
 }
 
 uint32_t ExportView::stage_location_count() const {

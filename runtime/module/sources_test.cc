@@ -687,6 +687,13 @@ TEST(DebugInfoVerifyTest, BindingTypesLocationsAndProvenance) {
   spec = DebugSpec();
   spec.executables[0]->exports[0]->provenance[0]->location->file.clear();
   EXPECT_EQ(LoadError(spec), prefix + "provenance 0 location: missing file");
+  // An op's text ends after the line it starts on.
+  spec = DebugSpec();
+  spec.executables[0]->exports[0]->provenance[0]->last_line = 2;
+  EXPECT_EQ(LoadError(spec),
+            prefix + "provenance 0: last line 2 is not past line 2");
+  spec.executables[0]->exports[0]->provenance[0]->last_line = 3;
+  EXPECT_TRUE(LoadSpec(spec, {.load_libraries = false}).ok());
 }
 
 TEST(DebugInfoVerifyTest, ModulesWithoutDebugInfoStayValid) {

@@ -434,6 +434,11 @@ Status VerifyExportDebugInfo(const fb::Module& module, const fb::Export& ex,
     }
     KILN_RETURN_IF_ERROR(VerifyLocation(op->location()), "provenance ", i,
                          " location");
+    const uint32_t line = op->location() ? op->location()->line() : 0;
+    if (op->last_line() != 0 && op->last_line() <= line) {
+      return InvalidArgumentError("provenance ", i, ": last line ",
+                                  op->last_line(), " is not past line ", line);
+    }
   }
   const uint32_t stage_count = SizeOf(module.capture_stages());
   const uint32_t source_count = SizeOf(module.source_files());

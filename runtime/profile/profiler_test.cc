@@ -203,9 +203,10 @@ TEST(ProfilerTest, CpuTimeTimersCountOneSamplePerInterrupt) {
   EXPECT_EQ(profile.sampling->clock, ProfileClock::kCpuTimeTimer);
   EXPECT_EQ(profile.sampling->hz, 10000u);
   EXPECT_GE(profile.sampling->cpu_seconds, 0.4);
-  // At least 100 Hz, at most 1000 Hz: interrupts, not timer periods
-  // (4000).
-  EXPECT_GE(samples.size(), 30u);
+  // At most 1000 Hz: interrupts, not timer periods (4000); at least 50 Hz
+  // (a 250 Hz tick that finds the thread running a fifth of the time, as
+  // when other tests share the two cores).
+  EXPECT_GE(samples.size(), 20u);
   EXPECT_LE(samples.size(), 450u);
   EXPECT_LT(RepeatedShare(samples), 0.1);
   EXPECT_DOUBLE_EQ(profile.hz_reached(),

@@ -3,9 +3,11 @@
 #include "kiln/profile_report.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -41,19 +43,93 @@ std::string DescribeNode(const InputNodeView& node) {
   return StrCat(Printable(node.name), " (", Printable(node.op_type), ")");
 }
 
+/// A node as DescribeNode, or "linalg.add at m.mlir:12:8".
+std::string DescribeInputOp(const ProfileInputOp& op) {
+  return op.node.known() ? DescribeNode(op.node)
+                         : StrCat(Printable(op.op_name), " at ",
+                                  Printable(op.location.ToString()));
+}
+
 }  // namespace
 
-std::optional<InputNodeView> FindLineNode(const ExportView& ex,
-                                          std::string_view path,
-                                          uint32_t line) {
+std::optional<FusedOpView> FindLineOp(const ExportView& ex,
+                                      std::string_view path, uint32_t line) {
+  std::optional<FusedOpView> found;
   for (uint32_t p = 0; p < ex.provenance_count(); ++p) {
     const FusedOpView op = ex.provenance(p);
-    if (op.node.known() && op.location.line == line &&
-        op.location.file == path) {
-      return op.node;
+    if (op.location.line <= line && line <= op.last_line &&
+        op.location.file == path &&
+        (!found || op.location.line > found->location.line)) {
+      found = op;
     }
   }
-  return std::nullopt;
+  return found;
+}
+
+ProfileInputOps ProfileByInputOp(const Profile& profile) {
+  ProfileInputOps result;
+  // An op's (or node's) entry, and its samples per export.
+  std::unordered_map<std::string, size_t> index;
+  std::vector<std::vector<std::pair<std::string_view, uint64_t>>> exports;
+  for (const ProfileExport& ex : profile.exports) {
+    result.kernel_samples += ex.samples;
+    for (const ProfileLine& line : ex.lines) {
+      std::optional<FusedOpView> op =
+          line.line ? FindLineOp(ex.export_view, line.path, line.line)
+                    : std::nullopt;
+      if (!op) {
+        result.unplaced_samples += line.samples;
+        continue;
+      }
+      const std::string key = op->node.known()
+                                  ? StrCat("node\n", op->node.name)
+                                  : StrCat("op\n", op->location.ToString());
+      auto [it, added] = index.try_emplace(key, result.ops.size());
+      if (added) {
+        result.ops.push_back({op->node, op->name, op->location, 0, {}});
+        exports.emplace_back();
+      }
+      ProfileInputOp& entry = result.ops[it->second];
+      entry.samples += line.samples;
+      // A node is where its first op is.
+      if (op->location.line < entry.location.line) {
+        entry.op_name = op->name;
+        entry.location = op->location;
+      }
+      auto& per_export = exports[it->second];
+      const std::string_view name = ex.export_view.name();
+      auto seen = std::find_if(per_export.begin(), per_export.end(),
+                               [&](const auto& e) { return e.first == name; });
+      if (seen == per_export.end()) {
+        per_export.emplace_back(name, line.samples);
+      } else {
+        seen->second += line.samples;
+      }
+    }
+  }
+  for (size_t i = 0; i < result.ops.size(); ++i) {
+    std::stable_sort(
+        exports[i].begin(), exports[i].end(),
+        [](const auto& a, const auto& b) { return a.second > b.second; });
+    for (const auto& [name, samples] : exports[i]) {
+      result.ops[i].exports.push_back(name);
+    }
+  }
+  std::stable_sort(result.ops.begin(), result.ops.end(),
+                   [](const ProfileInputOp& a, const ProfileInputOp& b) {
+                     return a.samples > b.samples;
+                   });
+  return result;
+}
+
+uint64_t UnplacedSamples(const ProfileExport& ex) {
+  uint64_t unplaced = 0;
+  for (const ProfileLine& line : ex.lines) {
+    if (!line.line || !FindLineOp(ex.export_view, line.path, line.line)) {
+      unplaced += line.samples;
+    }
+  }
+  return unplaced;
 }
 
 std::string DescribeSampling(const Profile& profile) {
@@ -107,9 +183,12 @@ std::string DescribeSampling(const Profile& profile) {
   return "";
 }
 
-std::string FormatProfileTable(const Module& module, const Profile& profile,
-                               std::string_view function,
-                               const ProfileReportOptions& options) {
+namespace {
+
+/// The tables' first lines: how many samples, how they were taken, host
+/// time, and DescribeSampling's advice.
+std::string FormatProfileHeader(const Profile& profile,
+                                std::string_view function) {
   std::string out = StrCat("profile of ", Printable(function), ": ",
                            profile.samples, " samples");
   if (profile.sampling) {
@@ -131,6 +210,26 @@ std::string FormatProfileTable(const Module& module, const Profile& profile,
   }
   out += "\n";
   out += DescribeSampling(profile);
+  return out;
+}
+
+/// "12.3 ms": the CPU time `samples` stand for, each its share of the
+/// sampled threads' CPU time; empty without it.
+std::string CpuTime(const Profile& profile, uint64_t samples) {
+  const uint64_t taken = profile.samples + profile.dropped_samples;
+  if (!profile.sampling || taken == 0) return "";
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.3g ms",
+                1e3 * profile.sampling->cpu_seconds * samples / taken);
+  return text;
+}
+
+}  // namespace
+
+std::string FormatProfileTable(const Module& module, const Profile& profile,
+                               std::string_view function,
+                               const ProfileReportOptions& options) {
+  std::string out = FormatProfileHeader(profile, function);
   SourceLines texts(module);
   for (const ProfileExport& ex : profile.exports) {
     out += StrCat("  ", Percent(ex.samples, profile.samples), "  ", ex.samples,
@@ -144,10 +243,9 @@ std::string FormatProfileTable(const Module& module, const Profile& profile,
         continue;
       }
       out += StrCat(Printable(line.path), ":", line.line, "  ");
-      if (std::optional<InputNodeView> node =
-              FindLineNode(ex.export_view, line.path, line.line)) {
-        out += DescribeNode(*node) + "  ";
-      }
+      std::optional<FusedOpView> op =
+          FindLineOp(ex.export_view, line.path, line.line);
+      if (op && op->node.known()) out += DescribeNode(op->node) + "  ";
       out +=
           StrCat(line.source == kNoSource ? std::string("(text not embedded)")
                                           : texts.Get(line.source, line.line),
@@ -158,40 +256,85 @@ std::string FormatProfileTable(const Module& module, const Profile& profile,
                     " more lines)\n");
     }
   }
-  // Lines of an imported model's program stand for its nodes: their
-  // samples summed per node, across dispatches.
-  std::vector<std::pair<std::string, uint64_t>> nodes;
-  for (const ProfileExport& ex : profile.exports) {
-    for (const ProfileLine& line : ex.lines) {
-      std::optional<InputNodeView> node =
-          line.line ? FindLineNode(ex.export_view, line.path, line.line)
-                    : std::nullopt;
-      if (!node) continue;
-      const std::string name = DescribeNode(*node);
-      auto found = std::find_if(nodes.begin(), nodes.end(),
-                                [&](const auto& n) { return n.first == name; });
-      if (found == nodes.end()) {
-        nodes.emplace_back(name, line.samples);
-      } else {
-        found->second += line.samples;
-      }
+  // Lines of the input program stand for its ops (an imported model's
+  // for its nodes): their samples summed per op, across dispatches.
+  const ProfileInputOps by_op = ProfileByInputOp(profile);
+  if (!by_op.ops.empty()) {
+    const bool model = by_op.ops.front().node.known();
+    out += model ? "  hottest nodes of the model\n" : "  hottest input ops\n";
+    for (size_t n = 0; n < by_op.ops.size() && n < options.top_lines; ++n) {
+      out += StrCat("    ", Percent(by_op.ops[n].samples, profile.samples),
+                    "  ", by_op.ops[n].samples, " samples  ",
+                    DescribeInputOp(by_op.ops[n]), "\n");
     }
-  }
-  if (!nodes.empty()) {
-    std::stable_sort(
-        nodes.begin(), nodes.end(),
-        [](const auto& a, const auto& b) { return a.second > b.second; });
-    out += "  hottest nodes of the model\n";
-    for (size_t n = 0; n < nodes.size() && n < options.top_lines; ++n) {
-      out += StrCat("    ", Percent(nodes[n].second, profile.samples), "  ",
-                    nodes[n].second, " samples  ", nodes[n].first, "\n");
+    if (by_op.ops.size() > options.top_lines) {
+      out += StrCat("    (", by_op.ops.size() - options.top_lines, " more ",
+                    model ? "nodes" : "ops", ")\n");
     }
-    if (nodes.size() > options.top_lines) {
+    if (by_op.unplaced_samples) {
       out +=
-          StrCat("    (", nodes.size() - options.top_lines, " more nodes)\n");
+          StrCat("    ", Percent(by_op.unplaced_samples, profile.samples), "  ",
+                 by_op.unplaced_samples, " samples  in kernels, on no ",
+                 model ? "node" : "input op", "'s line\n");
     }
   }
   if (profile.exports.empty() && profile.samples > 0) {
+    out +=
+        "  no samples in kernels (does the module carry its address -> "
+        "line table? recompile it with this kiln)\n";
+  }
+  return out;
+}
+
+std::string FormatInputOpTable(const Profile& profile,
+                               std::string_view function) {
+  std::string out = FormatProfileHeader(profile, function);
+  const ProfileInputOps by_op = ProfileByInputOp(profile);
+  const bool model = !by_op.ops.empty() && by_op.ops.front().node.known();
+  out += StrCat("  by ", model ? "node of the model" : "input op", ": ",
+                by_op.ops.size(), model ? " nodes" : " ops", " with samples\n");
+  // Columns: share, samples, CPU time, the op, its dispatches.
+  std::vector<std::array<std::string, 4>> rows;
+  std::array<size_t, 4> widths = {6, 7, 8, model ? 4 : 2};
+  rows.push_back({"share", "samples", "CPU time", model ? "node" : "op"});
+  for (const ProfileInputOp& op : by_op.ops) {
+    rows.push_back({Percent(op.samples, profile.samples, false),
+                    StrCat(op.samples), CpuTime(profile, op.samples),
+                    DescribeInputOp(op)});
+  }
+  for (const auto& row : rows) {
+    for (size_t c = 0; c < widths.size(); ++c) {
+      widths[c] = std::max(widths[c], row[c].size());
+    }
+  }
+  widths[3] = std::min<size_t>(widths[3], 60);
+  const bool timed = profile.sampling.has_value();
+  for (size_t r = 0; r < rows.size(); ++r) {
+    std::string line = "    ";
+    for (size_t c = 0; c < 3; ++c) {
+      if (c == 2 && !timed) continue;
+      line +=
+          std::string(widths[c] - rows[r][c].size(), ' ') + rows[r][c] + "  ";
+    }
+    line += rows[r][3];
+    line +=
+        std::string(widths[3] - std::min(widths[3], rows[r][3].size()), ' ') +
+        "  ";
+    if (r == 0) {
+      line += "dispatches";
+    } else {
+      const ProfileInputOp& op = by_op.ops[r - 1];
+      for (size_t e = 0; e < op.exports.size(); ++e) {
+        line += StrCat(e ? ", " : "", Printable(op.exports[e]));
+      }
+    }
+    out += line + "\n";
+  }
+  out += StrCat("  on no ", model ? "node" : "input op",
+                "'s line: ", by_op.unplaced_samples, " samples (",
+                Percent(by_op.unplaced_samples, by_op.kernel_samples, false),
+                " of the ", by_op.kernel_samples, " in kernels)\n");
+  if (by_op.kernel_samples == 0 && profile.samples > 0) {
     out +=
         "  no samples in kernels (does the module carry its address -> "
         "line table? recompile it with this kiln)\n";
@@ -212,9 +355,12 @@ std::string FormatCollapsedStacks(const Profile& profile,
       }
       // A model's node is a frame of its own above its lines.
       std::string frames = stack;
-      if (std::optional<InputNodeView> node =
-              FindLineNode(ex.export_view, line.path, line.line)) {
-        frames += ";" + Frame(node->name);
+      if (std::optional<FusedOpView> op =
+              FindLineOp(ex.export_view, line.path, line.line)) {
+        frames +=
+            ";" + Frame(op->node.known()
+                            ? op->node.name
+                            : StrCat(op->name, "@", op->location.ToString()));
       }
       out += StrCat(frames, ";", Frame(line.path), ":", line.line, " ",
                     line.samples, "\n");

@@ -7,9 +7,10 @@
 // RUN: not kiln-compile %s --executable-debug-level=3 --executable-capture-stages=1.configured,9.later -o %t.kiln 2>&1 | FileCheck %s --check-prefix=BAD-STAGE
 // RUN: not kiln-compile %s --executable-debug-level=4 -o %t.kiln 2>&1 | FileCheck %s --check-prefix=BAD-LEVEL
 
-// Provenance is always computed; only level 3 captures texts.
-// LEVEL2: #[[EXP:.+]] = loc("{{.*}}debug_levels_ir.mlir":{{[0-9]+}}:8)
-// LEVEL2: #[[PROV:.+]] = loc("linalg.generic"(#[[EXP]]))
+// Provenance is always computed, naming the op as the program wrote it;
+// only level 3 captures texts.
+// LEVEL2: #[[EXP:.+]] = loc("{{.*}}debug_levels_ir.mlir":[[# @LINE + 18]]:8)
+// LEVEL2: #[[PROV:.+]] = loc("linalg.exp"(#[[EXP]]))
 // LEVEL2: kiln.executable.export @main_dispatch_0_elementwise_16_f32
 // LEVEL2-SAME: kiln.provenance = [#[[PROV]]]
 // LEVEL2-NOT: kiln.sources

@@ -45,6 +45,7 @@
 #include "kiln/module.h"
 #include "kiln/output_files.h"
 #include "kiln/printable.h"
+#include "kiln/profile_report.h"
 #include "kiln/profiler.h"
 #include "kiln/status.h"
 #include "kiln/tensor.h"
@@ -384,6 +385,9 @@ struct Report {
   std::optional<kiln::ProfileSampling> sampling;
   uint64_t samples = 0;  // taken, kept or dropped
   double hz_reached = 0;
+  /// --profile-by=node with --benchmark_format=json: the samples per input
+  /// op, reported in the JSON.
+  std::optional<kiln::ProfileInputOps> by_input_op;
 };
 
 // Google Benchmark prints its context to stderr above the console table.
@@ -506,6 +510,31 @@ std::string FormatJson(const Report& report, const std::vector<Row>& rows) {
         {"threads", report.sampling->threads},
         {"cpu_seconds", report.sampling->cpu_seconds},
         {"samples", report.samples}};
+  }
+  if (report.sampling && report.by_input_op) {
+    // Each sample stands for its share of the sampled threads' CPU time.
+    const double seconds_per_sample =
+        report.samples ? report.sampling->cpu_seconds / report.samples : 0;
+    ordered_json ops = ordered_json::array();
+    for (const kiln::ProfileInputOp& op : report.by_input_op->ops) {
+      ordered_json entry;
+      if (op.node.known()) {
+        entry["node"] = op.node.name;
+        entry["op_type"] = op.node.op_type;
+      } else {
+        entry["op"] = op.op_name;
+      }
+      entry["location"] = op.location.ToString();
+      entry["samples"] = op.samples;
+      entry["cpu_seconds"] = seconds_per_sample * op.samples;
+      entry["dispatches"] = op.exports;
+      ops.push_back(std::move(entry));
+    }
+    context["kiln_profile"]["input_ops"] = std::move(ops);
+    context["kiln_profile"]["kernel_samples"] =
+        report.by_input_op->kernel_samples;
+    context["kiln_profile"]["unplaced_samples"] =
+        report.by_input_op->unplaced_samples;
   }
   ordered_json benchmarks = ordered_json::array();
   for (const Row& row : rows) {
@@ -637,9 +666,18 @@ kiln::Status Run(const Options& options, const char* executable,
     report.sampling = profile.sampling;
     report.samples = profile.samples + profile.dropped_samples;
     report.hz_reached = profile.hz_reached();
-    if (options.run.profile.table) kiln::tools::Print("\n");
-    KILN_RETURN_IF_ERROR(kiln::tools::WriteProfileReport(
-        options.run.profile, *module, profile, signature.name));
+    const kiln::tools::ProfileFlags& flags = options.run.profile;
+    if (flags.table || (flags.by_input_op && !options.json)) {
+      kiln::tools::Print("\n");
+    }
+    if (flags.by_input_op && options.json) {
+      KILN_ASSIGN_OR_RETURN(const kiln::Profile shown,
+                            kiln::tools::ShownProfile(flags, *module, profile));
+      report.by_input_op = kiln::ProfileByInputOp(shown);
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln::tools::WriteProfileReport(flags, *module, profile, signature.name,
+                                        /*print_by_input_op=*/!options.json));
   }
 
   if (!options.json && options.out_path.empty()) {

@@ -371,6 +371,7 @@ json ExportJson(const kiln::ExportView& ex) {
     const kiln::FusedOpView op = ex.provenance(p);
     json entry = {{"op", std::string(op.name)},
                   {"location", LocationJson(op.location)}};
+    if (op.last_line > op.location.line) entry["last_line"] = op.last_line;
     if (op.node.known()) entry["node"] = NodeJson(op.node);
     provenance.push_back(entry);
   }

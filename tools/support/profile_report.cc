@@ -12,6 +12,16 @@
 
 namespace kiln::tools {
 
+namespace {
+
+/// The stage the samples are shown at: --profile-stage's, else the input's
+/// for --profile-by=node; empty: the line table's own.
+std::string_view RolledUpStage(const ProfileFlags& flags) {
+  return flags.stage.empty() && flags.by_input_op ? kInputStage : flags.stage;
+}
+
+}  // namespace
+
 StatusOr<bool> ParseProfileFlag(std::string_view name, std::string_view value,
                                 ProfileFlags* flags) {
   if (name == "profile") {
@@ -40,6 +50,15 @@ StatusOr<bool> ParseProfileFlag(std::string_view name, std::string_view value,
     flags->stage = std::string(value);
     return true;
   }
+  if (name == "profile-by") {
+    if (value != "node" && value != "dispatch") {
+      return InvalidArgumentError(
+          "--profile-by expects node (per input op) or dispatch, got '", value,
+          "'");
+    }
+    flags->by_input_op = value == "node";
+    return true;
+  }
   if (name == "profile-output") {
     if (value.empty()) {
       return InvalidArgumentError(
@@ -60,8 +79,8 @@ Status StartProfile(const ProfileFlags& flags, const Module& module,
     }
     return OkStatus();
   }
-  if (!flags.stage.empty()) {
-    KILN_RETURN_IF_ERROR(RollUpProfile(module, Profile(), flags.stage).status(),
+  if (const std::string_view stage = RolledUpStage(flags); !stage.empty()) {
+    KILN_RETURN_IF_ERROR(RollUpProfile(module, Profile(), stage).status(),
                          "--profile-stage");
   }
   ProfilerOptions options;
@@ -75,17 +94,22 @@ Status StartProfile(const ProfileFlags& flags, const Module& module,
   return OkStatus();
 }
 
-Status WriteProfileReport(const ProfileFlags& flags, const Module& module,
-                          const Profile& sampled, std::string_view function) {
-  Profile rolled_up;
-  if (!flags.stage.empty()) {
-    StatusOr<Profile> rolled = RollUpProfile(module, sampled, flags.stage);
-    if (!rolled.ok()) {
-      return std::move(rolled).status().Prepend("--profile-stage");
-    }
-    rolled_up = std::move(rolled).value();
+StatusOr<Profile> ShownProfile(const ProfileFlags& flags, const Module& module,
+                               const Profile& sampled) {
+  const std::string_view stage = RolledUpStage(flags);
+  if (stage.empty()) return sampled;
+  StatusOr<Profile> rolled = RollUpProfile(module, sampled, stage);
+  if (!rolled.ok()) {
+    return std::move(rolled).status().Prepend("--profile-stage");
   }
-  const Profile& profile = flags.stage.empty() ? sampled : rolled_up;
+  return rolled;
+}
+
+Status WriteProfileReport(const ProfileFlags& flags, const Module& module,
+                          const Profile& sampled, std::string_view function,
+                          bool print_by_input_op) {
+  KILN_ASSIGN_OR_RETURN(const Profile profile,
+                        ShownProfile(flags, module, sampled));
   if (GetTracer().enabled()) GetTracer().AddProfile(module, profile);
   if (!flags.output.empty()) {
     KILN_RETURN_IF_ERROR(
@@ -93,8 +117,10 @@ Status WriteProfileReport(const ProfileFlags& flags, const Module& module,
                             FormatCollapsedStacks(profile, function)),
         "--profile-output");
   }
-  if (flags.table) {
-    Print(FormatProfileTable(module, profile, function, {}));
+  if (flags.table || (flags.by_input_op && print_by_input_op)) {
+    Print(flags.by_input_op
+              ? FormatInputOpTable(profile, function)
+              : FormatProfileTable(module, profile, function, {}));
     KILN_RETURN_IF_ERROR(FlushStdout(), "cannot print the profile");
   }
   return OkStatus();

@@ -22,18 +22,20 @@
 
 namespace kiln::tools {
 
-/// --profile[=HZ], --profile-output=FILE and --profile-stage=STAGE as given.
+/// --profile[=HZ], --profile-output=FILE, --profile-stage=STAGE and
+/// --profile-by=dispatch|node as given.
 struct ProfileFlags {
   bool table = false;  // --profile
+  bool by_input_op = false;  // --profile-by=node
   uint32_t hz = ProfilerOptions().hz;
   std::string output;  // --profile-output
   /// --profile-stage: the stage whose lines the samples are rolled up to
   /// (a captured stage or kInputStage); empty: the line table's own.
   std::string stage;
-  bool enabled() const { return table || !output.empty(); }
+  bool enabled() const { return table || by_input_op || !output.empty(); }
 };
 
-/// Reads flag `name` into `flags` if it is one of the three (run_flags.h
+/// Reads flag `name` into `flags` if it is one of the four (run_flags.h
 /// declares them); false for any other flag.
 StatusOr<bool> ParseProfileFlag(std::string_view name, std::string_view value,
                                 ProfileFlags* flags);
@@ -44,11 +46,18 @@ StatusOr<bool> ParseProfileFlag(std::string_view name, std::string_view value,
 Status StartProfile(const ProfileFlags& flags, const Module& module,
                     ThreadPool* pool, std::unique_ptr<Profiler>* profiler);
 
-/// Writes --profile-output's file and prints --profile's table on stdout,
-/// both at the lines of --profile-stage, and hands the same profile to the
-/// process's tracer (the chrome trace shows it).
+/// `sampled` at the lines the flags show it at: --profile-stage's, else the
+/// input's for --profile-by=node, else the line table's own.
+StatusOr<Profile> ShownProfile(const ProfileFlags& flags, const Module& module,
+                               const Profile& sampled);
+
+/// Writes --profile-output's file and prints --profile's table on stdout
+/// (per input op for --profile-by=node, unless `print_by_input_op` is false:
+/// the caller reports it otherwise), all at ShownProfile's lines, and hands
+/// the same profile to the process's tracer (the chrome trace shows it).
 Status WriteProfileReport(const ProfileFlags& flags, const Module& module,
-                          const Profile& profile, std::string_view function);
+                          const Profile& sampled, std::string_view function,
+                          bool print_by_input_op = true);
 
 }  // namespace kiln::tools
 

@@ -79,6 +79,15 @@ constexpr RunFlagInfo kRunFlags[] = {
      "                        back through the module's cross-stage line\n"
      "                        maps; a line that came from several splits its\n"
      "                        samples evenly among them\n"},
+    {kProfileFlags,
+     {"profile-by", true},
+     "  --profile-by=node     print --profile's samples per input op instead:\n"
+     "                        every op (an imported model's node) with\n"
+     "                        samples, fused into a dispatch or not, with its\n"
+     "                        CPU time, share, op type and dispatches, and\n"
+     "                        the share on no op's line (at the input's\n"
+     "                        lines unless --profile-stage says otherwise);\n"
+     "                        =dispatch (the default) prints per export\n"},
     {kGuardPagesFlag,
      {"guard-pages"},
      "  --guard-pages         place every input and result (and every buffer\n"

@@ -236,3 +236,31 @@ func.func @main(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
   }
   return %0 : tensor<?x8xf32>
 }
+
+// -----
+
+// Tests that provenance names each fused op as the input program wrote it
+// (kiln.input_ops): the generic that was a linalg.add, and the op fused
+// into it, by their own names and locations.
+//       CHECK: #[[ADD:.+]] = loc("add.mlir":4:8)
+//       CHECK: #[[EXP:.+]] = loc("add.mlir":5:8)
+//       CHECK: #[[ADD_OP:.+]] = loc("linalg.add"(#[[ADD]]))
+//       CHECK: #[[EXP_OP:.+]] = loc("linalg.exp"(#[[EXP]]))
+//       CHECK: kiln.executable.export @renamed_dispatch_0_elementwise_8_f32
+//  CHECK-SAME:   kiln.provenance = [#[[ADD_OP]], #[[EXP_OP]]]
+module attributes {kiln.input_ops = [loc("linalg.add"("add.mlir":4:8)), loc("linalg.exp"("add.mlir":5:8))]} {
+  func.func @renamed(%a: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = kiln.dispatch.region -> (tensor<8xf32>) {
+      %e = tensor.empty() : tensor<8xf32>
+      %n = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+          ins(%a : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+      ^bb0(%x: f32, %o: f32):
+        %y = arith.addf %x, %x : f32
+        %z = math.exp %y : f32
+        linalg.yield %z : f32
+      } -> tensor<8xf32> loc(fused["add.mlir":4:8, "add.mlir":5:8])
+      kiln.return %n : tensor<8xf32>
+    }
+    return %0 : tensor<8xf32>
+  }
+}

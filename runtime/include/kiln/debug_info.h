@@ -43,7 +43,6 @@ struct SourceLocationView {
   std::string ToString() const;
 };
 
-/// An op of the input program computed by a dispatch (level >= 2).
 /// The node of an imported model (ONNX) an input op stands for; all empty
 /// for ops of a program written as MLIR.
 struct InputNodeView {
@@ -54,10 +53,14 @@ struct InputNodeView {
   bool known() const { return !name.empty() || !op_type.empty(); }
 };
 
+/// An op of the input program computed by a dispatch (level >= 2).
 struct FusedOpView {
   std::string_view name;  // e.g. "linalg.matmul"
   SourceLocationView location;
   InputNodeView node;
+  /// The last line of the op's text (its regions); location.line for an op
+  /// on one line, and in modules that do not record it.
+  uint32_t last_line = 0;
 };
 
 /// Where an export's entry function stands in one captured stage text.

@@ -1,0 +1,120 @@
+//===- profile_report_test.cc - A profile per input op --------------------===//
+
+#include "kiln/profile_report.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "module/module_test_util.h"
+
+namespace kiln {
+namespace {
+
+namespace fb = kiln::fb;
+using testing::DebugModuleSpec;
+using testing::FusedOp;
+using testing::LoadSpec;
+using testing::Location;
+
+fb::FusedOpT SpanningOp(std::string name, uint32_t line, uint32_t last_line) {
+  fb::FusedOpT op = FusedOp(std::move(name), Location("model.mlir", line, 3));
+  op.last_line = last_line;
+  return op;
+}
+
+// add_f32 computes a linalg.generic spanning model.mlir lines 2-6 with a
+// linalg.exp on line 4 fused into it; fail computes the same exp.
+std::shared_ptr<const Module> ModuleWithSpans() {
+  fb::ModuleT spec = DebugModuleSpec(KILN_TEST_LIBRARY_1);
+  auto& add = *spec.executables[0]->exports[0];
+  add.provenance.clear();
+  add.provenance.push_back(
+      std::make_unique<fb::FusedOpT>(SpanningOp("linalg.generic", 2, 6)));
+  add.provenance.push_back(
+      std::make_unique<fb::FusedOpT>(SpanningOp("linalg.exp", 4, 0)));
+  auto& fail = *spec.executables[0]->exports[1];
+  fail.provenance.push_back(
+      std::make_unique<fb::FusedOpT>(SpanningOp("linalg.exp", 4, 0)));
+  StatusOr<std::shared_ptr<const Module>> module =
+      LoadSpec(std::move(spec), {.load_libraries = false});
+  EXPECT_TRUE(module.ok()) << module.status().ToString();
+  return module.ok() ? *module : nullptr;
+}
+
+TEST(ProfileByInputOpTest, FindsTheInnermostOpWhoseTextSpansALine) {
+  std::shared_ptr<const Module> module = ModuleWithSpans();
+  ASSERT_TRUE(module);
+  const ExportView add = module->GetExport(0, 0).value();
+  EXPECT_EQ(FindLineOp(add, "model.mlir", 2)->name, "linalg.generic");
+  EXPECT_EQ(FindLineOp(add, "model.mlir", 4)->name, "linalg.exp");
+  // A line of the generic's body that is no op of its own.
+  EXPECT_EQ(FindLineOp(add, "model.mlir", 5)->name, "linalg.generic");
+  EXPECT_EQ(FindLineOp(add, "model.mlir", 6)->last_line, 6u);
+  EXPECT_FALSE(FindLineOp(add, "model.mlir", 7));
+  EXPECT_FALSE(FindLineOp(add, "other.mlir", 4));
+}
+
+TEST(ProfileByInputOpTest, SumsEachOpAcrossDispatchesAndCountsTheRest) {
+  std::shared_ptr<const Module> module = ModuleWithSpans();
+  ASSERT_TRUE(module);
+  Profile profile;
+  profile.samples = 40;
+  profile.host_samples = 5;
+  ProfileExport& add = profile.exports.emplace_back();
+  add.export_view = module->GetExport(0, 0).value();
+  add.samples = 30;
+  add.lines = {{kNoSource, 5, 12, "model.mlir"},
+               {kNoSource, 4, 8, "model.mlir"},
+               {kNoSource, 9, 3, "model.mlir"},
+               {kNoSource, 0, 2, {}},
+               {kNoSource, 2, 5, "model.mlir"}};
+  ProfileExport& fail = profile.exports.emplace_back();
+  fail.export_view = module->GetExport(0, 1).value();
+  fail.samples = 5;
+  fail.lines = {{kNoSource, 4, 5, "model.mlir"}};
+
+  const ProfileInputOps by_op = ProfileByInputOp(profile);
+  ASSERT_EQ(by_op.ops.size(), 2u);
+  EXPECT_EQ(by_op.ops[0].op_name, "linalg.generic");
+  EXPECT_EQ(by_op.ops[0].samples, 17u);
+  EXPECT_EQ(by_op.ops[0].exports, std::vector<std::string_view>{"add_f32"});
+  EXPECT_EQ(by_op.ops[1].op_name, "linalg.exp");
+  EXPECT_EQ(by_op.ops[1].samples, 13u);
+  EXPECT_EQ(by_op.ops[1].location.ToString(), "model.mlir:4:3");
+  EXPECT_EQ(by_op.ops[1].exports,
+            (std::vector<std::string_view>{"add_f32", "fail"}));
+  EXPECT_EQ(by_op.kernel_samples, 35u);
+  EXPECT_EQ(by_op.unplaced_samples, 5u);
+  EXPECT_EQ(UnplacedSamples(profile.exports[0]), 5u);
+  EXPECT_EQ(UnplacedSamples(profile.exports[1]), 0u);
+
+  std::string table = FormatInputOpTable(profile, "main");
+  EXPECT_NE(table.find("    share  samples  op                                "
+                       "dispatches\n"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("by input op: 2 ops with samples"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("42.5%       17  linalg.generic at model.mlir:2:3  "
+                       "add_f32\n"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("on no input op's line: 5 samples (14.3% of the 35 in "
+                       "kernels)"),
+            std::string::npos)
+      << table;
+
+  // Sampled: each sample is its share of the threads' CPU time.
+  profile.sampling =
+      ProfileSampling{ProfileClock::kCpuClockEvent, 1000, 2, 0.040};
+  table = FormatInputOpTable(profile, "main");
+  EXPECT_NE(table.find("42.5%       17     17 ms  linalg.generic at "
+                       "model.mlir:2:3  add_f32\n"),
+            std::string::npos)
+      << table;
+}
+
+}  // namespace
+}  // namespace kiln

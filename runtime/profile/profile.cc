@@ -6,9 +6,11 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 #include "kiln/profiler.h"
+#include "kiln/status.h"
 
 namespace kiln {
 
@@ -109,6 +111,86 @@ class RollUp {
 double Profile::hz_reached() const {
   if (!sampling || sampling->cpu_seconds <= 0) return 0;
   return static_cast<double>(samples + dropped_samples) / sampling->cpu_seconds;
+}
+
+std::optional<FusedOpView> FindLineOp(const ExportView& ex,
+                                      std::string_view path, uint32_t line) {
+  std::optional<FusedOpView> found;
+  for (uint32_t p = 0; p < ex.provenance_count(); ++p) {
+    const FusedOpView op = ex.provenance(p);
+    if (op.location.line <= line && line <= op.last_line &&
+        op.location.file == path &&
+        (!found || op.location.line > found->location.line)) {
+      found = op;
+    }
+  }
+  return found;
+}
+
+ProfileInputOps ProfileByInputOp(const Profile& profile) {
+  ProfileInputOps result;
+  // An op's (or node's) entry, and its samples per export.
+  std::unordered_map<std::string, size_t> index;
+  std::vector<std::vector<std::pair<std::string_view, uint64_t>>> exports;
+  for (const ProfileExport& ex : profile.exports) {
+    result.kernel_samples += ex.samples;
+    for (const ProfileLine& line : ex.lines) {
+      std::optional<FusedOpView> op =
+          line.line ? FindLineOp(ex.export_view, line.path, line.line)
+                    : std::nullopt;
+      if (!op) {
+        result.unplaced_samples += line.samples;
+        continue;
+      }
+      const std::string key = op->node.known()
+                                  ? StrCat("node\n", op->node.name)
+                                  : StrCat("op\n", op->location.ToString());
+      auto [it, added] = index.try_emplace(key, result.ops.size());
+      if (added) {
+        result.ops.push_back({op->node, op->name, op->location, 0, {}});
+        exports.emplace_back();
+      }
+      ProfileInputOp& entry = result.ops[it->second];
+      entry.samples += line.samples;
+      // A node is where its first op is.
+      if (op->location.line < entry.location.line) {
+        entry.op_name = op->name;
+        entry.location = op->location;
+      }
+      auto& per_export = exports[it->second];
+      const std::string_view name = ex.export_view.name();
+      auto seen = std::find_if(per_export.begin(), per_export.end(),
+                               [&](const auto& e) { return e.first == name; });
+      if (seen == per_export.end()) {
+        per_export.emplace_back(name, line.samples);
+      } else {
+        seen->second += line.samples;
+      }
+    }
+  }
+  for (size_t i = 0; i < result.ops.size(); ++i) {
+    std::stable_sort(
+        exports[i].begin(), exports[i].end(),
+        [](const auto& a, const auto& b) { return a.second > b.second; });
+    for (const auto& [name, samples] : exports[i]) {
+      result.ops[i].exports.push_back(name);
+    }
+  }
+  std::stable_sort(result.ops.begin(), result.ops.end(),
+                   [](const ProfileInputOp& a, const ProfileInputOp& b) {
+                     return a.samples > b.samples;
+                   });
+  return result;
+}
+
+uint64_t UnplacedSamples(const ProfileExport& ex) {
+  uint64_t unplaced = 0;
+  for (const ProfileLine& line : ex.lines) {
+    if (!line.line || !FindLineOp(ex.export_view, line.path, line.line)) {
+      unplaced += line.samples;
+    }
+  }
+  return unplaced;
 }
 
 StatusOr<Profile> RollUpProfile(const Module& module, const Profile& profile,

@@ -53,6 +53,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -162,6 +163,43 @@ inline constexpr std::string_view kInputStage = "input";
 /// kInputStage. Fails if the module has no such stage.
 StatusOr<Profile> RollUpProfile(const Module& module, const Profile& profile,
                                 std::string_view stage);
+
+/// The input op of `ex`'s provenance that input line `path`:`line` lies in:
+/// the innermost whose text spans it, so that the lines of an op's body
+/// are its own (a profile rolled up to the input stage has such lines).
+std::optional<FusedOpView> FindLineOp(const ExportView& ex,
+                                      std::string_view path, uint32_t line);
+
+/// The samples of one input op, or of one node of an imported model (ONNX),
+/// whatever dispatches it was fused into.
+struct ProfileInputOp {
+  /// The node (known() for a model's node), else the op as the program
+  /// wrote it, at its location.
+  InputNodeView node;
+  std::string_view op_name;
+  SourceLocationView location;
+  uint64_t samples = 0;
+  /// The exports its samples fell in, most samples first.
+  std::vector<std::string_view> exports;
+};
+
+/// A profile per input op.
+struct ProfileInputOps {
+  /// Ops with samples, most first.
+  std::vector<ProfileInputOp> ops;
+  /// Samples in the module's kernels, and those of them on no input op's
+  /// line (code the line table names no line for, or a line no op of the
+  /// export's provenance spans).
+  uint64_t kernel_samples = 0;
+  uint64_t unplaced_samples = 0;
+};
+
+/// `profile`, rolled up to the input program's lines, per input op: each
+/// line's samples go to FindLineOp's op, and a node's ops count as one.
+ProfileInputOps ProfileByInputOp(const Profile& profile);
+
+/// The samples of `ex` on no input op's line (see ProfileInputOps).
+uint64_t UnplacedSamples(const ProfileExport& ex);
 
 class Profiler {
  public:

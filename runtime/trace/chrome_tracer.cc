@@ -8,7 +8,8 @@
 // "kilnSourcesOmitted" with the reason); with a profile, each export's
 // hottest lines are an instant event and, as data, under "kilnProfile", and
 // how the samples were taken (clock, rate asked and reached) under
-// "kilnSampling".
+// "kilnSampling"; each input op (a model's node) gets a track of its own,
+// in a process "kiln input ops", as long as its sampled CPU time.
 // Perfetto and chrome://tracing ignore those keys.
 //
 // Events stream to the file: each thread records its events into a buffer
@@ -194,11 +195,12 @@ class ChromeTracer final : public Tracer {
   /// with the clock and rates of Profile::sampling under "kilnSampling". The
   /// events of a run already streamed to the file, so the lines go once
   /// per export rather than into every dispatch event's args.
-  void AddProfile(const Module&, const Profile& profile) override {
+  void AddProfile(const Module& module, const Profile& profile) override {
     std::lock_guard<std::mutex> lock(mutex_);
     // Ticks now, nanoseconds at Flush: only the writer, or Flush while it
     // waits, converts (the first conversion fixes the clock's rate).
     const uint64_t now = clock_.Ticks();
+    AddInputOpTracks(module, profile, now);
     for (const ProfileExport& ex : profile.exports) {
       std::string lines = "[";
       for (size_t i = 0; i < ex.lines.size() && i < kProfileTopLines; ++i) {
@@ -253,6 +255,61 @@ class ChromeTracer final : public Tracer {
       profile_sampling_ +=
           StrCat(numbers, ",\"samples\":", profile.samples,
                  ",\"dropped_samples\":", profile.dropped_samples, "}");
+    }
+  }
+
+  /// A track per input op (a model's node) in a process of its own, each
+  /// with one event as long as the op's sampled CPU time, whatever
+  /// dispatches it was fused into, and one for the samples on no op's line.
+  void AddInputOpTracks(const Module& module, const Profile& profile,
+                        uint64_t now) {
+    StatusOr<Profile> at_input = RollUpProfile(module, profile, kInputStage);
+    if (!at_input.ok() || !profile.sampling) return;
+    const ProfileInputOps by_op = ProfileByInputOp(*at_input);
+    if (by_op.ops.empty()) return;
+    const uint64_t taken = profile.samples + profile.dropped_samples;
+    const double us_per_sample =
+        taken ? 1e6 * profile.sampling->cpu_seconds / taken : 0;
+    auto add_track = [&](uint32_t tid, std::string_view name, uint64_t samples,
+                         std::string args) {
+      char dur[32];
+      std::snprintf(dur, sizeof(dur), "%.3f", us_per_sample * samples);
+      std::string event =
+          StrCat(",\n{\"ph\":\"M\",\"pid\":2,\"tid\":", tid,
+                 ",\"name\":\"thread_name\",\"args\":{\"name\":");
+      AppendJsonString(&event, name);
+      event += StrCat("}},\n{\"ph\":\"X\",\"cat\":\"kiln.input_op\",\"pid\":2,",
+                      "\"tid\":", tid, ",\"name\":");
+      AppendJsonString(&event, name);
+      event += StrCat(",\"dur\":", dur, ",\"args\":{\"samples\":", samples,
+                      ",\"of\":", profile.samples, args, "},\"ts\":");
+      profile_events_.push_back({now, std::move(event)});
+    };
+    profile_events_.push_back(
+        {now,
+         ",\n{\"ph\":\"M\",\"pid\":2,\"tid\":0,\"name\":\"process_name\","
+         "\"args\":{\"name\":\"kiln input ops (sampled CPU time)\"},\"ts\":"});
+    for (size_t i = 0; i < by_op.ops.size(); ++i) {
+      const ProfileInputOp& op = by_op.ops[i];
+      std::string args = ",\"op_type\":";
+      AppendJsonString(&args, op.node.known() ? op.node.op_type : op.op_name);
+      args += ",\"location\":";
+      AppendJsonString(&args, op.location.ToString());
+      args += ",\"dispatches\":[";
+      for (size_t e = 0; e < op.exports.size(); ++e) {
+        if (e) args += ",";
+        AppendJsonString(&args, op.exports[e]);
+      }
+      args += "]";
+      const std::string name =
+          op.node.known() ? std::string(op.node.name)
+                          : StrCat(op.op_name, " at ", op.location.ToString());
+      add_track(static_cast<uint32_t>(i + 1), name, op.samples,
+                std::move(args));
+    }
+    if (by_op.unplaced_samples) {
+      add_track(static_cast<uint32_t>(by_op.ops.size() + 1),
+                "(on no input op's line)", by_op.unplaced_samples, "");
     }
   }
 

@@ -472,6 +472,26 @@ TEST(ChromeTracerTest, ProfileShowsEachExportsHottestLinesWithTheirTexts) {
       doc["kilnSources"].contains(std::string("dbg_ex_cpu.2.translated.mlir")));
   EXPECT_TRUE(doc["kilnSources"].contains("dbg_ex_cpu.1.configured.mlir"));
   EXPECT_EQ(doc["kilnSources"].size(), 3u);
+
+  // A track per input op, as long as its CPU time (4 ms a sample here), and
+  // one for the samples on no op's line; together, the export's samples.
+  std::map<std::string, json> tracks;
+  for (const json& event : doc["traceEvents"]) {
+    if (event["cat"] == "kiln.input_op") {
+      EXPECT_EQ(event["pid"], 2);
+      tracks[event["name"]] = event;
+    }
+  }
+  ASSERT_EQ(tracks.size(), 2u);
+  const json& add = tracks["linalg.add at model.mlir:2:8"];
+  EXPECT_EQ(add["args"]["op_type"], "linalg.add");
+  EXPECT_EQ(add["args"]["dispatches"], json({"add_f32"}));
+  EXPECT_DOUBLE_EQ(add["dur"].get<double>(),
+                   4000.0 * add["args"]["samples"].get<int>());
+  const json& unplaced = tracks["(on no input op's line)"];
+  EXPECT_EQ(add["args"]["samples"].get<int>() +
+                unplaced["args"]["samples"].get<int>(),
+            30);
 }
 
 // Load and function zones point at no file: their events carry no "file"

@@ -130,6 +130,33 @@ class PyProfile {
     return lines;
   }
 
+  // The samples per input op (a model's node) at the input's lines:
+  // ([(name or None, op type or op, location, samples, CPU seconds,
+  // (dispatches...))], samples in kernels, samples on no op's line).
+  nb::tuple InputOps(size_t index) const {
+    const Entry& entry = At(index);
+    const Profile profile = AtStage(entry, std::string(kInputStage));
+    const ProfileInputOps by_op = ProfileByInputOp(profile);
+    const uint64_t taken = profile.samples + profile.dropped_samples;
+    const double seconds_per_sample =
+        profile.sampling && taken ? profile.sampling->cpu_seconds / taken : 0;
+    nb::list ops;
+    for (const ProfileInputOp& op : by_op.ops) {
+      nb::list exports;
+      for (std::string_view name : op.exports)
+        exports.append(std::string(name));
+      nb::object name = nb::none();
+      if (op.node.known())
+        name = nb::str(op.node.name.data(), op.node.name.size());
+      const std::string_view type =
+          op.node.known() ? op.node.op_type : op.op_name;
+      ops.append(nb::make_tuple(name, std::string(type), op.location.ToString(),
+                                op.samples, seconds_per_sample * op.samples,
+                                nb::tuple(exports)));
+    }
+    return nb::make_tuple(ops, by_op.kernel_samples, by_op.unplaced_samples);
+  }
+
  private:
   struct Entry {
     SampledFunction sampled;
@@ -216,7 +243,8 @@ void DefineProfiling(nb::module_& m) {
       .def("functions", &PyProfile::Functions)
       .def("table", &PyProfile::Table, nb::arg("index"), nb::arg("stage"))
       .def("folded", &PyProfile::Folded, nb::arg("index"), nb::arg("stage"))
-      .def("lines", &PyProfile::Lines, nb::arg("index"), nb::arg("stage"));
+      .def("lines", &PyProfile::Lines, nb::arg("index"), nb::arg("stage"))
+      .def("input_ops", &PyProfile::InputOps, nb::arg("index"));
 }
 
 }  // namespace kiln::python

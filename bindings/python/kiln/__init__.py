@@ -12,12 +12,13 @@ from ._dtypes import TensorType
 from ._module import Function, Module, Source, load
 from ._compile import CompileError, CompileWarning, compile  # noqa: A004
 from ._tracing import trace
-from ._profiling import ProfileLine, profile
+from ._profiling import InputOp, ProfileLine, profile
 
 __all__ = [
     "CompileError",
     "CompileWarning",
     "Function",
+    "InputOp",
     "Module",
     "ProfileLine",
     "RuntimeError",

@@ -16,6 +16,16 @@ asked for and the line's text, and the model's node (with its op type)
 that line stands for, or None."""
 
 
+InputOp = collections.namedtuple(
+    "InputOp",
+    "samples share cpu_seconds node op_type location function dispatches")
+InputOp.__doc__ = """The samples of an op of the input program (a model's
+node), whatever dispatches it was fused into: its share of the profile's
+samples and the CPU time they stand for, the node's name (None for a
+program written as MLIR), its op type (or the op's name), its location, the
+function it ran in and its dispatches."""
+
+
 class profile:
     """Samples every call made inside the `with` block with kiln's own
     sampler (kiln-run's --profile: each thread that runs kernels, at `hz`
@@ -25,6 +35,7 @@ class profile:
         with kiln.profile() as p: m.main(x)
         print(p)                          # --profile's table
         p.top_lines(stage="input")        # the hottest lines of the model's program
+        p.input_ops()                     # per node (input op), fused or not
         p.to_folded("p.folded")           # collapsed stacks (flamegraph.pl, speedscope)
 
     `stage`: a captured stage ("0.source", ...) or "input", whose lines
@@ -85,6 +96,30 @@ class profile:
                         op_type))
         lines.sort(key=lambda l: -l.samples)
         return lines[:n]
+
+    def input_ops(self):
+        """Every input op (a model's node) with samples, most first: the
+        samples at the input's lines go to the op whose text spans their
+        line (--profile-by=node)."""
+        native = self._get()
+        total = self.samples
+        ops = []
+        for i, function in enumerate(native.functions()):
+            entries, _, _ = native.input_ops(i)
+            for node, op_type, location, samples, seconds, dispatches in \
+                    entries:
+                ops.append(InputOp(samples, samples / total if total else 0.0,
+                                   seconds, node, op_type, location,
+                                   function[1], dispatches))
+        ops.sort(key=lambda op: -op.samples)
+        return ops
+
+    @property
+    def unplaced_samples(self):
+        """Samples in kernels on no input op's line."""
+        native = self._get()
+        return sum(native.input_ops(i)[2]
+                   for i in range(len(native.functions())))
 
     def to_folded(self, path, stage=None):
         """Writes the collapsed stacks (FUNCTION;EXPORT;PATH:LINE COUNT)."""

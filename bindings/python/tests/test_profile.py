@@ -59,6 +59,14 @@ def test_profile_of_a_model_names_its_nodes(tmp_path):
     hottest = p.top_lines(stage="input")[0]
     assert (hottest.node, hottest.op_type) == ("project", "MatMul")
     assert hottest.path.endswith("matmul.onnx.mlir")
+    # Per node: the matmul's samples and the CPU time they stand for.
+    ops = p.input_ops()
+    assert (ops[0].node, ops[0].op_type) == ("project", "MatMul")
+    assert ops[0].function == "main"
+    assert ops[0].dispatches and ops[0].cpu_seconds > 0
+    assert ops[0].location.startswith(hottest.path)
+    in_kernels = sum(op.samples for op in ops) + p.unplaced_samples
+    assert p.unplaced_samples <= 0.1 * in_kernels
 
 
 def test_profile_errors():

@@ -166,13 +166,13 @@ public:
     const uint64_t libraryHash = llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
         reinterpret_cast<const uint8_t *>(library.bytes.data()),
         library.bytes.size()));
+    collectInputFiles();
     auto libraryLines = serializeLibraryLines();
     std::vector<flatbuffers::Offset<fb::Library>> libraries = {
         fb::CreateLibrary(
             builder, builder.CreateString(KILN_LIBRARY_FORMAT_ELF_X86_64),
             builder.CreateString(library.cpu), libraryData, libraryHash,
             builder.CreateVectorOfStrings(library.cpuFeatures), libraryLines)};
-    collectInputFiles();
     auto [sourceFiles, sourceContents] = serializeSourceTable();
     std::vector<flatbuffers::Offset<flatbuffers::String>> stageNames;
     for (const std::string &stage : capturedStages())
@@ -321,6 +321,11 @@ private:
                 file.lineOrigins.getAs<ArrayAttr>(kLineOriginsInputFilesName))
           for (auto name : names.getAsValueRange<StringAttr>())
             paths.insert(getStoredPath(name));
+    // The files the line tables point into that the module does not embed
+    // (the input, below level 3).
+    for (const std::string &path : library.lines.paths)
+      if (!sourceIndices.count(getStoredPath(path)))
+        paths.insert(getStoredPath(path));
     for (const std::string &path : paths) {
       inputFileIndices[path] = inputFiles.size();
       inputFiles.push_back(path);
@@ -409,12 +414,22 @@ private:
   serializeLibraryLines() {
     ArrayRef<EmbeddedSources::Content> contents = sources.getContents();
     std::vector<std::optional<std::pair<uint32_t, uint32_t>>> pathSources;
+    // For a path the module does not embed: its input file, whose length
+    // the module does not know.
+    std::vector<std::optional<uint32_t>> pathInputFiles;
     for (const std::string &path : library.lines.paths) {
       auto it = sourceIndices.find(path);
       if (it == sourceIndices.end()) {
         pathSources.push_back(std::nullopt);
+        auto input = inputFileIndices.find(getStoredPath(path));
+        pathInputFiles.push_back(
+            input == inputFileIndices.end()
+                ? std::nullopt
+                : std::optional<uint32_t>(KILN_LIBRARY_LINE_INPUT_FILE |
+                                          input->second));
         continue;
       }
+      pathInputFiles.push_back(std::nullopt);
       uint32_t content = sources.getFiles()[it->second].content;
       pathSources.push_back(
           std::make_pair(it->second, contents[content].lineCount));
@@ -426,6 +441,8 @@ private:
       std::optional<uint32_t> source;
       if (file && row.line <= file->second)
         source = file->first;
+      if (row.path >= 0 && pathInputFiles[row.path])
+        source = pathInputFiles[row.path];
       fb::LibraryLine entry(row.offset, row.ordinal, source.value_or(0),
                             source ? row.line : 0);
       // Rows that the unknown files made equal merge.

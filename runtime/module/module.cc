@@ -307,8 +307,19 @@ std::optional<CodeLocation> Module::LocateCode(uintptr_t address) const {
     if (row->export_ordinal() >= exports.size()) continue;
     const auto [executable, export_index] = exports[row->export_ordinal()];
     if (executable == Impl::kNoExport) continue;
-    return CodeLocation{ExportView(&root, executable, export_index),
-                        row->source(), row->line()};
+    CodeLocation location{ExportView(&root, executable, export_index),
+                          row->source(),
+                          row->line(),
+                          {}};
+    if (location.line == 0) return location;
+    if (row->source() & KILN_LIBRARY_LINE_INPUT_FILE) {
+      location.source = kNoSource;
+      location.path =
+          sources().input_file(row->source() & ~KILN_LIBRARY_LINE_INPUT_FILE);
+    } else {
+      location.path = sources().file(row->source()).path;
+    }
+    return location;
   }
   return std::nullopt;
 }

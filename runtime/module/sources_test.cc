@@ -602,6 +602,16 @@ TEST(DebugInfoVerifyTest, LibraryLines) {
   spec.libraries[0]->lines[1] = fb::LibraryLine(0x110, 0, 5, 1);
   EXPECT_EQ(LoadError(spec),
             prefix + "line row 1: source 5 out of range (5 source files)");
+  // A line of an input file the module names but does not embed (levels 1
+  // and 2): any line, in a file the module names.
+  spec = LibraryLinesSpec();
+  spec.libraries[0]->lines[1] =
+      fb::LibraryLine(0x110, 0, KILN_LIBRARY_LINE_INPUT_FILE | 0, 5000);
+  EXPECT_NE(MustLoad(spec), nullptr);
+  spec.libraries[0]->lines[1] =
+      fb::LibraryLine(0x110, 0, KILN_LIBRARY_LINE_INPUT_FILE | 2, 1);
+  EXPECT_EQ(LoadError(spec),
+            prefix + "line row 1: input file 2 out of range (2 input files)");
   spec = LibraryLinesSpec();
   spec.libraries[0]->lines[1] = fb::LibraryLine(0x110, 7, kStage2File, 1);
   EXPECT_EQ(LoadError(spec),

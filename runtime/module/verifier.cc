@@ -546,6 +546,17 @@ Status VerifyLibraryLines(const fb::Module& module, uint32_t index) {
       }
       continue;
     }
+    if (row->source() & KILN_LIBRARY_LINE_INPUT_FILE) {
+      // A line of an input file the module does not embed: its length is
+      // not known here, and a profile shows no text for it.
+      const uint32_t input = row->source() & ~KILN_LIBRARY_LINE_INPUT_FILE;
+      if (input >= SizeOf(module.input_files())) {
+        return OutOfRangeError("line row ", i, ": input file ", input,
+                               " out of range (", SizeOf(module.input_files()),
+                               " input files)");
+      }
+      continue;
+    }
     if (row->source() >= source_count) {
       return OutOfRangeError("line row ", i, ": source ", row->source(),
                              " out of range (", source_count, " source files)");

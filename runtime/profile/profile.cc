@@ -38,6 +38,25 @@ class RollUp {
         to_input_(target == kNoSource),
         stage_texts_(stage_texts) {}
 
+  /// Adds the samples of `line`, traced back to the stage.
+  void Add(const ProfileLine& line) {
+    // A line of an input file the module does not embed is already the
+    // input's; it has no counterpart in a stage text.
+    if (line.line != 0 && line.source == kNoSource && !line.path.empty()) {
+      return to_input_ ? Count(line.path, kNoSource, line.line, line.samples)
+                       : Count({}, kNoSource, 0, line.samples);
+    }
+    Add(line.source, line.line, line.samples);
+  }
+
+  std::vector<ProfileLine> TakeLines() {
+    std::vector<ProfileLine> lines;
+    for (const auto& [key, row] : counts_) lines.push_back(row);
+    SortLines(&lines);
+    return lines;
+  }
+
+ private:
   /// Adds `samples` on `line` of source `source` (0: no line), traced back
   /// to the stage.
   void Add(uint32_t source, uint32_t line, uint64_t samples) {
@@ -82,14 +101,6 @@ class RollUp {
     }
   }
 
-  std::vector<ProfileLine> TakeLines() {
-    std::vector<ProfileLine> lines;
-    for (const auto& [key, row] : counts_) lines.push_back(row);
-    SortLines(&lines);
-    return lines;
-  }
-
- private:
   void Count(std::string_view path, uint32_t source, uint32_t line,
              uint64_t samples) {
     ProfileLine& row = counts_[{path, line}];
@@ -229,9 +240,7 @@ StatusOr<Profile> RollUpProfile(const Module& module, const Profile& profile,
       target = location->source;
     }
     RollUp roll_up(module, target, stage_texts);
-    for (const ProfileLine& line : ex.lines) {
-      roll_up.Add(line.source, line.line, line.samples);
-    }
+    for (const ProfileLine& line : ex.lines) roll_up.Add(line);
     ex.lines = roll_up.TakeLines();
   }
   return rolled;
@@ -242,10 +251,10 @@ Profile ResolveProfile(const Module& module, const std::vector<uintptr_t>& pcs,
   Profile profile;
   profile.samples = pcs.size();
   profile.dropped_samples = dropped_samples;
-  // (executable, export) -> (source, line) -> samples.
-  std::map<
-      std::pair<uint32_t, uint32_t>,
-      std::pair<ExportView, std::map<std::pair<uint32_t, uint32_t>, uint64_t>>>
+  // (executable, export) -> (path, line) -> (source, samples).
+  std::map<std::pair<uint32_t, uint32_t>,
+           std::pair<ExportView, std::map<std::pair<std::string_view, uint32_t>,
+                                          std::pair<uint32_t, uint64_t>>>>
       counts;
   for (uintptr_t pc : pcs) {
     const std::optional<CodeLocation> location = module.LocateCode(pc);
@@ -257,20 +266,22 @@ Profile ResolveProfile(const Module& module, const std::vector<uintptr_t>& pcs,
     auto& [export_view, lines] =
         counts[{view.executable_index(), view.export_index()}];
     export_view = view;
-    ++lines[{location->line ? location->source : 0, location->line}];
+    auto& [source, samples] = lines[{location->path, location->line}];
+    source = location->line ? location->source : kNoSource;
+    ++samples;
   }
   for (auto& [key, entry] : counts) {
     ProfileExport& out = profile.exports.emplace_back();
     out.export_view = entry.first;
-    for (const auto& [line, samples] : entry.second) {
+    for (const auto& [line, counted] : entry.second) {
       ProfileLine& row = out.lines.emplace_back();
-      row.samples = samples;
+      row.samples = counted.second;
       if (line.second) {
-        row.source = line.first;
+        row.source = counted.first;
         row.line = line.second;
-        row.path = module.sources().file(line.first).path;
+        row.path = line.first;
       }
-      out.samples += samples;
+      out.samples += counted.second;
     }
     SortLines(&out.lines);
   }

@@ -404,6 +404,21 @@ TEST(RollUpProfileTest, FollowsLinesBackThroughEveryStage) {
   EXPECT_EQ(LinesOf(same->exports[0]).size(),
             4u);  // the input line: "(no line)"
 
+  // A line of an input file the module does not embed (line tables at
+  // levels 1 and 2) is the input's already, and no stage text's.
+  ProfileExport& plain = profile.exports.emplace_back();
+  plain.export_view = (*module)->GetExport(0, 1).value();
+  plain.samples = 6;
+  plain.lines = {{kNoSource, 7, 6, "input.mlir"}};
+  StatusOr<Profile> plain_input = RollUpProfile(**module, profile, kInputStage);
+  ASSERT_TRUE(plain_input.ok());
+  EXPECT_EQ(LinesOf(plain_input->exports[2]),
+            (RolledLines{{"input.mlir", 7, 6}}));
+  EXPECT_EQ(plain_input->exports[2].lines[0].source, kNoSource);
+  StatusOr<Profile> plain_source = RollUpProfile(**module, profile, "0.source");
+  ASSERT_TRUE(plain_source.ok());
+  EXPECT_EQ(LinesOf(plain_source->exports[2]), (RolledLines{{"", 0, 6}}));
+
   EXPECT_EQ(RollUpProfile(**module, profile, "3.bogus").status().message(),
             "the module has no stage '3.bogus'; it has 0.source, "
             "1.configured, 2.translated, input");

@@ -7,12 +7,16 @@
 // RUN: kiln-benchmark %t.kiln --input=256x256xf32=0.5 --input=256x256xf32=0.25 --input=256xf32=1 --benchmark_min_time=0.5s --profile-by=node | FileCheck %s --check-prefix=OPS
 // RUN: kiln-benchmark %t.kiln --input=256x256xf32=0.5 --input=256x256xf32=0.25 --input=256xf32=1 --benchmark_min_time=0.5s --profile-by=node --benchmark_format=json > %t.json
 // RUN: %python %S/check_profile_by_node.py %t.json --hottest=linalg.matmul
+// RUN: kiln-compile %s -o %t.level2.kiln
+// RUN: kiln-benchmark %t.level2.kiln --input=256x256xf32=0.5 --input=256x256xf32=0.25 --input=256xf32=1 --benchmark_min_time=0.5s --profile-by=node | FileCheck %s --check-prefix=OPS
+// RUN: kiln-benchmark %t.level2.kiln --input=256x256xf32=0.5 --input=256x256xf32=0.25 --input=256xf32=1 --benchmark_min_time=0.5s --profile | FileCheck %s --check-prefix=LEVEL2
 // RUN: not kiln-run %t.kiln --profile-by=op 2>&1 | FileCheck %s --check-prefix=BAD
 
 // Tests --profile-by=node: samples per node of an imported model (LeNet),
 // each node with its CPU time and the dispatches it was fused into, and
 // the samples on no node's line; and per op of a program written as MLIR,
-// where the lines of an op's body (the relu's maximumf) count for the op.
+// where the lines of an op's body (the relu's maximumf) count for the op,
+// at level 3 and at the default level 2.
 // NODES: profile of main: {{[0-9]+}} samples
 // NODES: by node of the model: {{[0-9]+}} nodes with samples
 // NODES-NEXT: share  samples  CPU time  node {{ *}}dispatches
@@ -20,7 +24,14 @@
 // NODES: on no node's line: {{[0-9]+}} samples
 
 // OPS: by input op: {{[0-9]+}} ops with samples
-// OPS: linalg.matmul at {{.*}}profile_by_node.mlir:[[# @LINE + 7]]:8  main_dispatch_0_
+// OPS: linalg.matmul at {{.*}}profile_by_node.mlir:[[# @LINE + 14]]:8  main_dispatch_0_
+
+// At the default level the line tables point into the input, which the
+// module names but does not embed: lines without their text, yet each op's.
+// LEVEL2: main_dispatch_0_
+// LEVEL2-NEXT: profile_by_node.mlir:[[# @LINE + 9]]  (text not embedded)
+// LEVEL2: hottest input ops
+// LEVEL2-NEXT: linalg.matmul at {{.*}}profile_by_node.mlir:[[# @LINE + 7]]:8
 // BAD: kiln-run: error: --profile-by expects node (per input op) or dispatch, got 'op'
 
 func.func @main(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>, %bias: tensor<256xf32>) -> tensor<256x256xf32> {

@@ -164,11 +164,15 @@ class ExportView {
 };
 
 /// Where a code address lies: in which export's code and, when the module's
-/// address -> line table knows, on which line of which embedded text.
+/// address -> line table knows, on which line of which text: an embedded
+/// one, or an input file the module names but does not embed.
 struct CodeLocation {
   ExportView export_view;
-  uint32_t source = 0;  // index into Module::sources(); valid when line > 0
-  uint32_t line = 0;    // 1-based; 0: no line known
+  /// Index into Module::sources() when line > 0; kNoSource for a line of
+  /// an input file the module does not embed.
+  uint32_t source = 0;
+  uint32_t line = 0;      // 1-based; 0: no line known
+  std::string_view path;  // the text's path when line > 0
 };
 
 }  // namespace kiln

@@ -21,6 +21,10 @@
 /* LibraryLine.export_ordinal of code outside every export. */
 #define KILN_LIBRARY_LINE_OUTSIDE_EXPORTS 0xFFFFFFFFu
 
+/* Set in LibraryLine.source when the rest indexes Module.input_files: a
+   line of an input file the module names but does not embed. */
+#define KILN_LIBRARY_LINE_INPUT_FILE 0x80000000u
+
 /* TensorType.shape entry of a dimension fixed only at run time. */
 #define KILN_DYNAMIC_DIMENSION (-1)
 

@@ -79,6 +79,17 @@ class KnobCollector {
   void Add(uint64_t& v) { knobs.push_back({&v, 8}); }
   void Add(fb::ElementType& v) { knobs.push_back({&v, 1}); }
   void Add(fb::CheckKind& v) { knobs.push_back({&v, 1}); }
+  void Add(fb::IndexKind& v) { knobs.push_back({&v, 1}); }
+  // Structs of 32-bit fields (workgroup tiles, covering tiles, line
+  // origins): each field a knob, as the object API gives them no address.
+  template <typename S>
+  void AddWords(std::vector<S>& structs) {
+    static_assert(sizeof(S) % sizeof(uint32_t) == 0 &&
+                  alignof(S) == alignof(uint32_t));
+    for (S& s : structs)
+      for (size_t offset = 0; offset < sizeof(S); offset += sizeof(uint32_t))
+        knobs.push_back({reinterpret_cast<char*>(&s) + offset, 4});
+  }
   template <typename T>
   void Add(std::vector<T>& values) {
     for (T& v : values) Add(v);
@@ -100,6 +111,7 @@ class KnobCollector {
       Add(f->arguments);
       Add(f->result_types);
       Add(f->buffer_sizes);
+      Add(f->index_count);
       for (fb::OpUnion& op : f->body) AddOp(op);
     }
     for (auto& e : m.executables) {
@@ -113,12 +125,16 @@ class KnobCollector {
         Add(x->binding_types);
         for (auto& s : x->stage_locations)
           if (s) Add(s->stage), Add(s->source), Add(s->line);
+        AddWords(x->workgroup_tiles);
+        Add(x->equal_constants);
+        Add(x->index_constant_count);
+        AddWords(x->covering_tiles);
       }
     }
     for (auto& c : m.constants)
       if (c) Add(c->type);
     for (auto& s : m.source_files)
-      if (s) Add(s->content);
+      if (s) Add(s->content), Add(s->previous), AddWords(s->origins);
   }
 
  private:
@@ -130,8 +146,17 @@ class KnobCollector {
       Add(d->operands);
       Add(d->results);
       Add(d->result_buffers);
+      Add(d->result_dims);
+      Add(d->constants);
     }
-    if (auto* r = op.AsReshapeOp()) Add(r->result), Add(r->source);
+    if (auto* r = op.AsReshapeOp())
+      Add(r->result), Add(r->source), Add(r->result_dims);
+    if (auto* d = op.AsDimOp())
+      Add(d->result), Add(d->source), Add(d->dimension);
+    if (auto* e = op.AsExtractOp())
+      Add(e->result), Add(e->source), Add(e->element);
+    if (auto* i = op.AsIndexOp())
+      Add(i->kind), Add(i->result), Add(i->lhs), Add(i->rhs), Add(i->value);
     if (auto* r = op.AsReleaseOp()) Add(r->slots);
     if (auto* r = op.AsReturnOp()) Add(r->operands);
     if (auto* b = op.AsBranchOp()) Add(b->target);

@@ -2,14 +2,14 @@
 //
 // Mutates real modules through the FlatBuffers object API (counts, shapes,
 // element types, slot and export indices, which slots a dispatch reads and
-// writes, which buffers its results go into and their sizes, op order)
-// rather than their bytes, so that mutants get past the
-// FlatBuffers verifier and reach kiln's own checks. A mutant the verifier
-// accepts is run in a child process: its libraries are loaded and every
-// function is called on zero-filled inputs of its signature. The child must
-// end normally (a call may fail, with a message); a signal, a sanitizer
-// report or any other exit is a finding, reported as a crash of this input.
-// A verified module must not be able to make a kernel corrupt memory.
+// writes, which buffers its results go into and their sizes, op order,
+// optional tables deleted, cut short or rewritten) rather than their bytes, so
+// that mutants get past the FlatBuffers verifier and reach kiln's own checks. A
+// mutant the verifier accepts is run in a child process: its libraries are
+// loaded and every function is called on zero-filled inputs of its signature.
+// The child must end normally (a call may fail, with a message); a signal, a
+// sanitizer report or any other exit is a finding, reported as a crash of this
+// input. A verified module must not be able to make a kernel corrupt memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,8 +22,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "kiln/check.h"
@@ -283,12 +285,160 @@ bool MutateTypeConsistently(Rng& rng, fb::ModuleT& m) {
   return true;
 }
 
-bool MutateModule(Rng& rng, fb::ModuleT& m) {
+/// A vector of the unpacked module that a module may leave short or
+/// absent, or an optional table (a list of at most one), through what the
+/// mutations below do to it, whatever its elements are.
+struct OptionalList {
+  void* list;
+  size_t (*size)(void* list);
+  void (*truncate)(void* list, size_t size);  // keeps the first `size`
+  void (*copy)(void* list, size_t from, size_t to);
+  void (*swap)(void* list, size_t i, size_t j);
+};
+
+template <typename T>
+OptionalList ListOf(std::vector<T>& vector) {
+  using V = std::vector<T>;
+  return {&vector, [](void* l) { return static_cast<V*>(l)->size(); },
+          [](void* l, size_t size) {
+            V& v = *static_cast<V*>(l);
+            v.erase(v.begin() + size, v.end());
+          },
+          [](void* l, size_t from, size_t to) {
+            V& v = *static_cast<V*>(l);
+            if constexpr (std::is_copy_assignable_v<T>)
+              v[to] = v[from];
+            else if (v[from] && v[to])  // a table: copy what it holds
+              *v[to] = *v[from];
+          },
+          [](void* l, size_t i, size_t j) {
+            V& v = *static_cast<V*>(l);
+            std::swap(v[i], v[j]);
+          }};
+}
+
+template <typename T>
+OptionalList ListOf(std::unique_ptr<T>& table) {
+  using P = std::unique_ptr<T>;
+  return {&table, [](void* l) -> size_t { return *static_cast<P*>(l) ? 1 : 0; },
+          [](void* l, size_t) { static_cast<P*>(l)->reset(); },
+          [](void*, size_t, size_t) {}, [](void*, size_t, size_t) {}};
+}
+
+/// Calls `visit` on every table of `m` that holds an optional field.
+template <typename Visit>
+void VisitTables(fb::ModuleT& m, Visit visit) {
+  visit(m);
+  for (auto& f : m.functions) {
+    if (!f) continue;
+    visit(*f);
+    for (fb::OpUnion& op : f->body) {
+      if (auto* d = op.AsDispatchOp()) visit(*d);
+      if (auto* r = op.AsReshapeOp()) visit(*r);
+    }
+  }
+  for (auto& e : m.executables) {
+    if (!e) continue;
+    for (auto& x : e->exports) {
+      if (!x) continue;
+      visit(*x);
+      for (auto& p : x->provenance)
+        if (p) visit(*p);
+    }
+  }
+  for (auto& l : m.libraries)
+    if (l) visit(*l);
+  for (auto& s : m.source_files)
+    if (s) visit(*s);
+}
+
+/// The table a pointer to one of its fields belongs to.
+template <typename Member>
+struct MemberOf;
+template <typename T, typename C>
+struct MemberOf<T C::*> {
+  using Class = C;
+};
+
+/// Appends field `Field` of every table of `m` that has it.
+template <auto Field>
+void CollectField(fb::ModuleT& m, std::vector<OptionalList>& lists) {
+  using Class = typename MemberOf<decltype(Field)>::Class;
+  VisitTables(m, [&](auto& table) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(table)>, Class>)
+      lists.push_back(ListOf(table.*Field));
+  });
+}
+
+/// The fields a module may leave out or cut short: the tables of dispatch
+/// constants a kernel relies on (equal extents, covering tiles, its grid,
+/// its index constants), the types and sizes of its bindings, and the
+/// debug information tools read (locations, provenance, stage and line
+/// tables, sources).
+using CollectLists = void (*)(fb::ModuleT&, std::vector<OptionalList>&);
+constexpr CollectLists kOptionalFields[] = {
+    CollectField<&fb::ExportT::equal_constants>,
+    CollectField<&fb::ExportT::covering_tiles>,
+    CollectField<&fb::ExportT::workgroup_tiles>,
+    CollectField<&fb::ExportT::workgroup_count>,
+    CollectField<&fb::ExportT::binding_types>,
+    CollectField<&fb::ExportT::location>,
+    CollectField<&fb::ExportT::provenance>,
+    CollectField<&fb::ExportT::stage_locations>,
+    CollectField<&fb::FusedOpT::location>,
+    CollectField<&fb::FusedOpT::node>,
+    CollectField<&fb::DispatchOpT::constants>,
+    CollectField<&fb::DispatchOpT::result_dims>,
+    CollectField<&fb::DispatchOpT::result_buffers>,
+    CollectField<&fb::ReshapeOpT::result_dims>,
+    CollectField<&fb::FunctionT::buffer_sizes>,
+    CollectField<&fb::FunctionT::argument_names>,
+    CollectField<&fb::FunctionT::result_names>,
+    CollectField<&fb::LibraryT::cpu_features>,
+    CollectField<&fb::LibraryT::lines>,
+    CollectField<&fb::SourceFileT::origins>,
+    CollectField<&fb::ModuleT::capture_stages>,
+    CollectField<&fb::ModuleT::source_files>,
+    CollectField<&fb::ModuleT::source_contents>,
+    CollectField<&fb::ModuleT::input_files>,
+};
+
+/// Deletes, shrinks or rewrites one optional field (a field first, so
+/// that rare ones are chosen as often as common ones): a module whose
+/// tables say less than its code relies on, or say it wrongly, e.g. the
+/// check c0 = c1 made c0 = c0, or two of its indices swapped.
+bool MutateOptionalField(Rng& rng, fb::ModuleT& m) {
+  std::vector<OptionalList> lists;
+  kOptionalFields[rng() % std::size(kOptionalFields)](m, lists);
+  if (lists.empty()) return false;
+  const OptionalList& list = lists[rng() % lists.size()];
+  const size_t size = list.size(list.list);
+  if (size == 0) return false;
   switch (rng() % 4) {
+    case 0:
+      list.truncate(list.list, 0);
+      break;
+    case 1:
+      list.truncate(list.list, rng() % size);
+      break;
+    case 2:
+      list.copy(list.list, rng() % size, rng() % size);
+      break;
+    default:
+      list.swap(list.list, rng() % size, rng() % size);
+      break;
+  }
+  return true;
+}
+
+bool MutateModule(Rng& rng, fb::ModuleT& m) {
+  switch (rng() % 5) {
     case 0:
       return MutateStructure(rng, m);
     case 1:
       return MutateTypeConsistently(rng, m);
+    case 2:
+      return MutateOptionalField(rng, m);
     default:
       break;
   }

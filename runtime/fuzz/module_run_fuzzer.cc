@@ -6,10 +6,12 @@
 // optional tables deleted, cut short or rewritten) rather than their bytes, so
 // that mutants get past the FlatBuffers verifier and reach kiln's own checks. A
 // mutant the verifier accepts is run in a child process: its libraries are
-// loaded and every function is called on zero-filled inputs of its signature.
-// The child must end normally (a call may fail, with a message); a signal, a
-// sanitizer report or any other exit is a finding, reported as a crash of this
-// input. A verified module must not be able to make a kernel corrupt memory.
+// loaded and every function is called on zero-filled inputs of its signature,
+// and one that takes sizes (dynamic dimensions, integers) also with sizes that
+// disagree between its arguments and with small integers. The child must end
+// normally (a call may fail, with a message); a signal, a sanitizer report or
+// any other exit is a finding, reported as a crash of this input. A verified
+// module must not be able to make a kernel corrupt memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,15 +24,18 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <iterator>
 #include <memory>
 #include <random>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
 #include "kiln/check.h"
 #include "kiln/context.h"
 #include "kiln/module.h"
+#include "kiln/module_format.h"
 #include "kiln/module_generated.h"
 #include "kiln/thread_pool.h"
 
@@ -83,7 +88,7 @@ class KnobCollector {
   void Add(fb::CheckKind& v) { knobs.push_back({&v, 1}); }
   void Add(fb::IndexKind& v) { knobs.push_back({&v, 1}); }
   // Structs of 32-bit fields (workgroup tiles, covering tiles, line
-  // origins): each field a knob, as the object API gives them no address.
+  // origins): each field a knob, as the object API keeps them private.
   template <typename S>
   void AddWords(std::vector<S>& structs) {
     static_assert(sizeof(S) % sizeof(uint32_t) == 0 &&
@@ -460,8 +465,99 @@ bool Verifies(const uint8_t* data, size_t size) {
       .ok();
 }
 
-/// Loads `data` with its libraries and calls every function on zero-filled
-/// inputs. Returns the child's exit code: 0 when everything ended normally.
+/// Calls of a function whose arguments have dynamic dimensions or integer
+/// elements (which may hold sizes): the sizes are the caller's to choose,
+/// and a program must refuse those that disagree, not run past a buffer.
+constexpr int kSizedCalls = 5;
+
+/// The extent call `call` gives dynamic dimension `dim` of argument `arg`:
+/// the first call agrees everywhere, the others disagree where a program
+/// may take extents to be equal (a linalg.add given 3 and 5 elements, a
+/// matmul whose K differs from its M, an extent off by one).
+int64_t DynamicExtent(int call, size_t arg, size_t dim, Rng& rng) {
+  static constexpr int64_t kExtents[] = {0, 1, 2, 3, 5, 8, 17, 33, 64};
+  switch (call) {
+    case 0:
+      return 3;
+    case 1:
+      return static_cast<int64_t>(3 + 2 * arg);
+    case 2:
+      return static_cast<int64_t>(3 + 2 * dim);
+    case 3:
+      return rng() % 4 == 0 ? 18 : 17;
+    default:
+      return kExtents[rng() % std::size(kExtents)];
+  }
+}
+
+/// Small values (sizes, offsets, indices) for the integer elements of
+/// `tensor`; other elements stay zero.
+void FillIntegers(kiln::Tensor& tensor, Rng& rng) {
+  const kiln::ElementType type = tensor.element_type();
+  const int64_t count = tensor.element_count();
+  for (int64_t i = 0; i < count; ++i) {
+    const int64_t value = static_cast<int64_t>(rng() % 10);
+    switch (type) {
+      case kiln::ElementType::kI1:
+        tensor.mutable_data_as<uint8_t>()[i] = value % 2;
+        break;
+      case kiln::ElementType::kI8:
+        tensor.mutable_data_as<int8_t>()[i] = static_cast<int8_t>(value);
+        break;
+      case kiln::ElementType::kI16:
+        tensor.mutable_data_as<int16_t>()[i] = static_cast<int16_t>(value);
+        break;
+      case kiln::ElementType::kI32:
+        tensor.mutable_data_as<int32_t>()[i] = static_cast<int32_t>(value);
+        break;
+      case kiln::ElementType::kI64:
+        tensor.mutable_data_as<int64_t>()[i] = value;
+        break;
+      default:
+        return;
+    }
+  }
+}
+
+bool IsInteger(kiln::ElementType type) {
+  return type >= kiln::ElementType::kI1 && type <= kiln::ElementType::kI64;
+}
+
+/// Whether calls of `function` depend on the caller's choices beyond
+/// zeros of its types.
+bool TakesSizes(const kiln::FunctionSignature& function) {
+  for (const kiln::TensorType& type : function.arguments) {
+    if (IsInteger(type.element_type)) return true;
+    for (int64_t dim : type.shape)
+      if (dim == KILN_DYNAMIC_DIMENSION) return true;
+  }
+  return false;
+}
+
+/// The inputs of call `call` of `function`: zeros of its types in the
+/// first call, small integers in the others, dynamic extents by
+/// DynamicExtent. False if they cannot be made or exceed kMaxInputBytes.
+bool MakeInputs(const kiln::FunctionSignature& function, int call, Rng& rng,
+                std::vector<kiln::Tensor>* inputs) {
+  uint64_t bytes = 0;
+  for (size_t arg = 0; arg < function.arguments.size(); ++arg) {
+    const kiln::TensorType& type = function.arguments[arg];
+    kiln::Shape shape = type.shape;
+    for (size_t dim = 0; dim < shape.size(); ++dim)
+      if (shape[dim] == KILN_DYNAMIC_DIMENSION)
+        shape[dim] = DynamicExtent(call, arg, dim, rng);
+    auto tensor = kiln::Tensor::AllocateZeroed(type.element_type, shape);
+    if (!tensor.ok() || (bytes += tensor->byte_size()) > kMaxInputBytes)
+      return false;
+    if (call > 0) FillIntegers(*tensor, rng);
+    inputs->push_back(std::move(*tensor));
+  }
+  return true;
+}
+
+/// Loads `data` with its libraries and calls every function on inputs of
+/// its signature, several times with several sizes where it takes them.
+/// Returns the child's exit code: 0 when everything ended normally.
 int RunModule(const uint8_t* data, size_t size) {
   kiln::ModuleLoadOptions options;
   options.max_buffer_bytes = kMaxBufferBytes;
@@ -473,33 +569,29 @@ int RunModule(const uint8_t* data, size_t size) {
   // Checks run too, as in kiln-check: their evaluation reads the operands.
   kiln::CheckRecorder checks;
   context.SetCheckHandler(&checks);
+  // The sizes follow from the input, so that a finding reproduces.
+  Rng rng(std::hash<std::string_view>()(
+      std::string_view(reinterpret_cast<const char*>(data), size)));
   const std::vector<kiln::FunctionSignature>& functions =
       (*module)->functions();
   for (size_t i = 0; i < functions.size(); ++i) {
-    std::vector<kiln::Tensor> inputs;
-    uint64_t bytes = 0;
-    bool fits = true;
-    for (const kiln::TensorType& type : functions[i].arguments) {
-      auto tensor = kiln::Tensor::AllocateZeroed(type.element_type, type.shape);
-      if (!tensor.ok() || (bytes += tensor->byte_size()) > kMaxInputBytes) {
-        fits = false;
-        break;
+    const int calls = TakesSizes(functions[i]) ? kSizedCalls : 1;
+    for (int call = 0; call < calls; ++call) {
+      std::vector<kiln::Tensor> inputs;
+      if (!MakeInputs(functions[i], call, rng, &inputs)) continue;
+      std::vector<kiln::Tensor> outputs;
+      kiln::Status status = context.Call(i, inputs, &outputs);
+      if (!status.ok()) {
+        if (status.message().empty()) return 4;
+        continue;
       }
-      inputs.push_back(std::move(*tensor));
-    }
-    if (!fits) continue;
-    std::vector<kiln::Tensor> outputs;
-    kiln::Status status = context.Call(i, inputs, &outputs);
-    if (!status.ok()) {
-      if (status.message().empty()) return 4;
-      continue;
-    }
-    // Results must be whole, readable buffers of their declared size.
-    for (const kiln::Tensor& output : outputs) {
-      const auto* p = static_cast<const uint8_t*>(output.data());
-      for (size_t b = 0; b < output.byte_size(); b += 4096)
-        g_result_sink = p[b];
-      if (output.byte_size() > 0) g_result_sink = p[output.byte_size() - 1];
+      // Results must be whole, readable buffers of their declared size.
+      for (const kiln::Tensor& output : outputs) {
+        const auto* p = static_cast<const uint8_t*>(output.data());
+        for (size_t b = 0; b < output.byte_size(); b += 4096)
+          g_result_sink = p[b];
+        if (output.byte_size() > 0) g_result_sink = p[output.byte_size() - 1];
+      }
     }
   }
   return 0;

@@ -2,14 +2,16 @@
 //
 // Mutates real modules through the FlatBuffers object API (counts, shapes,
 // element types, slot and export indices, which slots a dispatch reads and
-// writes, which buffers its results go into and their sizes, op order)
-// rather than their bytes, so that mutants get past the
-// FlatBuffers verifier and reach kiln's own checks. A mutant the verifier
-// accepts is run in a child process: its libraries are loaded and every
-// function is called on zero-filled inputs of its signature. The child must
-// end normally (a call may fail, with a message); a signal, a sanitizer
-// report or any other exit is a finding, reported as a crash of this input.
-// A verified module must not be able to make a kernel corrupt memory.
+// writes, which buffers its results go into and their sizes, op order,
+// optional tables deleted, cut short or rewritten) rather than their bytes, so
+// that mutants get past the FlatBuffers verifier and reach kiln's own checks. A
+// mutant the verifier accepts is run in a child process: its libraries are
+// loaded and every function is called on zero-filled inputs of its signature,
+// and one that takes sizes (dynamic dimensions, integers) also with sizes that
+// disagree between its arguments and with small integers. The child must end
+// normally (a call may fail, with a message); a signal, a sanitizer report or
+// any other exit is a finding, reported as a crash of this input. A verified
+// module must not be able to make a kernel corrupt memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,13 +24,18 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <iterator>
 #include <memory>
 #include <random>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "kiln/check.h"
 #include "kiln/context.h"
 #include "kiln/module.h"
+#include "kiln/module_format.h"
 #include "kiln/module_generated.h"
 #include "kiln/thread_pool.h"
 
@@ -79,6 +86,17 @@ class KnobCollector {
   void Add(uint64_t& v) { knobs.push_back({&v, 8}); }
   void Add(fb::ElementType& v) { knobs.push_back({&v, 1}); }
   void Add(fb::CheckKind& v) { knobs.push_back({&v, 1}); }
+  void Add(fb::IndexKind& v) { knobs.push_back({&v, 1}); }
+  // Structs of 32-bit fields (workgroup tiles, covering tiles, line
+  // origins): each field a knob, as the object API keeps them private.
+  template <typename S>
+  void AddWords(std::vector<S>& structs) {
+    static_assert(sizeof(S) % sizeof(uint32_t) == 0 &&
+                  alignof(S) == alignof(uint32_t));
+    for (S& s : structs)
+      for (size_t offset = 0; offset < sizeof(S); offset += sizeof(uint32_t))
+        knobs.push_back({reinterpret_cast<char*>(&s) + offset, 4});
+  }
   template <typename T>
   void Add(std::vector<T>& values) {
     for (T& v : values) Add(v);
@@ -100,6 +118,7 @@ class KnobCollector {
       Add(f->arguments);
       Add(f->result_types);
       Add(f->buffer_sizes);
+      Add(f->index_count);
       for (fb::OpUnion& op : f->body) AddOp(op);
     }
     for (auto& e : m.executables) {
@@ -113,12 +132,16 @@ class KnobCollector {
         Add(x->binding_types);
         for (auto& s : x->stage_locations)
           if (s) Add(s->stage), Add(s->source), Add(s->line);
+        AddWords(x->workgroup_tiles);
+        Add(x->equal_constants);
+        Add(x->index_constant_count);
+        AddWords(x->covering_tiles);
       }
     }
     for (auto& c : m.constants)
       if (c) Add(c->type);
     for (auto& s : m.source_files)
-      if (s) Add(s->content);
+      if (s) Add(s->content), Add(s->previous), AddWords(s->origins);
   }
 
  private:
@@ -130,8 +153,17 @@ class KnobCollector {
       Add(d->operands);
       Add(d->results);
       Add(d->result_buffers);
+      Add(d->result_dims);
+      Add(d->constants);
     }
-    if (auto* r = op.AsReshapeOp()) Add(r->result), Add(r->source);
+    if (auto* r = op.AsReshapeOp())
+      Add(r->result), Add(r->source), Add(r->result_dims);
+    if (auto* d = op.AsDimOp())
+      Add(d->result), Add(d->source), Add(d->dimension);
+    if (auto* e = op.AsExtractOp())
+      Add(e->result), Add(e->source), Add(e->element);
+    if (auto* i = op.AsIndexOp())
+      Add(i->kind), Add(i->result), Add(i->lhs), Add(i->rhs), Add(i->value);
     if (auto* r = op.AsReleaseOp()) Add(r->slots);
     if (auto* r = op.AsReturnOp()) Add(r->operands);
     if (auto* b = op.AsBranchOp()) Add(b->target);
@@ -258,12 +290,160 @@ bool MutateTypeConsistently(Rng& rng, fb::ModuleT& m) {
   return true;
 }
 
-bool MutateModule(Rng& rng, fb::ModuleT& m) {
+/// A vector of the unpacked module that a module may leave short or
+/// absent, or an optional table (a list of at most one), through what the
+/// mutations below do to it, whatever its elements are.
+struct OptionalList {
+  void* list;
+  size_t (*size)(void* list);
+  void (*truncate)(void* list, size_t size);  // keeps the first `size`
+  void (*copy)(void* list, size_t from, size_t to);
+  void (*swap)(void* list, size_t i, size_t j);
+};
+
+template <typename T>
+OptionalList ListOf(std::vector<T>& vector) {
+  using V = std::vector<T>;
+  return {&vector, [](void* l) { return static_cast<V*>(l)->size(); },
+          [](void* l, size_t size) {
+            V& v = *static_cast<V*>(l);
+            v.erase(v.begin() + size, v.end());
+          },
+          [](void* l, size_t from, size_t to) {
+            V& v = *static_cast<V*>(l);
+            if constexpr (std::is_copy_assignable_v<T>)
+              v[to] = v[from];
+            else if (v[from] && v[to])  // a table: copy what it holds
+              *v[to] = *v[from];
+          },
+          [](void* l, size_t i, size_t j) {
+            V& v = *static_cast<V*>(l);
+            std::swap(v[i], v[j]);
+          }};
+}
+
+template <typename T>
+OptionalList ListOf(std::unique_ptr<T>& table) {
+  using P = std::unique_ptr<T>;
+  return {&table, [](void* l) -> size_t { return *static_cast<P*>(l) ? 1 : 0; },
+          [](void* l, size_t) { static_cast<P*>(l)->reset(); },
+          [](void*, size_t, size_t) {}, [](void*, size_t, size_t) {}};
+}
+
+/// Calls `visit` on every table of `m` that holds an optional field.
+template <typename Visit>
+void VisitTables(fb::ModuleT& m, Visit visit) {
+  visit(m);
+  for (auto& f : m.functions) {
+    if (!f) continue;
+    visit(*f);
+    for (fb::OpUnion& op : f->body) {
+      if (auto* d = op.AsDispatchOp()) visit(*d);
+      if (auto* r = op.AsReshapeOp()) visit(*r);
+    }
+  }
+  for (auto& e : m.executables) {
+    if (!e) continue;
+    for (auto& x : e->exports) {
+      if (!x) continue;
+      visit(*x);
+      for (auto& p : x->provenance)
+        if (p) visit(*p);
+    }
+  }
+  for (auto& l : m.libraries)
+    if (l) visit(*l);
+  for (auto& s : m.source_files)
+    if (s) visit(*s);
+}
+
+/// The table a pointer to one of its fields belongs to.
+template <typename Member>
+struct MemberOf;
+template <typename T, typename C>
+struct MemberOf<T C::*> {
+  using Class = C;
+};
+
+/// Appends field `Field` of every table of `m` that has it.
+template <auto Field>
+void CollectField(fb::ModuleT& m, std::vector<OptionalList>& lists) {
+  using Class = typename MemberOf<decltype(Field)>::Class;
+  VisitTables(m, [&](auto& table) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(table)>, Class>)
+      lists.push_back(ListOf(table.*Field));
+  });
+}
+
+/// The fields a module may leave out or cut short: the tables of dispatch
+/// constants a kernel relies on (equal extents, covering tiles, its grid,
+/// its index constants), the types and sizes of its bindings, and the
+/// debug information tools read (locations, provenance, stage and line
+/// tables, sources).
+using CollectLists = void (*)(fb::ModuleT&, std::vector<OptionalList>&);
+constexpr CollectLists kOptionalFields[] = {
+    CollectField<&fb::ExportT::equal_constants>,
+    CollectField<&fb::ExportT::covering_tiles>,
+    CollectField<&fb::ExportT::workgroup_tiles>,
+    CollectField<&fb::ExportT::workgroup_count>,
+    CollectField<&fb::ExportT::binding_types>,
+    CollectField<&fb::ExportT::location>,
+    CollectField<&fb::ExportT::provenance>,
+    CollectField<&fb::ExportT::stage_locations>,
+    CollectField<&fb::FusedOpT::location>,
+    CollectField<&fb::FusedOpT::node>,
+    CollectField<&fb::DispatchOpT::constants>,
+    CollectField<&fb::DispatchOpT::result_dims>,
+    CollectField<&fb::DispatchOpT::result_buffers>,
+    CollectField<&fb::ReshapeOpT::result_dims>,
+    CollectField<&fb::FunctionT::buffer_sizes>,
+    CollectField<&fb::FunctionT::argument_names>,
+    CollectField<&fb::FunctionT::result_names>,
+    CollectField<&fb::LibraryT::cpu_features>,
+    CollectField<&fb::LibraryT::lines>,
+    CollectField<&fb::SourceFileT::origins>,
+    CollectField<&fb::ModuleT::capture_stages>,
+    CollectField<&fb::ModuleT::source_files>,
+    CollectField<&fb::ModuleT::source_contents>,
+    CollectField<&fb::ModuleT::input_files>,
+};
+
+/// Deletes, shrinks or rewrites one optional field (a field first, so
+/// that rare ones are chosen as often as common ones): a module whose
+/// tables say less than its code relies on, or say it wrongly, e.g. the
+/// check c0 = c1 made c0 = c0, or two of its indices swapped.
+bool MutateOptionalField(Rng& rng, fb::ModuleT& m) {
+  std::vector<OptionalList> lists;
+  kOptionalFields[rng() % std::size(kOptionalFields)](m, lists);
+  if (lists.empty()) return false;
+  const OptionalList& list = lists[rng() % lists.size()];
+  const size_t size = list.size(list.list);
+  if (size == 0) return false;
   switch (rng() % 4) {
+    case 0:
+      list.truncate(list.list, 0);
+      break;
+    case 1:
+      list.truncate(list.list, rng() % size);
+      break;
+    case 2:
+      list.copy(list.list, rng() % size, rng() % size);
+      break;
+    default:
+      list.swap(list.list, rng() % size, rng() % size);
+      break;
+  }
+  return true;
+}
+
+bool MutateModule(Rng& rng, fb::ModuleT& m) {
+  switch (rng() % 5) {
     case 0:
       return MutateStructure(rng, m);
     case 1:
       return MutateTypeConsistently(rng, m);
+    case 2:
+      return MutateOptionalField(rng, m);
     default:
       break;
   }
@@ -285,8 +465,99 @@ bool Verifies(const uint8_t* data, size_t size) {
       .ok();
 }
 
-/// Loads `data` with its libraries and calls every function on zero-filled
-/// inputs. Returns the child's exit code: 0 when everything ended normally.
+/// Calls of a function whose arguments have dynamic dimensions or integer
+/// elements (which may hold sizes): the sizes are the caller's to choose,
+/// and a program must refuse those that disagree, not run past a buffer.
+constexpr int kSizedCalls = 5;
+
+/// The extent call `call` gives dynamic dimension `dim` of argument `arg`:
+/// the first call agrees everywhere, the others disagree where a program
+/// may take extents to be equal (a linalg.add given 3 and 5 elements, a
+/// matmul whose K differs from its M, an extent off by one).
+int64_t DynamicExtent(int call, size_t arg, size_t dim, Rng& rng) {
+  static constexpr int64_t kExtents[] = {0, 1, 2, 3, 5, 8, 17, 33, 64};
+  switch (call) {
+    case 0:
+      return 3;
+    case 1:
+      return static_cast<int64_t>(3 + 2 * arg);
+    case 2:
+      return static_cast<int64_t>(3 + 2 * dim);
+    case 3:
+      return rng() % 4 == 0 ? 18 : 17;
+    default:
+      return kExtents[rng() % std::size(kExtents)];
+  }
+}
+
+/// Small values (sizes, offsets, indices) for the integer elements of
+/// `tensor`; other elements stay zero.
+void FillIntegers(kiln::Tensor& tensor, Rng& rng) {
+  const kiln::ElementType type = tensor.element_type();
+  const int64_t count = tensor.element_count();
+  for (int64_t i = 0; i < count; ++i) {
+    const int64_t value = static_cast<int64_t>(rng() % 10);
+    switch (type) {
+      case kiln::ElementType::kI1:
+        tensor.mutable_data_as<uint8_t>()[i] = value % 2;
+        break;
+      case kiln::ElementType::kI8:
+        tensor.mutable_data_as<int8_t>()[i] = static_cast<int8_t>(value);
+        break;
+      case kiln::ElementType::kI16:
+        tensor.mutable_data_as<int16_t>()[i] = static_cast<int16_t>(value);
+        break;
+      case kiln::ElementType::kI32:
+        tensor.mutable_data_as<int32_t>()[i] = static_cast<int32_t>(value);
+        break;
+      case kiln::ElementType::kI64:
+        tensor.mutable_data_as<int64_t>()[i] = value;
+        break;
+      default:
+        return;
+    }
+  }
+}
+
+bool IsInteger(kiln::ElementType type) {
+  return type >= kiln::ElementType::kI1 && type <= kiln::ElementType::kI64;
+}
+
+/// Whether calls of `function` depend on the caller's choices beyond
+/// zeros of its types.
+bool TakesSizes(const kiln::FunctionSignature& function) {
+  for (const kiln::TensorType& type : function.arguments) {
+    if (IsInteger(type.element_type)) return true;
+    for (int64_t dim : type.shape)
+      if (dim == KILN_DYNAMIC_DIMENSION) return true;
+  }
+  return false;
+}
+
+/// The inputs of call `call` of `function`: zeros of its types in the
+/// first call, small integers in the others, dynamic extents by
+/// DynamicExtent. False if they cannot be made or exceed kMaxInputBytes.
+bool MakeInputs(const kiln::FunctionSignature& function, int call, Rng& rng,
+                std::vector<kiln::Tensor>* inputs) {
+  uint64_t bytes = 0;
+  for (size_t arg = 0; arg < function.arguments.size(); ++arg) {
+    const kiln::TensorType& type = function.arguments[arg];
+    kiln::Shape shape = type.shape;
+    for (size_t dim = 0; dim < shape.size(); ++dim)
+      if (shape[dim] == KILN_DYNAMIC_DIMENSION)
+        shape[dim] = DynamicExtent(call, arg, dim, rng);
+    auto tensor = kiln::Tensor::AllocateZeroed(type.element_type, shape);
+    if (!tensor.ok() || (bytes += tensor->byte_size()) > kMaxInputBytes)
+      return false;
+    if (call > 0) FillIntegers(*tensor, rng);
+    inputs->push_back(std::move(*tensor));
+  }
+  return true;
+}
+
+/// Loads `data` with its libraries and calls every function on inputs of
+/// its signature, several times with several sizes where it takes them.
+/// Returns the child's exit code: 0 when everything ended normally.
 int RunModule(const uint8_t* data, size_t size) {
   kiln::ModuleLoadOptions options;
   options.max_buffer_bytes = kMaxBufferBytes;
@@ -298,33 +569,29 @@ int RunModule(const uint8_t* data, size_t size) {
   // Checks run too, as in kiln-check: their evaluation reads the operands.
   kiln::CheckRecorder checks;
   context.SetCheckHandler(&checks);
+  // The sizes follow from the input, so that a finding reproduces.
+  Rng rng(std::hash<std::string_view>()(
+      std::string_view(reinterpret_cast<const char*>(data), size)));
   const std::vector<kiln::FunctionSignature>& functions =
       (*module)->functions();
   for (size_t i = 0; i < functions.size(); ++i) {
-    std::vector<kiln::Tensor> inputs;
-    uint64_t bytes = 0;
-    bool fits = true;
-    for (const kiln::TensorType& type : functions[i].arguments) {
-      auto tensor = kiln::Tensor::AllocateZeroed(type.element_type, type.shape);
-      if (!tensor.ok() || (bytes += tensor->byte_size()) > kMaxInputBytes) {
-        fits = false;
-        break;
+    const int calls = TakesSizes(functions[i]) ? kSizedCalls : 1;
+    for (int call = 0; call < calls; ++call) {
+      std::vector<kiln::Tensor> inputs;
+      if (!MakeInputs(functions[i], call, rng, &inputs)) continue;
+      std::vector<kiln::Tensor> outputs;
+      kiln::Status status = context.Call(i, inputs, &outputs);
+      if (!status.ok()) {
+        if (status.message().empty()) return 4;
+        continue;
       }
-      inputs.push_back(std::move(*tensor));
-    }
-    if (!fits) continue;
-    std::vector<kiln::Tensor> outputs;
-    kiln::Status status = context.Call(i, inputs, &outputs);
-    if (!status.ok()) {
-      if (status.message().empty()) return 4;
-      continue;
-    }
-    // Results must be whole, readable buffers of their declared size.
-    for (const kiln::Tensor& output : outputs) {
-      const auto* p = static_cast<const uint8_t*>(output.data());
-      for (size_t b = 0; b < output.byte_size(); b += 4096)
-        g_result_sink = p[b];
-      if (output.byte_size() > 0) g_result_sink = p[output.byte_size() - 1];
+      // Results must be whole, readable buffers of their declared size.
+      for (const kiln::Tensor& output : outputs) {
+        const auto* p = static_cast<const uint8_t*>(output.data());
+        for (size_t b = 0; b < output.byte_size(); b += 4096)
+          g_result_sink = p[b];
+        if (output.byte_size() > 0) g_result_sink = p[output.byte_size() - 1];
+      }
     }
   }
   return 0;

@@ -510,6 +510,13 @@ TEST(DynamicShapesVerifyTest, RegistersAndDimensions) {
   EXPECT_EQ(LoadError(module),
             "function 'flatten' instruction 2: rhs index register 9 out of "
             "range (4 registers)");
+
+  // A constant's operands are registers too: they are read.
+  module = DynamicModule();
+  module.functions[3]->body[1].AsIndexOp()->lhs = 0xFFFFFFFF;
+  EXPECT_EQ(LoadError(module),
+            "function 'affine' instruction 1: lhs index register 4294967295 "
+            "out of range (2 registers)");
 }
 
 TEST(DynamicShapesVerifyTest, Types) {

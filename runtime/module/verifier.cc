@@ -1077,7 +1077,8 @@ class FunctionVerifier {
       return InvalidArgumentError("invalid index kind ", kind);
     }
     KILN_RETURN_IF_ERROR(VerifyRegister(op.result(), "result"));
-    if (op.kind() == fb::IndexKind::Constant) return OkStatus();
+    // A constant's operands too: the context reads both before it looks at
+    // the kind (the compiler writes register 0).
     KILN_RETURN_IF_ERROR(VerifyRegister(op.lhs(), "lhs"));
     return VerifyRegister(op.rhs(), "rhs");
   }

@@ -12,6 +12,7 @@ packages=(
   libopenblas-dev
   clang-14 libclang-rt-14-dev  # libFuzzer for runtime/fuzz
   linux-perf gdb  # tests/run/perf_*.mlir profile and debug a loaded module
+  chromium  # tests/run/check_profile_html.py opens --profile-report's page
   # ONNX's C++ library (build_tools/build_onnx.sh) builds against these.
   libprotobuf-dev protobuf-compiler
   # The ONNX tests' Python (build_tools/setup_python_env.sh): models exported

@@ -4,7 +4,8 @@
 // arguments naming each dispatch's export, stage, file, line, workgroup
 // count and input location. The texts the events point at are embedded
 // under the top-level "kilnSources" key, so the trace file alone shows each
-// dispatch's code (up to a size: texts left out are named under
+// dispatch's code (up to kMaxEmbeddedTextBytes per text and
+// kMaxEmbeddedTextsBytes in all: texts left out are named under
 // "kilnSourcesOmitted" with the reason); with a profile, each export's
 // hottest lines are an instant event and, as data, under "kilnProfile", and
 // how the samples were taken (clock, rate asked and reached) under
@@ -41,7 +42,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/json_string.h"
 #include "kiln/profiler.h"
+#include "kiln/sources.h"
 #include "trace/providers.h"
 #include "trace/zone_clock.h"
 
@@ -53,39 +56,6 @@ uint32_t CurrentThreadId() {
   static std::atomic<uint32_t> next{1};
   thread_local uint32_t id = next.fetch_add(1, std::memory_order_relaxed);
   return id;
-}
-
-/// Appends `text` as a JSON string literal.
-void AppendJsonString(std::string* out, std::string_view text) {
-  out->push_back('"');
-  for (unsigned char c : text) {
-    switch (c) {
-      case '"':
-        out->append("\\\"");
-        break;
-      case '\\':
-        out->append("\\\\");
-        break;
-      case '\n':
-        out->append("\\n");
-        break;
-      case '\r':
-        out->append("\\r");
-        break;
-      case '\t':
-        out->append("\\t");
-        break;
-      default:
-        if (c < 0x20) {
-          char escaped[8];
-          std::snprintf(escaped, sizeof(escaped), "\\u%04x", c);
-          out->append(escaped);
-        } else {
-          out->push_back(static_cast<char>(c));
-        }
-    }
-  }
-  out->push_back('"');
 }
 
 const char* CategoryName(ZoneKind kind) {
@@ -110,12 +80,6 @@ constexpr uint32_t kEventsPerChunk = uint32_t(1) << 13;
 constexpr size_t kQueuedChunks = 2;
 /// Sites each thread recognizes without the lock (direct-mapped by address).
 constexpr size_t kCachedSites = 16;
-/// The most text the file embeds: per text, and in all. A module may hold
-/// texts of up to kMaxSourceSize (1 GiB) each, which a trace file, and the
-/// memory it is made in, should not; texts left out are listed under
-/// "kilnSourcesOmitted" with the reason.
-constexpr uint64_t kMaxEmbeddedTextBytes = uint64_t{16} << 20;
-constexpr uint64_t kMaxEmbeddedTextsBytes = uint64_t{128} << 20;
 
 /// Tells tracers apart in each thread's cached state (thread_local below),
 /// also one created where a destroyed one lived.

@@ -5,7 +5,7 @@
 //                  [--benchmark_min_time=X[s|x]] [--benchmark_warmup_calls=N]
 //                  [--benchmark_format=console|json] [--benchmark_out=FILE]
 //                  [--profile[=HZ]] [--profile-output=FILE]
-//                  [--profile-stage=STAGE]
+//                  [--profile-report=FILE] [--profile-stage=STAGE]
 //
 // In the conventions of IREE's iree-benchmark-module, which is built on
 // Google Benchmark: the same flags, the same console table and the same JSON

@@ -3,7 +3,7 @@
 //   kiln-run MODULE.kiln [--function=NAME] [--input=VALUE]...
 //            [--output=@FILE.npy|-]... [--threads=N] [--list-functions]
 //            [--perf] [--profile[=HZ]] [--profile-output=FILE]
-//            [--profile-stage=STAGE] [--guard-pages]
+//            [--profile-report=FILE] [--profile-stage=STAGE] [--guard-pages]
 //   kiln-run MODULE.kiln --dispatch=EXPORT [--workgroup-count=X[,Y[,Z]]]
 //            [--binding=VALUE]... [--index-constant=N]...
 //            [--output=@FILE.npy|-]... [--threads=N] [--guard-pages]

@@ -14,6 +14,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -399,6 +401,16 @@ TEST_F(KilnRunTest, ProfileFollowsTheResults) {
   result = Run({one_function_, kA, kB, "--profile-output=" + folded});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out.find("profile of"), std::string::npos);
+  // Nor does the page.
+  const std::string page = dir_ + "/p.html";
+  result = Run({one_function_, kA, kB, "--profile-report=" + page});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out.find("profile of"), std::string::npos);
+  std::ifstream in(page);
+  const std::string html((std::istreambuf_iterator<char>(in)),
+                         std::istreambuf_iterator<char>());
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(html.find("\"function\":\"main\""), std::string::npos);
 }
 
 TEST_F(KilnRunTest, ProfileFlagErrors) {
@@ -413,6 +425,10 @@ TEST_F(KilnRunTest, ProfileFlagErrors) {
   EXPECT_EQ(result.err,
             "kiln-run: error: --profile-output needs a file: "
             "--profile-output=FILE\n");
+  result = Run({one_function_, kA, kB, "--profile-report="});
+  EXPECT_EQ(result.err,
+            "kiln-run: error: --profile-report needs a file: "
+            "--profile-report=FILE\n");
   result = Run({one_function_, "--dispatch=add_f32", "--profile"});
   EXPECT_EQ(result.err,
             "kiln-run: error: --profile and --profile-output profile a "

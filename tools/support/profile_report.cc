@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "kiln/output_files.h"
+#include "kiln/profile_html.h"
 #include "kiln/profile_report.h"
 #include "kiln/status.h"
 #include "kiln/trace.h"
@@ -59,6 +60,14 @@ StatusOr<bool> ParseProfileFlag(std::string_view name, std::string_view value,
     flags->by_input_op = value == "node";
     return true;
   }
+  if (name == "profile-report") {
+    if (value.empty()) {
+      return InvalidArgumentError(
+          "--profile-report needs a file: --profile-report=FILE");
+    }
+    flags->report = std::string(value);
+    return true;
+  }
   if (name == "profile-output") {
     if (value.empty()) {
       return InvalidArgumentError(
@@ -88,7 +97,10 @@ Status StartProfile(const ProfileFlags& flags, const Module& module,
   StatusOr<std::unique_ptr<Profiler>> started = Profiler::Start(pool, options);
   if (!started.ok()) {
     return std::move(started).status().Prepend(
-        flags.table ? "--profile" : "--profile-output");
+        flags.table             ? "--profile"
+        : !flags.output.empty() ? "--profile-output"
+        : !flags.report.empty() ? "--profile-report"
+                                : "--profile-by");
   }
   *profiler = std::move(started).value();
   return OkStatus();
@@ -116,6 +128,12 @@ Status WriteProfileReport(const ProfileFlags& flags, const Module& module,
         WriteFileAtomically(flags.output,
                             FormatCollapsedStacks(profile, function)),
         "--profile-output");
+  }
+  if (!flags.report.empty()) {
+    KILN_RETURN_IF_ERROR(
+        WriteFileAtomically(flags.report,
+                            FormatProfileHtml(module, sampled, function)),
+        "--profile-report");
   }
   if (flags.table || (flags.by_input_op && print_by_input_op)) {
     Print(flags.by_input_op

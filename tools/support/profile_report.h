@@ -1,9 +1,10 @@
 //===- profile_report.h - The tools' views of a sampled profile ---*- C++ -*-===//
 //
-// kiln-run's and kiln-benchmark's --profile, --profile-output and
-// --profile-stage flags: sampling while the function runs, then the table
-// --profile prints after the results and the collapsed stacks
-// --profile-output writes (kiln/profile_report.h).
+// kiln-run's and kiln-benchmark's --profile, --profile-output,
+// --profile-report and --profile-stage flags: sampling while the function
+// runs, then the table --profile prints after the results, the collapsed
+// stacks --profile-output writes (kiln/profile_report.h) and the HTML page
+// --profile-report writes (kiln/profile_html.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,20 +23,23 @@
 
 namespace kiln::tools {
 
-/// --profile[=HZ], --profile-output=FILE, --profile-stage=STAGE and
-/// --profile-by=dispatch|node as given.
+/// --profile[=HZ], --profile-output=FILE, --profile-report=FILE,
+/// --profile-stage=STAGE and --profile-by=dispatch|node as given.
 struct ProfileFlags {
   bool table = false;  // --profile
   bool by_input_op = false;  // --profile-by=node
   uint32_t hz = ProfilerOptions().hz;
   std::string output;  // --profile-output
+  std::string report;  // --profile-report
   /// --profile-stage: the stage whose lines the samples are rolled up to
   /// (a captured stage or kInputStage); empty: the line table's own.
   std::string stage;
-  bool enabled() const { return table || by_input_op || !output.empty(); }
+  bool enabled() const {
+    return table || by_input_op || !output.empty() || !report.empty();
+  }
 };
 
-/// Reads flag `name` into `flags` if it is one of the four (run_flags.h
+/// Reads flag `name` into `flags` if it is one of the five (run_flags.h
 /// declares them); false for any other flag.
 StatusOr<bool> ParseProfileFlag(std::string_view name, std::string_view value,
                                 ProfileFlags* flags);
@@ -51,7 +55,9 @@ Status StartProfile(const ProfileFlags& flags, const Module& module,
 StatusOr<Profile> ShownProfile(const ProfileFlags& flags, const Module& module,
                                const Profile& sampled);
 
-/// Writes --profile-output's file and prints --profile's table on stdout
+/// Writes --profile-output's file and --profile-report's page (which shows
+/// every stage itself, whatever --profile-stage says) and prints
+/// --profile's table on stdout
 /// (per input op for --profile-by=node, unless `print_by_input_op` is false:
 /// the caller reports it otherwise), all at ShownProfile's lines, and hands
 /// the same profile to the process's tracer (the chrome trace shows it).

@@ -71,6 +71,17 @@ constexpr RunFlagInfo kRunFlags[] = {
      "unless\n"
      "                        --profile is given too\n"},
     {kProfileFlags,
+     {"profile-report", true},
+     "  --profile-report=FILE write one self-contained HTML page (no network\n"
+     "                        needed) of where the time went: a flame graph\n"
+     "                        (function, dispatch, input op or node, line),\n"
+     "                        the input ops or nodes by CPU time, and per\n"
+     "                        dispatch each captured stage text and the input\n"
+     "                        with the samples on each line; click a line for\n"
+     "                        its counterparts in the other texts. Samples as\n"
+     "                        --profile does, printing no table unless\n"
+     "                        --profile is given too\n"},
+    {kProfileFlags,
      {"profile-stage", true},
      "  --profile-stage=STAGE show the samples of --profile and\n"
      "                        --profile-output at the lines of another text:\n"

@@ -29,8 +29,8 @@ inline constexpr unsigned kFunctionFlag = 1u << 0;  // --function=NAME
 inline constexpr unsigned kInputFlag = 1u << 1;     // --input=VALUE...
 inline constexpr unsigned kThreadsFlag = 1u << 2;   // --threads=N
 inline constexpr unsigned kPerfFlag = 1u << 3;      // --perf
-/// --profile[=HZ], --profile-output=FILE, --profile-stage=STAGE,
-/// --profile-by=dispatch|node.
+/// --profile[=HZ], --profile-output=FILE, --profile-report=FILE,
+/// --profile-stage=STAGE, --profile-by=dispatch|node.
 inline constexpr unsigned kProfileFlags = 1u << 4;
 /// --guard-pages (kiln-run, kiln-check: for finding kernels that read or
 /// write out of bounds, not for timing).

@@ -45,6 +45,13 @@ std::string_view SourceCompressionName(SourceCompression compression);
 /// more memory than that per file.
 inline constexpr uint64_t kMaxSourceSize = uint64_t{1} << 30;
 
+/// The most text a report file embeds (the chrome trace, the profile
+/// report): per text, and in all. A module may hold texts of up to
+/// kMaxSourceSize each, which such a file, and the memory it is made in,
+/// should not; the files say what they left out.
+inline constexpr uint64_t kMaxEmbeddedTextBytes = uint64_t{16} << 20;
+inline constexpr uint64_t kMaxEmbeddedTextsBytes = uint64_t{128} << 20;
+
 /// The content hash used by the source table: XXH3-64 of the uncompressed
 /// bytes (the compiler computes it with LLVM's xxh3_64bits, which agrees).
 uint64_t HashSource(const void* data, size_t size);

@@ -217,7 +217,9 @@ Status CallProfiled(Context& context, ThreadPool& pool,
         return f.module == module && f.function == index;
       });
   if (sampled == functions.end()) {
-    functions.push_back({module, index});
+    SampledFunction& added = functions.emplace_back();
+    added.module = module;
+    added.function = index;
     sampled = functions.end() - 1;
   }
   ++sampled->calls;

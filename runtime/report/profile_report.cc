@@ -214,7 +214,7 @@ std::string FormatInputOpTable(const Profile& profile,
                 by_op.ops.size(), model ? " nodes" : " ops", " with samples\n");
   // Columns: share, samples, CPU time, the op, its dispatches.
   std::vector<std::array<std::string, 4>> rows;
-  std::array<size_t, 4> widths = {6, 7, 8, model ? 4 : 2};
+  std::array<size_t, 4> widths = {6, 7, 8, model ? size_t{4} : size_t{2}};
   rows.push_back({"share", "samples", "CPU time", model ? "node" : "op"});
   for (const ProfileInputOp& op : by_op.ops) {
     rows.push_back({Percent(op.samples, profile.samples, false),

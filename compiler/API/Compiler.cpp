@@ -60,7 +60,8 @@ std::string getSourcePrefix(StringRef moduleName, StringRef input,
                      Twine(options.debugLevel) + "\n" +
                      Twine(static_cast<int>(options.mode)) + "\n" +
                      Twine(options.accumulateHalfInF32) + "\n" +
-                     Twine(options.reassociateFpReductions))
+                     Twine(options.reassociateFpReductions) + "\n" +
+                     Twine(options.dispatchFusion))
                         .str();
   uint64_t hash = llvm::xxh3_64bits(ArrayRef<uint8_t>(
       reinterpret_cast<const uint8_t *>(key.data()), key.size()));

@@ -2,7 +2,6 @@
 
 #include "Dispatch/Passes.h"
 
-#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace mlir::kiln {
@@ -28,6 +27,7 @@ std::string printWithoutNames(ExecutableOp executableOp) {
       exportOp.setSymName(name);
       // Where the work came from does not make kernels different.
       exportOp->removeAttr(kProvenanceAttrName);
+      exportOp->removeAttr(kProvenanceSitesAttrName);
     }
   }
   std::string text;
@@ -37,18 +37,32 @@ std::string printWithoutNames(ExecutableOp executableOp) {
 }
 
 /// The kept export now computes the duplicate's work too: it inherits its
-/// input ops (its own canonical location stays first).
+/// input ops (its own canonical location stays first), each numbered by the
+/// dispatch it came from, so that a profile can give each dispatch sharing
+/// the kernel its share.
 void mergeProvenance(ExecutableExportOp kept, ExecutableExportOp duplicate) {
   auto keptOps = kept->getAttrOfType<ArrayAttr>(kProvenanceAttrName);
   auto duplicateOps = duplicate->getAttrOfType<ArrayAttr>(kProvenanceAttrName);
   if (!duplicateOps)
     return;
-  llvm::SetVector<Attribute> merged;
-  if (keptOps)
-    merged.insert(keptOps.begin(), keptOps.end());
-  merged.insert(duplicateOps.begin(), duplicateOps.end());
-  kept->setAttr(kProvenanceAttrName,
-                ArrayAttr::get(kept.getContext(), merged.getArrayRef()));
+  // Each site lists all of its ops, in the order of the kept export's, even
+  // those another site shares (a constant both read).
+  SmallVector<Attribute> merged;
+  SmallVector<int32_t> sites;
+  if (keptOps) {
+    llvm::append_range(merged, keptOps);
+    if (auto keptSites =
+            kept->getAttrOfType<DenseI32ArrayAttr>(kProvenanceSitesAttrName))
+      llvm::append_range(sites, keptSites.asArrayRef());
+    else
+      sites.assign(keptOps.size(), 0);
+  }
+  int32_t site = sites.empty() ? 0 : *llvm::max_element(sites) + 1;
+  llvm::append_range(merged, duplicateOps);
+  sites.append(duplicateOps.size(), site);
+  kept->setAttr(kProvenanceAttrName, ArrayAttr::get(kept.getContext(), merged));
+  kept->setAttr(kProvenanceSitesAttrName,
+                DenseI32ArrayAttr::get(kept.getContext(), sites));
 }
 
 struct DeduplicateExecutablesPass

@@ -253,7 +253,7 @@ struct Group {
 
 /// Grows `group` with the producers it should contain; `grouped` holds every
 /// op that already moved into some group.
-void pullInProducers(Group &group, DenseSet<Operation *> &grouped) {
+void pullInProducers(Group &group, DenseSet<Operation *> &grouped, bool fuse) {
   bool absorbedRoot = false;
   SmallVector<Operation *> worklist(group.moved.begin(), group.moved.end());
   // Reduction chains (softmax: max, exp, sum, divide; layernorm: mean,
@@ -298,7 +298,7 @@ void pullInProducers(Group &group, DenseSet<Operation *> &grouped) {
       worklist.push_back(producer);
       return;
     }
-    if (!sameBlock)
+    if (!sameBlock || !fuse)
       return;
     // Everything below fuses through a direct operand of a group op.
     if (operand.getOwner() != user)
@@ -492,6 +492,8 @@ LogicalResult createRegion(RewriterBase &rewriter, Group &group) {
 
 struct FormDispatchRegionsPass
     : impl::FormDispatchRegionsPassBase<FormDispatchRegionsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     func::FuncOp funcOp = getOperation();
     IRRewriter rewriter(&getContext());
@@ -522,7 +524,7 @@ struct FormDispatchRegionsPass
         Group group;
         group.head = &op;
         group.moved.insert(&op);
-        pullInProducers(group, grouped);
+        pullInProducers(group, grouped, fuse);
         grouped.insert(group.moved.begin(), group.moved.end());
         groups.push_back(std::move(group));
       }

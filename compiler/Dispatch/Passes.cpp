@@ -6,13 +6,17 @@
 
 namespace mlir::kiln {
 
-void buildDispatchPassPipeline(OpPassManager &pm, StringRef targetCPU) {
+void buildDispatchPassPipeline(OpPassManager &pm, StringRef targetCPU,
+                               bool fuse) {
   // Elementwise chains collapse into single generics first so that a root
   // and its consumer chain become one dispatch.
-  pm.addNestedPass<func::FuncOp>(createFuseElementwiseOpsPass());
+  if (fuse)
+    pm.addNestedPass<func::FuncOp>(createFuseElementwiseOpsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addNestedPass<func::FuncOp>(createFormDispatchRegionsPass());
+  FormDispatchRegionsPassOptions formOptions;
+  formOptions.fuse = fuse;
+  pm.addNestedPass<func::FuncOp>(createFormDispatchRegionsPass(formOptions));
   OutlineDispatchRegionsPassOptions outlineOptions;
   outlineOptions.targetCPU = targetCPU.str();
   pm.addPass(createOutlineDispatchRegionsPass(outlineOptions));

@@ -21,8 +21,10 @@ namespace mlir::kiln {
 void populateFuseElementwiseOpsPatterns(RewritePatternSet &patterns);
 
 /// Global optimization and dispatch formation: from converted input to host
-/// functions of `kiln.dispatch` ops and deduplicated `kiln.executable`s.
-void buildDispatchPassPipeline(OpPassManager &pm, StringRef targetCPU);
+/// functions of `kiln.dispatch` ops and deduplicated `kiln.executable`s;
+/// without `fuse`, each op but the cheap ones it copies is a dispatch.
+void buildDispatchPassPipeline(OpPassManager &pm, StringRef targetCPU,
+                               bool fuse = true);
 
 #define GEN_PASS_REGISTRATION
 #include "Dispatch/Passes.h.inc"

@@ -45,7 +45,17 @@ def FormDispatchRegionsPass : Pass<"kiln-form-dispatch-regions", "::mlir::func::
       kiln.return %1 : tensor<4x16xf32>
     }
     ```
+
+    With `fuse=false` a root takes along only the cheap producers it copies
+    (empty tensors, fills of them, splat and scalar constants, packs a
+    contraction reads in place, scalars): each other op is a dispatch of
+    its own, so that a profile's time per input op can be checked against
+    one where fusion does not share dispatches between ops.
   }];
+  let options = [
+    Option<"fuse", "fuse", "bool", /*default=*/"true",
+           "Group consumers, slices and reduction chains with their roots">,
+  ];
   let dependentDialects = ["::mlir::kiln::KilnDialect"];
 }
 

@@ -240,9 +240,11 @@ private:
         info.location = serializeLocation(*loc);
     if (options.debugLevel >= 2) {
       std::vector<flatbuffers::Offset<fb::FusedOp>> fusedOps;
+      auto sites =
+          exportOp->getAttrOfType<DenseI32ArrayAttr>(kProvenanceSitesAttrName);
       if (auto provenance =
               exportOp->getAttrOfType<ArrayAttr>(kProvenanceAttrName))
-        for (Attribute entry : provenance) {
+        for (auto [index, entry] : llvm::enumerate(provenance)) {
           auto nameLoc = dyn_cast<NameLoc>(entry);
           std::optional<FileLineColLoc> loc =
               nameLoc ? findFileLoc(nameLoc.getChildLoc()) : std::nullopt;
@@ -261,9 +263,10 @@ private:
           uint32_t lastLine = inputOp && inputOp->lastLine > loc->getLine()
                                   ? inputOp->lastLine
                                   : 0;
+          uint32_t site = sites && index < sites.size() ? sites[index] : 0;
           fusedOps.push_back(fb::CreateFusedOp(
               builder, builder.CreateString(nameLoc.getName().str()),
-              serializeLocation(*loc), node, lastLine));
+              serializeLocation(*loc), node, lastLine, site));
         }
       info.provenance = builder.CreateVector(fusedOps);
     }

@@ -148,7 +148,7 @@ void buildCompilePassPipeline(OpPassManager &pm,
                                       options.accumulateHalfInF32);
   if (options.compileTo == PipelinePhase::GlobalOptimization)
     return;
-  buildDispatchPassPipeline(pm, options.cpu);
+  buildDispatchPassPipeline(pm, options.cpu, options.dispatchFusion);
   if (options.compileTo == PipelinePhase::Dispatch)
     return;
   buildHostPassPipeline(pm);

@@ -64,6 +64,8 @@ struct CompileOptions {
   /// `--tosa-validation=strict`: TOSA ops with element types outside the
   /// target's profiles are errors, not warnings.
   bool strictTosa = false;
+  /// `--dispatch-fusion=false`: each input op is a dispatch of its own.
+  bool dispatchFusion = true;
   /// `--keep-library-files=DIR`: keep the library's object and shared object
   /// there (DIR/<module name>.o, .so).
   std::string keepLibraryFilesDir;

@@ -124,18 +124,57 @@ double Profile::hz_reached() const {
   return static_cast<double>(samples + dropped_samples) / sampling->cpu_seconds;
 }
 
-std::optional<FusedOpView> FindLineOp(const ExportView& ex,
-                                      std::string_view path, uint32_t line) {
-  std::optional<FusedOpView> found;
+namespace {
+
+/// The index in `ex`'s provenance of FindLineOp's op.
+std::optional<uint32_t> FindLineOpIndex(const ExportView& ex,
+                                        std::string_view path, uint32_t line) {
+  std::optional<uint32_t> found;
+  uint32_t found_line = 0;
   for (uint32_t p = 0; p < ex.provenance_count(); ++p) {
     const FusedOpView op = ex.provenance(p);
-    if (op.location.line <= line && line <= op.last_line &&
-        op.location.file == path &&
-        (!found || op.location.line > found->location.line)) {
-      found = op;
+    // The kernel's lines are its own dispatch's (site 0).
+    if (op.site == 0 && op.location.line <= line && line <= op.last_line &&
+        op.location.file == path && (!found || op.location.line > found_line)) {
+      found = p;
+      found_line = op.location.line;
     }
   }
   return found;
+}
+
+/// For each op of `ex`'s own dispatch (site 0), by its index, the indices
+/// of the ops standing for it in every dispatch sharing the kernel (its
+/// own first); only its own when the sites do not list as many ops each.
+std::vector<std::vector<uint32_t>> SharingOps(const ExportView& ex) {
+  std::vector<std::vector<uint32_t>> sites;
+  for (uint32_t p = 0; p < ex.provenance_count(); ++p) {
+    const uint32_t site = ex.provenance(p).site;
+    if (site >= ex.provenance_count()) return {};
+    if (site >= sites.size()) sites.resize(site + 1);
+    sites[site].push_back(p);
+  }
+  std::vector<std::vector<uint32_t>> sharing(ex.provenance_count());
+  const bool aligned =
+      !sites.empty() &&
+      std::all_of(sites.begin(), sites.end(), [&](const auto& ops) {
+        return ops.size() == sites[0].size();
+      });
+  for (uint32_t rank = 0; !sites.empty() && rank < sites[0].size(); ++rank) {
+    for (size_t site = 0; site < (aligned ? sites.size() : 1); ++site) {
+      sharing[sites[0][rank]].push_back(sites[site][rank]);
+    }
+  }
+  return sharing;
+}
+
+}  // namespace
+
+std::optional<FusedOpView> FindLineOp(const ExportView& ex,
+                                      std::string_view path, uint32_t line) {
+  std::optional<uint32_t> index = FindLineOpIndex(ex, path, line);
+  if (!index) return std::nullopt;
+  return ex.provenance(*index);
 }
 
 ProfileInputOps ProfileByInputOp(const Profile& profile) {
@@ -143,39 +182,56 @@ ProfileInputOps ProfileByInputOp(const Profile& profile) {
   // An op's (or node's) entry, and its samples per export.
   std::unordered_map<std::string, size_t> index;
   std::vector<std::vector<std::pair<std::string_view, uint64_t>>> exports;
+  auto add = [&](const ExportView& ex, const FusedOpView& op,
+                 uint64_t samples) {
+    const std::string key = op.node.known()
+                                ? StrCat("node\n", op.node.name)
+                                : StrCat("op\n", op.location.ToString());
+    auto [it, added] = index.try_emplace(key, result.ops.size());
+    if (added) {
+      result.ops.push_back({op.node, op.name, op.location, 0, {}});
+      exports.emplace_back();
+    }
+    ProfileInputOp& entry = result.ops[it->second];
+    entry.samples += samples;
+    // A node is where its first op is.
+    if (op.location.line < entry.location.line) {
+      entry.op_name = op.name;
+      entry.location = op.location;
+    }
+    auto& per_export = exports[it->second];
+    const std::string_view name = ex.name();
+    auto seen = std::find_if(per_export.begin(), per_export.end(),
+                             [&](const auto& e) { return e.first == name; });
+    if (seen == per_export.end()) {
+      per_export.emplace_back(name, samples);
+    } else {
+      seen->second += samples;
+    }
+  };
   for (const ProfileExport& ex : profile.exports) {
     result.kernel_samples += ex.samples;
+    const std::vector<std::vector<uint32_t>> sharing =
+        SharingOps(ex.export_view);
     for (const ProfileLine& line : ex.lines) {
-      std::optional<FusedOpView> op =
-          line.line ? FindLineOp(ex.export_view, line.path, line.line)
+      std::optional<uint32_t> op =
+          line.line ? FindLineOpIndex(ex.export_view, line.path, line.line)
                     : std::nullopt;
-      if (!op) {
+      if (!op || *op >= sharing.size() || sharing[*op].empty()) {
         result.unplaced_samples += line.samples;
         continue;
       }
-      const std::string key = op->node.known()
-                                  ? StrCat("node\n", op->node.name)
-                                  : StrCat("op\n", op->location.ToString());
-      auto [it, added] = index.try_emplace(key, result.ops.size());
-      if (added) {
-        result.ops.push_back({op->node, op->name, op->location, 0, {}});
-        exports.emplace_back();
-      }
-      ProfileInputOp& entry = result.ops[it->second];
-      entry.samples += line.samples;
-      // A node is where its first op is.
-      if (op->location.line < entry.location.line) {
-        entry.op_name = op->name;
-        entry.location = op->location;
-      }
-      auto& per_export = exports[it->second];
-      const std::string_view name = ex.export_view.name();
-      auto seen = std::find_if(per_export.begin(), per_export.end(),
-                               [&](const auto& e) { return e.first == name; });
-      if (seen == per_export.end()) {
-        per_export.emplace_back(name, line.samples);
-      } else {
-        seen->second += line.samples;
+      // Dispatches sharing a kernel do the same work: each gets an equal
+      // part (the first ones the remainder).
+      const std::vector<uint32_t>& equivalents = sharing[*op];
+      const uint64_t part = line.samples / equivalents.size();
+      uint64_t remainder = line.samples % equivalents.size();
+      for (uint32_t equivalent : equivalents) {
+        const uint64_t samples = part + (remainder ? 1 : 0);
+        if (remainder) --remainder;
+        if (samples) {
+          add(ex.export_view, ex.export_view.provenance(equivalent), samples);
+        }
       }
     }
   }
@@ -197,7 +253,7 @@ ProfileInputOps ProfileByInputOp(const Profile& profile) {
 uint64_t UnplacedSamples(const ProfileExport& ex) {
   uint64_t unplaced = 0;
   for (const ProfileLine& line : ex.lines) {
-    if (!line.line || !FindLineOp(ex.export_view, line.path, line.line)) {
+    if (!line.line || !FindLineOpIndex(ex.export_view, line.path, line.line)) {
       unplaced += line.samples;
     }
   }

@@ -116,5 +116,50 @@ TEST(ProfileByInputOpTest, SumsEachOpAcrossDispatchesAndCountsTheRest) {
       << table;
 }
 
+// add_f32's kernel is shared by three dispatches (identical kernels
+// merged): each lists its generic and exp, in the same order.
+TEST(ProfileByInputOpTest, DispatchesSharingAKernelShareItsSamples) {
+  fb::ModuleT spec = DebugModuleSpec(KILN_TEST_LIBRARY_1);
+  auto& add = *spec.executables[0]->exports[0];
+  add.provenance.clear();
+  for (uint32_t site = 0; site < 3; ++site) {
+    fb::FusedOpT generic =
+        SpanningOp("linalg.generic", 2 + 10 * site, 6 + 10 * site);
+    generic.site = site;
+    fb::FusedOpT exp = SpanningOp("linalg.exp", 4 + 10 * site, 0);
+    exp.site = site;
+    add.provenance.push_back(std::make_unique<fb::FusedOpT>(generic));
+    add.provenance.push_back(std::make_unique<fb::FusedOpT>(exp));
+  }
+  StatusOr<std::shared_ptr<const Module>> module =
+      LoadSpec(std::move(spec), {.load_libraries = false});
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  Profile profile;
+  profile.samples = 31;
+  ProfileExport& ex = profile.exports.emplace_back();
+  ex.export_view = (*module)->GetExport(0, 0).value();
+  ex.samples = 31;
+  // The kernel's lines are site 0's: a line of another site's op is none.
+  ex.lines = {{kNoSource, 5, 10, "model.mlir"},
+              {kNoSource, 4, 20, "model.mlir"},
+              {kNoSource, 14, 1, "model.mlir"}};
+  EXPECT_EQ(FindLineOp(ex.export_view, "model.mlir", 14), std::nullopt);
+
+  const ProfileInputOps by_op = ProfileByInputOp(profile);
+  std::vector<std::pair<std::string, uint64_t>> samples;
+  for (const ProfileInputOp& op : by_op.ops) {
+    samples.emplace_back(StrCat(op.op_name, "@", op.location.line), op.samples);
+  }
+  // 20 over three: 7, 7, 6; 10: 4, 3, 3.
+  EXPECT_EQ(samples, (std::vector<std::pair<std::string, uint64_t>>{
+                         {"linalg.exp@4", 7},
+                         {"linalg.exp@14", 7},
+                         {"linalg.exp@24", 6},
+                         {"linalg.generic@2", 4},
+                         {"linalg.generic@12", 3},
+                         {"linalg.generic@22", 3}}));
+  EXPECT_EQ(by_op.unplaced_samples, 1u);
+}
+
 }  // namespace
 }  // namespace kiln

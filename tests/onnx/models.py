@@ -166,14 +166,14 @@ def run(command):
     return result
 
 
-def check(name, size, bin_dir, work, tolerance, cpu):
+def check(name, size, bin_dir, work, tolerance, cpu, compile_flags=()):
     import onnxruntime
     path = os.path.join(work, "%s_%s.onnx" % (name, size))
     calls = export(name, size, path)
     module = path[:-len(".onnx")] + ".kiln"
     start = time.time()
     run([os.path.join(bin_dir, "kiln-compile"), path, "-o", module,
-         "--cpu=" + cpu])
+         "--cpu=" + cpu, *compile_flags])
     compile_seconds = time.time() - start
     session = onnxruntime.InferenceSession(
         path, providers=["CPUExecutionProvider"])
@@ -213,6 +213,9 @@ def main():
     parser.add_argument("--size", choices=["small", "full"], default="small")
     parser.add_argument("--tolerance", type=float, default=1e-4)
     parser.add_argument("--cpu", default="host")
+    parser.add_argument("--compile-flag", action="append", default=[],
+                        help="a flag for kiln-compile (repeatable), e.g. "
+                        "--compile-flag=--dispatch-fusion=false")
     parser.add_argument("--keep", metavar="DIR",
                         help="keep the models and modules in DIR")
     args = parser.parse_args()
@@ -223,7 +226,8 @@ def main():
         for name in args.models.split(","):
             try:
                 ok, message = check(name, args.size, args.bin_dir, work,
-                                    args.tolerance, args.cpu)
+                                    args.tolerance, args.cpu,
+                                    args.compile_flag)
             except RuntimeError as error:
                 ok, message = False, str(error)
             failures += not ok

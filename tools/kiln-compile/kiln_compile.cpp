@@ -65,6 +65,12 @@ static cl::opt<bool> reassociateFpReductions(
              "lanes find fastest (default); =false adds in the "
              "program's order, slower"),
     cl::init(true), cl::cat(kilnCategory));
+static cl::opt<bool> dispatchFusion(
+    "dispatch-fusion",
+    cl::desc("Fuse ops into shared dispatches (default); =false makes each "
+             "input op a dispatch of its own, slower, to check a profile's "
+             "time per op (--profile-by=node) against"),
+    cl::init(true), cl::cat(kilnCategory));
 enum class TosaValidation { Lenient, Strict };
 static cl::opt<TosaValidation> tosaValidation(
     "tosa-validation",
@@ -162,6 +168,7 @@ static LogicalResult run(MLIRContext &context) {
   options.strictTosa = tosaValidation == TosaValidation::Strict;
   options.accumulateHalfInF32 = accumulateHalfInF32;
   options.reassociateFpReductions = reassociateFpReductions;
+  options.dispatchFusion = dispatchFusion;
   options.keepLibraryFilesDir = keepLibraryFiles;
   if (dumpStage.getNumOccurrences() != 0)
     options.dumpStage = dumpStage.getValue();

@@ -372,6 +372,7 @@ json ExportJson(const kiln::ExportView& ex) {
     json entry = {{"op", std::string(op.name)},
                   {"location", LocationJson(op.location)}};
     if (op.last_line > op.location.line) entry["last_line"] = op.last_line;
+    if (op.site) entry["site"] = op.site;
     if (op.node.known()) entry["node"] = NodeJson(op.node);
     provenance.push_back(entry);
   }

@@ -17,3 +17,27 @@ func.func @main(%a: tensor<16xf32>) -> tensor<16xf32> {
   %2 = linalg.log ins(%1 : tensor<16xf32>) outs(%e : tensor<16xf32>) -> tensor<16xf32>
   return %2 : tensor<16xf32>
 }
+
+// -----
+
+// Tests that the kept export lists the input ops of every dispatch it now
+// computes, each numbered by the dispatch it came from, its own first and
+// in the same order, even an op both dispatches share (the fill).
+//       CHECK: #[[FILL:.+]] = loc("{{.*}}":[[# @LINE + 13]]:8)
+//       CHECK: #[[M0:.+]] = loc("{{.*}}":[[# @LINE + 13]]:8)
+//       CHECK: #[[M1:.+]] = loc("{{.*}}":[[# @LINE + 13]]:8)
+//       CHECK: #[[FILL_OP:.+]] = loc("linalg.fill"(#[[FILL]]))
+//       CHECK: #[[M0_OP:.+]] = loc("linalg.matmul"(#[[M0]]))
+//       CHECK: #[[M1_OP:.+]] = loc("linalg.matmul"(#[[M1]]))
+//       CHECK: kiln.executable.export @sites_dispatch_0_matmul_8x8x8_f32
+//  CHECK-SAME:   kiln.provenance = [#[[FILL_OP]], #[[M0_OP]], #[[FILL_OP]], #[[M1_OP]]]
+//  CHECK-SAME:   kiln.provenance_sites = array<i32: 0, 0, 1, 1>
+//   CHECK-NOT: kiln.executable @sites_dispatch_1
+func.func @sites(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%f : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %1 = linalg.matmul ins(%0, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%f : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %1 : tensor<8x8xf32>
+}

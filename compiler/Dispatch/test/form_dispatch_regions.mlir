@@ -1,4 +1,5 @@
 // RUN: kiln-opt %s --split-input-file --kiln-form-dispatch-regions | FileCheck %s
+// RUN: kiln-opt %s --split-input-file --kiln-form-dispatch-regions=fuse=false | FileCheck %s --check-prefix=NOFUSE
 
 // Tests that a matmul takes its fill, its scalar constant and its
 // elementwise consumer into one region.
@@ -12,6 +13,18 @@
 //       CHECK:     %[[G:.+]] = linalg.generic {{.*}} ins(%[[M]], %[[BIAS]]
 //       CHECK:     kiln.return %[[G]] : tensor<4x16xf32>
 //       CHECK:   return %[[R]]
+
+// Without fusion the consumer is a dispatch of its own; the matmul still
+// copies in the fill it writes and the fill's constant.
+// NOFUSE-LABEL: func.func @matmul_bias_relu
+//       NOFUSE:   %[[M:.+]] = kiln.dispatch.region -> (tensor<4x16xf32>) {
+//       NOFUSE:     linalg.fill
+//       NOFUSE:     linalg.matmul
+//   NOFUSE-NOT:     linalg.generic
+//       NOFUSE:     kiln.return
+//       NOFUSE:   %[[R:.+]] = kiln.dispatch.region -> (tensor<4x16xf32>) {
+//       NOFUSE:     linalg.generic {{.*}} ins(%[[M]],
+//       NOFUSE:   return %[[R]]
 func.func @matmul_bias_relu(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %bias: tensor<16xf32>) -> tensor<4x16xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<4x16xf32>

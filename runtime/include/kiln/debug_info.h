@@ -61,6 +61,10 @@ struct FusedOpView {
   /// The last line of the op's text (its regions); location.line for an op
   /// on one line, and in modules that do not record it.
   uint32_t last_line = 0;
+  /// Which dispatch sharing the export's kernel computes the op: 0 for the
+  /// export's own, 1, 2, ... for identical kernels merged into it (each
+  /// listing its ops in the order of site 0's).
+  uint32_t site = 0;
 };
 
 /// Where an export's entry function stands in one captured stage text.

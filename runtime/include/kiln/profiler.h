@@ -164,9 +164,10 @@ inline constexpr std::string_view kInputStage = "input";
 StatusOr<Profile> RollUpProfile(const Module& module, const Profile& profile,
                                 std::string_view stage);
 
-/// The input op of `ex`'s provenance that input line `path`:`line` lies in:
-/// the innermost whose text spans it, so that the lines of an op's body
-/// are its own (a profile rolled up to the input stage has such lines).
+/// The input op of `ex`'s own dispatch (FusedOpView::site 0) that input
+/// line `path`:`line` lies in: the innermost whose text spans it, so that
+/// the lines of an op's body are its own (a profile rolled up to the input
+/// stage has such lines).
 std::optional<FusedOpView> FindLineOp(const ExportView& ex,
                                       std::string_view path, uint32_t line);
 
@@ -195,7 +196,9 @@ struct ProfileInputOps {
 };
 
 /// `profile`, rolled up to the input program's lines, per input op: each
-/// line's samples go to FindLineOp's op, and a node's ops count as one.
+/// line's samples go to FindLineOp's op, split evenly with the ops standing
+/// for it in the other dispatches that share the export's kernel (identical
+/// kernels are merged, and do the same work), and a node's ops count as one.
 ProfileInputOps ProfileByInputOp(const Profile& profile);
 
 /// The samples of `ex` on no input op's line (see ProfileInputOps).

@@ -27,6 +27,11 @@ inline constexpr StringLiteral kLineOriginsRowsName = "rows";
 inline constexpr StringLiteral kSourceLocsAttrName = "kiln.source_locs";
 /// On exports: the input ops fused into the dispatch, [loc("op"(...))].
 inline constexpr StringLiteral kProvenanceAttrName = "kiln.provenance";
+/// On exports that identical kernels were merged into: for each provenance
+/// entry, the dispatch it came from (0: the export's own; 1, ...: each
+/// merged one's, its entries in the same order), array<i32: ...>.
+inline constexpr StringLiteral kProvenanceSitesAttrName =
+    "kiln.provenance_sites";
 /// On the module: the input files embedded (kiln-capture-input-files),
 /// {path = dense_resource<...>}.
 inline constexpr StringLiteral kInputFilesAttrName = "kiln.input_files";

@@ -459,6 +459,17 @@ TEST(SourceVerifyTest, LineOrigins) {
   EXPECT_EQ(LoadError(spec),
             "source file 'dbg_ex_cpu.0.source.mlir': line origin 0 names line "
             "3 of no previous text (0 lines)");
+  // model.mlir is embedded (3 lines); input.mlir is not (any line).
+  spec = DebugSpec();
+  spec.source_files[kStage0File]->origins[0] = {9, 0, 1, 4};
+  EXPECT_EQ(LoadError(spec),
+            "source file 'dbg_ex_cpu.0.source.mlir': line origin 0 names line "
+            "4 of input file 'model.mlir', past the end of its embedded text "
+            "(3 lines)");
+  spec = DebugSpec();
+  spec.source_files[kStage0File]->origins = {{9, 0, 0, 4294967295u},
+                                             {10, 0, 1, 2}};
+  EXPECT_NE(MustLoad(spec), nullptr);
   spec = DebugSpec();
   spec.source_files[kStage0File]->origins[0] = {9, 0, 2, 2};
   EXPECT_EQ(LoadError(spec),
@@ -608,6 +619,12 @@ TEST(DebugInfoVerifyTest, LibraryLines) {
   spec.libraries[0]->lines[1] =
       fb::LibraryLine(0x110, 0, KILN_LIBRARY_LINE_INPUT_FILE | 0, 5000);
   EXPECT_NE(MustLoad(spec), nullptr);
+  spec.libraries[0]->lines[1] =
+      fb::LibraryLine(0x110, 0, KILN_LIBRARY_LINE_INPUT_FILE | 1, 4);
+  EXPECT_EQ(LoadError(spec),
+            prefix +
+                "line row 1: line 4 of input file 'model.mlir' is past the "
+                "end of its embedded text (3 lines)");
   spec.libraries[0]->lines[1] =
       fb::LibraryLine(0x110, 0, KILN_LIBRARY_LINE_INPUT_FILE | 2, 1);
   EXPECT_EQ(LoadError(spec),

@@ -253,6 +253,31 @@ std::optional<uint32_t> KnownLineCount(const fb::Module& module,
   return content->line_count();
 }
 
+// For each of the module's input files, the lines a row may name: the
+// line count of its embedded text, or any line when it is not embedded.
+// Input files are sorted (checked before this is used).
+std::vector<uint32_t> InputFileLineLimits(const fb::Module& module) {
+  const auto* inputs = module.input_files();
+  std::vector<uint32_t> limits(SizeOf(inputs), UINT32_MAX);
+  for (uint32_t i = 0; i < SizeOf(module.source_files()); ++i) {
+    const std::string_view path =
+        StringOf(module.source_files()->Get(i)->path());
+    uint32_t low = 0, high = SizeOf(inputs);
+    while (low < high) {
+      const uint32_t mid = low + (high - low) / 2;
+      if (StringOf(inputs->Get(mid)) < path) {
+        low = mid + 1;
+      } else {
+        high = mid;
+      }
+    }
+    if (low < SizeOf(inputs) && StringOf(inputs->Get(low)) == path) {
+      limits[low] = LineCountOf(module, i);
+    }
+  }
+  return limits;
+}
+
 // The cross-stage line maps: input files sorted and unique; each text's
 // previous text in range and no text its own ancestor; rows strictly
 // increasing, every line inside its text. Runs after the files themselves
@@ -274,6 +299,7 @@ Status VerifyLineOrigins(const fb::Module& module) {
     }
   }
   const uint32_t file_count = SizeOf(module.source_files());
+  const std::vector<uint32_t> input_lines = InputFileLineLimits(module);
   // Every link is checked before any chain is followed: a chain runs through
   // files after the one it starts from.
   for (uint32_t i = 0; i < file_count; ++i) {
@@ -329,6 +355,15 @@ Status VerifyLineOrigins(const fb::Module& module) {
                                " names input file ", row->input_file(),
                                " line ", row->input_line(), " (", input_count,
                                " input files)");
+      }
+      if (row->input_line() != 0 &&
+          row->input_line() > input_lines[row->input_file()]) {
+        return OutOfRangeError(
+            "source file '", path, "': line origin ", r, " names line ",
+            row->input_line(), " of input file '",
+            StringOf(module.input_files()->Get(row->input_file())),
+            "', past the end of its embedded text (",
+            input_lines[row->input_file()], " lines)");
       }
       if (r > 0) {
         const fb::LineOrigin* before = origins->Get(r - 1);
@@ -517,6 +552,7 @@ Status VerifyLibraryLines(const fb::Module& module, uint32_t index) {
   std::sort(stage_texts.begin(), stage_texts.end());
   std::sort(export_texts.begin(), export_texts.end());
   const uint32_t source_count = SizeOf(module.source_files());
+  const std::vector<uint32_t> input_lines = InputFileLineLimits(module);
   for (uint32_t i = 0; i < lines->size(); ++i) {
     const fb::LibraryLine* row = lines->Get(i);
     if (row->offset() >= image_end) {
@@ -547,13 +583,20 @@ Status VerifyLibraryLines(const fb::Module& module, uint32_t index) {
       continue;
     }
     if (row->source() & KILN_LIBRARY_LINE_INPUT_FILE) {
-      // A line of an input file the module does not embed: its length is
-      // not known here, and a profile shows no text for it.
+      // A line of an input file the module does not embed (its length is
+      // known only if the file is embedded after all).
       const uint32_t input = row->source() & ~KILN_LIBRARY_LINE_INPUT_FILE;
       if (input >= SizeOf(module.input_files())) {
         return OutOfRangeError("line row ", i, ": input file ", input,
                                " out of range (", SizeOf(module.input_files()),
                                " input files)");
+      }
+      if (row->line() > input_lines[input]) {
+        return OutOfRangeError("line row ", i, ": line ", row->line(),
+                               " of input file '",
+                               StringOf(module.input_files()->Get(input)),
+                               "' is past the end of its embedded text (",
+                               input_lines[input], " lines)");
       }
       continue;
     }

@@ -259,7 +259,10 @@ void readDimensionsBefore(DispatchRegionOp regionOp) {
 /// (empty, constants) are left out.
 ArrayAttr getProvenance(Region &body, const InputOpTable &inputOps) {
   MLIRContext *context = body.getContext();
-  llvm::SetVector<Attribute> entries;
+  // One entry per op and location, repeats included: identical kernels
+  // merged later list their ops in the same order and number (a constant
+  // CSE shared between them stands where each one's own op would).
+  SmallVector<Attribute> entries;
   body.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<tensor::EmptyOp, arith::ConstantOp>(op))
       return WalkResult::skip();
@@ -273,7 +276,7 @@ ArrayAttr getProvenance(Region &body, const InputOpTable &inputOps) {
       StringAttr opName =
           inputOp ? inputOp->name
                   : StringAttr::get(context, op->getName().getStringRef());
-      entries.insert(NameLoc::get(opName, loc));
+      entries.push_back(NameLoc::get(opName, loc));
     };
     op->getLoc()->walk([&](Location loc) {
       if (getInputNode(loc)) {
@@ -293,7 +296,7 @@ ArrayAttr getProvenance(Region &body, const InputOpTable &inputOps) {
     // Ops nested in a linalg body are part of it.
     return WalkResult::skip();
   });
-  return ArrayAttr::get(context, entries.getArrayRef());
+  return ArrayAttr::get(context, entries);
 }
 
 struct OutlineDispatchRegionsPass

@@ -130,14 +130,18 @@ namespace {
 std::optional<uint32_t> FindLineOpIndex(const ExportView& ex,
                                         std::string_view path, uint32_t line) {
   std::optional<uint32_t> found;
-  uint32_t found_line = 0;
+  std::pair<uint32_t, uint32_t> found_start;
   for (uint32_t p = 0; p < ex.provenance_count(); ++p) {
     const FusedOpView op = ex.provenance(p);
-    // The kernel's lines are its own dispatch's (site 0).
+    // The kernel's lines are its own dispatch's (site 0). The op starting
+    // last (line, then column) is the innermost; of entries at one place,
+    // the last: a decomposed op's fill comes before its work.
+    const std::pair<uint32_t, uint32_t> start = {op.location.line,
+                                                 op.location.column};
     if (op.site == 0 && op.location.line <= line && line <= op.last_line &&
-        op.location.file == path && (!found || op.location.line > found_line)) {
+        op.location.file == path && (!found || start >= found_start)) {
       found = p;
-      found_line = op.location.line;
+      found_start = start;
     }
   }
   return found;

@@ -8,11 +8,14 @@ kiln-benchmark --profile-by=node profiles each; in the fused build:
 
 - every node's samples, plus those on no node's line, are the samples in
   kernels, and those on no node's line are at most 10% of them;
-- every node with at least 1% of the samples in the unfused build appears
-  by name, fused or not;
-- the nodes rank as in the unfused build: a Spearman correlation of at
-  least 0.7 over the nodes with 1% or more in either, and the fused
-  build's top 5 among the unfused build's top 10.
+- every node with at least 3% of the samples in the unfused build appears
+  by name, fused or not (fusion makes cheaper ones nearly free);
+- the top nodes are the unfused build's: each of the fused build's top 5
+  has at least half its share there too (ranks among nodes within a point
+  of each other are noise), and the two agree on where the time goes: the
+  shares per node overlap by at least 65% (the sum over nodes of the
+  smaller share; fusion moves an elementwise node's time into the dispatch
+  it joins).
 
     profile_by_node.py --bin-dir=build/bin
 """
@@ -29,7 +32,8 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import models  # noqa: E402
 
-MIN_SHARE = 0.01
+MIN_SHARE = 0.03
+MIN_OVERLAP = 0.65
 
 
 def profile(bin_dir, module, inputs, seconds):
@@ -47,12 +51,9 @@ def shares(kiln_profile):
             for op in kiln_profile["input_ops"]}
 
 
-def spearman(a, b, nodes):
-    def ranks(d):
-        order = sorted(nodes, key=lambda n: (-d.get(n, 0), n))
-        return {n: i for i, n in enumerate(order)}
-    ra, rb, n = ranks(a), ranks(b), len(nodes)
-    return 1 - 6 * sum((ra[x] - rb[x]) ** 2 for x in nodes) / (n * (n * n - 1))
+def overlap(a, b):
+    """The share of the time two profiles put on the same nodes."""
+    return sum(min(a.get(n, 0), b.get(n, 0)) for n in set(a) | set(b))
 
 
 def check(name, bin_dir, work, seconds):
@@ -90,19 +91,20 @@ def check(name, bin_dir, work, seconds):
     if missing:
         problems.append("nodes missing from the fused profile: " +
                         ", ".join(missing))
-    nodes = [n for n in set(f) | set(u)
-             if max(f.get(n, 0), u.get(n, 0)) >= MIN_SHARE]
-    rho = spearman(f, u, nodes) if len(nodes) > 2 else 0.0
-    if rho < 0.7:
-        problems.append("rank correlation %.2f with the unfused build" % rho)
+    agreement = overlap(f, u)
+    if agreement < MIN_OVERLAP:
+        problems.append("shares overlap the unfused build's by %.0f%%" %
+                        (100 * agreement))
     top_fused = sorted(f, key=lambda n: -f[n])[:5]
-    top_unfused = sorted(u, key=lambda n: -u[n])[:10]
-    outside = [n for n in top_fused if n not in top_unfused]
-    if outside:
-        problems.append("top nodes not in the unfused top 10: " +
-                        ", ".join(outside))
-    summary = ("%d nodes, %.1f%% on no node's line, rank correlation %.2f; "
-               "top: %s" % (len(f), 100 * unplaced, rho,
+    lighter = ["%s (%.1f%%, unfused %.1f%%)" % (n, 100 * f[n],
+                                                100 * u.get(n, 0))
+               for n in top_fused if u.get(n, 0) < f[n] / 2]
+    if lighter:
+        problems.append("top nodes the unfused build puts under half their "
+                        "share on: " + ", ".join(lighter))
+    summary = ("%d nodes, %.1f%% on no node's line, %.0f%% overlap with "
+               "the unfused build; top: %s" % (len(f), 100 * unplaced,
+                                               100 * agreement,
                             ", ".join("%s %.1f%%" % (n, 100 * f[n])
                                       for n in top_fused[:3])))
     return problems, summary
@@ -112,7 +114,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin-dir", required=True)
     parser.add_argument("--models", default="resnet,bert")
-    parser.add_argument("--seconds", type=float, default=3.0,
+    parser.add_argument("--seconds", type=float, default=4.0,
                         help="kiln-benchmark's --benchmark_min_time")
     parser.add_argument("--keep", metavar="DIR")
     args = parser.parse_args()

@@ -20,8 +20,10 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "correlate.h"
@@ -550,15 +552,23 @@ std::string ExportText(const kiln::Module& module, const kiln::ExportView& ex) {
           location_width,
           Printable(ex.provenance(p).location.ToString()).size());
     }
+    std::set<std::tuple<std::string_view, std::string, std::string_view>>
+        listed;
     for (uint32_t p = 0; p < ex.provenance_count(); ++p) {
       const kiln::FusedOpView op = ex.provenance(p);
+      // An input op the kernel computes in several of its ops (a pad's fill
+      // and insert) is listed once.
+      if (!listed.emplace(op.name, op.location.ToString(), op.node.name)
+               .second) {
+        continue;
+      }
       std::string line = Pad(Printable(op.name), name_width) + "  " +
                          Printable(op.location.ToString());
       if (op.node.known()) {
         line = Pad(line, name_width + 2 + location_width) + "  " +
                Printable(op.node.name);
       }
-      if (p == 0) {
+      if (listed.size() == 1) {
         fields.Add("provenance", line);
       } else {
         fields.More(line);

@@ -10,6 +10,7 @@
 
 #include "Capture/InputFiles.h"
 #include "Capture/Passes.h"
+#include "Dialect/Kiln/IR/InputOps.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"

@@ -8,18 +8,6 @@
 
 namespace mlir::kiln {
 
-std::optional<FileLineColLoc> findFileLoc(Location loc) {
-  std::optional<FileLineColLoc> found;
-  loc->walk([&](Location nested) {
-    if (auto fileLoc = dyn_cast<FileLineColLoc>(nested)) {
-      found = fileLoc;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return found;
-}
-
 std::string getStoredPath(StringRef filename) {
   SmallString<256> path(filename);
   llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);

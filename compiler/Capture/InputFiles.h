@@ -21,9 +21,6 @@ namespace mlir::kiln {
 /// says otherwise.
 inline constexpr uint64_t kDefaultEmbedInputFileLimit = uint64_t{1} << 20;
 
-/// The first file location inside `loc`, if any.
-std::optional<FileLineColLoc> findFileLoc(Location loc);
-
 /// The path a location's file goes by in the module: lexically normalised
 /// and, if it would still climb out of the current directory (`../m.mlir`),
 /// absolute, since kiln-dump --extract-sources refuses paths with `..` but

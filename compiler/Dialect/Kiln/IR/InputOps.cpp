@@ -9,10 +9,7 @@
 
 namespace mlir::kiln {
 
-namespace {
-
-/// The first file location inside `loc`, if any.
-std::optional<FileLineColLoc> findFileLineCol(Location loc) {
+std::optional<FileLineColLoc> findFileLoc(Location loc) {
   std::optional<FileLineColLoc> found;
   loc->walk([&](Location nested) {
     if (auto fileLoc = dyn_cast<FileLineColLoc>(nested)) {
@@ -24,25 +21,22 @@ std::optional<FileLineColLoc> findFileLineCol(Location loc) {
   return found;
 }
 
-} // namespace
-
 void recordInputOps(ModuleOp moduleOp) {
   MLIRContext *context = moduleOp.getContext();
   llvm::SetVector<Attribute> entries;
   moduleOp.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op == moduleOp.getOperation())
       return;
-    std::optional<FileLineColLoc> loc = findFileLineCol(op->getLoc());
+    std::optional<FileLineColLoc> loc = findFileLoc(op->getLoc());
     if (!loc)
       return;
     // An implicit body (linalg.broadcast's yield) is where its op is.
     Operation *parent = op->getParentOp();
-    if (parent && findFileLineCol(parent->getLoc()) == loc)
+    if (parent && findFileLoc(parent->getLoc()) == loc)
       return;
     unsigned lastLine = loc->getLine();
     op->walk([&](Operation *nested) {
-      std::optional<FileLineColLoc> nestedLoc =
-          findFileLineCol(nested->getLoc());
+      std::optional<FileLineColLoc> nestedLoc = findFileLoc(nested->getLoc());
       if (nestedLoc && nestedLoc->getFilename() == loc->getFilename())
         lastLine = std::max(lastLine, nestedLoc->getLine());
     });

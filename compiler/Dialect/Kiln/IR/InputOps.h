@@ -24,6 +24,9 @@
 
 namespace mlir::kiln {
 
+/// The first file location inside `loc`, if any.
+std::optional<FileLineColLoc> findFileLoc(Location loc);
+
 /// On the module, from the start of the pipeline to the module file.
 inline constexpr StringLiteral kInputOpsAttrName = "kiln.input_ops";
 

@@ -11,7 +11,8 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 
 //===----------------------------------------------------------------------===//
-// Host ops
+// Dispatch formation: regions of fused ops, and the dispatches outlined
+// from them (the host dialect takes over from there)
 //===----------------------------------------------------------------------===//
 
 def Kiln_DispatchRegionOp : Kiln_Op<"dispatch.region", [

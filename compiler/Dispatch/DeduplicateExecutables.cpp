@@ -28,6 +28,7 @@ std::string printWithoutNames(ExecutableOp executableOp) {
       // Where the work came from does not make kernels different.
       exportOp->removeAttr(kProvenanceAttrName);
       exportOp->removeAttr(kProvenanceSitesAttrName);
+      exportOp->removeAttr(kProvenanceKernelOpsAttrName);
     }
   }
   std::string text;
@@ -45,8 +46,8 @@ void mergeProvenance(ExecutableExportOp kept, ExecutableExportOp duplicate) {
   auto duplicateOps = duplicate->getAttrOfType<ArrayAttr>(kProvenanceAttrName);
   if (!duplicateOps)
     return;
-  // Each site lists all of its ops, in the order of the kept export's, even
-  // those another site shares (a constant both read).
+  // Each site lists all of its ops, even those another site shares (a
+  // constant both read).
   SmallVector<Attribute> merged;
   SmallVector<int32_t> sites;
   if (keptOps) {
@@ -61,6 +62,20 @@ void mergeProvenance(ExecutableExportOp kept, ExecutableExportOp duplicate) {
   llvm::append_range(merged, duplicateOps);
   sites.append(duplicateOps.size(), site);
   kept->setAttr(kProvenanceAttrName, ArrayAttr::get(kept.getContext(), merged));
+  // Each entry keeps the kernel op it is computed by: the kernels are the
+  // same, so the duplicate's positions are the kept one's.
+  auto keptKernelOps =
+      kept->getAttrOfType<DenseI32ArrayAttr>(kProvenanceKernelOpsAttrName);
+  auto duplicateKernelOps =
+      duplicate->getAttrOfType<DenseI32ArrayAttr>(kProvenanceKernelOpsAttrName);
+  if (keptKernelOps && duplicateKernelOps) {
+    SmallVector<int32_t> kernelOps(keptKernelOps.asArrayRef());
+    llvm::append_range(kernelOps, duplicateKernelOps.asArrayRef());
+    kept->setAttr(kProvenanceKernelOpsAttrName,
+                  DenseI32ArrayAttr::get(kept.getContext(), kernelOps));
+  } else {
+    kept->removeAttr(kProvenanceKernelOpsAttrName);
+  }
   kept->setAttr(kProvenanceSitesAttrName,
                 DenseI32ArrayAttr::get(kept.getContext(), sites));
 }

@@ -257,18 +257,23 @@ void readDimensionsBefore(DispatchRegionOp regionOp) {
 /// distinct location (`loc("op.name"(<its node's location>))` for an op of
 /// an imported model, which names the node); ops the compiler made up
 /// (empty, constants) are left out.
-ArrayAttr getProvenance(Region &body, const InputOpTable &inputOps) {
+/// The input ops fused into the kernel `body` forms, and for each the
+/// kernel op computing it (its position among the body's ops), by which
+/// identical kernels merged later align their entries.
+std::pair<ArrayAttr, DenseI32ArrayAttr>
+getProvenance(Region &body, const InputOpTable &inputOps) {
   MLIRContext *context = body.getContext();
-  // One entry per op and location, repeats included: identical kernels
-  // merged later list their ops in the same order and number (a constant
-  // CSE shared between them stands where each one's own op would).
+  // One entry per op and location, repeats included.
   SmallVector<Attribute> entries;
+  SmallVector<int32_t> kernelOps;
+  int32_t kernelOp = -1;
   body.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<tensor::EmptyOp, arith::ConstantOp>(op))
       return WalkResult::skip();
     if (!isa<linalg::LinalgOp>(op) &&
         !isa_and_nonnull<tensor::TensorDialect>(op->getDialect()))
       return WalkResult::advance();
+    ++kernelOp;
     // Each location an op carries is an input op fused into it, named as
     // the program wrote it (a linalg.add, not the linalg.generic it became).
     auto entry = [&](FileLineColLoc fileLoc, Location loc) {
@@ -277,6 +282,7 @@ ArrayAttr getProvenance(Region &body, const InputOpTable &inputOps) {
           inputOp ? inputOp->name
                   : StringAttr::get(context, op->getName().getStringRef());
       entries.push_back(NameLoc::get(opName, loc));
+      kernelOps.push_back(kernelOp);
     };
     op->getLoc()->walk([&](Location loc) {
       if (getInputNode(loc)) {
@@ -296,7 +302,8 @@ ArrayAttr getProvenance(Region &body, const InputOpTable &inputOps) {
     // Ops nested in a linalg body are part of it.
     return WalkResult::skip();
   });
-  return ArrayAttr::get(context, entries);
+  return {ArrayAttr::get(context, entries),
+          DenseI32ArrayAttr::get(context, kernelOps)};
 }
 
 struct OutlineDispatchRegionsPass
@@ -348,8 +355,10 @@ struct OutlineDispatchRegionsPass
             /*outputs=*/nullptr, /*workgroup_tiles=*/nullptr,
             /*equal_constants=*/nullptr, /*index_constants=*/nullptr,
             /*covering_tiles=*/nullptr);
-        exportOp->setAttr(kProvenanceAttrName,
-                          getProvenance(regionOp.getBody(), inputOps));
+        auto [provenance, kernelOps] =
+            getProvenance(regionOp.getBody(), inputOps);
+        exportOp->setAttr(kProvenanceAttrName, provenance);
+        exportOp->setAttr(kProvenanceKernelOpsAttrName, kernelOps);
         SmallVector<Type> bindingTypes = llvm::to_vector(
             llvm::map_range(inputs, [](Value v) { return v.getType(); }));
         llvm::append_range(bindingTypes, regionOp.getResultTypes());

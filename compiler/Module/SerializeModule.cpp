@@ -242,6 +242,8 @@ private:
       std::vector<flatbuffers::Offset<fb::FusedOp>> fusedOps;
       auto sites =
           exportOp->getAttrOfType<DenseI32ArrayAttr>(kProvenanceSitesAttrName);
+      auto kernelOps = exportOp->getAttrOfType<DenseI32ArrayAttr>(
+          kProvenanceKernelOpsAttrName);
       if (auto provenance =
               exportOp->getAttrOfType<ArrayAttr>(kProvenanceAttrName))
         for (auto [index, entry] : llvm::enumerate(provenance)) {
@@ -264,9 +266,11 @@ private:
                                   ? inputOp->lastLine
                                   : 0;
           uint32_t site = sites && index < sites.size() ? sites[index] : 0;
+          uint32_t kernelOp =
+              kernelOps && index < kernelOps.size() ? kernelOps[index] : 0;
           fusedOps.push_back(fb::CreateFusedOp(
               builder, builder.CreateString(nameLoc.getName().str()),
-              serializeLocation(*loc), node, lastLine, site));
+              serializeLocation(*loc), node, lastLine, site, kernelOp));
         }
       info.provenance = builder.CreateVector(fusedOps);
     }

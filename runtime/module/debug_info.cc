@@ -171,6 +171,7 @@ FusedOpView ExportView::provenance(uint32_t index) const {
   FusedOpView view{StringOf(op->name()), LocationOf(op->location()), node};
   view.last_line = std::max(op->last_line(), view.location.line);
   view.site = op->site();
+  view.kernel_op = op->kernel_op();
   return view;
 }
 

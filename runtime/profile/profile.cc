@@ -148,25 +148,34 @@ std::optional<uint32_t> FindLineOpIndex(const ExportView& ex,
 }
 
 /// For each op of `ex`'s own dispatch (site 0), by its index, the indices
-/// of the ops standing for it in every dispatch sharing the kernel (its
-/// own first); only its own when the sites do not list as many ops each.
+/// of the ops standing for it in every dispatch sharing the kernel (its own
+/// first): in each site, the entry of the same kernel op at the same
+/// position among that op's entries, or the op's first.
 std::vector<std::vector<uint32_t>> SharingOps(const ExportView& ex) {
-  std::vector<std::vector<uint32_t>> sites;
+  // (site, kernel op) -> entries, in order.
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> groups;
+  uint32_t sites = 1;
   for (uint32_t p = 0; p < ex.provenance_count(); ++p) {
-    const uint32_t site = ex.provenance(p).site;
-    if (site >= ex.provenance_count()) return {};
-    if (site >= sites.size()) sites.resize(site + 1);
-    sites[site].push_back(p);
+    const FusedOpView op = ex.provenance(p);
+    groups[{op.site, op.kernel_op}].push_back(p);
+    // Sites are numbered densely; a module numbering past its entries
+    // shares nothing.
+    sites = op.site < ex.provenance_count() ? std::max(sites, op.site + 1)
+                                            : ex.provenance_count() + 1;
   }
+  if (sites > ex.provenance_count()) sites = 1;
   std::vector<std::vector<uint32_t>> sharing(ex.provenance_count());
-  const bool aligned =
-      !sites.empty() &&
-      std::all_of(sites.begin(), sites.end(), [&](const auto& ops) {
-        return ops.size() == sites[0].size();
-      });
-  for (uint32_t rank = 0; !sites.empty() && rank < sites[0].size(); ++rank) {
-    for (size_t site = 0; site < (aligned ? sites.size() : 1); ++site) {
-      sharing[sites[0][rank]].push_back(sites[site][rank]);
+  for (const auto& [key, entries] : groups) {
+    if (key.first != 0) continue;
+    for (size_t m = 0; m < entries.size(); ++m) {
+      std::vector<uint32_t>& equivalents = sharing[entries[m]];
+      equivalents.push_back(entries[m]);
+      for (uint32_t site = 1; site < sites; ++site) {
+        auto other = groups.find({site, key.second});
+        if (other == groups.end()) continue;
+        equivalents.push_back(
+            other->second[std::min(m, other->second.size() - 1)]);
+      }
     }
   }
   return sharing;

@@ -161,5 +161,48 @@ TEST(ProfileByInputOpTest, DispatchesSharingAKernelShareItsSamples) {
   EXPECT_EQ(by_op.unplaced_samples, 1u);
 }
 
+// Merged kernels whose fused ops carry different numbers of input ops (a
+// block's residual add takes along the previous block's ops, one more
+// after a downsample): entries align by the kernel op computing them.
+TEST(ProfileByInputOpTest, SharedKernelsAlignByKernelOp) {
+  fb::ModuleT spec = DebugModuleSpec(KILN_TEST_LIBRARY_1);
+  auto& add = *spec.executables[0]->exports[0];
+  add.provenance.clear();
+  auto entry = [&](std::string name, uint32_t line, uint32_t site,
+                   uint32_t kernel_op) {
+    fb::FusedOpT op = SpanningOp(std::move(name), line, 0);
+    op.site = site;
+    op.kernel_op = kernel_op;
+    add.provenance.push_back(std::make_unique<fb::FusedOpT>(op));
+  };
+  entry("linalg.add", 2, 0, 0);
+  entry("linalg.exp", 3, 0, 0);  // the previous block's, fused in
+  entry("linalg.matmul", 4, 0, 1);
+  entry("linalg.add", 12, 1, 0);
+  entry("linalg.matmul", 14, 1, 1);
+  StatusOr<std::shared_ptr<const Module>> module =
+      LoadSpec(std::move(spec), {.load_libraries = false});
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  Profile profile;
+  profile.samples = 12;
+  ProfileExport& ex = profile.exports.emplace_back();
+  ex.export_view = (*module)->GetExport(0, 0).value();
+  ex.samples = 12;
+  ex.lines = {{kNoSource, 4, 10, "model.mlir"},
+              {kNoSource, 3, 2, "model.mlir"}};
+  const ProfileInputOps by_op = ProfileByInputOp(profile);
+  std::vector<std::pair<std::string, uint64_t>> samples;
+  for (const ProfileInputOp& op : by_op.ops) {
+    samples.emplace_back(StrCat(op.op_name, "@", op.location.line), op.samples);
+  }
+  // The matmul's 10 split 5 / 5; the exp's 2 go to it and to the other
+  // site's first entry of that kernel op.
+  EXPECT_EQ(samples, (std::vector<std::pair<std::string, uint64_t>>{
+                         {"linalg.matmul@4", 5},
+                         {"linalg.matmul@14", 5},
+                         {"linalg.exp@3", 1},
+                         {"linalg.add@12", 1}}));
+}
+
 }  // namespace
 }  // namespace kiln

@@ -21,16 +21,18 @@ func.func @main(%a: tensor<16xf32>) -> tensor<16xf32> {
 // -----
 
 // Tests that the kept export lists the input ops of every dispatch it now
-// computes, each numbered by the dispatch it came from, its own first and
-// in the same order, even an op both dispatches share (the fill).
-//       CHECK: #[[FILL:.+]] = loc("{{.*}}":[[# @LINE + 13]]:8)
-//       CHECK: #[[M0:.+]] = loc("{{.*}}":[[# @LINE + 13]]:8)
-//       CHECK: #[[M1:.+]] = loc("{{.*}}":[[# @LINE + 13]]:8)
+// computes, each numbered by the dispatch it came from and by the kernel
+// op computing it, its own first, even an op both dispatches share (the
+// fill).
+//       CHECK: #[[FILL:.+]] = loc("{{.*}}":[[# @LINE + 14]]:8)
+//       CHECK: #[[M0:.+]] = loc("{{.*}}":[[# @LINE + 14]]:8)
+//       CHECK: #[[M1:.+]] = loc("{{.*}}":[[# @LINE + 14]]:8)
 //       CHECK: #[[FILL_OP:.+]] = loc("linalg.fill"(#[[FILL]]))
 //       CHECK: #[[M0_OP:.+]] = loc("linalg.matmul"(#[[M0]]))
 //       CHECK: #[[M1_OP:.+]] = loc("linalg.matmul"(#[[M1]]))
 //       CHECK: kiln.executable.export @sites_dispatch_0_matmul_8x8x8_f32
 //  CHECK-SAME:   kiln.provenance = [#[[FILL_OP]], #[[M0_OP]], #[[FILL_OP]], #[[M1_OP]]]
+//  CHECK-SAME:   kiln.provenance_kernel_ops = array<i32: 0, 1, 0, 1>
 //  CHECK-SAME:   kiln.provenance_sites = array<i32: 0, 0, 1, 1>
 //   CHECK-NOT: kiln.executable @sites_dispatch_1
 func.func @sites(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>) -> tensor<8x8xf32> {

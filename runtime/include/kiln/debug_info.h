@@ -62,9 +62,11 @@ struct FusedOpView {
   /// on one line, and in modules that do not record it.
   uint32_t last_line = 0;
   /// Which dispatch sharing the export's kernel computes the op: 0 for the
-  /// export's own, 1, 2, ... for identical kernels merged into it (each
-  /// listing its ops in the order of site 0's).
+  /// export's own, 1, 2, ... for identical kernels merged into it.
   uint32_t site = 0;
+  /// The kernel op computing it (its position among the kernel's ops): ops
+  /// of two sites with the same kernel_op stand for each other.
+  uint32_t kernel_op = 0;
 };
 
 /// Where an export's entry function stands in one captured stage text.

@@ -27,9 +27,13 @@ inline constexpr StringLiteral kLineOriginsRowsName = "rows";
 inline constexpr StringLiteral kSourceLocsAttrName = "kiln.source_locs";
 /// On exports: the input ops fused into the dispatch, [loc("op"(...))].
 inline constexpr StringLiteral kProvenanceAttrName = "kiln.provenance";
+/// On exports: for each provenance entry, the kernel op computing it (its
+/// position among the kernel's ops), array<i32: ...>.
+inline constexpr StringLiteral kProvenanceKernelOpsAttrName =
+    "kiln.provenance_kernel_ops";
 /// On exports that identical kernels were merged into: for each provenance
 /// entry, the dispatch it came from (0: the export's own; 1, ...: each
-/// merged one's, its entries in the same order), array<i32: ...>.
+/// merged one's), array<i32: ...>.
 inline constexpr StringLiteral kProvenanceSitesAttrName =
     "kiln.provenance_sites";
 /// On the module: the input files embedded (kiln-capture-input-files),

@@ -137,9 +137,7 @@ class PyProfile {
     const Entry& entry = At(index);
     const Profile profile = AtStage(entry, std::string(kInputStage));
     const ProfileInputOps by_op = ProfileByInputOp(profile);
-    const uint64_t taken = profile.samples + profile.dropped_samples;
-    const double seconds_per_sample =
-        profile.sampling && taken ? profile.sampling->cpu_seconds / taken : 0;
+    const double seconds_per_sample = profile.cpu_seconds_per_sample();
     nb::list ops;
     for (const ProfileInputOp& op : by_op.ops) {
       nb::list exports;

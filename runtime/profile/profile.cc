@@ -119,6 +119,12 @@ class RollUp {
 
 }  // namespace
 
+double Profile::cpu_seconds_per_sample() const {
+  const uint64_t taken = samples + dropped_samples;
+  if (!sampling || taken == 0) return 0;
+  return sampling->cpu_seconds / static_cast<double>(taken);
+}
+
 double Profile::hz_reached() const {
   if (!sampling || sampling->cpu_seconds <= 0) return 0;
   return static_cast<double>(samples + dropped_samples) / sampling->cpu_seconds;

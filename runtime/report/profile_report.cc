@@ -135,11 +135,10 @@ std::string FormatProfileHeader(const Profile& profile,
 /// "12.3 ms": the CPU time `samples` stand for, each its share of the
 /// sampled threads' CPU time; empty without it.
 std::string CpuTime(const Profile& profile, uint64_t samples) {
-  const uint64_t taken = profile.samples + profile.dropped_samples;
-  if (!profile.sampling || taken == 0) return "";
+  if (profile.cpu_seconds_per_sample() == 0) return "";
   char text[32];
   std::snprintf(text, sizeof(text), "%.3g ms",
-                1e3 * profile.sampling->cpu_seconds * samples / taken);
+                1e3 * profile.cpu_seconds_per_sample() * samples);
   return text;
 }
 

@@ -231,9 +231,7 @@ class ChromeTracer final : public Tracer {
     if (!at_input.ok() || !profile.sampling) return;
     const ProfileInputOps by_op = ProfileByInputOp(*at_input);
     if (by_op.ops.empty()) return;
-    const uint64_t taken = profile.samples + profile.dropped_samples;
-    const double us_per_sample =
-        taken ? 1e6 * profile.sampling->cpu_seconds / taken : 0;
+    const double us_per_sample = 1e6 * profile.cpu_seconds_per_sample();
     auto add_track = [&](uint32_t tid, std::string_view name, uint64_t samples,
                          std::string args) {
       char dur[32];

@@ -385,6 +385,7 @@ struct Report {
   std::optional<kiln::ProfileSampling> sampling;
   uint64_t samples = 0;  // taken, kept or dropped
   double hz_reached = 0;
+  double cpu_seconds_per_sample = 0;
   /// --profile-by=node with --benchmark_format=json: the samples per input
   /// op, reported in the JSON.
   std::optional<kiln::ProfileInputOps> by_input_op;
@@ -512,9 +513,6 @@ std::string FormatJson(const Report& report, const std::vector<Row>& rows) {
         {"samples", report.samples}};
   }
   if (report.sampling && report.by_input_op) {
-    // Each sample stands for its share of the sampled threads' CPU time.
-    const double seconds_per_sample =
-        report.samples ? report.sampling->cpu_seconds / report.samples : 0;
     ordered_json ops = ordered_json::array();
     for (const kiln::ProfileInputOp& op : report.by_input_op->ops) {
       ordered_json entry;
@@ -526,7 +524,7 @@ std::string FormatJson(const Report& report, const std::vector<Row>& rows) {
       }
       entry["location"] = op.location.ToString();
       entry["samples"] = op.samples;
-      entry["cpu_seconds"] = seconds_per_sample * op.samples;
+      entry["cpu_seconds"] = report.cpu_seconds_per_sample * op.samples;
       entry["dispatches"] = op.exports;
       ops.push_back(std::move(entry));
     }
@@ -666,6 +664,7 @@ kiln::Status Run(const Options& options, const char* executable,
     report.sampling = profile.sampling;
     report.samples = profile.samples + profile.dropped_samples;
     report.hz_reached = profile.hz_reached();
+    report.cpu_seconds_per_sample = profile.cpu_seconds_per_sample();
     const kiln::tools::ProfileFlags& flags = options.run.profile;
     if (flags.table || (flags.by_input_op && !options.json)) {
       kiln::tools::Print("\n");

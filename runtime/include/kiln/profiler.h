@@ -140,6 +140,9 @@ struct Profile {
   /// The rate reached: samples taken (kept or dropped) per second of the
   /// sampled threads' CPU time; 0 without sampling or CPU time.
   double hz_reached() const;
+  /// The CPU time each sample stands for: the sampled threads' CPU time
+  /// over the samples taken; 0 without sampling or samples.
+  double cpu_seconds_per_sample() const;
 };
 
 /// Aggregates sampled program counters by export and line of `module`

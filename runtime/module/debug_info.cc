@@ -1,7 +1,8 @@
 //===- debug_info.cc - Views of exports and their debug information -------===//
 //
 // Reads the verified module in place: indices, counts, sort orders and the
-// presence of strings were all checked at load (verifier.cc).
+// presence of strings were all checked at load (verifier.cc,
+// verify_debug_info.cc).
 //
 //===----------------------------------------------------------------------===//
 

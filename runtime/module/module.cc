@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "kiln/printable.h"
+#include "module/elf_image.h"
 #include "module/module_impl.h"
 #include "trace/source_registry.h"
 

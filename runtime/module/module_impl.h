@@ -24,6 +24,7 @@
 #include "kiln/status.h"
 #include "kiln/tensor.h"
 #include "kiln/trace.h"
+#include "module/loaded_library.h"
 #include "trace/source_registry.h"
 
 namespace kiln {
@@ -78,45 +79,6 @@ struct ResolvedExport {
   const flatbuffers::Vector<const fb::CoveringTiles*>* covering_tiles =
       nullptr;
 };
-
-/// A native library loaded with dlopen. Owns the handle and the file (a
-/// memfd, or a file perf can read) it was loaded from: the fd stays open
-/// while the library is loaded so that its /proc/PID/fd/N name cannot be
-/// reused by another library (dlopen would return the already-loaded one for
-/// an equal name).
-class LoadedLibrary {
- public:
-  LoadedLibrary() = default;
-  ~LoadedLibrary();
-  LoadedLibrary(LoadedLibrary&& other) noexcept;
-  LoadedLibrary& operator=(LoadedLibrary&& other) noexcept;
-  LoadedLibrary(const LoadedLibrary&) = delete;
-  LoadedLibrary& operator=(const LoadedLibrary&) = delete;
-
-  /// Writes `data` to a memfd, or with a non-empty `perf_directory` to the
-  /// file <hash>.so there (reused when its bytes are `data`), and dlopens
-  /// it; checks the ABI version.
-  static StatusOr<LoadedLibrary> Load(const uint8_t* data, size_t size,
-                                      std::string_view debug_name,
-                                      const std::string& perf_directory = {});
-
-  const kiln_executable_library_v1_t& library() const { return *library_; }
-  /// Where the dynamic loader placed the image: address 0 of the library
-  /// (and of its LibraryLine offsets) is this address in the process.
-  uintptr_t base() const { return base_; }
-
- private:
-  void Reset();
-
-  int fd_ = -1;
-  uintptr_t base_ = 0;
-  void* handle_ = nullptr;
-  const kiln_executable_library_v1_t* library_ = nullptr;
-};
-
-/// Keeps `libraries` loaded, their files open, until the process exits (for
-/// a tracer that ResolvesCodeLate).
-void RetainUntilExit(std::vector<LoadedLibrary> libraries);
 
 struct Module::Impl {
   ~Impl();
@@ -178,33 +140,12 @@ Status VerifyModule(Module::Impl* impl, uint64_t max_buffer_bytes);
 /// physical memory.
 uint64_t EffectiveMaxBufferBytes(const ModuleLoadOptions& options);
 
-/// Checks every library of the verified module as an ELF image without
-/// loading it (for modules loaded without their libraries).
-Status CheckLibraryImages(const fb::Module& module);
-
 /// Loads every library of the verified module, resolves every export and
 /// checks the module's exports and dispatches against each library's
 /// description of its code; fills impl->libraries and impl->executables and
 /// sets libraries_loaded. With ModuleLoadOptions::perf_visible_libraries
 /// (or KILN_PERF=1) the libraries are loaded from files perf can read.
 Status LoadLibraries(Module::Impl* impl, const ModuleLoadOptions& options);
-
-/// Checks that `data` looks like an x86-64 ELF shared object whose program
-/// headers and segments lie inside it (dlopen would otherwise map past the
-/// end of the image and fault), and that loading it runs none of its code
-/// and maps no writable code: no initializers or finalizers, IFUNC
-/// relocations, DT_NEEDED (or filter) entries, text relocations,
-/// writable+executable segments or executable stack. Every table the
-/// dynamic loader reads through the dynamic section (strings, symbols, hash
-/// tables, relocations) lies whole in a loaded segment, with the indices it
-/// holds inside the tables they index, and relocations write only inside
-/// writable segments: the loader itself trusts all of it.
-Status CheckElfImage(const uint8_t* data, size_t size);
-
-/// The end of the address range the library in `data` maps (its loadable
-/// segments' highest end; the image is linked at address 0), once it passes
-/// CheckElfImage.
-StatusOr<uint64_t> LibraryImageEnd(const uint8_t* data, size_t size);
 
 /// Fails, naming them, when `has_feature` (HostHasCpuFeature in the
 /// runtime) says a feature a library may use is absent or cannot say.

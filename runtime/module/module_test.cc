@@ -26,6 +26,7 @@
 #include "gtest/gtest.h"
 #include "kiln/context.h"
 #include "kiln/tensor_io.h"
+#include "module/elf_image.h"
 #include "module/module_impl.h"
 #include "module/module_test_util.h"
 

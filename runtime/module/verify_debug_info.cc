@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "module/elf_image.h"
 #include "module/module_impl.h"
 #include "module/verifier_internal.h"
 

@@ -12,9 +12,10 @@
 #include <cstring>
 
 #include "kiln/printable.h"
+#include "kiln/trace.h"
 #include "module/elf_image.h"
 #include "module/module_impl.h"
-#include "trace/source_registry.h"
+#include "module/source_registry.h"
 
 namespace kiln {
 

@@ -23,9 +23,8 @@
 #include "kiln/sources.h"
 #include "kiln/status.h"
 #include "kiln/tensor.h"
-#include "kiln/trace.h"
 #include "module/loaded_library.h"
-#include "trace/source_registry.h"
+#include "module/source_registry.h"
 
 namespace kiln {
 

@@ -22,9 +22,9 @@
 #include "kiln/profiler.h"
 #include "kiln/thread_pool.h"
 #include "module/module_test_util.h"
+#include "module/source_registry.h"
 #include "nlohmann/json.hpp"
 #include "trace/providers.h"
-#include "trace/source_registry.h"
 
 namespace kiln {
 namespace {

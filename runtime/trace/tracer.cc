@@ -9,8 +9,8 @@
 
 #include "kiln/module.h"
 #include "kiln/trace.h"
+#include "module/source_registry.h"
 #include "trace/providers.h"
-#include "trace/source_registry.h"
 
 namespace kiln {
 
@@ -19,30 +19,8 @@ Tracer::~Tracer() = default;
 void Tracer::AddProfile(const Module&, const Profile&) {}
 
 //===----------------------------------------------------------------------===//
-// Source registry
+// Texts of the loaded modules, for providers
 //===----------------------------------------------------------------------===//
-
-SourceRegistry& SourceRegistry::Global() {
-  // Never destroyed: a profiler may ask for a text after main returns.
-  static SourceRegistry* registry = new SourceRegistry();
-  return *registry;
-}
-
-void SourceRegistry::Add(Entry* entry) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  entry->previous = nullptr;
-  entry->next = head_;
-  if (head_) head_->previous = entry;
-  head_ = entry;
-}
-
-void SourceRegistry::Remove(Entry* entry) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (entry->previous) entry->previous->next = entry->next;
-  if (entry->next) entry->next->previous = entry->previous;
-  if (head_ == entry) head_ = entry->next;
-  entry->previous = entry->next = nullptr;
-}
 
 StatusOr<std::string> ReadPublishedSource(std::string_view path,
                                           uint64_t max_bytes) {

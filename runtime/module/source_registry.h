@@ -1,15 +1,16 @@
-//===- source_registry.h - Published source tables ----------------*- C++ -*-===//
+//===- source_registry.h - Source tables of the loaded modules ----*- C++ -*-===//
 //
 // Every loaded module links its source table here (an intrusive list: no
 // allocation) for as long as it is loaded, so that providers can serve a
 // text by name from any thread, including a profiler's own threads after
 // main returns, and never touch an unloaded module: a lookup holds the
-// registry lock, and unloading takes it.
+// registry lock, and unloading takes it. Kept by the modules (module.cc),
+// read by the trace layer above them (ReadPublishedSource, kiln/trace.h).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KILN_RUNTIME_TRACE_SOURCE_REGISTRY_H_
-#define KILN_RUNTIME_TRACE_SOURCE_REGISTRY_H_
+#ifndef KILN_RUNTIME_MODULE_SOURCE_REGISTRY_H_
+#define KILN_RUNTIME_MODULE_SOURCE_REGISTRY_H_
 
 #include <mutex>
 #include <string_view>
@@ -61,4 +62,4 @@ class SourceRegistry {
 
 }  // namespace kiln
 
-#endif  // KILN_RUNTIME_TRACE_SOURCE_REGISTRY_H_
+#endif  // KILN_RUNTIME_MODULE_SOURCE_REGISTRY_H_

@@ -79,7 +79,7 @@ LogicalResult serialize(ModuleOp moduleOp, const CompileOptions &options,
   // builds the library on this thread.
   TimingScope sourcesTiming = timing.nest("Embedded sources");
   FailureOr<std::unique_ptr<EmbeddedSources>> sources =
-      EmbeddedSources::collect(moduleOp, serializeOptions);
+      EmbeddedSources::collect(moduleOp, serializeOptions.debugLevel);
   if (failed(sources))
     return failure();
   sourcesTiming.stop();

@@ -1,0 +1,108 @@
+//===- DebugInfoWriter.h - a module's debug information -----------*- C++ -*-===//
+//
+// Writes the debug information of the chosen --executable-debug-level into
+// a module's FlatBuffer (schema/module.fbs): each export's input location,
+// provenance and stage locations, the source table, the line origins of the
+// captured stage texts, the library's address -> line rows and the input
+// files they name.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_MODULE_DEBUGINFOWRITER_H_
+#define KILN_MODULE_DEBUGINFOWRITER_H_
+
+#include "Dialect/Kiln/IR/InputOps.h"
+#include "Dialect/Kiln/IR/KilnOps.h"
+#include "Module/EmbeddedSources.h"
+#include "Target/CPU/LibraryBuilder.h"
+#include "kiln/module_generated.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlir::kiln {
+
+/// The debug information of one module, written into its builder table by
+/// table.
+class DebugInfoWriter {
+public:
+  /// The debug information of one export.
+  struct ExportDebugInfo {
+    flatbuffers::Offset<::kiln::fb::SourceLocation> location;
+    flatbuffers::Offset<
+        flatbuffers::Vector<flatbuffers::Offset<::kiln::fb::FusedOp>>>
+        provenance;
+    flatbuffers::Offset<
+        flatbuffers::Vector<flatbuffers::Offset<::kiln::fb::StageLocation>>>
+        stageLocations;
+  };
+
+  /// Numbers the texts of `sources` (the source table is sorted by path)
+  /// and the input files that their line origins and the line table of
+  /// `library` name; `captureStages` are the stages captured at level 3 in
+  /// pipeline order. Writes into `builder`.
+  DebugInfoWriter(ModuleOp moduleOp, const CPULibrary &library, int debugLevel,
+                  ArrayRef<std::string> captureStages, EmbeddedSources &sources,
+                  flatbuffers::FlatBufferBuilder &builder);
+
+  /// The input location, provenance and stage locations of `exportOp`, as
+  /// far as the debug level asks for them.
+  FailureOr<ExportDebugInfo>
+  serializeExportDebugInfo(ExecutableExportOp exportOp);
+
+  /// The library's address -> line rows with each file the line table names
+  /// resolved to its index in the source table.
+  flatbuffers::Offset<flatbuffers::Vector<const ::kiln::fb::LibraryLine *>>
+  serializeLibraryLines();
+
+  /// Writes the source table: each distinct text once (zstd when smaller),
+  /// files sorted by path.
+  std::pair<
+      flatbuffers::Offset<
+          flatbuffers::Vector<flatbuffers::Offset<::kiln::fb::SourceFile>>>,
+      flatbuffers::Offset<
+          flatbuffers::Vector<flatbuffers::Offset<::kiln::fb::SourceContent>>>>
+  serializeSourceTable();
+
+  /// The names of the captured stages in pipeline order (Module.stages).
+  std::vector<flatbuffers::Offset<flatbuffers::String>> serializeStageNames();
+
+  /// Module.input_files: the input files that the texts' line origins and
+  /// the library's line table name, by stored path, sorted.
+  const std::vector<std::string> &getInputFiles() const { return inputFiles; }
+
+private:
+  std::vector<std::string> capturedStages() const;
+  void collectCapturedStages();
+  void collectInputFiles();
+  flatbuffers::Offset<::kiln::fb::SourceLocation>
+  serializeLocation(FileLineColLoc loc);
+  std::pair<uint32_t, flatbuffers::Offset<
+                          flatbuffers::Vector<const ::kiln::fb::LineOrigin *>>>
+  serializeLineOrigins(const EmbeddedSources::File &file);
+  flatbuffers::Offset<::kiln::fb::SourceContent>
+  serializeContent(const EmbeddedSources::Content &content);
+
+  ModuleOp moduleOp;
+  const CPULibrary &library;
+  int debugLevel;
+  ArrayRef<std::string> captureStages;
+  EmbeddedSources &sources;
+  flatbuffers::FlatBufferBuilder &builder;
+  InputOpTable inputOps;
+  std::set<std::string> stagesSeen;
+  /// Path -> index in the source table.
+  llvm::StringMap<uint32_t> sourceIndices;
+  /// Module.input_files, and the index of each.
+  std::vector<std::string> inputFiles;
+  llvm::StringMap<uint32_t> inputFileIndices;
+};
+
+} // namespace mlir::kiln
+
+#endif // KILN_MODULE_DEBUGINFOWRITER_H_

@@ -3,7 +3,7 @@
 #include "Module/ModuleTables.h"
 
 #include "Dialect/Host/IR/HostOps.h"
-#include "Module/ElementType.h"
+#include "Target/CPU/ElementType.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"

@@ -2,7 +2,7 @@
 
 #include "Target/CPU/LibraryABI.h"
 
-#include "Module/ElementType.h"
+#include "Target/CPU/ElementType.h"
 #include "kiln/executable_library.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"

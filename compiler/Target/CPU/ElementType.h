@@ -1,13 +1,14 @@
 //===- ElementType.h - Element types as the module format numbers them ---*- C++ -*-===//
 //
-// One mapping for everything the compiler writes for the runtime: module
-// types (SerializeModule) and the library's export descriptors
-// (LibraryBuilder) number element types alike.
+// One mapping for everything the compiler writes for the runtime: the
+// library's export descriptors (LibraryABI) and module types
+// (Module/ModuleTables) number element types alike. It sits with the
+// library, the first of the two to be written.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KILN_MODULE_ELEMENTTYPE_H_
-#define KILN_MODULE_ELEMENTTYPE_H_
+#ifndef KILN_TARGET_CPU_ELEMENTTYPE_H_
+#define KILN_TARGET_CPU_ELEMENTTYPE_H_
 
 #include "kiln/module_format.h"
 #include "kiln/module_generated.h"
@@ -75,4 +76,4 @@ inline FailureOr<::kiln::fb::ElementType> getModuleElementType(Location loc,
 
 } // namespace mlir::kiln
 
-#endif // KILN_MODULE_ELEMENTTYPE_H_
+#endif // KILN_TARGET_CPU_ELEMENTTYPE_H_

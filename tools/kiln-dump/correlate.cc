@@ -5,13 +5,19 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string>
 #include <utility>
 
 #include "kiln/printable.h"
 #include "kiln/profiler.h"
+#include "kiln/source_lines.h"
 #include "kiln/sources.h"
+#include "nlohmann/json.hpp"
+#include "view_output.h"
 
 namespace kiln::dump {
+
+using nlohmann::json;
 
 namespace {
 
@@ -166,6 +172,21 @@ bool HasLineMaps(const SourceTable& table) {
   return false;
 }
 
+json CounterpartJson(const Counterpart& line, SourceLines& texts) {
+  return json{{"stage", line.stage},
+              {"path", std::string(line.path)},
+              {"line", line.line},
+              {"text", line.source == kNoSource
+                           ? json(nullptr)
+                           : json(texts.Get(line.source, line.line))}};
+}
+
+std::string CounterpartText(const Counterpart& line, SourceLines& texts) {
+  return StrCat(Printable(line.path), ":", line.line, "  ",
+                line.source == kNoSource ? std::string("(text not embedded)")
+                                         : texts.Get(line.source, line.line));
+}
+
 }  // namespace
 
 StatusOr<Correlation> Correlate(const Module& module, std::string_view path,
@@ -203,6 +224,45 @@ StatusOr<Correlation> Correlate(const Module& module, std::string_view path,
   out.line = correlator.Input(*input, line);
   correlator.FromInput(*input, line, &out);
   return out;
+}
+
+Status ShowCorrelation(const Module& module, const Options& options) {
+  const SourceTable& table = module.sources();
+  KILN_ASSIGN_OR_RETURN(
+      const PathLine argument,
+      SplitPathLine("correlate", options.correlate,
+                    table.Find(options.correlate) ||
+                        table.FindInputFile(options.correlate)));
+  if (argument.line == 0) {
+    return InvalidArgumentError(
+        "--correlate needs a line: --correlate=PATH:LINE");
+  }
+  KILN_ASSIGN_OR_RETURN(Correlation correlation,
+                        Correlate(module, argument.path, argument.line));
+  SourceLines texts(module);
+  if (options.json) {
+    json counterparts = json::array();
+    for (const Counterpart& c : correlation.counterparts) {
+      counterparts.push_back(CounterpartJson(c, texts));
+    }
+    json document = CounterpartJson(correlation.line, texts);
+    document["counterparts"] = std::move(counterparts);
+    return PrintJson(document);
+  }
+  size_t width = correlation.line.stage.size();
+  for (const Counterpart& c : correlation.counterparts) {
+    width = std::max(width, c.stage.size());
+  }
+  std::string out = StrCat(Pad(correlation.line.stage, width), "  ",
+                           CounterpartText(correlation.line, texts), "\n");
+  if (correlation.counterparts.empty()) {
+    out += "  no counterparts: no op of another text stands for this line\n";
+  }
+  for (const Counterpart& c : correlation.counterparts) {
+    out += StrCat("  ", Pad(c.stage, width), "  ", CounterpartText(c, texts),
+                  "\n");
+  }
+  return PrintText(out);
 }
 
 }  // namespace kiln::dump

@@ -18,6 +18,7 @@
 
 #include "kiln/module.h"
 #include "kiln/status.h"
+#include "options.h"
 
 namespace kiln::dump {
 
@@ -44,6 +45,10 @@ struct Correlation {
 /// know, a line past the end of its text, or a module without line maps.
 StatusOr<Correlation> Correlate(const Module& module, std::string_view path,
                                 uint32_t line);
+
+/// --correlate=PATH:LINE: the line and its counterparts, each with its
+/// text where the module embeds it, as text or JSON.
+Status ShowCorrelation(const Module& module, const Options& options);
 
 }  // namespace kiln::dump
 

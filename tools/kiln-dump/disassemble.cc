@@ -6,11 +6,13 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "kiln/check_handler.h"
 #include "kiln/module_format.h"
 #include "kiln/printable.h"
 #include "kiln/tensor.h"
+#include "view_output.h"
 
 namespace kiln::dump {
 namespace {
@@ -390,6 +392,36 @@ json DisassembleFunctionJson(const Module& module,
               {"slot_types", slot_types},
               {"buffer_sizes", buffer_sizes},
               {"body", body}};
+}
+
+Status Disassemble(const Module& module, const Options& options) {
+  const auto* functions = module.flatbuffer().functions();
+  std::vector<const fb::Function*> chosen;
+  for (uint32_t i = 0; functions && i < functions->size(); ++i) {
+    const fb::Function* function = functions->Get(i);
+    if (!options.has_function ||
+        function->name()->string_view() == options.function) {
+      chosen.push_back(function);
+    }
+  }
+  if (options.has_function && chosen.empty()) {
+    return NotFoundError("no function '", Printable(options.function),
+                         "' in the module (list them with 'kiln-dump ",
+                         options.module_path, "')");
+  }
+  if (options.json) {
+    json list = json::array();
+    for (const fb::Function* function : chosen) {
+      list.push_back(DisassembleFunctionJson(module, *function));
+    }
+    return PrintJson(json{{"functions", list}});
+  }
+  std::string out;
+  for (const fb::Function* function : chosen) {
+    if (!out.empty()) out += "\n";
+    out += DisassembleFunction(module, *function);
+  }
+  return PrintText(out);
 }
 
 }  // namespace kiln::dump

@@ -1,7 +1,8 @@
 //===- disassemble.h - Host function bodies as text and JSON ------*- C++ -*-===//
 //
-// kiln-dump --disassemble: the slot program of each host function (see
-// "Host functions" in schema/module.fbs), one instruction per line.
+// kiln-dump --disassemble [--function=NAME]: the slot program of each host
+// function (see "Host functions" in schema/module.fbs), one instruction
+// per line.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,7 +13,9 @@
 
 #include "kiln/module.h"
 #include "kiln/module_generated.h"
+#include "kiln/status.h"
 #include "nlohmann/json.hpp"
+#include "options.h"
 
 namespace kiln::dump {
 
@@ -28,6 +31,10 @@ std::string DisassembleFunction(const Module& module,
 /// instruction's fields.
 nlohmann::json DisassembleFunctionJson(const Module& module,
                                        const fb::Function& function);
+
+/// --disassemble: every function of the module, or the one
+/// `options.function` names, as text or JSON.
+Status Disassemble(const Module& module, const Options& options);
 
 }  // namespace kiln::dump
 

@@ -1,0 +1,34 @@
+//===- extract.h - Embedded files written out ---------------------*- C++ -*-===//
+//
+// kiln-dump --extract-sources=DIR and --extract-libraries=DIR [--force]:
+// the module's source files below DIR at their own paths, or its native
+// libraries as DIR/libraryN.so, for editors and for tools that read
+// symbols and DWARF line tables. A file that cannot be written is
+// reported and skipped; the others are still written.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_TOOLS_KILN_DUMP_EXTRACT_H_
+#define KILN_TOOLS_KILN_DUMP_EXTRACT_H_
+
+#include "kiln/module.h"
+#include "kiln/status.h"
+#include "options.h"
+
+namespace kiln::dump {
+
+/// --extract-sources: every source file below `options.extract_dir`, each
+/// content checked against its hash. Paths that would leave the directory
+/// or name a file another path took, and the whole extraction when it
+/// would write more than 8 GiB, are refused. Returns the exit code: 1 when
+/// some files were not written (each reported on stderr, then how many).
+StatusOr<int> ExtractSources(const Module& module, const Options& options);
+
+/// --extract-libraries: each native library as
+/// `options.extract_libraries_dir`/libraryN.so. Returns the exit code as
+/// ExtractSources does.
+StatusOr<int> ExtractLibraries(const Module& module, const Options& options);
+
+}  // namespace kiln::dump
+
+#endif  // KILN_TOOLS_KILN_DUMP_EXTRACT_H_

@@ -1,0 +1,25 @@
+//===- summary.h - What a module holds, at a glance ---------------*- C++ -*-===//
+//
+// kiln-dump without a view flag: the module (name, format version, debug
+// level, size, captured stages), its functions, its libraries and what
+// CPU features they need, its executables with each export's launch
+// parameters and debug information (location, the input ops and model
+// nodes it computes, its entry line in each captured stage), and the
+// source table.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_TOOLS_KILN_DUMP_SUMMARY_H_
+#define KILN_TOOLS_KILN_DUMP_SUMMARY_H_
+
+#include "kiln/module.h"
+#include "kiln/status.h"
+
+namespace kiln::dump {
+
+/// Prints the summary as text, or as one JSON document (`as_json`).
+Status ShowSummary(const Module& module, bool as_json);
+
+}  // namespace kiln::dump
+
+#endif  // KILN_TOOLS_KILN_DUMP_SUMMARY_H_

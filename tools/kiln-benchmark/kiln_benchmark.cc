@@ -116,14 +116,13 @@ struct MinTime {
 
 struct Options {
   std::string module_path;
+  kiln::tools::HelpAndVersion help_and_version;
   kiln::tools::RunFlags run;
   int64_t warmup_calls = 3;
   int64_t repetitions = 1;
   MinTime min_time;
   bool json = false;
   std::string out_path;  // empty: no --benchmark_out
-  bool help = false;
-  bool version = false;  // --version
 };
 
 // An integer flag value in [min, max].
@@ -181,17 +180,14 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
                                      {"benchmark_format", true},
                                      {"benchmark_out", true}})));
   options->module_path = line.module_path;
+  options->help_and_version = line.help_and_version;
   for (const kiln::tools::Flag& flag : line.flags) {
     const std::string_view name = flag.name, value = flag.value;
     KILN_ASSIGN_OR_RETURN(const bool shared, kiln::tools::ParseRunFlag(
                                                  kiln::tools::kCallFlags, name,
                                                  value, &options->run));
     if (shared) continue;
-    if (name == "help") {
-      options->help = true;
-    } else if (name == "version") {
-      options->version = true;
-    } else if (name == "benchmark_warmup_calls") {
+    if (name == "benchmark_warmup_calls") {
       KILN_RETURN_IF_ERROR(
           ParseInteger(name, value, 0, 1000000000, &options->warmup_calls));
     } else if (name == "benchmark_repetitions") {
@@ -698,25 +694,10 @@ kiln::Status Run(const Options& options, const char* executable,
 
 int main(int argc, char** argv) {
   Options options;
-  kiln::Status status = ParseArgs(argc, argv, &options);
-  if (status.ok() && options.version) {
-    kiln::tools::Print(kiln::tools::VersionLine("kiln-benchmark"));
-    status = kiln::tools::FlushStdout();
-    if (status.ok()) return 0;
-  }
-  if (status.ok() && options.help) {
-    std::fputs(Usage().c_str(), stdout);
-    return 0;
-  }
-  bool checks_failed = false;
-  if (status.ok()) {
-    status = kiln::tools::ReportingOutOfMemory(
-        [&] { return Run(options, argv[0], &checks_failed); });
-  }
-  if (!status.ok()) {
-    std::fflush(stdout);
-    kiln::tools::PrintError("kiln-benchmark", status);
-    return 1;
-  }
-  return checks_failed ? 1 : 0;
+  const kiln::Status parsed = ParseArgs(argc, argv, &options);
+  return kiln::tools::ToolMain("kiln-benchmark", parsed,
+                               options.help_and_version, Usage(),
+                               [&](bool* checks_failed) {
+                                 return Run(options, argv[0], checks_failed);
+                               });
 }

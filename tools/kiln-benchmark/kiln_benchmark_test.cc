@@ -120,6 +120,10 @@ TEST_F(KilnBenchmarkTest, Help) {
   EXPECT_NE(result.out.find(tools::RunFlagsHelp(tools::kCallFlags)),
             std::string::npos);
   EXPECT_EQ(result.err, "");
+  // Help that cannot be written is an error, as in the other tools.
+  result = RunInShell("exec >/dev/full", KILN_BENCHMARK_PATH, {"--help"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "kiln-benchmark: error: cannot write to stdout\n");
 }
 
 TEST_F(KilnBenchmarkTest, ConsoleTableWithFixedIterations) {

@@ -68,9 +68,8 @@ std::string Usage() {
 
 struct Options {
   std::string module_path;
+  kiln::tools::HelpAndVersion help_and_version;
   kiln::tools::RunFlags run;
-  bool help = false;
-  bool version = false;  // --version
 };
 
 kiln::Status ParseArgs(int argc, char** argv, Options* options) {
@@ -79,12 +78,11 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
       kiln::tools::ParseCommandLine(
           argc, argv, kiln::tools::RunFlagSpecs(kSharedFlags, {})));
   options->module_path = line.module_path;
+  options->help_and_version = line.help_and_version;
   for (const kiln::tools::Flag& flag : line.flags) {
-    KILN_ASSIGN_OR_RETURN(const bool shared,
-                          kiln::tools::ParseRunFlag(kSharedFlags, flag.name,
-                                                    flag.value, &options->run));
-    if (!shared && flag.name == "help") options->help = true;
-    if (!shared && flag.name == "version") options->version = true;
+    KILN_RETURN_IF_ERROR(kiln::tools::ParseRunFlag(kSharedFlags, flag.name,
+                                                   flag.value, &options->run)
+                             .status());
   }
   return kiln::OkStatus();
 }
@@ -118,7 +116,8 @@ bool RunTest(kiln::Context& context, kiln::CheckRecorder& checks,
   return passed;
 }
 
-kiln::Status Run(const Options& options, bool* all_passed) {
+// `*some_failed` tells whether a test failed.
+kiln::Status Run(const Options& options, bool* some_failed) {
   if (options.module_path.empty()) {
     return kiln::InvalidArgumentError("no module given (see --help)");
   }
@@ -166,7 +165,7 @@ kiln::Status Run(const Options& options, bool* all_passed) {
     return kiln::InvalidArgumentError(
         "no function ran: every public function takes arguments");
   }
-  *all_passed = failed == 0;
+  *some_failed = failed != 0;
   return kiln::OkStatus();
 }
 
@@ -174,26 +173,8 @@ kiln::Status Run(const Options& options, bool* all_passed) {
 
 int main(int argc, char** argv) {
   Options options;
-  kiln::Status status = ParseArgs(argc, argv, &options);
-  if (status.ok() && options.version) {
-    kiln::tools::Print(kiln::tools::VersionLine("kiln-check"));
-    status = kiln::tools::FlushStdout();
-    if (status.ok()) return 0;
-  }
-  if (status.ok() && options.help) {
-    kiln::tools::Print(Usage());
-    status = kiln::tools::FlushStdout();
-    if (status.ok()) return 0;
-  }
-  bool all_passed = false;
-  if (status.ok()) {
-    status = kiln::tools::ReportingOutOfMemory(
-        [&] { return Run(options, &all_passed); });
-  }
-  if (!status.ok()) {
-    std::fflush(stdout);
-    kiln::tools::PrintError("kiln-check", status);
-    return 1;
-  }
-  return all_passed ? 0 : 1;
+  const kiln::Status parsed = ParseArgs(argc, argv, &options);
+  return kiln::tools::ToolMain(
+      "kiln-check", parsed, options.help_and_version, Usage(),
+      [&](bool* some_failed) { return Run(options, some_failed); });
 }

@@ -155,24 +155,28 @@ StatusOr<size_t> WriteLibraries(const Module& module, const Options& options) {
 
 }  // namespace
 
-StatusOr<int> ExtractSources(const Module& module, const Options& options) {
+Status ExtractSources(const Module& module, const Options& options,
+                      bool* incomplete) {
   KILN_ASSIGN_OR_RETURN(size_t failures, WriteSources(module, options));
-  if (failures == 0) return 0;
+  if (failures == 0) return OkStatus();
   std::fprintf(stderr,
                "kiln-dump: error: %zu of %u source files were not "
                "written\n",
                failures, module.sources().size());
-  return 1;
+  *incomplete = true;
+  return OkStatus();
 }
 
-StatusOr<int> ExtractLibraries(const Module& module, const Options& options) {
+Status ExtractLibraries(const Module& module, const Options& options,
+                        bool* incomplete) {
   KILN_ASSIGN_OR_RETURN(size_t failures, WriteLibraries(module, options));
-  if (failures == 0) return 0;
+  if (failures == 0) return OkStatus();
   const auto* libraries = module.flatbuffer().libraries();
   std::fprintf(stderr,
                "kiln-dump: error: %zu of %u libraries were not written\n",
                failures, libraries ? libraries->size() : 0);
-  return 1;
+  *incomplete = true;
+  return OkStatus();
 }
 
 }  // namespace kiln::dump

@@ -20,14 +20,16 @@ namespace kiln::dump {
 /// --extract-sources: every source file below `options.extract_dir`, each
 /// content checked against its hash. Paths that would leave the directory
 /// or name a file another path took, and the whole extraction when it
-/// would write more than 8 GiB, are refused. Returns the exit code: 1 when
-/// some files were not written (each reported on stderr, then how many).
-StatusOr<int> ExtractSources(const Module& module, const Options& options);
+/// would write more than 8 GiB, are refused. Sets `*incomplete` when some
+/// files were not written (each reported on stderr, then how many).
+Status ExtractSources(const Module& module, const Options& options,
+                      bool* incomplete);
 
 /// --extract-libraries: each native library as
-/// `options.extract_libraries_dir`/libraryN.so. Returns the exit code as
-/// ExtractSources does.
-StatusOr<int> ExtractLibraries(const Module& module, const Options& options);
+/// `options.extract_libraries_dir`/libraryN.so; `*incomplete` as for
+/// ExtractSources.
+Status ExtractLibraries(const Module& module, const Options& options,
+                        bool* incomplete);
 
 }  // namespace kiln::dump
 

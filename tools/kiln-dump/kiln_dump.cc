@@ -109,13 +109,10 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
                                      {"function", true},
                                      {"correlate", true}}));
   options->module_path = line.module_path;
+  options->help_and_version = line.help_and_version;
   for (const kiln::tools::Flag& flag : line.flags) {
     const std::string_view name = flag.name, value = flag.value;
-    if (name == "help") {
-      options->help = true;
-    } else if (name == "version") {
-      options->version = true;
-    } else if (name == "json") {
+    if (name == "json") {
       options->json = true;
     } else if (name == "sources") {
       options->sources = true;
@@ -173,9 +170,9 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
   return kiln::OkStatus();
 }
 
-/// Runs the chosen view; returns the exit code: 1 when some sources or
+/// Runs the chosen view; `*incomplete` tells whether some sources or
 /// libraries could not be extracted (each was reported already).
-kiln::StatusOr<int> Run(const Options& options) {
+kiln::Status Run(const Options& options, bool* incomplete) {
   if (options.module_path.empty()) {
     return kiln::InvalidArgumentError("no module given (see --help)");
   }
@@ -185,53 +182,29 @@ kiln::StatusOr<int> Run(const Options& options) {
   load_options.load_libraries = false;
   KILN_ASSIGN_OR_RETURN(std::shared_ptr<const kiln::Module> module,
                         kiln::Module::Load(options.module_path, load_options));
-  if (options.has_extract) return kiln::dump::ExtractSources(*module, options);
+  if (options.sources) return kiln::dump::ShowSources(*module, options.json);
+  if (options.disassemble) return kiln::dump::Disassemble(*module, options);
+  if (options.has_print_source) {
+    return kiln::dump::PrintSource(*module, options);
+  }
+  if (options.has_correlate) {
+    return kiln::dump::ShowCorrelation(*module, options);
+  }
+  if (options.has_extract) {
+    return kiln::dump::ExtractSources(*module, options, incomplete);
+  }
   if (options.has_extract_libraries) {
-    return kiln::dump::ExtractLibraries(*module, options);
+    return kiln::dump::ExtractLibraries(*module, options, incomplete);
   }
-  kiln::Status shown;
-  if (options.sources) {
-    shown = kiln::dump::ShowSources(*module, options.json);
-  } else if (options.disassemble) {
-    shown = kiln::dump::Disassemble(*module, options);
-  } else if (options.has_print_source) {
-    shown = kiln::dump::PrintSource(*module, options);
-  } else if (options.has_correlate) {
-    shown = kiln::dump::ShowCorrelation(*module, options);
-  } else {
-    shown = kiln::dump::ShowSummary(*module, options.json);
-  }
-  KILN_RETURN_IF_ERROR(shown);
-  return 0;
+  return kiln::dump::ShowSummary(*module, options.json);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   Options options;
-  kiln::Status status = ParseArgs(argc, argv, &options);
-  if (status.ok() && options.version) {
-    kiln::tools::Print(kiln::tools::VersionLine("kiln-dump"));
-    status = kiln::tools::FlushStdout();
-    if (status.ok()) return 0;
-  }
-  if (status.ok() && options.help) {
-    kiln::tools::Print(kUsage);
-    status = kiln::tools::FlushStdout();
-    if (status.ok()) return 0;
-  }
-  int exit_code = 0;
-  if (status.ok()) {
-    status = kiln::tools::ReportingOutOfMemory([&] {
-      kiln::StatusOr<int> code = Run(options);
-      if (code.ok()) exit_code = *code;
-      return code.status();
-    });
-  }
-  if (status.ok()) status = kiln::tools::FlushStdout();
-  if (!status.ok()) {
-    kiln::tools::PrintError("kiln-dump", status);
-    return 1;
-  }
-  return exit_code;
+  const kiln::Status parsed = ParseArgs(argc, argv, &options);
+  return kiln::tools::ToolMain(
+      "kiln-dump", parsed, options.help_and_version, kUsage,
+      [&](bool* incomplete) { return Run(options, incomplete); });
 }

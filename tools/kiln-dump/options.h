@@ -13,11 +13,13 @@
 #include <string_view>
 
 #include "kiln/status.h"
+#include "support/command_line.h"
 
 namespace kiln::dump {
 
 struct Options {
   std::string module_path;
+  tools::HelpAndVersion help_and_version;
   bool sources = false;
   bool has_print_source = false;
   std::string print_source;
@@ -34,8 +36,6 @@ struct Options {
   bool has_correlate = false;
   std::string correlate;
   bool json = false;
-  bool help = false;
-  bool version = false;  // --version
 };
 
 /// The value of --print-source or --correlate.

@@ -144,6 +144,7 @@ std::string Usage() {
 
 struct Options {
   std::string module_path;
+  kiln::tools::HelpAndVersion help_and_version;
   kiln::tools::RunFlags run;
   std::vector<std::string> outputs;
   std::string trace;
@@ -153,8 +154,6 @@ struct Options {
   std::string_view first_trace_option;
   bool list_functions = false;
   std::string dump_dispatches;
-  bool help = false;
-  bool version = false;  // --version
   // --dispatch mode.
   std::string dispatch;
   bool has_dispatch = false;
@@ -215,17 +214,14 @@ kiln::Status ParseArgs(int argc, char** argv, Options* options) {
                                      {"trace", true},
                                      {"trace-stage", true}})));
   options->module_path = line.module_path;
+  options->help_and_version = line.help_and_version;
   for (const kiln::tools::Flag& flag : line.flags) {
     const std::string_view name = flag.name, value = flag.value;
     KILN_ASSIGN_OR_RETURN(const bool shared, kiln::tools::ParseRunFlag(
                                                  kRunFlags, name,
                                                  value, &options->run));
     if (shared) continue;
-    if (name == "help") {
-      options->help = true;
-    } else if (name == "version") {
-      options->version = true;
-    } else if (name == "list-functions") {
+    if (name == "list-functions") {
       options->list_functions = true;
     } else if (name == "trace-print-source") {
       options->trace_options.print_source = true;
@@ -620,26 +616,8 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
 
 int main(int argc, char** argv) {
   Options options;
-  kiln::Status status = ParseArgs(argc, argv, &options);
-  if (status.ok() && options.version) {
-    kiln::tools::Print(kiln::tools::VersionLine("kiln-run"));
-    status = kiln::tools::FlushStdout();
-    if (status.ok()) return 0;
-  }
-  if (status.ok() && options.help) {
-    kiln::tools::Print(Usage());
-    status = kiln::tools::FlushStdout();
-    if (status.ok()) return 0;
-  }
-  bool checks_failed = false;
-  if (status.ok()) {
-    status = kiln::tools::ReportingOutOfMemory(
-        [&] { return Run(options, &checks_failed); });
-  }
-  if (status.ok()) status = kiln::tools::FlushStdout();
-  if (!status.ok()) {
-    kiln::tools::PrintError("kiln-run", status);
-    return 1;
-  }
-  return checks_failed ? 1 : 0;
+  const kiln::Status parsed = ParseArgs(argc, argv, &options);
+  return kiln::tools::ToolMain(
+      "kiln-run", parsed, options.help_and_version, Usage(),
+      [&](bool* checks_failed) { return Run(options, checks_failed); });
 }

@@ -8,7 +8,9 @@ namespace kiln::tools {
 
 StatusOr<CommandLine> ParseCommandLine(int argc, char** argv,
                                        const std::vector<FlagSpec>& specs) {
-  // getopt_long reports flags by index into `options` (val = index + 1).
+  // getopt_long reports flags by index into `options` (val = index + 1):
+  // --help is 1, --version 2.
+  constexpr int kHelp = 1, kVersion = 2;
   std::vector<FlagSpec> all = {{"help", false}, {"version", false}};
   all.insert(all.end(), specs.begin(), specs.end());
   std::vector<option> options;
@@ -28,8 +30,10 @@ StatusOr<CommandLine> ParseCommandLine(int argc, char** argv,
   for (;;) {
     const int c = getopt_long(argc, argv, ":h", options.data(), nullptr);
     if (c == -1) break;
-    if (c == 'h') {
-      line.flags.push_back({"help", {}});
+    if (c == 'h' || c == kHelp) {
+      line.help_and_version.help = true;
+    } else if (c == kVersion) {
+      line.help_and_version.version = true;
     } else if (c == ':') {
       return InvalidArgumentError("flag '--", all[optopt - 1].name,
                                   "' expects a value");

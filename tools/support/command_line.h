@@ -32,12 +32,20 @@ struct Flag {
   std::string_view value;  // empty for flags that take none
 };
 
-struct CommandLine {
-  std::string module_path;  // empty when none was given
-  std::vector<Flag> flags;  // in command-line order
+/// --help (or -h) and --version, which every runtime tool takes: each
+/// prints something in place of the tool's work (see ToolMain).
+struct HelpAndVersion {
+  bool help = false;
+  bool version = false;
 };
 
-/// Parses `argv` against `specs` ("help" and "version" are implied). Fails on
+struct CommandLine {
+  std::string module_path;  // empty when none was given
+  HelpAndVersion help_and_version;
+  std::vector<Flag> flags;  // the others, in command-line order
+};
+
+/// Parses `argv` against `specs` (--help and --version are implied). Fails on
 /// an unknown flag, a missing value, a value given to a flag that takes none,
 /// or a second module path; messages name the flag and end with "(see --help)"
 /// where that helps.

@@ -2,7 +2,9 @@
 //
 // A tool's output is its result: stdout that could not be written is an
 // error, not a success with nothing shown. Everything a module controls
-// (names, locations, texts) is printed through kiln::Printable.
+// (names, locations, texts) is printed through kiln::Printable. ToolMain
+// is what every runtime tool's main does around its work: --help,
+// --version, the error line and the exit status.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +15,7 @@
 #include <string_view>
 
 #include "kiln/status.h"
+#include "support/command_line.h"
 
 namespace kiln::tools {
 
@@ -23,17 +26,21 @@ bool Print(std::string_view text);
 /// disk, a closed file), whether now or by an earlier write.
 Status FlushStdout();
 
-/// "<tool> VERSION (module format N)\n": what --version prints.
-std::string VersionLine(std::string_view tool);
-
-/// Prints "<tool>: error: MESSAGE" to stderr, escaped: messages quote
-/// names and paths from the module.
-void PrintError(std::string_view tool, const Status& status);
-
-/// Runs `run`, a tool's work, with running out of memory (std::bad_alloc)
-/// an error like any other: a small module may declare texts and tensors
-/// larger than the process can hold, which the tool reports, not aborts on.
-Status ReportingOutOfMemory(const std::function<Status()>& run);
+/// A runtime tool's main once its flags are read (`parsed`: their error,
+/// if any). --version prints "<tool> VERSION (module format N)", else
+/// --help prints `usage`, else `run` does the tool's work, setting
+/// `*failed` when it ends without an error but not as asked (a check or
+/// test failed, a file was not written: each reported already). Running
+/// out of memory is an error like any other: a small module may declare
+/// texts and tensors larger than the process can hold, which the tool
+/// reports, not aborts on. Stdout is flushed before anything is said last.
+/// Returns the exit status: 0; 1 when *failed; 1 after printing
+/// "<tool>: error: MESSAGE" to stderr (escaped: messages quote names and
+/// paths from the module) for an error anywhere, from the flags to the last
+/// write to stdout.
+int ToolMain(std::string_view tool, const Status& parsed,
+             const HelpAndVersion& help_and_version, std::string_view usage,
+             const std::function<Status(bool* failed)>& run);
 
 }  // namespace kiln::tools
 

@@ -9,7 +9,9 @@
 
 #include "Dispatch/Passes.h"
 
-#include "Dispatch/Utils.h"
+#include "Analysis/InsertChain.h"
+#include "Analysis/PackAnalysis.h"
+#include "Analysis/WorkgroupBudget.h"
 
 #include "Dialect/Host/IR/HostOps.h"
 

@@ -2,9 +2,9 @@
 
 #include "Dispatch/Passes.h"
 
+#include "Analysis/DispatchRootOp.h"
 #include "Dialect/Kiln/IR/InputNodes.h"
 #include "Dialect/Kiln/IR/InputOps.h"
-#include "Dispatch/Utils.h"
 #include "Target/CPU/CPUTarget.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
@@ -251,6 +251,59 @@ void readDimensionsBefore(DispatchRegionOp regionOp) {
       dimOp.erase();
     }
   }
+}
+
+/// The kind of work `op` does, as its dispatch's name says it.
+std::string describeOpKind(Operation *op) {
+  if (auto genericOp = dyn_cast<linalg::GenericOp>(op)) {
+    if (linalg::isaContractionOpInterface(genericOp))
+      return "matmul_like";
+    if (linalg::isaConvolutionOpInterface(genericOp))
+      return "conv";
+    if (genericOp.getNumReductionLoops() > 0)
+      return "reduction";
+    return "elementwise";
+  }
+  StringRef name = op->getName().getStringRef();
+  return name.substr(name.find('.') + 1).str();
+}
+
+/// `type` as the IR prints it.
+std::string describeType(Type type) {
+  std::string result;
+  llvm::raw_string_ostream os(result);
+  os << type;
+  return result;
+}
+
+/// Describes the work of a dispatch body as `<rootop>_<loop ranges>_<type>`,
+/// e.g. `matmul_4x16x8_f32` or `elementwise_128x64_f32`.
+std::string describeDispatchWork(Region &body) {
+  Operation *root = findDispatchRootOp(body);
+  if (!root)
+    return "copy";
+  SmallVector<std::string> parts{describeOpKind(root)};
+  SmallVector<int64_t> ranges;
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(root))
+    ranges = linalgOp.getStaticLoopRanges();
+  else if (root->getNumResults() == 1)
+    if (auto shapedType = dyn_cast<ShapedType>(root->getResult(0).getType()))
+      ranges = llvm::to_vector(shapedType.getShape());
+  if (!ranges.empty())
+    parts.push_back(llvm::join(llvm::map_range(ranges,
+                                               [](int64_t r) {
+                                                 // "D" for a size known at run
+                                                 // time, as IREE names its
+                                                 // dispatches.
+                                                 return ShapedType::isDynamic(r)
+                                                            ? std::string("D")
+                                                            : std::to_string(r);
+                                               }),
+                               "x"));
+  if (root->getNumResults() > 0)
+    parts.push_back(
+        describeType(getElementTypeOrSelf(root->getResult(0).getType())));
+  return llvm::join(parts, "_");
 }
 
 /// Each input op of the region as `loc("op.name"(file:line:col))`, once per

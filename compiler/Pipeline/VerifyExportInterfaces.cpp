@@ -2,7 +2,7 @@
 
 #include "Pipeline/Passes.h"
 
-#include "Dispatch/Utils.h"
+#include "Codegen/CPU/DispatchConstants.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

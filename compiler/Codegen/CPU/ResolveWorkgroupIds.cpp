@@ -4,7 +4,7 @@
 
 #include "Codegen/CPU/Utils.h"
 
-#include "Dispatch/Utils.h"
+#include "Codegen/CPU/DispatchConstants.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"

@@ -12,8 +12,11 @@
 
 #include "Codegen/CPU/Passes.h"
 
+#include "Analysis/DispatchRootOp.h"
+#include "Analysis/PackAnalysis.h"
+#include "Analysis/WorkgroupBudget.h"
+#include "Codegen/CPU/DispatchConstants.h"
 #include "Codegen/CPU/Utils.h"
-#include "Dispatch/Utils.h"
 #include "Target/CPU/CPUTarget.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Interfaces/TilingInterface.h"

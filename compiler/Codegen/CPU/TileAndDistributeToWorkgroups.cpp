@@ -2,7 +2,7 @@
 
 #include "Codegen/CPU/Passes.h"
 
-#include "Dispatch/Utils.h"
+#include "Analysis/InsertChain.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"

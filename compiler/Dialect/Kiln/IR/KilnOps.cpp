@@ -96,6 +96,14 @@ LogicalResult BindingOp::verify() {
                            "dynamic sizes");
 }
 
+MemRefType mlir::kiln::getBindingStorageType(RankedTensorType type) {
+  Type elementType = type.getElementType();
+  if (elementType.isIntOrFloat() && elementType.getIntOrFloatBitWidth() < 8)
+    return MemRefType::get(type.getShape(),
+                           IntegerType::get(type.getContext(), 8));
+  return MemRefType::get(type.getShape(), type.getElementType());
+}
+
 //===----------------------------------------------------------------------===//
 // ExecutableOp
 //===----------------------------------------------------------------------===//

@@ -28,6 +28,12 @@ LogicalResult verifyEntryPointUse(Operation *op, SymbolRefAttr entryPoint,
                                   int64_t bindings, int64_t constants,
                                   SymbolTableCollection &symbolTable);
 
+/// The memref a kernel sees at a binding of tensor type `type`. Bindings
+/// hold i1, i2, i4 and f4E2M1FN as one byte per element; inside the kernel
+/// the tensors have their own type again. Vector code would otherwise store
+/// such vectors as packed bits.
+MemRefType getBindingStorageType(RankedTensorType type);
+
 } // namespace mlir::kiln
 
 #endif // KILN_DIALECT_KILN_IR_KILNOPS_H_

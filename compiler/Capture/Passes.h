@@ -1,4 +1,4 @@
-//===- Passes.h - source capture passes ---------------------------*- C++ -*-===//
+//===- Passes.h - capturing and printing stage texts ------------*- C++ -*-===//
 
 #ifndef KILN_CAPTURE_PASSES_H_
 #define KILN_CAPTURE_PASSES_H_

@@ -1,4 +1,4 @@
-//===- Passes.td - source capture passes -------------------*- tablegen -*-===//
+//===- Passes.td - capturing and printing stage texts ------*- tablegen -*-===//
 
 #ifndef KILN_CAPTURE_PASSES
 #define KILN_CAPTURE_PASSES
@@ -88,6 +88,25 @@ def CaptureInputFilesPass : Pass<"kiln-capture-input-files", "::mlir::ModuleOp">
            "Largest file embedded, in bytes">,
     ListOption<"dirs", "dirs", "std::string",
                "Directories whose files may be embedded">,
+  ];
+}
+
+def PrintVariantPass
+    : Pass<"kiln-print-variant", "::mlir::kiln::ExecutableVariantOp"> {
+  let summary = "Prints each variant to stderr under a header naming it.";
+  let description = [{
+    Prints the variant it runs on to stderr, after a header naming the stage
+    it is at, its executable and the variant. `kiln-compile --dump-stage`
+    adds it at the stage asked for; the IR is left unchanged.
+
+    ```
+    // -----// 1.configured main_dispatch_0::cpu //----- //
+    kiln.executable.variant @cpu target("llvm-cpu") ... {
+    ```
+  }];
+  let options = [
+    Option<"stage", "stage", "std::string", /*default=*/"\"\"",
+           "Name of the stage the header shows">,
   ];
 }
 

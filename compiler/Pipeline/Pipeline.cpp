@@ -8,7 +8,6 @@
 #include "Host/Passes.h"
 #include "Input/Passes.h"
 #include "Module/SerializeModule.h"
-#include "Pipeline/Passes.h"
 #include "Target/CPU/LibraryBuilder.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Support/Timing.h"

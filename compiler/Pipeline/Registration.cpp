@@ -13,7 +13,6 @@
 #include "GlobalOpt/Passes.h"
 #include "Host/Passes.h"
 #include "Input/Passes.h"
-#include "Pipeline/Passes.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
@@ -100,7 +99,6 @@ void registerAllPasses() {
   registerHostPasses();
   registerCodegenCPUPasses();
   registerCapturePasses();
-  registerPipelinePasses();
   // Upstream passes used by tests to set up or inspect IR.
   registerTransformsPasses();
   registerLinalgPasses();

@@ -1,6 +1,6 @@
 //===- VerifyExportInterfaces.cpp - exports say what their kernels do -----===//
 
-#include "Pipeline/Passes.h"
+#include "Codegen/CPU/Passes.h"
 
 #include "Codegen/CPU/DispatchConstants.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -14,7 +14,7 @@
 
 namespace mlir::kiln {
 #define GEN_PASS_DEF_VERIFYEXPORTINTERFACESPASS
-#include "Pipeline/Passes.h.inc"
+#include "Codegen/CPU/Passes.h.inc"
 
 namespace {
 
@@ -207,10 +207,11 @@ LogicalResult verifyExport(ExecutableExportOp exportOp, func::FuncOp funcOp) {
       return exportOp.emitError("kernel writes binding ")
              << i << " but not binding " << bindingCount - 1 - outputs
              << " after it: written bindings (outputs) must come last";
-  if (failed(deriveOrCheck(
-          exportOp, exportOp.getEqualConstantsAttr(),
-          findEqualConstants(funcOp), "equal constants",
-          [&](DenseI64ArrayAttr attr) { exportOp.setEqualConstantsAttr(attr); })))
+  if (failed(deriveOrCheck(exportOp, exportOp.getEqualConstantsAttr(),
+                           findEqualConstants(funcOp), "equal constants",
+                           [&](DenseI64ArrayAttr attr) {
+                             exportOp.setEqualConstantsAttr(attr);
+                           })))
     return failure();
   if (failed(deriveOrCheck(exportOp, exportOp.getCoveringTilesAttr(),
                            findCoveringTiles(funcOp), "covering tiles",

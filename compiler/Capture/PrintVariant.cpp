@@ -1,12 +1,12 @@
 //===- PrintVariant.cpp - print each variant at a stage -------------------===//
 
-#include "Pipeline/Passes.h"
+#include "Capture/Passes.h"
 
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::kiln {
 #define GEN_PASS_DEF_PRINTVARIANTPASS
-#include "Pipeline/Passes.h.inc"
+#include "Capture/Passes.h.inc"
 
 namespace {
 

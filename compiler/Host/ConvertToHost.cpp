@@ -12,9 +12,9 @@
 
 #include "Host/Passes.h"
 
-#include "Dialect/Check/IR/CheckDialect.h"
+#include "Dialect/IREETestFormat/Check/IR/CheckDialect.h"
+#include "Dialect/IREETestFormat/Util/IR/UtilDialect.h"
 #include "Dialect/Kiln/IR/KilnOps.h"
-#include "Dialect/Util/IR/UtilDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"

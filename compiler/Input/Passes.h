@@ -3,9 +3,9 @@
 #ifndef KILN_INPUT_PASSES_H_
 #define KILN_INPUT_PASSES_H_
 
-#include "Dialect/Check/IR/CheckDialect.h"
-#include "Dialect/Flow/IR/FlowDialect.h"
-#include "Dialect/Util/IR/UtilDialect.h"
+#include "Dialect/IREETestFormat/Check/IR/CheckDialect.h"
+#include "Dialect/IREETestFormat/Flow/IR/FlowDialect.h"
+#include "Dialect/IREETestFormat/Util/IR/UtilDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

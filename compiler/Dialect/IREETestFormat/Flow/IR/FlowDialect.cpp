@@ -1,6 +1,6 @@
 //===- FlowDialect.cpp - IREE test-format flow ops ------------------------===//
 
-#include "Dialect/Flow/IR/FlowDialect.h"
+#include "Dialect/IREETestFormat/Flow/IR/FlowDialect.h"
 
 #include "Dialect/AlwaysLegalToInline.h"
 #include "mlir/IR/Builders.h"
@@ -10,12 +10,12 @@
 using namespace mlir;
 using namespace mlir::kiln::flow;
 
-#include "Dialect/Flow/IR/FlowDialect.cpp.inc"
+#include "Dialect/IREETestFormat/Flow/IR/FlowDialect.cpp.inc"
 
 void FlowDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
-#include "Dialect/Flow/IR/FlowOps.cpp.inc"
+#include "Dialect/IREETestFormat/Flow/IR/FlowOps.cpp.inc"
       >();
   addInterfaces<kiln::AlwaysLegalToInline>();
 }
@@ -57,4 +57,4 @@ LogicalResult TensorBitCastOp::verify() {
 }
 
 #define GET_OP_CLASSES
-#include "Dialect/Flow/IR/FlowOps.cpp.inc"
+#include "Dialect/IREETestFormat/Flow/IR/FlowOps.cpp.inc"

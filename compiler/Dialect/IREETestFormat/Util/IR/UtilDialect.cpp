@@ -1,6 +1,6 @@
 //===- UtilDialect.cpp - IREE test-format utility ops ---------------------===//
 
-#include "Dialect/Util/IR/UtilDialect.h"
+#include "Dialect/IREETestFormat/Util/IR/UtilDialect.h"
 
 #include "Dialect/AlwaysLegalToInline.h"
 #include "mlir/IR/Builders.h"
@@ -9,12 +9,12 @@
 using namespace mlir;
 using namespace mlir::kiln::util;
 
-#include "Dialect/Util/IR/UtilDialect.cpp.inc"
+#include "Dialect/IREETestFormat/Util/IR/UtilDialect.cpp.inc"
 
 void UtilDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
-#include "Dialect/Util/IR/UtilOps.cpp.inc"
+#include "Dialect/IREETestFormat/Util/IR/UtilOps.cpp.inc"
       >();
   addInterfaces<kiln::AlwaysLegalToInline>();
 }
@@ -60,4 +60,4 @@ LogicalResult OptimizationBarrierOp::inferReturnTypes(
 }
 
 #define GET_OP_CLASSES
-#include "Dialect/Util/IR/UtilOps.cpp.inc"
+#include "Dialect/IREETestFormat/Util/IR/UtilOps.cpp.inc"

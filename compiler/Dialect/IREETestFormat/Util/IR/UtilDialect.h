@@ -1,7 +1,7 @@
 //===- UtilDialect.h - IREE test-format utility ops ---------------*- C++ -*-===//
 
-#ifndef KILN_DIALECT_UTIL_IR_UTILDIALECT_H_
-#define KILN_DIALECT_UTIL_IR_UTILDIALECT_H_
+#ifndef KILN_DIALECT_IREETESTFORMAT_UTIL_IR_UTILDIALECT_H_
+#define KILN_DIALECT_IREETESTFORMAT_UTIL_IR_UTILDIALECT_H_
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -10,9 +10,9 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 
-#include "Dialect/Util/IR/UtilDialect.h.inc"
+#include "Dialect/IREETestFormat/Util/IR/UtilDialect.h.inc"
 
 #define GET_OP_CLASSES
-#include "Dialect/Util/IR/UtilOps.h.inc"
+#include "Dialect/IREETestFormat/Util/IR/UtilOps.h.inc"
 
-#endif // KILN_DIALECT_UTIL_IR_UTILDIALECT_H_
+#endif // KILN_DIALECT_IREETESTFORMAT_UTIL_IR_UTILDIALECT_H_

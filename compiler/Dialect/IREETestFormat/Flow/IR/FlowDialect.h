@@ -1,7 +1,7 @@
 //===- FlowDialect.h - IREE test-format flow ops ------------------*- C++ -*-===//
 
-#ifndef KILN_DIALECT_FLOW_IR_FLOWDIALECT_H_
-#define KILN_DIALECT_FLOW_IR_FLOWDIALECT_H_
+#ifndef KILN_DIALECT_IREETESTFORMAT_FLOW_IR_FLOWDIALECT_H_
+#define KILN_DIALECT_IREETESTFORMAT_FLOW_IR_FLOWDIALECT_H_
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -10,9 +10,9 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include "Dialect/Flow/IR/FlowDialect.h.inc"
+#include "Dialect/IREETestFormat/Flow/IR/FlowDialect.h.inc"
 
 #define GET_OP_CLASSES
-#include "Dialect/Flow/IR/FlowOps.h.inc"
+#include "Dialect/IREETestFormat/Flow/IR/FlowOps.h.inc"
 
-#endif // KILN_DIALECT_FLOW_IR_FLOWDIALECT_H_
+#endif // KILN_DIALECT_IREETESTFORMAT_FLOW_IR_FLOWDIALECT_H_

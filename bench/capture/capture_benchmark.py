@@ -299,13 +299,14 @@ def main(argv):
         "all", totals["files"], totals["raw_bytes"], totals["stored_bytes"],
         totals["stored_bytes"] / totals["raw_bytes"]))
     added = sizes[3] - sizes[2]
-    # Row sizes of schema/module.fbs: LineOrigin 16 bytes, LibraryLine 24.
-    parts = [("stored texts", totals["stored_bytes"]),
-             ("cross-stage line maps", 16 * totals["line_origins"])]
+    # The packed line tables as stored (kiln-dump's *_bytes).
+    parts = [("stored texts", totals["stored_bytes"] +
+              totals["dictionary_stored_bytes"]),
+             ("cross-stage line maps", totals["line_origin_bytes"])]
     libraries = {level: summaries[level]["libraries"] for level in (2, 3)}
-    parts.append(("address -> line rows", 24 * (
-        sum(l["line_rows"] for l in libraries[3]) -
-        sum(l["line_rows"] for l in libraries[2]))))
+    parts.append(("address -> line rows", (
+        sum(l["line_row_bytes"] for l in libraries[3]) -
+        sum(l["line_row_bytes"] for l in libraries[2]))))
     parts.append(("libraries (DWARF)", sum(l["size"] for l in libraries[3]) -
                   sum(l["size"] for l in libraries[2])))
     parts.append(("paths, stage locations, other",
@@ -313,6 +314,17 @@ def main(argv):
     print("\nlevel 3 adds %d bytes to the module:" % added)
     for name, size in parts:
         print("  %-30s %10d  %5.1f%%" % (name, size, 100.0 * size / added))
+    rows = {level: sum(l["line_rows"] for l in libraries[level])
+            for level in (2, 3)}
+    print("\npacked line tables (rows; stored bytes per row):")
+    print("  %-30s %10d  %5.2f" % (
+        "cross-stage line maps", totals["line_origins"],
+        totals["line_origin_bytes"] / max(totals["line_origins"], 1)))
+    for level in (2, 3):
+        stored = sum(l["line_row_bytes"] for l in libraries[level])
+        print("  %-30s %10d  %5.2f" % (
+            "address -> line rows, level %d" % level, rows[level],
+            stored / max(rows[level], 1)))
     return 0
 
 

@@ -62,7 +62,9 @@ void MeasureModule(const std::shared_ptr<const kiln::Module>& module, int calls,
           Check(context.Call("matmul_1024", inputs, &outputs));
         });
         if (profiler) {
-          const kiln::Profile profile = profiler->Resolve(*module);
+          auto resolved = profiler->Resolve(*module);
+          Check(resolved.status());
+          const kiln::Profile& profile = *resolved;
           samples = profile.samples;
           kernel_samples = profile.samples - profile.host_samples;
           hz_reached = profile.hz_reached();

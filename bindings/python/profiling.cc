@@ -65,8 +65,8 @@ class PyProfile {
   explicit PyProfile(std::unique_ptr<ProfileSession> session)
       : hz_(session->options.hz) {
     for (SampledFunction& sampled : session->functions) {
-      Profile profile =
-          ResolveProfile(*sampled.module, sampled.pcs, sampled.dropped);
+      Profile profile = ValueOrThrow(
+          ResolveProfile(*sampled.module, sampled.pcs, sampled.dropped));
       profile.sampling = sampled.sampling;
       functions_.push_back({std::move(sampled), std::move(profile)});
     }

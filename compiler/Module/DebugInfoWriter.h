@@ -16,6 +16,7 @@
 #include "Module/EmbeddedSources.h"
 #include "Target/CPU/LibraryBuilder.h"
 #include "kiln/module_generated.h"
+#include "kiln/packed_rows.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
@@ -57,8 +58,7 @@ public:
 
   /// The library's address -> line rows with each file the line table names
   /// resolved to its index in the source table.
-  flatbuffers::Offset<flatbuffers::Vector<const ::kiln::fb::LibraryLine *>>
-  serializeLibraryLines();
+  flatbuffers::Offset<::kiln::fb::PackedRows> serializeLibraryLines();
 
   /// Writes the source table: each distinct text once (zstd when smaller),
   /// files sorted by path.
@@ -68,6 +68,10 @@ public:
       flatbuffers::Offset<
           flatbuffers::Vector<flatbuffers::Offset<::kiln::fb::SourceContent>>>>
   serializeSourceTable();
+
+  /// Module.source_dictionary: the dictionary the texts were compressed
+  /// with, if they were.
+  flatbuffers::Offset<::kiln::fb::SourceContent> serializeSourceDictionary();
 
   /// The names of the captured stages in pipeline order (Module.stages).
   std::vector<flatbuffers::Offset<flatbuffers::String>> serializeStageNames();
@@ -82,9 +86,11 @@ private:
   void collectInputFiles();
   flatbuffers::Offset<::kiln::fb::SourceLocation>
   serializeLocation(FileLineColLoc loc);
-  std::pair<uint32_t, flatbuffers::Offset<
-                          flatbuffers::Vector<const ::kiln::fb::LineOrigin *>>>
+  std::pair<uint32_t, flatbuffers::Offset<::kiln::fb::PackedRows>>
   serializeLineOrigins(const EmbeddedSources::File &file);
+  flatbuffers::Offset<::kiln::fb::PackedRows> serializePackedRows(
+      const std::vector<std::array<uint64_t, 4>> &rows,
+      const std::array<::kiln::packed_rows::Column, 4> &columns);
   flatbuffers::Offset<::kiln::fb::SourceContent>
   serializeContent(const EmbeddedSources::Content &content);
 

@@ -7,6 +7,10 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/xxhash.h"
 
+// ZDICT_trainFromBuffer_fastCover is in zstd's advanced API (of 1.5.4,
+// Debian's), which its shared library exports.
+#define ZDICT_STATIC_LINKING_ONLY
+#include <zdict.h>
 #include <zstd.h>
 
 #include <map>
@@ -22,6 +26,22 @@ namespace {
 /// compiler's instructions there, for 0.7% of the module's size); level 15
 /// is 4% smaller again at 10 times level 8's time.
 constexpr int kSourceCompressionLevel = ZSTD_CLEVEL_DEFAULT;
+
+/// A module's stage texts share most of their words (op names, types,
+/// attributes, the same kernels at other sizes), which compressing each
+/// text alone cannot use: a dictionary trained on them all, stored once,
+/// makes each text's frame a third to half of its size alone. On
+/// bench/capture's 100-layer program, 300 texts (3.7 MB): 580 KB alone,
+/// about 230 KB with a 64 KiB dictionary at level 7 (7 KB of it the
+/// dictionary itself), for 0.02 s of training on a pool thread while the
+/// library is built. Too few or too small texts train no dictionary worth
+/// storing.
+constexpr size_t kDictionaryCapacity = 64 * 1024;
+constexpr int kDictionaryCompressionLevel = 7;
+constexpr size_t kMinDictionaryTexts = 8;
+constexpr size_t kMinDictionaryInput = 256 * 1024;
+/// Training reads at most this much of the texts (its time grows with it).
+constexpr size_t kMaxDictionaryInput = 8 * 1024 * 1024;
 
 } // namespace
 
@@ -115,23 +135,89 @@ ArrayRef<EmbeddedSources::Content> EmbeddedSources::getContents() {
   return contents;
 }
 
+const std::optional<EmbeddedSources::Dictionary> &
+EmbeddedSources::getDictionary() {
+  getContents();
+  return dictionary;
+}
+
+void EmbeddedSources::trainDictionary() {
+  if (contents.size() < kMinDictionaryTexts)
+    return;
+  // The texts in content order, as many as training reads: the same
+  // samples, and so the same dictionary, on any thread count.
+  std::string samples;
+  std::vector<size_t> sizes;
+  for (const Content &content : contents) {
+    if (samples.size() + content.text.size() > kMaxDictionaryInput)
+      break;
+    samples.append(content.text.data(), content.text.size());
+    sizes.push_back(content.text.size());
+  }
+  if (samples.size() < kMinDictionaryInput)
+    return;
+  std::string bytes(kDictionaryCapacity, '\0');
+  // fastCover with fixed parameters: ZDICT_trainFromBuffer's search over
+  // them takes 5 times as long here for a dictionary no better (its
+  // entropy tables gathered at level 1 are as good as at 7).
+  ZDICT_fastCover_params_t params = {};
+  params.k = 2048;
+  params.d = 8;
+  params.f = 20;
+  params.accel = 4;
+  params.splitPoint = 1.0;
+  params.zParams.compressionLevel = 1;
+  const size_t size = ZDICT_trainFromBuffer_fastCover(
+      bytes.data(), bytes.size(), samples.data(), sizes.data(),
+      static_cast<unsigned>(sizes.size()), params);
+  if (ZDICT_isError(size))
+    return;
+  bytes.resize(size);
+  std::shared_ptr<void> digested(
+      ZSTD_createCDict(bytes.data(), bytes.size(), kDictionaryCompressionLevel),
+      [](void *cdict) { ZSTD_freeCDict(static_cast<ZSTD_CDict *>(cdict)); });
+  if (!digested.get())
+    return;
+  Dictionary trained;
+  trained.hash = llvm::xxh3_64bits(ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size()));
+  trained.compressed.resize(ZSTD_compressBound(bytes.size()));
+  const size_t compressed =
+      ZSTD_compress(trained.compressed.data(), trained.compressed.size(),
+                    bytes.data(), bytes.size(), kDictionaryCompressionLevel);
+  if (ZSTD_isError(compressed))
+    return;
+  trained.compressed.resize(compressed);
+  trained.bytes = std::move(bytes);
+  dictionary = std::move(trained);
+  compressionDictionary = std::move(digested);
+}
+
 void EmbeddedSources::compressRemaining() {
   if (nextContent.load(std::memory_order_relaxed) >= contents.size())
     return;
   // One context for every text this thread compresses. A thread without
   // one claims nothing; what no thread compresses is stored as it is.
+  std::call_once(dictionaryTrained, [this] { trainDictionary(); });
   ZSTD_CCtx *zstd = ZSTD_createCCtx();
   if (!zstd)
     return;
+  auto *cdict = static_cast<ZSTD_CDict *>(compressionDictionary.get());
   std::vector<uint8_t> frame;
   for (size_t i = nextContent++; i < contents.size(); i = nextContent++) {
     Content &content = contents[i];
     frame.resize(ZSTD_compressBound(content.text.size()));
     size_t size =
-        ZSTD_compressCCtx(zstd, frame.data(), frame.size(), content.text.data(),
-                          content.text.size(), kSourceCompressionLevel);
-    if (!ZSTD_isError(size) && size < content.text.size())
+        cdict ? ZSTD_compress_usingCDict(zstd, frame.data(), frame.size(),
+                                         content.text.data(),
+                                         content.text.size(), cdict)
+              : ZSTD_compressCCtx(zstd, frame.data(), frame.size(),
+                                  content.text.data(), content.text.size(),
+                                  kSourceCompressionLevel);
+    if (!ZSTD_isError(size) && size < content.text.size()) {
       content.compressed.assign(frame.begin(), frame.begin() + size);
+      content.withDictionary = cdict != nullptr;
+    }
   }
   ZSTD_freeCCtx(zstd);
 }

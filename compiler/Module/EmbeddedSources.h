@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +52,16 @@ public:
     uint32_t lineCount;
     /// One zstd frame of `text`; empty when it would not be smaller.
     std::vector<uint8_t> compressed;
+    /// Whether `compressed` was made with getDictionary().
+    bool withDictionary = false;
+  };
+  /// A zstd dictionary trained on the texts (Module.source_dictionary).
+  struct Dictionary {
+    std::string bytes;
+    /// XXH3-64 of `bytes`.
+    uint64_t hash = 0;
+    /// One zstd frame of `bytes`.
+    std::vector<uint8_t> compressed;
   };
 
   /// Gathers the texts of `moduleOp` that `debugLevel` (the module's
@@ -64,16 +75,27 @@ public:
   ArrayRef<File> getFiles() const { return files; }
   /// Distinct texts in order of their first file; waits for compression.
   ArrayRef<Content> getContents();
+  /// The dictionary the texts were compressed with, if they were (enough
+  /// texts to train one on); waits for compression.
+  const std::optional<Dictionary> &getDictionary();
 
 private:
   EmbeddedSources() = default;
-  /// Compresses contents not yet claimed by another thread, one at a time.
+  /// Compresses contents not yet claimed by another thread, one at a time
+  /// (the first thread to start trains the dictionary).
   void compressRemaining();
+  /// Trains `dictionary` on the contents when they are many and large
+  /// enough for one to pay for itself.
+  void trainDictionary();
 
   std::vector<File> files;
   std::vector<Content> contents;
   /// The next content to compress.
   std::atomic<size_t> nextContent = 0;
+  std::once_flag dictionaryTrained;
+  std::optional<Dictionary> dictionary;
+  /// `dictionary` digested for compression (a ZSTD_CDict).
+  std::shared_ptr<void> compressionDictionary;
   std::optional<llvm::ThreadPoolTaskGroup> compression;
 };
 

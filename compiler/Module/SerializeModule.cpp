@@ -61,6 +61,7 @@ public:
             builder.CreateString(library.cpu), libraryData, libraryHash,
             builder.CreateVectorOfStrings(library.cpuFeatures), libraryLines)};
     auto [sourceFiles, sourceContents] = debugInfo.serializeSourceTable();
+    auto sourceDictionary = debugInfo.serializeSourceDictionary();
     std::vector<flatbuffers::Offset<flatbuffers::String>> stageNames =
         debugInfo.serializeStageNames();
     auto root = fb::CreateModule(
@@ -70,7 +71,8 @@ public:
         builder.CreateVector(libraries),
         builder.CreateVector(tables.getConstants()), options.debugLevel,
         builder.CreateVector(stageNames), sourceFiles, sourceContents,
-        builder.CreateVectorOfStrings(debugInfo.getInputFiles()));
+        builder.CreateVectorOfStrings(debugInfo.getInputFiles()),
+        sourceDictionary);
     builder.Finish(root, KILN_MODULE_IDENTIFIER);
     if (failed(tables.checkRoomFor(moduleOp.getLoc(), 0, "its tables")))
       return failure();

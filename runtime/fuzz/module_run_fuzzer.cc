@@ -3,7 +3,8 @@
 // Mutates real modules through the FlatBuffers object API (counts, shapes,
 // element types, slot and export indices, which slots a dispatch reads and
 // writes, which buffers its results go into and their sizes, op order,
-// optional tables deleted, cut short or rewritten) rather than their bytes, so
+// optional tables deleted, cut short or rewritten, packed line tables
+// rewritten row by row or byte by byte) rather than their bytes, so
 // that mutants get past the FlatBuffers verifier and reach kiln's own checks. A
 // mutant the verifier accepts is run in a child process: its libraries are
 // loaded and every function is called on zero-filled inputs of its signature,
@@ -18,7 +19,9 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zstd.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -28,6 +31,7 @@
 #include <iterator>
 #include <memory>
 #include <random>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -37,6 +41,8 @@
 #include "kiln/module.h"
 #include "kiln/module_format.h"
 #include "kiln/module_generated.h"
+#include "kiln/packed_rows.h"
+#include "kiln/sources.h"
 #include "kiln/thread_pool.h"
 
 extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
@@ -87,8 +93,8 @@ class KnobCollector {
   void Add(fb::ElementType& v) { knobs.push_back({&v, 1}); }
   void Add(fb::CheckKind& v) { knobs.push_back({&v, 1}); }
   void Add(fb::IndexKind& v) { knobs.push_back({&v, 1}); }
-  // Structs of 32-bit fields (workgroup tiles, covering tiles, line
-  // origins): each field a knob, as the object API keeps them private.
+  // Structs of 32-bit fields (workgroup tiles, covering tiles): each field
+  // a knob, as the object API keeps them private.
   template <typename S>
   void AddWords(std::vector<S>& structs) {
     static_assert(sizeof(S) % sizeof(uint32_t) == 0 &&
@@ -141,7 +147,7 @@ class KnobCollector {
     for (auto& c : m.constants)
       if (c) Add(c->type);
     for (auto& s : m.source_files)
-      if (s) Add(s->content), Add(s->previous), AddWords(s->origins);
+      if (s) Add(s->content), Add(s->previous);
   }
 
  private:
@@ -406,6 +412,7 @@ constexpr CollectLists kOptionalFields[] = {
     CollectField<&fb::ModuleT::source_files>,
     CollectField<&fb::ModuleT::source_contents>,
     CollectField<&fb::ModuleT::input_files>,
+    CollectField<&fb::ModuleT::source_dictionary>,
 };
 
 /// Deletes, shrinks or rewrites one optional field (a field first, so
@@ -436,14 +443,69 @@ bool MutateOptionalField(Rng& rng, fb::ModuleT& m) {
   return true;
 }
 
+/// Rewrites one packed line table (a library's address -> line rows or a
+/// text's line origins): one value of one row, or the packed bytes
+/// themselves (a byte changed, cut or added), or the row count; then packs
+/// it again, so that the mutant reaches the checks made when it unpacks.
+bool MutatePackedRows(Rng& rng, fb::ModuleT& m) {
+  std::vector<std::pair<fb::PackedRowsT*, bool>> tables;  // (table, lines)
+  for (auto& l : m.libraries)
+    if (l && l->lines && l->lines->count) tables.push_back({l->lines.get(), 1});
+  for (auto& s : m.source_files)
+    if (s && s->origins && s->origins->count)
+      tables.push_back({s->origins.get(), 0});
+  if (tables.empty()) return false;
+  auto [table, lines] = tables[rng() % tables.size()];
+  const auto& columns = lines ? kiln::packed_rows::kLibraryLineColumns
+                              : kiln::packed_rows::kLineOriginColumns;
+  std::string packed(table->packed_size, '\0');
+  if (ZSTD_isError(ZSTD_decompress(packed.data(), packed.size(),
+                                   table->data.data(), table->data.size())))
+    return false;
+  std::vector<std::array<uint64_t, 4>> rows;
+  switch (rng() % 3) {
+    case 0:
+      if (!kiln::packed_rows::Unpack(
+              reinterpret_cast<const uint8_t*>(packed.data()), packed.size(),
+              table->count, columns, &rows))
+        return false;
+      {
+        uint64_t& value = rows[rng() % rows.size()][rng() % 4];
+        value = MutateValue(rng, value);
+      }
+      packed = kiln::packed_rows::Pack(rows, columns);
+      break;
+    case 1:
+      if (rng() % 2 && !packed.empty()) {
+        packed[rng() % packed.size()] = static_cast<char>(rng());
+      } else if (rng() % 2 && !packed.empty()) {
+        packed.resize(rng() % packed.size());
+      } else {
+        packed.insert(packed.begin() + rng() % (packed.size() + 1),
+                      static_cast<char>(rng()));
+      }
+      break;
+    default:
+      table->count = static_cast<uint32_t>(MutateValue(rng, table->count));
+      break;
+  }
+  table->packed_size = static_cast<uint32_t>(packed.size());
+  table->data.resize(ZSTD_compressBound(packed.size()));
+  table->data.resize(ZSTD_compress(table->data.data(), table->data.size(),
+                                   packed.data(), packed.size(), 1));
+  return true;
+}
+
 bool MutateModule(Rng& rng, fb::ModuleT& m) {
-  switch (rng() % 5) {
+  switch (rng() % 6) {
     case 0:
       return MutateStructure(rng, m);
     case 1:
       return MutateTypeConsistently(rng, m);
     case 2:
       return MutateOptionalField(rng, m);
+    case 3:
+      return MutatePackedRows(rng, m);
     default:
       break;
   }
@@ -564,6 +626,16 @@ int RunModule(const uint8_t* data, size_t size) {
   auto module = kiln::Module::LoadFromMemory(
       data, size, kiln::Module::MemoryMode::kCopy, options);
   if (!module.ok()) return module.status().message().empty() ? 3 : 0;
+  // Every packed line table unpacked, as a profile or kiln-dump would: a
+  // bad one is an error with a message.
+  for (uint32_t i = 0; i < (*module)->sources().size(); ++i) {
+    auto origins = (*module)->sources().origins(i);
+    if (!origins.ok() && origins.status().message().empty()) return 5;
+  }
+  if (kiln::Status lines = (*module)->UnpackCodeLines();
+      !lines.ok() && lines.message().empty()) {
+    return 5;
+  }
   kiln::ThreadPool pool(2);  // the caller and one worker
   kiln::Context context(*module, &pool);
   // Checks run too, as in kiln-check: their evaluation reads the operands.

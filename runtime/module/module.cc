@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -278,22 +279,30 @@ StatusOr<ExportView> Module::GetExport(uint32_t executable,
   return ExportView(impl_->root, executable, export_index);
 }
 
-const fb::LibraryLine* FindLibraryLine(
-    const flatbuffers::Vector<const fb::LibraryLine*>* lines, uint64_t offset) {
+const LibraryLineRow* FindLibraryLine(const std::vector<LibraryLineRow>& lines,
+                                      uint64_t offset) {
   // Upper bound: the first row after `offset` (offsets strictly increase).
-  uint32_t low = 0, high = SizeOf(lines);
-  while (low < high) {
-    const uint32_t mid = low + (high - low) / 2;
-    if (lines->Get(mid)->offset() <= offset) {
-      low = mid + 1;
-    } else {
-      high = mid;
-    }
+  const auto after = std::upper_bound(
+      lines.begin(), lines.end(), offset,
+      [](uint64_t at, const LibraryLineRow& row) { return at < row.offset; });
+  if (after == lines.begin()) return nullptr;
+  const LibraryLineRow& row = *(after - 1);
+  return row.export_ordinal == KILN_LIBRARY_LINE_OUTSIDE_EXPORTS ? nullptr
+                                                                 : &row;
+}
+
+// The unpacked rows of library `index` (unpacked on first use).
+static const StatusOr<std::vector<LibraryLineRow>>& LibraryLines(
+    const fb::Module& root, Module::Impl& impl, uint32_t index) {
+  return impl.library_lines->Get(
+      index, [&] { return UnpackLibraryLines(root, index); });
+}
+
+Status Module::UnpackCodeLines() const {
+  for (uint32_t i = 0; i < SizeOf(impl_->root->libraries()); ++i) {
+    KILN_RETURN_IF_ERROR(LibraryLines(*impl_->root, *impl_, i).status());
   }
-  if (low == 0) return nullptr;
-  const fb::LibraryLine* row = lines->Get(low - 1);
-  return row->export_ordinal() == KILN_LIBRARY_LINE_OUTSIDE_EXPORTS ? nullptr
-                                                                    : row;
+  return OkStatus();
 }
 
 std::optional<CodeLocation> Module::LocateCode(uintptr_t address) const {
@@ -301,25 +310,27 @@ std::optional<CodeLocation> Module::LocateCode(uintptr_t address) const {
   for (uint32_t i = 0; i < impl_->libraries.size(); ++i) {
     const uintptr_t base = impl_->libraries[i].base();
     if (address < base) continue;
-    const fb::LibraryLine* row =
-        FindLibraryLine(root.libraries()->Get(i)->lines(), address - base);
+    const StatusOr<std::vector<LibraryLineRow>>& lines =
+        LibraryLines(root, *impl_, i);
+    if (!lines.ok()) continue;
+    const LibraryLineRow* row = FindLibraryLine(*lines, address - base);
     if (!row) continue;
     const std::vector<std::pair<uint32_t, uint32_t>>& exports =
         impl_->library_exports[i];
-    if (row->export_ordinal() >= exports.size()) continue;
-    const auto [executable, export_index] = exports[row->export_ordinal()];
+    if (row->export_ordinal >= exports.size()) continue;
+    const auto [executable, export_index] = exports[row->export_ordinal];
     if (executable == Impl::kNoExport) continue;
     CodeLocation location{ExportView(&root, executable, export_index),
-                          row->source(),
-                          row->line(),
+                          row->source,
+                          row->line,
                           {}};
     if (location.line == 0) return location;
-    if (row->source() & KILN_LIBRARY_LINE_INPUT_FILE) {
+    if (row->source & KILN_LIBRARY_LINE_INPUT_FILE) {
       location.source = kNoSource;
       location.path =
-          sources().input_file(row->source() & ~KILN_LIBRARY_LINE_INPUT_FILE);
+          sources().input_file(row->source & ~KILN_LIBRARY_LINE_INPUT_FILE);
     } else {
-      location.path = sources().file(row->source()).path;
+      location.path = sources().file(row->source).path;
     }
     return location;
   }

@@ -24,6 +24,7 @@
 #include "kiln/status.h"
 #include "kiln/tensor.h"
 #include "module/loaded_library.h"
+#include "module/packed_tables.h"
 #include "module/source_registry.h"
 
 namespace kiln {
@@ -111,6 +112,9 @@ struct Module::Impl {
   // code addresses (Module::LocateCode).
   static constexpr uint32_t kNoExport = 0xFFFFFFFF;
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> library_exports;
+  // Each library's address -> line rows, unpacked on first use (set once
+  // verified).
+  std::unique_ptr<UnpackedTables<LibraryLineRow>> library_lines;
 };
 
 /// Length of an optional FlatBuffers vector (0 when absent).
@@ -124,11 +128,11 @@ inline std::string_view StringOf(const flatbuffers::String* s) {
   return s ? s->string_view() : std::string_view();
 }
 
-/// The row of a verified address -> line table (Library.lines) whose range
+/// The row of an unpacked address -> line table (Library.lines) whose range
 /// holds `offset`: the last one at or before it, unless that row is outside
 /// every export; null before the first row, past the last, or outside.
-const fb::LibraryLine* FindLibraryLine(
-    const flatbuffers::Vector<const fb::LibraryLine*>* lines, uint64_t offset);
+const LibraryLineRow* FindLibraryLine(const std::vector<LibraryLineRow>& lines,
+                                      uint64_t offset);
 
 /// Runs the FlatBuffers verifier and every semantic check over impl->data
 /// (including the debug information and source table); fills impl->root,

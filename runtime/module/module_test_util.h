@@ -13,6 +13,7 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -33,6 +34,7 @@
 #include "kiln/module.h"
 #include "kiln/module_format.h"
 #include "kiln/module_generated.h"
+#include "kiln/packed_rows.h"
 #include "kiln/tensor_io.h"
 
 namespace kiln::testing {
@@ -346,14 +348,42 @@ inline std::unique_ptr<fb::SourceContentT> RepeatedContent(char byte,
   return content;
 }
 
+/// `rows` packed as the compiler stores a table (PackedRows): packed
+/// column by column, one zstd frame.
+inline std::unique_ptr<fb::PackedRowsT> PackRows(
+    const std::vector<std::array<uint64_t, 4>>& rows,
+    const std::array<packed_rows::Column, 4>& columns) {
+  auto table = std::make_unique<fb::PackedRowsT>();
+  table->count = static_cast<uint32_t>(rows.size());
+  if (rows.empty()) return table;
+  const std::string packed = packed_rows::Pack(rows, columns);
+  table->packed_size = static_cast<uint32_t>(packed.size());
+  table->data.resize(ZSTD_compressBound(packed.size()));
+  table->data.resize(ZSTD_compress(table->data.data(), table->data.size(),
+                                   packed.data(), packed.size(), 3));
+  return table;
+}
+
+/// Line origin rows {line, previous_line, input_file, input_line}.
+inline std::unique_ptr<fb::PackedRowsT> Origins(
+    const std::vector<std::array<uint64_t, 4>>& rows) {
+  return PackRows(rows, packed_rows::kLineOriginColumns);
+}
+
+/// Address -> line rows {offset, export_ordinal, source, line}.
+inline std::unique_ptr<fb::PackedRowsT> LibraryLines(
+    const std::vector<std::array<uint64_t, 4>>& rows) {
+  return PackRows(rows, packed_rows::kLibraryLineColumns);
+}
+
 inline std::unique_ptr<fb::SourceFileT> SourceFile(
     std::string path, uint32_t content, uint32_t previous = KILN_NO_SOURCE,
-    std::vector<fb::LineOrigin> origins = {}) {
+    const std::vector<std::array<uint64_t, 4>>& origins = {}) {
   auto file = std::make_unique<fb::SourceFileT>();
   file->path = std::move(path);
   file->content = content;
   file->previous = previous;
-  file->origins = std::move(origins);
+  if (!origins.empty()) file->origins = Origins(origins);
   return file;
 }
 
@@ -375,6 +405,26 @@ inline void SetSources(fb::ModuleT* module,
     }
     module->source_files.push_back(SourceFile(path, it->second));
   }
+}
+
+/// Compresses every text of `module` with `dictionary` (a raw-content zstd
+/// dictionary: any bytes serve) and stores it as the module's dictionary,
+/// as the compiler writes a module whose texts it trained one on.
+inline void SetDictionary(fb::ModuleT* module, std::string_view dictionary,
+                          std::vector<std::string> texts) {
+  module->source_dictionary = ZstdContent(dictionary);
+  module->source_dictionary->line_count = 0;
+  ZSTD_CCtx* cctx = ZSTD_createCCtx();
+  for (size_t i = 0; i < module->source_contents.size(); ++i) {
+    fb::SourceContentT& content = *module->source_contents[i];
+    const std::string& text = texts[i];
+    content.compression = fb::Compression::ZstdDictionary;
+    content.data.resize(ZSTD_compressBound(text.size()));
+    content.data.resize(ZSTD_compress_usingDict(
+        cctx, content.data.data(), content.data.size(), text.data(),
+        text.size(), dictionary.data(), dictionary.size(), 3));
+  }
+  ZSTD_freeCCtx(cctx);
 }
 
 inline std::vector<uint8_t> ReadBinaryFile(const std::string& path) {
@@ -498,6 +548,21 @@ inline const std::string& Model() {
 inline constexpr uint32_t kStage0File = 0, kStage1File = 1, kStage2File = 2,
                           kModelFile = 3, kModelCopyFile = 4;
 
+// The line origin rows DebugModuleSpec gives the stage text `file`.
+inline std::vector<std::array<uint64_t, 4>> DebugOrigins(uint32_t file) {
+  switch (file) {
+    case kStage0File:
+      return {{9, 0, 1, 2}, {10, 0, 0, 7}, {10, 0, 1, 2}};
+    case kStage1File:
+      return {{14, 9, 1, 2}, {15, 9, 1, 2}, {15, 10, 1, 2}};
+    case kStage2File:
+      return {
+          {121, 14, 1, 2}, {121, 15, 1, 2}, {122, 15, 1, 2}, {130, 0, 0, 0}};
+    default:
+      return {};
+  }
+}
+
 // add_f32 has a location, provenance and a line in every stage; fail has a
 // location and a line in stage 0 only; workgroup_ids has no debug info.
 //
@@ -536,14 +601,11 @@ inline fb::ModuleT DebugModuleSpec(const std::string& library_path) {
                      {"model.mlir.orig", Model()}});
   spec.source_contents[kStage1File] = NoneContent(Stage1());
   spec.input_files = {"input.mlir", "model.mlir"};
-  spec.source_files[kStage0File]->origins = {
-      {9, 0, 1, 2}, {10, 0, 0, 7}, {10, 0, 1, 2}};
+  spec.source_files[kStage0File]->origins = Origins(DebugOrigins(kStage0File));
   spec.source_files[kStage1File]->previous = kStage0File;
-  spec.source_files[kStage1File]->origins = {
-      {14, 9, 1, 2}, {15, 9, 1, 2}, {15, 10, 1, 2}};
+  spec.source_files[kStage1File]->origins = Origins(DebugOrigins(kStage1File));
   spec.source_files[kStage2File]->previous = kStage1File;
-  spec.source_files[kStage2File]->origins = {
-      {121, 14, 1, 2}, {121, 15, 1, 2}, {122, 15, 1, 2}, {130, 0, 0, 0}};
+  spec.source_files[kStage2File]->origins = Origins(DebugOrigins(kStage2File));
   return spec;
 }
 
@@ -572,6 +634,26 @@ inline std::string LoadError(const std::vector<uint8_t>& bytes) {
 /// when it loads.
 inline std::string LoadError(const fb::ModuleT& spec) {
   return LoadError(BuildModule(spec));
+}
+
+/// The message with which `spec` (which loads) fails to unpack the line
+/// origins of `file`; a test failure (and "") when they unpack.
+inline std::string OriginsError(const fb::ModuleT& spec, uint32_t file) {
+  StatusOr<std::shared_ptr<const Module>> module = LoadBytes(BuildModule(spec));
+  if (!module.ok()) return "load failed: " + module.status().message();
+  const auto origins = (*module)->sources().origins(file);
+  EXPECT_FALSE(origins.ok()) << "line origins unpacked unexpectedly";
+  return origins.ok() ? "" : origins.status().message();
+}
+
+/// The message with which `spec` (which loads) fails to unpack its address
+/// -> line tables; a test failure (and "") when they unpack.
+inline std::string CodeLinesError(const fb::ModuleT& spec) {
+  StatusOr<std::shared_ptr<const Module>> module = LoadBytes(BuildModule(spec));
+  if (!module.ok()) return "load failed: " + module.status().message();
+  const Status status = (*module)->UnpackCodeLines();
+  EXPECT_FALSE(status.ok()) << "line rows unpacked unexpectedly";
+  return status.ok() ? "" : status.message();
 }
 
 /// Calls `function` and returns its only result as text (FormatTensor), or

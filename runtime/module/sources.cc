@@ -14,9 +14,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <new>
+#include <vector>
 
 #include "kiln/module_generated.h"
+#include "module/packed_tables.h"
 
 namespace kiln {
 
@@ -29,12 +32,45 @@ std::string FormatHash(uint64_t hash) {
   return out;
 }
 
+/// Module.source_dictionary, decompressed (and its hash checked) on first
+/// use.
+class SourceDictionary {
+ public:
+  explicit SourceDictionary(const fb::SourceContent* content)
+      : content_(content) {}
+
+  StatusOr<const std::vector<char>*> Get() const {
+    const StatusOr<std::vector<char>>& bytes =
+        unpacked_.Get(0, [this]() -> StatusOr<std::vector<char>> {
+          SourceFileView view;
+          view.path = "(dictionary)";
+          view.compression =
+              static_cast<SourceCompression>(content_->compression());
+          view.uncompressed_size = content_->uncompressed_size();
+          view.hash = content_->hash();
+          view.stored_data = content_->data()->data();
+          view.stored_size = content_->data()->size();
+          std::vector<char> out(view.uncompressed_size);
+          KILN_RETURN_IF_ERROR(view.DecompressInto(out.data(), out.size()));
+          return out;
+        });
+    if (!bytes.ok()) return bytes.status();
+    return &*bytes;
+  }
+
+ private:
+  const fb::SourceContent* content_;
+  mutable UnpackedTables<char> unpacked_{1};
+};
+
 std::string_view SourceCompressionName(SourceCompression compression) {
   switch (compression) {
     case SourceCompression::kNone:
       return "none";
     case SourceCompression::kZstd:
       return "zstd";
+    case SourceCompression::kZstdDictionary:
+      return "zstd+dict";
   }
   return "unknown";
 }
@@ -102,6 +138,35 @@ Status SourceFileView::DecompressInto(void* buffer, size_t capacity) const {
       }
       break;
     }
+    case SourceCompression::kZstdDictionary: {
+      if (!dictionary) {
+        return DataLossError(context(),
+                             ": compressed with a dictionary the module "
+                             "does not hold");
+      }
+      const StatusOr<const std::vector<char>*> unpacked = dictionary->Get();
+      KILN_RETURN_IF_ERROR(unpacked.status(), context(),
+                           ": the module's dictionary");
+      const std::vector<char>* bytes = *unpacked;
+      std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> zstd(ZSTD_createDCtx(),
+                                                              ZSTD_freeDCtx);
+      if (!zstd) {
+        return ResourceExhaustedError(context(), ": no zstd context");
+      }
+      char empty;
+      const size_t written = ZSTD_decompress_usingDict(
+          zstd.get(), size ? buffer : &empty, size, stored_data, stored_size,
+          bytes->data(), bytes->size());
+      if (ZSTD_isError(written)) {
+        return DataLossError(context(), ": zstd decompression failed: ",
+                             ZSTD_getErrorName(written));
+      }
+      if (written != size) {
+        return DataLossError(context(), ": decompressed to ", written,
+                             " bytes, expected ", uncompressed_size);
+      }
+      break;
+    }
     default:
       return UnimplementedError(context(), ": unknown compression ",
                                 static_cast<int>(compression));
@@ -158,6 +223,18 @@ uint32_t SourceTable::content_count() const {
   return contents ? contents->size() : 0;
 }
 
+uint64_t SourceTable::dictionary_size() const {
+  const fb::SourceContent* dictionary =
+      module_ ? module_->source_dictionary() : nullptr;
+  return dictionary ? dictionary->uncompressed_size() : 0;
+}
+
+size_t SourceTable::dictionary_stored_size() const {
+  const fb::SourceContent* dictionary =
+      module_ ? module_->source_dictionary() : nullptr;
+  return dictionary && dictionary->data() ? dictionary->data()->size() : 0;
+}
+
 SourceFileView SourceTable::file(uint32_t index) const {
   const fb::SourceFile* file = module_->source_files()->Get(index);
   const fb::SourceContent* content =
@@ -172,41 +249,51 @@ SourceFileView SourceTable::file(uint32_t index) const {
     view.stored_size = data->size();
   }
   view.content = file->content();
+  view.dictionary = dictionary_.get();
   view.line_count = content->line_count();
   view.previous = file->previous();
-  view.origin_count = file->origins() ? file->origins()->size() : 0;
+  if (const fb::PackedRows* origins = file->origins()) {
+    view.origin_count = origins->count();
+    view.origin_stored_size = origins->data() ? origins->data()->size() : 0;
+  }
   return view;
 }
 
-namespace {
-
-/// Orders line origin rows against a line, both ways (equal_range).
-struct LineOrder {
-  bool operator()(const fb::LineOrigin* row, uint32_t line) const {
-    return row->line() < line;
-  }
-  bool operator()(uint32_t line, const fb::LineOrigin* row) const {
-    return line < row->line();
-  }
+/// The line origins of a table's files, unpacked on first use.
+class UnpackedOrigins : public UnpackedTables<LineOriginView> {
+ public:
+  using UnpackedTables::UnpackedTables;
 };
 
-}  // namespace
-
-LineOriginView SourceTable::origin(uint32_t source, uint32_t row) const {
-  const fb::LineOrigin* origin =
-      module_->source_files()->Get(source)->origins()->Get(row);
-  return {origin->line(), origin->previous_line(), origin->input_file(),
-          origin->input_line()};
+SourceTable::SourceTable(const fb::Module* module)
+    : module_(module),
+      unpacked_origins_(std::make_shared<UnpackedOrigins>(
+          module && module->source_files() ? module->source_files()->size()
+                                           : 0)) {
+  if (module && module->source_dictionary()) {
+    dictionary_ =
+        std::make_shared<SourceDictionary>(module->source_dictionary());
+  }
 }
 
-std::pair<uint32_t, uint32_t> SourceTable::FindOrigins(uint32_t source,
-                                                       uint32_t line) const {
-  const auto* origins = module_->source_files()->Get(source)->origins();
-  if (!origins) return {0, 0};
-  const auto [first, last] =
-      std::equal_range(origins->begin(), origins->end(), line, LineOrder());
-  return {static_cast<uint32_t>(first - origins->begin()),
-          static_cast<uint32_t>(last - origins->begin())};
+StatusOr<const std::vector<LineOriginView>*> SourceTable::origins(
+    uint32_t source) const {
+  const StatusOr<std::vector<LineOriginView>>& rows = unpacked_origins_->Get(
+      source, [&] { return UnpackLineOrigins(*module_, source); });
+  if (!rows.ok()) return rows.status();
+  return &*rows;
+}
+
+std::pair<uint32_t, uint32_t> SourceTable::FindOrigins(
+    const std::vector<LineOriginView>& origins, uint32_t line) {
+  const auto first = std::partition_point(
+      origins.begin(), origins.end(),
+      [line](const LineOriginView& row) { return row.line < line; });
+  const auto last = std::partition_point(
+      first, origins.end(),
+      [line](const LineOriginView& row) { return row.line == line; });
+  return {static_cast<uint32_t>(first - origins.begin()),
+          static_cast<uint32_t>(last - origins.begin())};
 }
 
 uint32_t SourceTable::input_file_count() const {

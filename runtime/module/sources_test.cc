@@ -132,6 +132,8 @@ TEST(SourceTableTest, FindHitsAndMisses) {
 TEST(SourceTableTest, LookupsAllocateNothing) {
   std::shared_ptr<const Module> module = MustLoad(DebugSpec());
   ASSERT_TRUE(module);
+  // Line origins are unpacked once, on first use, then kept.
+  ASSERT_TRUE(module->sources().origins(kStage2File).ok());
   const std::string hit = "model.mlir";
   const std::string miss = "model.mlir.bak";
   size_t found = 0;
@@ -154,9 +156,10 @@ TEST(SourceTableTest, LookupsAllocateNothing) {
       }
       found += module->FindCaptureStage("2.translated").has_value();
       // What following a line back through the stages needs.
-      const auto [first, last] = table.FindOrigins(kStage2File, 121);
+      const auto origins = table.origins(kStage2File);
+      const auto [first, last] = SourceTable::FindOrigins(**origins, 121);
       found += last - first == 2;
-      found += table.origin(kStage2File, first).previous_line == 14;
+      found += (**origins)[first].previous_line == 14;
       found += table.FindInputFile("model.mlir").has_value();
     }
     EXPECT_EQ(counter.count(), 0u);
@@ -214,10 +217,72 @@ TEST(SourceTableTest, LineCountMismatchIsAnError) {
             "the table records 299");
   // 0: not recorded, not checked.
   spec.source_contents[kStage2File]->line_count = 0;
-  spec.source_files[kStage2File]->origins.clear();
+  spec.source_files[kStage2File]->origins.reset();
   module = MustLoad(spec);
   ASSERT_TRUE(module);
   EXPECT_TRUE(module->sources()[kStage2File].Decompress().ok());
+}
+
+// A module's texts compressed with its dictionary decompress through it;
+// a dictionary that is missing, altered or itself dictionary-compressed is
+// an error.
+TEST(SourceTableTest, TextsCompressedWithTheModulesDictionary) {
+  const std::string dictionary = Stage0() + Stage1();
+  const std::vector<std::string> texts = {Stage0(), Stage1(), Stage2(),
+                                          Model()};
+  auto spec_with_dictionary = [&] {
+    fb::ModuleT spec = DebugSpec();
+    spec.source_contents[kStage1File] = ZstdContent(Stage1());
+    SetDictionary(&spec, dictionary, texts);
+    return spec;
+  };
+  std::shared_ptr<const Module> module = MustLoad(spec_with_dictionary());
+  ASSERT_TRUE(module);
+  const SourceTable& table = module->sources();
+  EXPECT_EQ(table.dictionary_size(), dictionary.size());
+  EXPECT_GT(table.dictionary_stored_size(), 0u);
+  for (uint32_t i = 0; i < table.size(); ++i) {
+    const SourceFileView file = table[i];
+    EXPECT_EQ(file.compression, SourceCompression::kZstdDictionary);
+    StatusOr<std::string> text = file.Decompress();
+    ASSERT_TRUE(text.ok()) << text.status().ToString();
+    EXPECT_EQ(*text, texts[file.content]);
+  }
+  EXPECT_EQ(SourceCompressionName(SourceCompression::kZstdDictionary),
+            "zstd+dict");
+  // The texts alone are far smaller than the dictionary they share.
+  EXPECT_LT(table[kStage1File].stored_size, Stage1().size() / 4);
+
+  fb::ModuleT spec = spec_with_dictionary();
+  spec.source_dictionary.reset();
+  EXPECT_EQ(LoadError(spec),
+            "source content 0: compressed with a dictionary the module does "
+            "not hold");
+  spec = spec_with_dictionary();
+  spec.source_dictionary->compression = fb::Compression::ZstdDictionary;
+  EXPECT_EQ(LoadError(spec),
+            "source dictionary: compressed with a dictionary itself");
+  spec = spec_with_dictionary();
+  spec.source_dictionary->hash ^= 1;
+  module = MustLoad(spec);
+  ASSERT_TRUE(module);
+  StatusOr<std::string> text = module->sources()[kStage1File].Decompress();
+  EXPECT_EQ(text.status().code(), StatusCode::kDataLoss);
+  EXPECT_EQ(text.status().message().rfind(
+                "source 'dbg_ex_cpu.1.configured.mlir': the module's "
+                "dictionary: source '(dictionary)': content hash mismatch",
+                0),
+            0u)
+      << text.status().message();
+  // Another dictionary: the frames decode to other bytes, or not at all.
+  spec = spec_with_dictionary();
+  const std::string other = Stage2();
+  spec.source_dictionary = ZstdContent(other);
+  spec.source_dictionary->line_count = 0;
+  module = MustLoad(spec);
+  ASSERT_TRUE(module);
+  EXPECT_EQ(module->sources()[kStage1File].Decompress().status().code(),
+            StatusCode::kDataLoss);
 }
 
 TEST(SourceTableTest, HashMismatchIsAnError) {
@@ -400,9 +465,12 @@ TEST(SourceTableTest, LineOriginsAndInputFiles) {
 
   auto rows = [&](uint32_t source, uint32_t line) {
     std::vector<std::pair<uint32_t, uint32_t>> out;
-    const auto [first, last] = table.FindOrigins(source, line);
+    const StatusOr<const std::vector<LineOriginView>*> origins =
+        table.origins(source);
+    EXPECT_TRUE(origins.ok()) << origins.status().message();
+    const auto [first, last] = SourceTable::FindOrigins(**origins, line);
     for (uint32_t row = first; row < last; ++row) {
-      const LineOriginView origin = table.origin(source, row);
+      const LineOriginView& origin = (**origins)[row];
       EXPECT_EQ(origin.line, line);
       out.emplace_back(origin.previous_line, origin.input_line);
     }
@@ -427,59 +495,68 @@ TEST(SourceTableTest, LineOriginsAndInputFiles) {
 }
 
 TEST(SourceVerifyTest, LineOrigins) {
-  fb::ModuleT spec = DebugSpec();
-  spec.source_files[kStage2File]->origins[3] = {301, 0, 0, 0};
-  EXPECT_EQ(LoadError(spec),
+  // Rows are checked when first unpacked, not at load.
+  auto with_rows = [](uint32_t file,
+                      const std::vector<std::array<uint64_t, 4>>& rows) {
+    fb::ModuleT spec = DebugSpec();
+    spec.source_files[file]->origins = Origins(rows);
+    return spec;
+  };
+  std::vector<std::array<uint64_t, 4>> rows = DebugOrigins(kStage2File);
+  rows[3] = {301, 0, 0, 0};
+  EXPECT_EQ(OriginsError(with_rows(kStage2File, rows), kStage2File),
             "source file 'dbg_ex_cpu.2.translated.mlir': line origin 3 is for "
             "line 301, outside its 300 lines");
-  spec = DebugSpec();
-  spec.source_files[kStage2File]->origins[0] = {0, 14, 1, 2};
-  EXPECT_EQ(LoadError(spec),
+  rows = DebugOrigins(kStage2File);
+  rows[0] = {0, 14, 1, 2};
+  // Packed, a first row at line 0 then line 121 is still ascending.
+  EXPECT_EQ(OriginsError(with_rows(kStage2File, rows), kStage2File),
             "source file 'dbg_ex_cpu.2.translated.mlir': line origin 0 is for "
             "line 0, outside its 300 lines");
-  spec = DebugSpec();
-  std::swap(spec.source_files[kStage2File]->origins[0],
-            spec.source_files[kStage2File]->origins[1]);
-  EXPECT_EQ(LoadError(spec),
+  rows = DebugOrigins(kStage2File);
+  rows[1] = rows[0];
+  EXPECT_EQ(OriginsError(with_rows(kStage2File, rows), kStage2File),
             "source file 'dbg_ex_cpu.2.translated.mlir': line origins are not "
             "sorted and unique at row 1");
-  spec = DebugSpec();
-  spec.source_files[kStage2File]->origins[1] =
-      spec.source_files[kStage2File]->origins[0];
-  EXPECT_EQ(LoadError(spec),
+  rows = DebugOrigins(kStage2File);
+  std::swap(rows[0], rows[1]);
+  EXPECT_EQ(OriginsError(with_rows(kStage2File, rows), kStage2File),
             "source file 'dbg_ex_cpu.2.translated.mlir': line origins are not "
             "sorted and unique at row 1");
-  spec = DebugSpec();
-  spec.source_files[kStage2File]->origins[2] = {122, 51, 1, 2};
-  EXPECT_EQ(LoadError(spec),
+  rows = DebugOrigins(kStage2File);
+  rows[2] = {122, 51, 1, 2};
+  EXPECT_EQ(OriginsError(with_rows(kStage2File, rows), kStage2File),
             "source file 'dbg_ex_cpu.2.translated.mlir': line origin 2 names "
             "line 51 of its previous text (50 lines)");
-  spec = DebugSpec();
-  spec.source_files[kStage0File]->origins[0] = {9, 3, 1, 2};
-  EXPECT_EQ(LoadError(spec),
+  rows = DebugOrigins(kStage0File);
+  rows[0] = {9, 3, 1, 2};
+  EXPECT_EQ(OriginsError(with_rows(kStage0File, rows), kStage0File),
             "source file 'dbg_ex_cpu.0.source.mlir': line origin 0 names line "
             "3 of no previous text (0 lines)");
   // model.mlir is embedded (3 lines); input.mlir is not (any line).
-  spec = DebugSpec();
-  spec.source_files[kStage0File]->origins[0] = {9, 0, 1, 4};
-  EXPECT_EQ(LoadError(spec),
+  rows = DebugOrigins(kStage0File);
+  rows[0] = {9, 0, 1, 4};
+  EXPECT_EQ(OriginsError(with_rows(kStage0File, rows), kStage0File),
             "source file 'dbg_ex_cpu.0.source.mlir': line origin 0 names line "
             "4 of input file 'model.mlir', past the end of its embedded text "
             "(3 lines)");
-  spec = DebugSpec();
-  spec.source_files[kStage0File]->origins = {{9, 0, 0, 4294967295u},
-                                             {10, 0, 1, 2}};
-  EXPECT_NE(MustLoad(spec), nullptr);
-  spec = DebugSpec();
-  spec.source_files[kStage0File]->origins[0] = {9, 0, 2, 2};
-  EXPECT_EQ(LoadError(spec),
+  {
+    std::shared_ptr<const Module> module = MustLoad(
+        with_rows(kStage0File, {{9, 0, 0, 4294967295u}, {10, 0, 1, 2}}));
+    ASSERT_NE(module, nullptr);
+    EXPECT_TRUE(module->sources().origins(kStage0File).ok());
+  }
+  rows = DebugOrigins(kStage0File);
+  rows[0] = {9, 0, 2, 2};
+  EXPECT_EQ(OriginsError(with_rows(kStage0File, rows), kStage0File),
             "source file 'dbg_ex_cpu.0.source.mlir': line origin 0 names input "
             "file 2 line 2 (2 input files)");
-  spec = DebugSpec();
-  spec.source_files[kStage0File]->origins[0] = {9, 0, 1, 0};
-  EXPECT_EQ(LoadError(spec),
+  rows = DebugOrigins(kStage0File);
+  rows[0] = {9, 0, 1, 0};
+  EXPECT_EQ(OriginsError(with_rows(kStage0File, rows), kStage0File),
             "source file 'dbg_ex_cpu.0.source.mlir': line origin 0 names input "
             "file 1 line 0 (2 input files)");
+  fb::ModuleT spec;
   spec = DebugSpec();
   spec.source_files[kStage1File]->previous = 5;
   EXPECT_EQ(LoadError(spec),
@@ -570,125 +647,177 @@ TEST(DebugInfoVerifyTest, StageLocations) {
 
 // Rows for add_f32 (ordinal 0) on lines of the 2.translated text (300
 // lines), fail (ordinal 1) without a line, then the end of both.
-fb::ModuleT LibraryLinesSpec() {
+std::vector<std::array<uint64_t, 4>> LibraryLineRows() {
+  return {{0x100, 0, kStage2File, 120},
+          {0x110, 0, kStage2File, 300},
+          {0x120, 1, 0, 0},
+          {0x130, KILN_LIBRARY_LINE_OUTSIDE_EXPORTS, 0, 0}};
+}
+
+// "ok" when `spec` loads and its address -> line tables unpack; the error.
+std::string UnpackedCodeLines(const fb::ModuleT& spec) {
+  StatusOr<std::shared_ptr<const Module>> module = LoadBytes(BuildModule(spec));
+  if (!module.ok()) return module.status().message();
+  const Status status = (*module)->UnpackCodeLines();
+  return status.ok() ? "ok" : status.message();
+}
+
+fb::ModuleT LibraryLinesSpec(
+    const std::vector<std::array<uint64_t, 4>>& rows = LibraryLineRows()) {
   fb::ModuleT spec = DebugSpec();
-  spec.libraries[0]->lines = {
-      fb::LibraryLine(0x100, 0, kStage2File, 120),
-      fb::LibraryLine(0x110, 0, kStage2File, 300),
-      fb::LibraryLine(0x120, 1, 0, 0),
-      fb::LibraryLine(0x130, KILN_LIBRARY_LINE_OUTSIDE_EXPORTS, 0, 0)};
+  spec.libraries[0]->lines = LibraryLines(rows);
   return spec;
 }
 
 TEST(DebugInfoVerifyTest, LibraryLines) {
   const std::string prefix = "library 0: ";
-  EXPECT_NE(MustLoad(LibraryLinesSpec()), nullptr);
-  fb::ModuleT spec = LibraryLinesSpec();
-  spec.libraries[0]->lines[1] = fb::LibraryLine(0x100, 0, kStage2File, 121);
-  EXPECT_EQ(LoadError(spec),
+  {
+    std::shared_ptr<const Module> module = MustLoad(LibraryLinesSpec());
+    ASSERT_NE(module, nullptr);
+    EXPECT_TRUE(module->UnpackCodeLines().ok());
+  }
+  // Rows are checked when first unpacked, not at load.
+  std::vector<std::array<uint64_t, 4>> rows = LibraryLineRows();
+  fb::ModuleT spec;
+  rows[1] = {0x100, 0, kStage2File, 121};
+  spec = LibraryLinesSpec(rows);
+  EXPECT_EQ(CodeLinesError(spec),
             prefix +
                 "line rows are not sorted: row 1 at offset 256 follows "
                 "row 0 at offset 256");
-  spec = LibraryLinesSpec();
-  std::swap(spec.libraries[0]->lines[0], spec.libraries[0]->lines[1]);
-  EXPECT_EQ(LoadError(spec),
-            prefix +
-                "line rows are not sorted: row 1 at offset 256 follows "
-                "row 0 at offset 272");
-  spec = LibraryLinesSpec();
-  spec.libraries[0]->lines[3] = fb::LibraryLine(
-      uint64_t{1} << 40, KILN_LIBRARY_LINE_OUTSIDE_EXPORTS, 0, 0);
-  EXPECT_EQ(LoadError(spec).rfind(prefix + "line row 3: offset 1099511627776 "
-                                           "is outside the library's image (",
-                                  0),
-            0u)
-      << LoadError(spec);
-  spec = LibraryLinesSpec();
-  spec.libraries[0]->lines[1] = fb::LibraryLine(0x110, 0, kStage2File, 301);
-  EXPECT_EQ(LoadError(spec),
+  rows = LibraryLineRows();
+  rows[3] = {uint64_t{1} << 40, KILN_LIBRARY_LINE_OUTSIDE_EXPORTS, 0, 0};
+  spec = LibraryLinesSpec(rows);
+  EXPECT_EQ(
+      CodeLinesError(spec).rfind(prefix + "line row 3: offset 1099511627776 "
+                                          "is outside the library's image (",
+                                 0),
+      0u)
+      << CodeLinesError(spec);
+  rows = LibraryLineRows();
+  rows[1] = {0x110, 0, kStage2File, 301};
+  spec = LibraryLinesSpec(rows);
+  EXPECT_EQ(CodeLinesError(spec),
             prefix +
                 "line row 1: line 301 of 'dbg_ex_cpu.2.translated.mlir' "
                 "is past the end of its text (300 lines)");
-  spec = LibraryLinesSpec();
-  spec.libraries[0]->lines[1] = fb::LibraryLine(0x110, 0, 5, 1);
-  EXPECT_EQ(LoadError(spec),
+  rows = LibraryLineRows();
+  rows[1] = {0x110, 0, 5, 1};
+  spec = LibraryLinesSpec(rows);
+  EXPECT_EQ(CodeLinesError(spec),
             prefix + "line row 1: source 5 out of range (5 source files)");
   // A line of an input file the module names but does not embed (levels 1
   // and 2): any line, in a file the module names.
-  spec = LibraryLinesSpec();
-  spec.libraries[0]->lines[1] =
-      fb::LibraryLine(0x110, 0, KILN_LIBRARY_LINE_INPUT_FILE | 0, 5000);
-  EXPECT_NE(MustLoad(spec), nullptr);
-  spec.libraries[0]->lines[1] =
-      fb::LibraryLine(0x110, 0, KILN_LIBRARY_LINE_INPUT_FILE | 1, 4);
-  EXPECT_EQ(LoadError(spec),
+  rows = LibraryLineRows();
+  rows[1] = {0x110, 0, KILN_LIBRARY_LINE_INPUT_FILE | 0, 5000};
+  spec = LibraryLinesSpec(rows);
+  EXPECT_EQ(UnpackedCodeLines(spec), "ok");
+  rows[1] = {0x110, 0, KILN_LIBRARY_LINE_INPUT_FILE | 1, 4};
+  spec = LibraryLinesSpec(rows);
+  EXPECT_EQ(CodeLinesError(spec),
             prefix +
                 "line row 1: line 4 of input file 'model.mlir' is past the "
                 "end of its embedded text (3 lines)");
-  spec.libraries[0]->lines[1] =
-      fb::LibraryLine(0x110, 0, KILN_LIBRARY_LINE_INPUT_FILE | 2, 1);
-  EXPECT_EQ(LoadError(spec),
+  rows[1] = {0x110, 0, KILN_LIBRARY_LINE_INPUT_FILE | 2, 1};
+  spec = LibraryLinesSpec(rows);
+  EXPECT_EQ(CodeLinesError(spec),
             prefix + "line row 1: input file 2 out of range (2 input files)");
-  spec = LibraryLinesSpec();
-  spec.libraries[0]->lines[1] = fb::LibraryLine(0x110, 7, kStage2File, 1);
-  EXPECT_EQ(LoadError(spec),
+  rows = LibraryLineRows();
+  rows[1] = {0x110, 7, kStage2File, 1};
+  spec = LibraryLinesSpec(rows);
+  EXPECT_EQ(CodeLinesError(spec),
             prefix +
                 "line row 1: export ordinal 7 is not one of the "
                 "module's exports in this library");
-  spec = LibraryLinesSpec();
-  spec.libraries[0]->lines[2] = fb::LibraryLine(0x120, 1, kStage2File, 0);
-  EXPECT_EQ(LoadError(spec),
+  rows = LibraryLineRows();
+  rows[2] = {0x120, 1, kStage2File, 0};
+  spec = LibraryLinesSpec(rows);
+  EXPECT_EQ(CodeLinesError(spec),
             prefix +
                 "line row 2: source 2 line 0 without a line (expected "
                 "source 0 line 0)");
   // fail (ordinal 1) has a stage location in 0.source only: its code has
   // no line in 2.translated, add_f32's text, but may have lines in an
   // input file.
-  spec = LibraryLinesSpec();
-  spec.libraries[0]->lines[2] = fb::LibraryLine(0x120, 1, kStage2File, 5);
-  EXPECT_EQ(LoadError(spec),
+  rows = LibraryLineRows();
+  rows[2] = {0x120, 1, kStage2File, 5};
+  spec = LibraryLinesSpec(rows);
+  EXPECT_EQ(CodeLinesError(spec),
             prefix +
                 "line row 2: export ordinal 1 has code on a line of "
                 "'dbg_ex_cpu.2.translated.mlir', which is not one of its "
                 "stage texts but another export's");
-  spec = LibraryLinesSpec();
-  spec.libraries[0]->lines[2] = fb::LibraryLine(0x120, 1, kStage0File, 5);
-  EXPECT_NE(MustLoad(spec), nullptr);
-  spec.libraries[0]->lines[2] = fb::LibraryLine(0x120, 1, kModelFile, 3);
-  EXPECT_NE(MustLoad(spec), nullptr);
-  spec = LibraryLinesSpec();
-  spec.libraries[0]->lines.pop_back();
-  EXPECT_EQ(LoadError(spec),
+  rows = LibraryLineRows();
+  rows[2] = {0x120, 1, kStage0File, 5};
+  spec = LibraryLinesSpec(rows);
+  EXPECT_EQ(UnpackedCodeLines(spec), "ok");
+  rows[2] = {0x120, 1, kModelFile, 3};
+  spec = LibraryLinesSpec(rows);
+  EXPECT_EQ(UnpackedCodeLines(spec), "ok");
+  rows = LibraryLineRows();
+  rows.pop_back();
+  spec = LibraryLinesSpec(rows);
+  EXPECT_EQ(CodeLinesError(spec),
             prefix +
                 "the last line row (2) lies in an export: the ranges "
                 "must end with a row outside every export");
 }
 
-// Rows 4 bytes past where the builder aligned them (what a corrupted file
-// may hold: FlatBuffers' verifier checks the vector's length field only)
-// are refused, not read misaligned.
-TEST(DebugInfoVerifyTest, MisalignedLibraryLines) {
-  std::vector<uint8_t> bytes = BuildModule(LibraryLinesSpec());
-  const fb::Library* library = fb::GetModule(bytes.data())->libraries()->Get(0);
-  // The library's field holds the offset of the vector from the field.
-  const uint8_t* field =
-      reinterpret_cast<const flatbuffers::Table*>(library)->GetAddressOf(
-          fb::Library::VT_LINES);
-  const auto* vector = reinterpret_cast<const uint8_t*>(library->lines());
-  const size_t field_at = field - bytes.data();
-  const size_t vector_at = vector - bytes.data();
-  const size_t vector_size =
-      sizeof(uint32_t) + library->lines()->size() * sizeof(fb::LibraryLine);
-  // Moved 4 bytes down, over the 4 bytes of padding that keep the rows
-  // aligned, and pointed at there.
-  ASSERT_EQ(vector_at % 8, 4u);
-  std::memmove(bytes.data() + vector_at - 4, bytes.data() + vector_at,
-               vector_size);
-  uint32_t offset;
-  std::memcpy(&offset, bytes.data() + field_at, sizeof(offset));
-  offset -= 4;
-  std::memcpy(bytes.data() + field_at, &offset, sizeof(offset));
-  EXPECT_EQ(LoadError(bytes), "library 0: line rows are not 8-byte aligned");
+// Load checks a packed table's sizes; unpacking checks its bytes.
+TEST(DebugInfoVerifyTest, PackedLibraryLines) {
+  const std::string prefix = "library 0: line rows: ";
+  fb::ModuleT spec = LibraryLinesSpec();
+  const uint32_t packed_size = spec.libraries[0]->lines->packed_size;
+  spec.libraries[0]->lines->count = 1000000;
+  EXPECT_EQ(LoadError(spec).rfind(prefix + "1000000 rows exceed the ", 0), 0u)
+      << LoadError(spec);
+  spec = LibraryLinesSpec();
+  // Each row takes at least a byte per column.
+  spec.libraries[0]->lines->count = packed_size / 4 + 1;
+  EXPECT_EQ(LoadError(spec),
+            StrCat(prefix, packed_size / 4 + 1, " rows cannot pack into ",
+                   packed_size, " bytes"));
+  spec = LibraryLinesSpec();
+  spec.libraries[0]->lines->packed_size += 1;
+  EXPECT_EQ(LoadError(spec),
+            StrCat(prefix, "the rows' zstd frame does not declare its ",
+                   packed_size + 1, " bytes"));
+  spec = LibraryLinesSpec();
+  spec.libraries[0]->lines->data.clear();
+  EXPECT_EQ(LoadError(spec),
+            StrCat(prefix, "the rows' zstd frame does not declare its ",
+                   packed_size, " bytes"));
+  spec = LibraryLinesSpec();
+  spec.libraries[0]->lines->count = 0;
+  EXPECT_EQ(LoadError(spec),
+            prefix + "no rows but " +
+                std::to_string(spec.libraries[0]->lines->data.size()) +
+                " stored bytes");
+  // A frame that declares its size but is cut short.
+  spec = LibraryLinesSpec();
+  spec.libraries[0]->lines->data.pop_back();
+  EXPECT_EQ(
+      CodeLinesError(spec).rfind(prefix + "zstd decompression failed: ", 0), 0u)
+      << CodeLinesError(spec);
+  // Four rows and a byte left over.
+  spec = LibraryLinesSpec();
+  {
+    const std::string packed =
+        packed_rows::Pack(LibraryLineRows(), packed_rows::kLibraryLineColumns);
+    std::string padded = packed + std::string(1, '\0');
+    fb::PackedRowsT& table = *spec.libraries[0]->lines;
+    table.packed_size = static_cast<uint32_t>(padded.size());
+    table.data.resize(ZSTD_compressBound(padded.size()));
+    table.data.resize(ZSTD_compress(table.data.data(), table.data.size(),
+                                    padded.data(), padded.size(), 3));
+  }
+  EXPECT_EQ(CodeLinesError(spec),
+            StrCat(prefix, "malformed packed rows (4 rows in ", packed_size + 1,
+                   " bytes)"));
+  // LocateCode finds nothing in a library whose table is bad.
+  StatusOr<std::shared_ptr<const Module>> module = LoadBytes(BuildModule(spec));
+  ASSERT_TRUE(module.ok());
+  EXPECT_FALSE((*module)->LocateCode(0x100).has_value());
 }
 
 TEST(DebugInfoVerifyTest, BindingTypesLocationsAndProvenance) {

@@ -34,7 +34,9 @@ static_assert(static_cast<int>(fb::Compression::None) ==
                       static_cast<int>(SourceCompression::kNone) &&
                   static_cast<int>(fb::Compression::Zstd) ==
                       static_cast<int>(SourceCompression::kZstd) &&
-                  fb::Compression::MAX == fb::Compression::Zstd,
+                  static_cast<int>(fb::Compression::ZstdDictionary) ==
+                      static_cast<int>(SourceCompression::kZstdDictionary) &&
+                  fb::Compression::MAX == fb::Compression::ZstdDictionary,
               "kiln::SourceCompression must mirror fb::Compression");
 static_assert(static_cast<int>(fb::ElementType::MAX) + 1 == kElementTypeCount,
               "kiln::ElementType must mirror fb::ElementType");
@@ -288,6 +290,8 @@ Status VerifyModule(Module::Impl* impl, uint64_t max_buffer_bytes) {
                        *function, &impl->functions[i], &impl->signatures[i]));
   }
   impl->sources = SourceTable(&module);
+  impl->library_lines = std::make_unique<UnpackedTables<LibraryLineRow>>(
+      SizeOf(module.libraries()));
   return OkStatus();
 }
 

@@ -18,6 +18,7 @@
 #include "kiln/module_generated.h"
 #include "kiln/status.h"
 #include "module/module_impl.h"
+#include "module/packed_tables.h"
 
 namespace kiln {
 
@@ -67,7 +68,8 @@ Status ConvertTensorType(const fb::TensorType* fb_type, WorkBudget* budget,
 Status VerifyCaptureStages(const fb::Module& module);
 
 /// The embedded texts (sizes, zstd frames), the files sorted and unique by
-/// path, and the cross-stage line maps.
+/// path, and the cross-stage line maps (their sizes; CheckLineOrigins checks
+/// the rows).
 Status VerifySourceTable(const fb::Module& module);
 
 /// What export `ex` records beside its code: binding types, workgroup and
@@ -76,8 +78,19 @@ Status VerifySourceTable(const fb::Module& module);
 Status VerifyExportDebugInfo(const fb::Module& module, const fb::Export& ex,
                              WorkBudget* budget);
 
-/// The address -> line rows of library `index`.
+/// The sizes of the packed address -> line rows of library `index`.
 Status VerifyLibraryLines(const fb::Module& module, uint32_t index);
+
+/// The rows of library `index`'s address -> line table, once unpacked:
+/// strictly increasing offsets inside the image, each naming one of the
+/// module's exports in this library (or none) and a line of a text.
+Status CheckLibraryLines(const fb::Module& module, uint32_t index,
+                         const std::vector<LibraryLineRow>& lines);
+
+/// The line origins of source file `source`, once unpacked: sorted and
+/// unique, every line inside its text, every input file in range.
+Status CheckLineOrigins(const fb::Module& module, uint32_t source,
+                        const std::vector<LineOriginView>& origins);
 
 //===----------------------------------------------------------------------===//
 // Host functions (verify_function.cc)

@@ -21,6 +21,7 @@
 
 #include "module/elf_image.h"
 #include "module/module_impl.h"
+#include "module/packed_tables.h"
 #include "module/verifier_internal.h"
 
 namespace kiln {
@@ -124,9 +125,9 @@ std::vector<uint32_t> InputFileLineLimits(const fb::Module& module) {
 }
 
 // The cross-stage line maps: input files sorted and unique; each text's
-// previous text in range and no text its own ancestor; rows strictly
-// increasing, every line inside its text. Runs after the files themselves
-// are checked.
+// previous text in range and no text its own ancestor; each text's packed
+// rows of a size it may hold (the rows are checked when unpacked:
+// CheckLineOrigins). Runs after the files themselves are checked.
 Status VerifyLineOrigins(const fb::Module& module) {
   const uint32_t input_count = SizeOf(module.input_files());
   for (uint32_t i = 0; i < input_count; ++i) {
@@ -144,7 +145,6 @@ Status VerifyLineOrigins(const fb::Module& module) {
     }
   }
   const uint32_t file_count = SizeOf(module.source_files());
-  const std::vector<uint32_t> input_lines = InputFileLineLimits(module);
   // Every link is checked before any chain is followed: a chain runs through
   // files after the one it starts from.
   for (uint32_t i = 0; i < file_count; ++i) {
@@ -160,7 +160,6 @@ Status VerifyLineOrigins(const fb::Module& module) {
   std::vector<uint8_t> state(file_count, 0);
   for (uint32_t i = 0; i < file_count; ++i) {
     const fb::SourceFile* file = module.source_files()->Get(i);
-    const uint32_t previous = file->previous();
     const std::string_view path = StringOf(file->path());
     uint32_t at = i;
     while (at != KILN_NO_SOURCE && state[at] == 0) {
@@ -176,54 +175,11 @@ Status VerifyLineOrigins(const fb::Module& module) {
          at = module.source_files()->Get(at)->previous()) {
       state[at] = 2;
     }
-    const auto* origins = file->origins();
-    const uint32_t lines = LineCountOf(module, i);
-    const uint32_t previous_lines =
-        previous == KILN_NO_SOURCE ? 0 : LineCountOf(module, previous);
-    for (uint32_t r = 0; r < SizeOf(origins); ++r) {
-      const fb::LineOrigin* row = origins->Get(r);
-      if (row->line() == 0 || row->line() > lines) {
-        return OutOfRangeError("source file '", path, "': line origin ", r,
-                               " is for line ", row->line(), ", outside its ",
-                               lines, " lines");
-      }
-      if (row->previous_line() > previous_lines) {
-        return OutOfRangeError("source file '", path, "': line origin ", r,
-                               " names line ", row->previous_line(), " of ",
-                               previous == KILN_NO_SOURCE ? "no previous text"
-                                                          : "its previous text",
-                               " (", previous_lines, " lines)");
-      }
-      if (row->input_line() == 0 ? row->input_file() != 0
-                                 : row->input_file() >= input_count) {
-        return OutOfRangeError("source file '", path, "': line origin ", r,
-                               " names input file ", row->input_file(),
-                               " line ", row->input_line(), " (", input_count,
-                               " input files)");
-      }
-      if (row->input_line() != 0 &&
-          row->input_line() > input_lines[row->input_file()]) {
-        return OutOfRangeError(
-            "source file '", path, "': line origin ", r, " names line ",
-            row->input_line(), " of input file '",
-            StringOf(module.input_files()->Get(row->input_file())),
-            "', past the end of its embedded text (",
-            input_lines[row->input_file()], " lines)");
-      }
-      if (r > 0) {
-        const fb::LineOrigin* before = origins->Get(r - 1);
-        auto key = [](const fb::LineOrigin* o) {
-          return std::make_tuple(o->line(), o->previous_line(), o->input_file(),
-                                 o->input_line());
-        };
-        if (key(before) >= key(row)) {
-          return InvalidArgumentError("source file '", path,
-                                      "': line origins are not sorted and "
-                                      "unique at row ",
-                                      r);
-        }
-      }
-    }
+    // One row per byte of the text at most: what bounds the rows' memory.
+    const uint64_t text_size =
+        module.source_contents()->Get(file->content())->uncompressed_size();
+    KILN_RETURN_IF_ERROR(VerifyPackedRows(file->origins(), text_size, 4),
+                         "source file '", path, "': line origins");
   }
   return OkStatus();
 }
@@ -259,9 +215,23 @@ Status VerifyCaptureStages(const fb::Module& module) {
 // order them); the table must be strictly increasing.
 Status VerifySourceTable(const fb::Module& module) {
   const uint32_t content_count = SizeOf(module.source_contents());
+  const fb::SourceContent* dictionary = module.source_dictionary();
+  if (dictionary) {
+    KILN_RETURN_IF_ERROR(VerifySourceContent(*dictionary), "source dictionary");
+    if (dictionary->compression() == fb::Compression::ZstdDictionary) {
+      return InvalidArgumentError(
+          "source dictionary: compressed with a dictionary itself");
+    }
+  }
   for (uint32_t i = 0; i < content_count; ++i) {
-    KILN_RETURN_IF_ERROR(VerifySourceContent(*module.source_contents()->Get(i)),
-                         "source content ", i);
+    const fb::SourceContent& content = *module.source_contents()->Get(i);
+    KILN_RETURN_IF_ERROR(VerifySourceContent(content), "source content ", i);
+    if (content.compression() == fb::Compression::ZstdDictionary &&
+        !dictionary) {
+      return InvalidArgumentError("source content ", i,
+                                  ": compressed with a dictionary the module "
+                                  "does not hold");
+    }
   }
   const uint32_t file_count = SizeOf(module.source_files());
   std::string_view previous;
@@ -368,21 +338,80 @@ Status VerifyExportDebugInfo(const fb::Module& module, const fb::Export& ex,
   return OkStatus();
 }
 
+Status CheckLineOrigins(const fb::Module& module, uint32_t source,
+                        const std::vector<LineOriginView>& origins) {
+  const fb::SourceFile* file = module.source_files()->Get(source);
+  const std::string_view path = StringOf(file->path());
+  const uint32_t previous = file->previous();
+  const uint32_t input_count = SizeOf(module.input_files());
+  const std::vector<uint32_t> input_lines = InputFileLineLimits(module);
+  const uint32_t lines = LineCountOf(module, source);
+  const uint32_t previous_lines =
+      previous == KILN_NO_SOURCE ? 0 : LineCountOf(module, previous);
+  for (uint32_t r = 0; r < origins.size(); ++r) {
+    const LineOriginView& row = origins[r];
+    if (row.line == 0 || row.line > lines) {
+      return OutOfRangeError("source file '", path, "': line origin ", r,
+                             " is for line ", row.line, ", outside its ", lines,
+                             " lines");
+    }
+    if (row.previous_line > previous_lines) {
+      return OutOfRangeError(
+          "source file '", path, "': line origin ", r, " names line ",
+          row.previous_line, " of ",
+          previous == KILN_NO_SOURCE ? "no previous text" : "its previous text",
+          " (", previous_lines, " lines)");
+    }
+    if (row.input_line == 0 ? row.input_file != 0
+                            : row.input_file >= input_count) {
+      return OutOfRangeError("source file '", path, "': line origin ", r,
+                             " names input file ", row.input_file, " line ",
+                             row.input_line, " (", input_count,
+                             " input files)");
+    }
+    if (row.input_line != 0 && row.input_line > input_lines[row.input_file]) {
+      return OutOfRangeError(
+          "source file '", path, "': line origin ", r, " names line ",
+          row.input_line, " of input file '",
+          StringOf(module.input_files()->Get(row.input_file)),
+          "', past the end of its embedded text (", input_lines[row.input_file],
+          " lines)");
+    }
+    if (r > 0) {
+      auto key = [](const LineOriginView& o) {
+        return std::make_tuple(o.line, o.previous_line, o.input_file,
+                               o.input_line);
+      };
+      if (key(origins[r - 1]) >= key(row)) {
+        return InvalidArgumentError("source file '", path,
+                                    "': line origins are not sorted and "
+                                    "unique at row ",
+                                    r);
+      }
+    }
+  }
+  return OkStatus();
+}
+
 // The address -> line rows of library `index`: strictly increasing offsets
 // inside the image, each naming one of the module's exports in this library
 // (or none) and a line of an embedded text.
 Status VerifyLibraryLines(const fb::Module& module, uint32_t index) {
   const fb::Library* library = module.libraries()->Get(index);
-  const auto* lines = library->lines();
-  if (SizeOf(lines) == 0) return OkStatus();
-  // FlatBuffers' verifier aligns a vector's length, not its elements: rows
-  // (8-byte aligned for their offset, in the 64-byte aligned buffer) at
-  // another address would be read misaligned.
-  if (reinterpret_cast<uintptr_t>(lines->Data()) % alignof(fb::LibraryLine) !=
-      0) {
-    return DataLossError("line rows are not ", alignof(fb::LibraryLine),
-                         "-byte aligned");
-  }
+  if (!library->lines()) return OkStatus();
+  // Offsets strictly increase inside the image: one row per byte at most.
+  KILN_ASSIGN_OR_RETURN(
+      const uint64_t image_end,
+      LibraryImageEnd(library->data()->data(), library->data()->size()));
+  KILN_RETURN_IF_ERROR(VerifyPackedRows(library->lines(), image_end, 4),
+                       "line rows");
+  return OkStatus();
+}
+
+Status CheckLibraryLines(const fb::Module& module, uint32_t index,
+                         const std::vector<LibraryLineRow>& lines) {
+  const fb::Library* library = module.libraries()->Get(index);
+  if (lines.empty()) return OkStatus();
   KILN_ASSIGN_OR_RETURN(
       const uint64_t image_end,
       LibraryImageEnd(library->data()->data(), library->data()->size()));
@@ -409,19 +438,19 @@ Status VerifyLibraryLines(const fb::Module& module, uint32_t index) {
   std::sort(export_texts.begin(), export_texts.end());
   const uint32_t source_count = SizeOf(module.source_files());
   const std::vector<uint32_t> input_lines = InputFileLineLimits(module);
-  for (uint32_t i = 0; i < lines->size(); ++i) {
-    const fb::LibraryLine* row = lines->Get(i);
-    if (row->offset() >= image_end) {
-      return OutOfRangeError("line row ", i, ": offset ", row->offset(),
+  for (uint32_t i = 0; i < lines.size(); ++i) {
+    const LibraryLineRow& row = lines[i];
+    if (row.offset >= image_end) {
+      return OutOfRangeError("line row ", i, ": offset ", row.offset,
                              " is outside the library's image (", image_end,
                              " bytes)");
     }
-    if (i > 0 && row->offset() <= lines->Get(i - 1)->offset()) {
-      return InvalidArgumentError(
-          "line rows are not sorted: row ", i, " at offset ", row->offset(),
-          " follows row ", i - 1, " at offset ", lines->Get(i - 1)->offset());
+    if (i > 0 && row.offset <= lines[i - 1].offset) {
+      return InvalidArgumentError("line rows are not sorted: row ", i,
+                                  " at offset ", row.offset, " follows row ",
+                                  i - 1, " at offset ", lines[i - 1].offset);
     }
-    const uint32_t ordinal = row->export_ordinal();
+    const uint32_t ordinal = row.export_ordinal;
     const bool outside = ordinal == KILN_LIBRARY_LINE_OUTSIDE_EXPORTS;
     if (!outside &&
         !std::binary_search(ordinals.begin(), ordinals.end(), ordinal)) {
@@ -429,26 +458,26 @@ Status VerifyLibraryLines(const fb::Module& module, uint32_t index) {
                              " is not one of the module's exports in this "
                              "library");
     }
-    if (row->line() == 0 || outside) {
-      if (row->line() != 0 || row->source() != 0) {
+    if (row.line == 0 || outside) {
+      if (row.line != 0 || row.source != 0) {
         return InvalidArgumentError(
-            "line row ", i, ": source ", row->source(), " line ", row->line(),
+            "line row ", i, ": source ", row.source, " line ", row.line,
             outside ? " outside every export" : " without a line",
             " (expected source 0 line 0)");
       }
       continue;
     }
-    if (row->source() & KILN_LIBRARY_LINE_INPUT_FILE) {
+    if (row.source & KILN_LIBRARY_LINE_INPUT_FILE) {
       // A line of an input file the module does not embed (its length is
       // known only if the file is embedded after all).
-      const uint32_t input = row->source() & ~KILN_LIBRARY_LINE_INPUT_FILE;
+      const uint32_t input = row.source & ~KILN_LIBRARY_LINE_INPUT_FILE;
       if (input >= SizeOf(module.input_files())) {
         return OutOfRangeError("line row ", i, ": input file ", input,
                                " out of range (", SizeOf(module.input_files()),
                                " input files)");
       }
-      if (row->line() > input_lines[input]) {
-        return OutOfRangeError("line row ", i, ": line ", row->line(),
+      if (row.line > input_lines[input]) {
+        return OutOfRangeError("line row ", i, ": line ", row.line,
                                " of input file '",
                                StringOf(module.input_files()->Get(input)),
                                "' is past the end of its embedded text (",
@@ -456,15 +485,15 @@ Status VerifyLibraryLines(const fb::Module& module, uint32_t index) {
       }
       continue;
     }
-    if (row->source() >= source_count) {
-      return OutOfRangeError("line row ", i, ": source ", row->source(),
+    if (row.source >= source_count) {
+      return OutOfRangeError("line row ", i, ": source ", row.source,
                              " out of range (", source_count, " source files)");
     }
-    const fb::SourceFile* file = module.source_files()->Get(row->source());
+    const fb::SourceFile* file = module.source_files()->Get(row.source);
     const uint32_t line_count =
         module.source_contents()->Get(file->content())->line_count();
-    if (row->line() > line_count) {
-      return OutOfRangeError("line row ", i, ": line ", row->line(), " of '",
+    if (row.line > line_count) {
+      return OutOfRangeError("line row ", i, ": line ", row.line, " of '",
                              StringOf(file->path()),
                              "' is past the end of "
                              "its text (",
@@ -474,9 +503,9 @@ Status VerifyLibraryLines(const fb::Module& module, uint32_t index) {
     // file (a text no export has a stage location in) when the stage the
     // line tables point into was not captured.
     if (std::binary_search(stage_texts.begin(), stage_texts.end(),
-                           row->source()) &&
+                           row.source) &&
         !std::binary_search(export_texts.begin(), export_texts.end(),
-                            std::pair{ordinal, row->source()})) {
+                            std::pair{ordinal, row.source})) {
       return InvalidArgumentError(
           "line row ", i, ": export ordinal ", ordinal,
           " has code on a line "
@@ -485,9 +514,8 @@ Status VerifyLibraryLines(const fb::Module& module, uint32_t index) {
           "', which is not one of its stage texts but another export's");
     }
   }
-  if (lines->Get(lines->size() - 1)->export_ordinal() !=
-      KILN_LIBRARY_LINE_OUTSIDE_EXPORTS) {
-    return InvalidArgumentError("the last line row (", lines->size() - 1,
+  if (lines.back().export_ordinal != KILN_LIBRARY_LINE_OUTSIDE_EXPORTS) {
+    return InvalidArgumentError("the last line row (", lines.size() - 1,
                                 ") lies in an export: the ranges must end "
                                 "with a row outside every export");
   }

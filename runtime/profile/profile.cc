@@ -38,15 +38,20 @@ class RollUp {
         to_input_(target == kNoSource),
         stage_texts_(stage_texts) {}
 
-  /// Adds the samples of `line`, traced back to the stage.
-  void Add(const ProfileLine& line) {
+  /// Adds the samples of `line`, traced back to the stage; fails when a
+  /// line map on the way is bad.
+  Status Add(const ProfileLine& line) {
     // A line of an input file the module does not embed is already the
     // input's; it has no counterpart in a stage text.
     if (line.line != 0 && line.source == kNoSource && !line.path.empty()) {
-      return to_input_ ? Count(line.path, kNoSource, line.line, line.samples)
-                       : Count({}, kNoSource, 0, line.samples);
+      if (to_input_) {
+        Count(line.path, kNoSource, line.line, line.samples);
+      } else {
+        Count({}, kNoSource, 0, line.samples);
+      }
+      return OkStatus();
     }
-    Add(line.source, line.line, line.samples);
+    return Add(line.source, line.line, line.samples);
   }
 
   std::vector<ProfileLine> TakeLines() {
@@ -59,21 +64,26 @@ class RollUp {
  private:
   /// Adds `samples` on `line` of source `source` (0: no line), traced back
   /// to the stage.
-  void Add(uint32_t source, uint32_t line, uint64_t samples) {
-    if (line == 0 || source == kNoSource)
-      return Count({}, kNoSource, 0, samples);
+  Status Add(uint32_t source, uint32_t line, uint64_t samples) {
+    if (line == 0 || source == kNoSource) {
+      Count({}, kNoSource, 0, samples);
+      return OkStatus();
+    }
     const SourceFileView file = sources_.file(source);
     const bool input_text =
         !std::binary_search(stage_texts_.begin(), stage_texts_.end(), source);
     if (source == target_ || (to_input_ && input_text)) {
-      return Count(file.path, source, line, samples);
+      Count(file.path, source, line, samples);
+      return OkStatus();
     }
-    const auto [first, last] = sources_.FindOrigins(source, line);
+    KILN_ASSIGN_OR_RETURN(const std::vector<LineOriginView>* origins,
+                          sources_.origins(source));
+    const auto [first, last] = SourceTable::FindOrigins(*origins, line);
     // Distinct counterparts, in row order (sorted, so duplicates adjoin
     // for previous lines; input lines are deduplicated here).
     std::vector<std::pair<uint32_t, uint32_t>> targets;
     for (uint32_t row = first; row < last; ++row) {
-      const LineOriginView origin = sources_.origin(source, row);
+      const LineOriginView& origin = (*origins)[row];
       const auto target =
           to_input_ ? std::make_pair(origin.input_file, origin.input_line)
                     : std::make_pair(file.previous, origin.previous_line);
@@ -84,7 +94,10 @@ class RollUp {
         targets.push_back(target);
       }
     }
-    if (targets.empty()) return Count({}, kNoSource, 0, samples);
+    if (targets.empty()) {
+      Count({}, kNoSource, 0, samples);
+      return OkStatus();
+    }
     const uint64_t share = samples / targets.size();
     uint64_t remainder = samples % targets.size();
     for (const auto& [file_index, target_line] : targets) {
@@ -96,9 +109,10 @@ class RollUp {
         Count(path, sources_.FindIndex(path).value_or(kNoSource), target_line,
               part);
       } else {
-        Add(file_index, target_line, part);
+        KILN_RETURN_IF_ERROR(Add(file_index, target_line, part));
       }
     }
+    return OkStatus();
   }
 
   void Count(std::string_view path, uint32_t source, uint32_t line,
@@ -315,14 +329,18 @@ StatusOr<Profile> RollUpProfile(const Module& module, const Profile& profile,
       target = location->source;
     }
     RollUp roll_up(module, target, stage_texts);
-    for (const ProfileLine& line : ex.lines) roll_up.Add(line);
+    for (const ProfileLine& line : ex.lines) {
+      KILN_RETURN_IF_ERROR(roll_up.Add(line));
+    }
     ex.lines = roll_up.TakeLines();
   }
   return rolled;
 }
 
-Profile ResolveProfile(const Module& module, const std::vector<uintptr_t>& pcs,
-                       uint64_t dropped_samples) {
+StatusOr<Profile> ResolveProfile(const Module& module,
+                                 const std::vector<uintptr_t>& pcs,
+                                 uint64_t dropped_samples) {
+  KILN_RETURN_IF_ERROR(module.UnpackCodeLines());
   Profile profile;
   profile.samples = pcs.size();
   profile.dropped_samples = dropped_samples;

@@ -73,29 +73,25 @@ bool Refused(const Status& status) {
 }
 
 TEST(LibraryLinesTest, FindsTheRowWhoseRangeHoldsAnOffset) {
-  flatbuffers::FlatBufferBuilder fbb;
-  std::vector<fb::LibraryLine> rows = {
-      fb::LibraryLine(0x100, 0, 2, 120), fb::LibraryLine(0x110, 0, 2, 7),
-      fb::LibraryLine(0x120, KILN_LIBRARY_LINE_OUTSIDE_EXPORTS, 0, 0),
-      fb::LibraryLine(0x200, 1, 0, 0),
-      fb::LibraryLine(0x240, KILN_LIBRARY_LINE_OUTSIDE_EXPORTS, 0, 0)};
-  fbb.Finish(fbb.CreateVectorOfStructs(rows));
-  const auto* lines =
-      flatbuffers::GetRoot<flatbuffers::Vector<const fb::LibraryLine*>>(
-          fbb.GetBufferPointer());
+  const std::vector<LibraryLineRow> lines = {
+      {0x100, 0, 2, 120},
+      {0x110, 0, 2, 7},
+      {0x120, KILN_LIBRARY_LINE_OUTSIDE_EXPORTS, 0, 0},
+      {0x200, 1, 0, 0},
+      {0x240, KILN_LIBRARY_LINE_OUTSIDE_EXPORTS, 0, 0}};
   EXPECT_EQ(FindLibraryLine(lines, 0), nullptr);
   EXPECT_EQ(FindLibraryLine(lines, 0xff), nullptr);
-  EXPECT_EQ(FindLibraryLine(lines, 0x100)->line(), 120u);
-  EXPECT_EQ(FindLibraryLine(lines, 0x10f)->line(), 120u);
-  EXPECT_EQ(FindLibraryLine(lines, 0x110)->line(), 7u);
-  EXPECT_EQ(FindLibraryLine(lines, 0x11f)->source(), 2u);
+  EXPECT_EQ(FindLibraryLine(lines, 0x100)->line, 120u);
+  EXPECT_EQ(FindLibraryLine(lines, 0x10f)->line, 120u);
+  EXPECT_EQ(FindLibraryLine(lines, 0x110)->line, 7u);
+  EXPECT_EQ(FindLibraryLine(lines, 0x11f)->source, 2u);
   EXPECT_EQ(FindLibraryLine(lines, 0x120), nullptr);  // between exports
   EXPECT_EQ(FindLibraryLine(lines, 0x1ff), nullptr);
-  EXPECT_EQ(FindLibraryLine(lines, 0x200)->export_ordinal(), 1u);
-  EXPECT_EQ(FindLibraryLine(lines, 0x23f)->line(), 0u);
+  EXPECT_EQ(FindLibraryLine(lines, 0x200)->export_ordinal, 1u);
+  EXPECT_EQ(FindLibraryLine(lines, 0x23f)->line, 0u);
   EXPECT_EQ(FindLibraryLine(lines, 0x240), nullptr);  // past the last export
   EXPECT_EQ(FindLibraryLine(lines, ~uint64_t{0}), nullptr);
-  EXPECT_EQ(FindLibraryLine(nullptr, 0x100), nullptr);
+  EXPECT_EQ(FindLibraryLine({}, 0x100), nullptr);
 }
 
 TEST(ProfilerTest, SamplesTheCallerAndEveryWorkerByCpuTime) {
@@ -150,7 +146,9 @@ TEST(ProfilerTest, CpuClockEventSamplesAtTheRateAsked) {
   StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
   ASSERT_TRUE(module.ok()) << module.status().ToString();
   const std::vector<uintptr_t> samples = profiler->TakeSamples();
-  const Profile profile = profiler->Resolve(**module);
+  const StatusOr<Profile> resolved = profiler->Resolve(**module);
+  ASSERT_TRUE(resolved.ok()) << resolved.status().ToString();
+  const Profile& profile = *resolved;
   // A second of CPU time at 1 kHz: 1000 interrupts, each one sample.
   EXPECT_GE(samples.size(), 900u);
   EXPECT_LE(samples.size(), 1100u);
@@ -198,7 +196,9 @@ TEST(ProfilerTest, CpuTimeTimersCountOneSamplePerInterrupt) {
   StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
   ASSERT_TRUE(module.ok()) << module.status().ToString();
   const std::vector<uintptr_t> samples = profiler->TakeSamples();
-  const Profile profile = profiler->Resolve(**module);
+  const StatusOr<Profile> resolved = profiler->Resolve(**module);
+  ASSERT_TRUE(resolved.ok()) << resolved.status().ToString();
+  const Profile& profile = *resolved;
   ASSERT_TRUE(profile.sampling.has_value());
   EXPECT_EQ(profile.sampling->clock, ProfileClock::kCpuTimeTimer);
   EXPECT_EQ(profile.sampling->hz, 10000u);
@@ -323,7 +323,9 @@ TEST(ProfileTest, CodeOutsideTheModulesKernelsIsHostTime) {
   const std::vector<uintptr_t> pcs = {
       reinterpret_cast<uintptr_t>(&Spin),
       reinterpret_cast<uintptr_t>(&ResolveProfile)};
-  const Profile profile = ResolveProfile(**module, pcs, 3);
+  const StatusOr<Profile> resolved = ResolveProfile(**module, pcs, 3);
+  ASSERT_TRUE(resolved.ok()) << resolved.status().ToString();
+  const Profile& profile = *resolved;
   EXPECT_EQ(profile.samples, 2u);
   EXPECT_EQ(profile.host_samples, 2u);
   EXPECT_EQ(profile.dropped_samples, 3u);

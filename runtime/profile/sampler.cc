@@ -370,9 +370,10 @@ ProfileSampling Profiler::sampling() const {
   return sampling;
 }
 
-Profile Profiler::Resolve(const Module& module) {
+StatusOr<Profile> Profiler::Resolve(const Module& module) {
   std::vector<uintptr_t> pcs = TakeSamples();
-  Profile profile = ResolveProfile(module, pcs, dropped_samples());
+  KILN_ASSIGN_OR_RETURN(Profile profile,
+                        ResolveProfile(module, pcs, dropped_samples()));
   profile.sampling = sampling();
   return profile;
 }

@@ -172,12 +172,15 @@ class PageTexts {
       if (file.previous != kNoSource) {
         previous = static_cast<int>(GetSource(file.previous));
       }
-      // Rows are numbers: 16 bytes each against the caps.
-      if (*embedded + 16 * uint64_t{file.origin_count} <=
-          kMaxEmbeddedTextsBytes) {
+      // Rows are numbers: 16 bytes each against the caps. A bad table
+      // (which the profile's roll-up reports) leaves the text without rows.
+      const StatusOr<const std::vector<LineOriginView>*> rows =
+          table.origins(text.source);
+      if (rows.ok() && *embedded + 16 * uint64_t{file.origin_count} <=
+                           kMaxEmbeddedTextsBytes) {
         *embedded += 16 * uint64_t{file.origin_count};
-        for (uint32_t row = 0; row < file.origin_count; ++row) {
-          const LineOriginView origin = table.origin(text.source, row);
+        for (uint32_t row = 0; row < (*rows)->size(); ++row) {
+          const LineOriginView& origin = (**rows)[row];
           const int input =
               origin.input_line
                   ? static_cast<int>(GetInputFile(origin.input_file))

@@ -30,7 +30,10 @@ std::shared_ptr<const Module> HostileModule() {
   std::vector<std::pair<uint32_t, decltype(spec.source_files[0]->origins)>>
       maps;
   for (const auto& file : spec.source_files) {
-    maps.emplace_back(file->previous, file->origins);
+    maps.emplace_back(file->previous,
+                      file->origins
+                          ? std::make_unique<fb::PackedRowsT>(*file->origins)
+                          : nullptr);
   }
   const std::string model =
       StrCat("func.func @main(%a: tensor<8xf32>, %b: tensor<8xf32>) {\n",
@@ -44,7 +47,7 @@ std::shared_ptr<const Module> HostileModule() {
        {"model.mlir.orig", model}});
   for (size_t i = 0; i < maps.size(); ++i) {
     spec.source_files[i]->previous = maps[i].first;
-    spec.source_files[i]->origins = maps[i].second;
+    spec.source_files[i]->origins = std::move(maps[i].second);
   }
   StatusOr<std::shared_ptr<const Module>> module =
       LoadSpec(std::move(spec), {.load_libraries = false});

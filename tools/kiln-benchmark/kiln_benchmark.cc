@@ -656,7 +656,8 @@ kiln::Status Run(const Options& options, const char* executable,
     }
   }
   if (profiler) {
-    const kiln::Profile profile = profiler->Resolve(*module);
+    KILN_ASSIGN_OR_RETURN(const kiln::Profile profile,
+                          profiler->Resolve(*module));
     report.sampling = profile.sampling;
     report.samples = profile.samples + profile.dropped_samples;
     report.hz_reached = profile.hz_reached();

@@ -51,9 +51,10 @@ class Correlator {
   LineSet Previous(uint32_t source, const LineSet& lines) const {
     LineSet previous;
     for (uint32_t line : lines) {
-      const auto [first, last] = table_.FindOrigins(source, line);
+      const std::vector<LineOriginView>& rows = Rows(source);
+      const auto [first, last] = SourceTable::FindOrigins(rows, line);
       for (uint32_t row = first; row < last; ++row) {
-        const uint32_t previous_line = table_.origin(source, row).previous_line;
+        const uint32_t previous_line = rows[row].previous_line;
         if (previous_line) previous.insert(previous_line);
       }
     }
@@ -64,9 +65,7 @@ class Correlator {
   /// `lines` of `source`.
   LineSet Next(uint32_t next, const LineSet& lines) const {
     LineSet found;
-    const uint32_t rows = table_.file(next).origin_count;
-    for (uint32_t row = 0; row < rows; ++row) {
-      const LineOriginView origin = table_.origin(next, row);
+    for (const LineOriginView& origin : Rows(next)) {
       if (lines.count(origin.previous_line)) found.insert(origin.line);
     }
     return found;
@@ -77,9 +76,10 @@ class Correlator {
                                                  const LineSet& lines) const {
     std::set<std::pair<uint32_t, uint32_t>> inputs;
     for (uint32_t line : lines) {
-      const auto [first, last] = table_.FindOrigins(source, line);
+      const std::vector<LineOriginView>& rows = Rows(source);
+      const auto [first, last] = SourceTable::FindOrigins(rows, line);
       for (uint32_t row = first; row < last; ++row) {
-        const LineOriginView origin = table_.origin(source, row);
+        const LineOriginView& origin = rows[row];
         if (origin.input_line) {
           inputs.emplace(origin.input_file, origin.input_line);
         }
@@ -139,9 +139,7 @@ class Correlator {
   /// From an input line: the lines of every stage text that came from it.
   void FromInput(uint32_t input_file, uint32_t line, Correlation* out) const {
     for (const auto& [source, stage] : stages_) {
-      const uint32_t rows = table_.file(source).origin_count;
-      for (uint32_t row = 0; row < rows; ++row) {
-        const LineOriginView origin = table_.origin(source, row);
+      for (const LineOriginView& origin : Rows(source)) {
         if (origin.input_file == input_file && origin.input_line == line &&
             (out->counterparts.empty() ||
              out->counterparts.back().source != source ||
@@ -160,6 +158,11 @@ class Correlator {
   bool IsStageText(uint32_t source) const { return stages_.count(source); }
 
  private:
+  // The line origins of `source`; Correlate unpacked every file's first.
+  const std::vector<LineOriginView>& Rows(uint32_t source) const {
+    return **table_.origins(source);
+  }
+
   const Module& module_;
   const SourceTable& table_;
   const std::map<uint32_t, uint32_t> stages_;
@@ -196,6 +199,9 @@ StatusOr<Correlation> Correlate(const Module& module, std::string_view path,
     return FailedPreconditionError(
         "the module carries no cross-stage line maps (compile it with "
         "--executable-debug-level=3)");
+  }
+  for (uint32_t i = 0; i < table.size(); ++i) {
+    KILN_RETURN_IF_ERROR(table.origins(i).status());
   }
   Correlator correlator(module);
   Correlation out;

@@ -202,9 +202,10 @@ TEST_F(KilnDumpTest, Summary) {
 TEST_F(KilnDumpTest, SummaryCountsTheLibrarysLineRows) {
   fb::ModuleT spec = DumpSpec();
   // add_f32's code on line 11 of its 1.translated text, then fail's.
-  spec.libraries[0]->lines = {
-      fb::LibraryLine(0x100, 0, 2, 11), fb::LibraryLine(0x110, 1, 0, 0),
-      fb::LibraryLine(0x120, KILN_LIBRARY_LINE_OUTSIDE_EXPORTS, 0, 0)};
+  spec.libraries[0]->lines =
+      testing::LibraryLines({{0x100, 0, 2, 11},
+                             {0x110, 1, 0, 0},
+                             {0x120, KILN_LIBRARY_LINE_OUTSIDE_EXPORTS, 0, 0}});
   const std::string path = Write("lines.kiln", BuildModule(spec));
   RunResult result = Run({path});
   ASSERT_EQ(result.exit_code, 0) << result.err;
@@ -1013,9 +1014,11 @@ TEST_F(KilnDumpTest, BadModulesAreErrorsNotCrashes) {
 fb::ModuleT LineMapSpec() {
   fb::ModuleT spec = DumpSpec();
   spec.input_files = {"model.mlir", "other.mlir"};
-  spec.source_files[1]->origins = {{7, 0, 0, 2}, {8, 0, 0, 2}, {8, 0, 1, 5}};
+  spec.source_files[1]->origins =
+      testing::Origins({{7, 0, 0, 2}, {8, 0, 0, 2}, {8, 0, 1, 5}});
   spec.source_files[2]->previous = 1;
-  spec.source_files[2]->origins = {{11, 7, 0, 2}, {11, 8, 0, 2}, {12, 8, 0, 2}};
+  spec.source_files[2]->origins =
+      testing::Origins({{11, 7, 0, 2}, {11, 8, 0, 2}, {12, 8, 0, 2}});
   return spec;
 }
 

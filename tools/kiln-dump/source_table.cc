@@ -28,12 +28,15 @@ std::string PadLeft(std::string text, size_t width) {
 SourceTotals ComputeTotals(const SourceTable& table) {
   SourceTotals totals;
   totals.files = table.size();
+  totals.dictionary_bytes = table.dictionary_size();
+  totals.dictionary_stored_bytes = table.dictionary_stored_size();
   std::vector<bool> seen(table.content_count(), false);
   for (uint32_t i = 0; i < table.size(); ++i) {
     const SourceFileView file = table[i];
     totals.raw_bytes += file.uncompressed_size;
     totals.too_large += file.uncompressed_size > kTracySourceLimit;
     totals.line_origins += file.origin_count;
+    totals.line_origin_bytes += file.origin_stored_size;
     if (!seen[file.content]) {
       seen[file.content] = true;
       ++totals.contents;
@@ -59,7 +62,8 @@ json SourcesJson(const SourceTable& table) {
          {"previous", file.previous == kNoSource
                           ? json(nullptr)
                           : json(std::string(table[file.previous].path))},
-         {"line_origins", file.origin_count}});
+         {"line_origins", file.origin_count},
+         {"line_origin_bytes", file.origin_stored_size}});
   }
   const SourceTotals totals = ComputeTotals(table);
   return json{{"files", files},
@@ -71,7 +75,10 @@ json SourcesJson(const SourceTable& table) {
                 {"distinct_raw_bytes", totals.distinct_raw_bytes},
                 {"stored_bytes", totals.stored_bytes},
                 {"too_large_for_tracy", totals.too_large},
-                {"line_origins", totals.line_origins}}}};
+                {"line_origins", totals.line_origins},
+                {"line_origin_bytes", totals.line_origin_bytes},
+                {"dictionary_bytes", totals.dictionary_bytes},
+                {"dictionary_stored_bytes", totals.dictionary_stored_bytes}}}};
 }
 
 std::string TotalsLine(const SourceTotals& totals) {
@@ -85,6 +92,10 @@ std::string TotalsLine(const SourceTotals& totals) {
   }
   if (totals.line_origins) {
     line += StrCat("; ", totals.line_origins, " line map rows");
+  }
+  if (totals.dictionary_stored_bytes) {
+    line += StrCat("; a ", totals.dictionary_bytes, "-byte zstd dictionary (",
+                   totals.dictionary_stored_bytes, " stored)");
   }
   return line;
 }

@@ -28,6 +28,9 @@ struct SourceTotals {
   uint64_t stored_bytes = 0;        // over distinct contents: module bytes
   uint64_t too_large = 0;
   uint64_t line_origins = 0;  // cross-stage line map rows
+  uint64_t line_origin_bytes = 0;  // what they take in the module, packed
+  uint64_t dictionary_bytes = 0;   // the texts' zstd dictionary, if any
+  uint64_t dictionary_stored_bytes = 0;
 };
 
 SourceTotals ComputeTotals(const SourceTable& table);

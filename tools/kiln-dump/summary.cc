@@ -176,7 +176,10 @@ json SummaryJson(const Module& module) {
            {"cpu", library->cpu() ? library->cpu()->str() : ""},
            {"cpu_features", features},
            {"size", library->data()->size()},
-           {"line_rows", library->lines() ? library->lines()->size() : 0}});
+           {"line_rows", library->lines() ? library->lines()->count() : 0},
+           {"line_row_bytes", library->lines() && library->lines()->data()
+                                  ? library->lines()->data()->size()
+                                  : 0}});
     }
   }
   json executables = json::array();
@@ -359,7 +362,7 @@ Status ShowSummary(const Module& module, bool as_json) {
         "  cpu ",
         Printable(library->cpu() ? library->cpu()->string_view() : "?"), "  ",
         library->data()->size(), " bytes  ",
-        library->lines() ? library->lines()->size() : 0, " line rows\n");
+        library->lines() ? library->lines()->count() : 0, " line rows\n");
     // What a machine must have to run it: the module is refused elsewhere.
     if (library->cpu_features() && library->cpu_features()->size() > 0) {
       out += "     needs";

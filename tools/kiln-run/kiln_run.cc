@@ -599,7 +599,14 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
   std::vector<kiln::Tensor> results;
   kiln::Status status = context.Call(function_index, inputs, &results);
   std::optional<kiln::Profile> profile;
-  if (profiler) profile = profiler->Resolve(*module);
+  if (profiler) {
+    kiln::StatusOr<kiln::Profile> resolved = profiler->Resolve(*module);
+    if (resolved.ok()) {
+      profile = std::move(*resolved);
+    } else if (status.ok()) {
+      status = resolved.status();
+    }
+  }
   if (status.ok()) status = WriteValues(options, results, "result");
   // Failed checks do not stop the function: report them after its results
   // (or before its error) and fail the run.

@@ -141,10 +141,14 @@ class Module {
 
   /// The export and line of the code at `address` when it lies in an
   /// export of one of this module's loaded libraries, through the module's
-  /// address -> line table (a binary search per library; no allocation, so
-  /// a sampler may call it for every sample); none otherwise, and always for
-  /// a module without the table or without its libraries loaded.
+  /// address -> line table (a binary search per library; no allocation
+  /// once the tables are unpacked, so a sampler may call it for every
+  /// sample); none otherwise, and always for a module without the table,
+  /// without its libraries loaded, or whose table is bad.
   std::optional<CodeLocation> LocateCode(uintptr_t address) const;
+  /// Unpacks and checks every library's address -> line table, which
+  /// LocateCode otherwise unpacks on first use; the error of a bad table.
+  Status UnpackCodeLines() const;
 
   /// The verified FlatBuffer (include kiln/module_generated.h to use it).
   const fb::Module& flatbuffer() const;

@@ -10,7 +10,7 @@
 
 /* Module.version written by the compiler and the only one the runtime
    accepts. Bump on every incompatible change of schema/module.fbs. */
-#define KILN_MODULE_VERSION 5
+#define KILN_MODULE_VERSION 6
 
 /* FlatBuffer file identifier of a module (schema/module.fbs). */
 #define KILN_MODULE_IDENTIFIER "KILN"
@@ -18,11 +18,13 @@
 /* Library.format of a native ELF shared object for x86-64. */
 #define KILN_LIBRARY_FORMAT_ELF_X86_64 "elf-x86_64"
 
-/* LibraryLine.export_ordinal of code outside every export. */
+/* The export_ordinal of a Library.lines row for code outside every
+   export. */
 #define KILN_LIBRARY_LINE_OUTSIDE_EXPORTS 0xFFFFFFFFu
 
-/* Set in LibraryLine.source when the rest indexes Module.input_files: a
-   line of an input file the module names but does not embed. */
+/* Set in a Library.lines row's source when the rest indexes
+   Module.input_files: a line of an input file the module names but does
+   not embed. */
 #define KILN_LIBRARY_LINE_INPUT_FILE 0x80000000u
 
 /* TensorType.shape entry of a dimension fixed only at run time. */

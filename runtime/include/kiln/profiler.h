@@ -147,8 +147,11 @@ struct Profile {
 
 /// Aggregates sampled program counters by export and line of `module`
 /// (Module::LocateCode); what the module's kernels do not hold is host time.
-Profile ResolveProfile(const Module& module, const std::vector<uintptr_t>& pcs,
-                       uint64_t dropped_samples);
+/// Fails when the module's address -> line tables are bad
+/// (Module::UnpackCodeLines).
+StatusOr<Profile> ResolveProfile(const Module& module,
+                                 const std::vector<uintptr_t>& pcs,
+                                 uint64_t dropped_samples);
 
 /// How many of an export's hottest lines the reports show.
 inline constexpr size_t kProfileTopLines = 10;
@@ -233,8 +236,9 @@ class Profiler {
   /// their CPU time so far (all of it once stopped).
   ProfileSampling sampling() const;
 
-  /// Stops and resolves the samples against `module`, with sampling().
-  Profile Resolve(const Module& module);
+  /// Stops and resolves the samples against `module`, with sampling()
+  /// (fails as ResolveProfile does).
+  StatusOr<Profile> Resolve(const Module& module);
 
   class Impl;  // profile/sampler.cc
 

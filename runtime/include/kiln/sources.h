@@ -17,10 +17,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "kiln/module_format.h"
 #include "kiln/status.h"
@@ -35,9 +37,12 @@ struct Module;  // schema/module.fbs, generated in kiln/module_generated.h
 enum class SourceCompression : uint8_t {
   kNone = 0,
   kZstd = 1,  // one zstd frame declaring its content size
+  // One zstd frame declaring its content size, made with the module's
+  // dictionary (SourceFileView::dictionary).
+  kZstdDictionary = 2,
 };
 
-/// "none" or "zstd" ("unknown" for anything else).
+/// "none", "zstd" or "zstd+dict" ("unknown" for anything else).
 std::string_view SourceCompressionName(SourceCompression compression);
 
 /// Largest uncompressed source the runtime accepts (1 GiB): larger sizes are
@@ -78,6 +83,9 @@ struct LineOriginView {
   uint32_t input_line = 0;     // 1-based, 0: none
 };
 
+/// A module's source dictionary, decompressed on first use (sources.cc).
+class SourceDictionary;
+
 /// One file of a source table. Every field points into (or was read from)
 /// the module's bytes; files with equal texts share a content.
 struct SourceFileView {
@@ -99,6 +107,11 @@ struct SourceFileView {
   uint32_t previous = kNoSource;
   /// Number of line origin rows (SourceTable::origin).
   uint32_t origin_count = 0;
+  /// Bytes those rows take in the module (packed and compressed).
+  size_t origin_stored_size = 0;
+  /// The module's dictionary, which a kZstdDictionary text needs (null
+  /// when the module has none); shared by the table's files.
+  const SourceDictionary* dictionary = nullptr;
 
   /// Writes exactly `uncompressed_size` bytes of text to `buffer`, which
   /// must hold `capacity >= uncompressed_size` bytes, and checks the hash
@@ -114,6 +127,8 @@ struct SourceFileView {
   StatusOr<std::string> Decompress() const;
 };
 
+class UnpackedOrigins;
+
 /// The source table of a module: files sorted by path (byte-wise, unique),
 /// each referring to one of the distinct contents.
 class SourceTable {
@@ -121,13 +136,17 @@ class SourceTable {
   /// An empty table.
   SourceTable() = default;
   /// The table of a verified module (Module::sources() is the usual way).
-  explicit SourceTable(const fb::Module* module) : module_(module) {}
+  explicit SourceTable(const fb::Module* module);
 
   /// Number of files.
   uint32_t size() const;
   bool empty() const { return size() == 0; }
   /// Number of distinct contents (<= size() unless some are unreferenced).
   uint32_t content_count() const;
+  /// The module's source dictionary (SourceFileView::dictionary): its size
+  /// and the bytes it takes in the module; 0 and 0 without one.
+  uint64_t dictionary_size() const;
+  size_t dictionary_stored_size() const;
 
   /// File `index` (< size()), in path order.
   SourceFileView file(uint32_t index) const;
@@ -139,12 +158,15 @@ class SourceTable {
   /// The file called exactly `path` (no heap allocation).
   std::optional<SourceFileView> Find(std::string_view path) const;
 
-  /// Row `row` (< file(source).origin_count) of the line origins of file
-  /// `source`, sorted by line, then previous line, input file, input line.
-  LineOriginView origin(uint32_t source, uint32_t row) const;
-  /// The rows of file `source` for `line`: [first, last) (binary search).
-  std::pair<uint32_t, uint32_t> FindOrigins(uint32_t source,
-                                            uint32_t line) const;
+  /// The line origins of file `source` (file(source).origin_count rows),
+  /// sorted by line, then previous line, input file, input line. Stored
+  /// packed: unpacked and checked the first time a file's rows are asked
+  /// for (an error then if the module's table is bad), then kept while
+  /// the table lives.
+  StatusOr<const std::vector<LineOriginView>*> origins(uint32_t source) const;
+  /// The rows of `origins` for `line`: [first, last) (binary search).
+  static std::pair<uint32_t, uint32_t> FindOrigins(
+      const std::vector<LineOriginView>& origins, uint32_t line);
   /// The input program's files that line origins name, sorted by path.
   uint32_t input_file_count() const;
   std::string_view input_file(uint32_t index) const;
@@ -153,6 +175,10 @@ class SourceTable {
 
  private:
   const fb::Module* module_ = nullptr;
+  // The line origins unpacked so far, shared by copies of the table.
+  std::shared_ptr<UnpackedOrigins> unpacked_origins_;
+  // The module's source dictionary (null without one).
+  std::shared_ptr<SourceDictionary> dictionary_;
 };
 
 }  // namespace kiln

@@ -121,42 +121,33 @@ Status SourceFileView::DecompressInto(void* buffer, size_t capacity) const {
       }
       if (size) std::memcpy(buffer, stored_data, size);
       break;
-    case SourceCompression::kZstd: {
-      // The destination capacity is the declared size: zstd stops with an
-      // error rather than write past it.
-      char empty;
-      void* destination = size ? buffer : &empty;
-      const size_t written =
-          ZSTD_decompress(destination, size, stored_data, stored_size);
-      if (ZSTD_isError(written)) {
-        return DataLossError(context(), ": zstd decompression failed: ",
-                             ZSTD_getErrorName(written));
-      }
-      if (written != size) {
-        return DataLossError(context(), ": decompressed to ", written,
-                             " bytes, expected ", uncompressed_size);
-      }
-      break;
-    }
+    case SourceCompression::kZstd:
     case SourceCompression::kZstdDictionary: {
-      if (!dictionary) {
-        return DataLossError(context(),
-                             ": compressed with a dictionary the module "
-                             "does not hold");
+      // A text compressed with the module's dictionary needs it.
+      const std::vector<char>* dictionary_bytes = nullptr;
+      if (compression == SourceCompression::kZstdDictionary) {
+        if (!dictionary) {
+          return DataLossError(context(),
+                               ": compressed with a dictionary the module "
+                               "does not hold");
+        }
+        const StatusOr<const std::vector<char>*> unpacked = dictionary->Get();
+        KILN_RETURN_IF_ERROR(unpacked.status(), context(),
+                             ": the module's dictionary");
+        dictionary_bytes = *unpacked;
       }
-      const StatusOr<const std::vector<char>*> unpacked = dictionary->Get();
-      KILN_RETURN_IF_ERROR(unpacked.status(), context(),
-                           ": the module's dictionary");
-      const std::vector<char>* bytes = *unpacked;
       std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> zstd(ZSTD_createDCtx(),
                                                               ZSTD_freeDCtx);
       if (!zstd) {
         return ResourceExhaustedError(context(), ": no zstd context");
       }
+      // The destination capacity is the declared size: zstd stops with an
+      // error rather than write past it.
       char empty;
       const size_t written = ZSTD_decompress_usingDict(
           zstd.get(), size ? buffer : &empty, size, stored_data, stored_size,
-          bytes->data(), bytes->size());
+          dictionary_bytes ? dictionary_bytes->data() : nullptr,
+          dictionary_bytes ? dictionary_bytes->size() : 0);
       if (ZSTD_isError(written)) {
         return DataLossError(context(), ": zstd decompression failed: ",
                              ZSTD_getErrorName(written));

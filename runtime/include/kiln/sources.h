@@ -119,8 +119,8 @@ struct SourceFileView {
   /// Fails (kDataLoss) on corrupt or truncated data or a hash or line
   /// count mismatch; the
   /// buffer's contents are then unspecified, but nothing is written past
-  /// `uncompressed_size`. Allocates nothing itself on success (zstd
-  /// allocates its decompression context internally).
+  /// `uncompressed_size`. Allocates nothing on success but a zstd
+  /// decompression context (and, once per module, its dictionary).
   Status DecompressInto(void* buffer, size_t capacity) const;
   /// The text as an owned string (same checks); kResourceExhausted when
   /// the process cannot allocate it.

@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "kiln/module_generated.h"
@@ -46,25 +47,29 @@ StatusOr<std::vector<LibraryLineRow>> UnpackLibraryLines(
     const fb::Module& module, uint32_t library);
 
 /// Tables unpacked on first use, one slot per table, each filled once and
-/// then kept (safe to ask from several threads).
+/// then kept (safe to ask from several threads; once filled, asking takes
+/// no lock: LocateCode asks for every sample).
 template <typename Row>
 class UnpackedTables {
  public:
   using Rows = std::vector<Row>;
-  explicit UnpackedTables(size_t count) : slots_(count) {}
+  explicit UnpackedTables(size_t count)
+      : slots_(std::make_unique<Slot[]>(count)) {}
 
   /// Table `index`, made by `unpack` the first time it is asked for.
   const StatusOr<Rows>& Get(size_t index,
                             const std::function<StatusOr<Rows>()>& unpack) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    std::unique_ptr<StatusOr<Rows>>& slot = slots_[index];
-    if (!slot) slot = std::make_unique<StatusOr<Rows>>(unpack());
-    return *slot;
+    Slot& slot = slots_[index];
+    std::call_once(slot.once, [&] { slot.rows.emplace(unpack()); });
+    return *slot.rows;
   }
 
  private:
-  std::mutex mutex_;
-  std::vector<std::unique_ptr<StatusOr<Rows>>> slots_;
+  struct Slot {
+    std::once_flag once;
+    std::optional<StatusOr<Rows>> rows;
+  };
+  std::unique_ptr<Slot[]> slots_;
 };
 
 }  // namespace kiln

@@ -43,6 +43,16 @@ std::shared_ptr<const Module> ModuleWithSpans() {
   return module.ok() ? *module : nullptr;
 }
 
+// Each op's samples as ("NAME@LINE", samples), in the table's order.
+std::vector<std::pair<std::string, uint64_t>> SamplesByOp(
+    const ProfileInputOps& by_op) {
+  std::vector<std::pair<std::string, uint64_t>> samples;
+  for (const ProfileInputOp& op : by_op.ops) {
+    samples.emplace_back(StrCat(op.op_name, "@", op.location.line), op.samples);
+  }
+  return samples;
+}
+
 TEST(ProfileByInputOpTest, FindsTheInnermostOpWhoseTextSpansALine) {
   std::shared_ptr<const Module> module = ModuleWithSpans();
   ASSERT_TRUE(module);
@@ -146,10 +156,8 @@ TEST(ProfileByInputOpTest, DispatchesSharingAKernelShareItsSamples) {
   EXPECT_EQ(FindLineOp(ex.export_view, "model.mlir", 14), std::nullopt);
 
   const ProfileInputOps by_op = ProfileByInputOp(profile);
-  std::vector<std::pair<std::string, uint64_t>> samples;
-  for (const ProfileInputOp& op : by_op.ops) {
-    samples.emplace_back(StrCat(op.op_name, "@", op.location.line), op.samples);
-  }
+  const std::vector<std::pair<std::string, uint64_t>> samples =
+      SamplesByOp(by_op);
   // 20 over three: 7, 7, 6; 10: 4, 3, 3.
   EXPECT_EQ(samples, (std::vector<std::pair<std::string, uint64_t>>{
                          {"linalg.exp@4", 7},
@@ -191,10 +199,8 @@ TEST(ProfileByInputOpTest, SharedKernelsAlignByKernelOp) {
   ex.lines = {{kNoSource, 4, 10, "model.mlir"},
               {kNoSource, 3, 2, "model.mlir"}};
   const ProfileInputOps by_op = ProfileByInputOp(profile);
-  std::vector<std::pair<std::string, uint64_t>> samples;
-  for (const ProfileInputOp& op : by_op.ops) {
-    samples.emplace_back(StrCat(op.op_name, "@", op.location.line), op.samples);
-  }
+  const std::vector<std::pair<std::string, uint64_t>> samples =
+      SamplesByOp(by_op);
   // The matmul's 10 split 5 / 5; the exp's 2 go to it and to the other
   // site's first entry of that kernel op.
   EXPECT_EQ(samples, (std::vector<std::pair<std::string, uint64_t>>{

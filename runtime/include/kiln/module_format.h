@@ -10,7 +10,7 @@
 
 /* Module.version written by the compiler and the only one the runtime
    accepts. Bump on every incompatible change of schema/module.fbs. */
-#define KILN_MODULE_VERSION 6
+#define KILN_MODULE_VERSION 7
 
 /* FlatBuffer file identifier of a module (schema/module.fbs). */
 #define KILN_MODULE_IDENTIFIER "KILN"

@@ -36,14 +36,14 @@ struct CompileFailure : std::runtime_error {
 // Compiles the file at `path`, or `text` named `path` when given, and
 // returns the module's bytes and the warnings printed on the way.
 nb::tuple Compile(const std::string& path, std::optional<nb::bytes> text,
-                  const std::string& cpu, int debug_level,
+                  const std::vector<std::string>& cpus, int debug_level,
                   const std::vector<std::string>& capture_stages,
                   const std::string& line_stage, bool embed_input_files,
                   const std::vector<std::string>& embed_input_dirs,
                   uint64_t embed_input_file_limit, bool accumulate_half_in_f32,
                   bool reassociate_fp_reductions, bool strict_tosa) {
   mlir::kiln::CompileOptions options;
-  options.cpu = cpu;
+  options.cpus = cpus;
   options.debugLevel = debug_level;
   options.captureStages = capture_stages;
   options.lineStage = line_stage;
@@ -96,7 +96,7 @@ NB_MODULE(_compiler, m) {
   m.attr("DEFAULT_EMBED_INPUT_FILE_LIMIT") =
       mlir::kiln::kDefaultEmbedInputFileLimit;
   m.def("compile", &Compile, nb::arg("path"), nb::arg("text").none(),
-        nb::arg("cpu"), nb::arg("debug_level"), nb::arg("capture_stages"),
+        nb::arg("cpus"), nb::arg("debug_level"), nb::arg("capture_stages"),
         nb::arg("line_stage"), nb::arg("embed_input_files"),
         nb::arg("embed_input_dirs"), nb::arg("embed_input_file_limit"),
         nb::arg("accumulate_half_in_f32"), nb::arg("reassociate_fp_reductions"),

@@ -56,8 +56,8 @@ std::string getSourcePrefix(StringRef moduleName, StringRef input,
   // would be held twice more.
   uint64_t inputHash = llvm::xxh3_64bits(ArrayRef<uint8_t>(
       reinterpret_cast<const uint8_t *>(input.data()), input.size()));
-  std::string key = (Twine(inputHash) + "\n" + options.cpu + "\n" +
-                     Twine(options.debugLevel) + "\n" +
+  std::string key = (Twine(inputHash) + "\n" + llvm::join(options.cpus, ",") +
+                     "\n" + Twine(options.debugLevel) + "\n" +
                      Twine(static_cast<int>(options.mode)) + "\n" +
                      Twine(options.accumulateHalfInF32) + "\n" +
                      Twine(options.reassociateFpReductions) + "\n" +
@@ -132,11 +132,22 @@ LogicalResult verifyCompileOptions(const CompileOptions &options,
   if (!options.embedInputDirs.empty() && !options.embedInputFiles)
     warning() << "--executable-embed-input-dir has no effect without "
                  "--executable-embed-input-files\n";
-  if (failed(verifyTargetCPU(options.cpu))) {
-    error() << "unknown --cpu '" << options.cpu
-            << "'; use host, x86-64-v2, x86-64-v3, x86-64-v4 or an LLVM x86 "
-               "CPU name (e.g. skylake-avx512)\n";
+  if (options.cpus.empty()) {
+    error() << "--cpu names no CPU\n";
     return failure();
+  }
+  llvm::StringSet<> cpusSeen;
+  for (const std::string &cpu : options.cpus) {
+    if (failed(verifyTargetCPU(cpu))) {
+      error() << "unknown --cpu '" << cpu
+              << "'; use host, x86-64-v2, x86-64-v3, x86-64-v4 or an LLVM x86 "
+                 "CPU name (e.g. skylake-avx512), or a list of them\n";
+      return failure();
+    }
+    if (!cpusSeen.insert(cpu).second) {
+      error() << "--cpu lists '" << cpu << "' twice\n";
+      return failure();
+    }
   }
   return success();
 }

@@ -94,19 +94,20 @@ struct DeduplicateExecutablesPass
       if (inserted)
         continue;
       ExecutableOp kept = it->second;
-      auto keptVariant = *kept.getBlock().getOps<ExecutableVariantOp>().begin();
-      auto dupVariant =
-          *executableOp.getBlock().getOps<ExecutableVariantOp>().begin();
-      for (auto [dupExport, keptExport] :
-           llvm::zip(dupVariant.getExportOps(), keptVariant.getExportOps())) {
-        auto from = SymbolRefAttr::get(
-            executableOp.getSymNameAttr(),
-            {FlatSymbolRefAttr::get(dupExport.getSymNameAttr())});
-        replacements[from] = SymbolRefAttr::get(
-            kept.getSymNameAttr(),
-            {FlatSymbolRefAttr::get(keptExport.getSymNameAttr())});
-        mergeProvenance(keptExport, dupExport);
-      }
+      // Equal texts have their variants and exports in one order.
+      for (auto [keptVariant, dupVariant] :
+           llvm::zip(kept.getBlock().getOps<ExecutableVariantOp>(),
+                     executableOp.getBlock().getOps<ExecutableVariantOp>()))
+        for (auto [dupExport, keptExport] :
+             llvm::zip(dupVariant.getExportOps(), keptVariant.getExportOps())) {
+          auto from = SymbolRefAttr::get(
+              executableOp.getSymNameAttr(),
+              {FlatSymbolRefAttr::get(dupExport.getSymNameAttr())});
+          replacements[from] = SymbolRefAttr::get(
+              kept.getSymNameAttr(),
+              {FlatSymbolRefAttr::get(keptExport.getSymNameAttr())});
+          mergeProvenance(keptExport, dupExport);
+        }
       duplicates.push_back(executableOp);
     }
     if (duplicates.empty())

@@ -365,7 +365,16 @@ struct OutlineDispatchRegionsPass
 
   void runOnOperation() override {
     ModuleOp moduleOp = getOperation();
-    auto [cpu, features] = resolveTargetCPU(targetCPU);
+    SmallVector<std::string> cpus = llvm::to_vector(targetCPUs);
+    if (cpus.empty())
+      cpus.push_back("host");
+    // (name, LLVM CPU, features) of each variant.
+    SmallVector<std::tuple<std::string, std::string, std::string>> variants;
+    for (auto [name, entry] :
+         llvm::zip_equal(getCodeVariantNames(cpus), cpus)) {
+      auto [cpu, features] = resolveTargetCPU(entry);
+      variants.emplace_back(name, cpu, features);
+    }
     SymbolTable symbolTable(moduleOp);
     InputOpTable inputOps(moduleOp);
     OpBuilder builder(&getContext());
@@ -393,9 +402,10 @@ struct OutlineDispatchRegionsPass
                                   describeDispatchWork(regionOp.getBody()))
                                      .str();
         builder.setInsertionPointToStart(&executableOp.getBlock());
-        auto variantOp = ExecutableVariantOp::create(builder, regionOp.getLoc(),
-                                                     "cpu", kCPUTargetName,
-                                                     kCPUTriple, cpu, features);
+        auto [variantName, cpu, features] = variants.front();
+        auto variantOp = ExecutableVariantOp::create(
+            builder, regionOp.getLoc(), variantName, kCPUTargetName, kCPUTriple,
+            cpu, features);
         builder.createBlock(&variantOp.getBody());
         // The export stands where its root op stood in the input; the ops
         // fused with it are its provenance.
@@ -424,6 +434,15 @@ struct OutlineDispatchRegionsPass
         if (!indexInputs.empty())
           exportOp.setIndexConstantsAttr(
               builder.getIndexAttr(indexInputs.size()));
+        // The other CPUs' variants start as copies of the first.
+        builder.setInsertionPointToEnd(&executableOp.getBlock());
+        for (auto &[otherName, otherCPU, otherFeatures] :
+             llvm::drop_begin(variants)) {
+          auto copy = cast<ExecutableVariantOp>(builder.clone(*variantOp));
+          copy.setSymName(otherName);
+          copy.setCpu(otherCPU);
+          copy.setFeatures(otherFeatures);
+        }
 
         builder.setInsertionPoint(regionOp);
         auto entryPoint = SymbolRefAttr::get(

@@ -6,8 +6,8 @@
 
 namespace mlir::kiln {
 
-void buildDispatchPassPipeline(OpPassManager &pm, StringRef targetCPU,
-                               bool fuse) {
+void buildDispatchPassPipeline(OpPassManager &pm,
+                               ArrayRef<std::string> targetCPUs, bool fuse) {
   // Elementwise chains collapse into single generics first so that a root
   // and its consumer chain become one dispatch.
   if (fuse)
@@ -18,7 +18,7 @@ void buildDispatchPassPipeline(OpPassManager &pm, StringRef targetCPU,
   formOptions.fuse = fuse;
   pm.addNestedPass<func::FuncOp>(createFormDispatchRegionsPass(formOptions));
   OutlineDispatchRegionsPassOptions outlineOptions;
-  outlineOptions.targetCPU = targetCPU.str();
+  outlineOptions.targetCPUs = llvm::to_vector(targetCPUs);
   pm.addPass(createOutlineDispatchRegionsPass(outlineOptions));
   // Constants and reshapes left on the host fold once dispatches are opaque.
   pm.addPass(createCanonicalizerPass());

@@ -21,9 +21,11 @@ namespace mlir::kiln {
 void populateFuseElementwiseOpsPatterns(RewritePatternSet &patterns);
 
 /// Global optimization and dispatch formation: from converted input to host
-/// functions of `kiln.dispatch` ops and deduplicated `kiln.executable`s;
-/// without `fuse`, each op but the cheap ones it copies is a dispatch.
-void buildDispatchPassPipeline(OpPassManager &pm, StringRef targetCPU,
+/// functions of `kiln.dispatch` ops and deduplicated `kiln.executable`s,
+/// each with a variant for every CPU of `targetCPUs`; without `fuse`, each
+/// op but the cheap ones it copies is a dispatch.
+void buildDispatchPassPipeline(OpPassManager &pm,
+                               ArrayRef<std::string> targetCPUs,
                                bool fuse = true);
 
 #define GEN_PASS_REGISTRATION

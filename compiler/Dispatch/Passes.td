@@ -62,18 +62,19 @@ def FormDispatchRegionsPass : Pass<"kiln-form-dispatch-regions", "::mlir::func::
 def OutlineDispatchRegionsPass : Pass<"kiln-outline-dispatch-regions", "::mlir::ModuleOp"> {
   let summary = "Turns each dispatch region into an executable and a dispatch.";
   let description = [{
-    Each `kiln.dispatch.region` becomes a `kiln.executable` with one CPU
-    variant whose only export is named after the work it does
-    (`<func>_dispatch_<n>_<rootop>_<loop ranges>_<element type>`), and the
-    region is replaced by a `kiln.dispatch` of that export. Inside, the
+    Each `kiln.dispatch.region` becomes a `kiln.executable` with a variant
+    for each CPU of `cpu` (named `cpu` when there is one, else after its
+    CPU, in the order given), whose only export is named after the work it
+    does (`<func>_dispatch_<n>_<rootop>_<loop ranges>_<element type>`), and
+    the region is replaced by a `kiln.dispatch` of that export. Inside, the
     kernel reads its tensors from `kiln.binding`s (inputs, then outputs)
     and writes its results back with
     `bufferization.materialize_in_destination`.
   }];
   let options = [
-    Option<"targetCPU", "cpu", "std::string", /*default=*/"\"host\"",
-           "CPU to generate code for: host, x86-64-v2, x86-64-v3, x86-64-v4 "
-           "or any LLVM x86 CPU name">,
+    ListOption<"targetCPUs", "cpu", "std::string",
+           "CPUs to generate code for, each host, x86-64-v2, x86-64-v3, "
+           "x86-64-v4 or any LLVM x86 CPU name (default host)">,
   ];
   let dependentDialects = ["::mlir::kiln::KilnDialect",
                            "::mlir::bufferization::BufferizationDialect",

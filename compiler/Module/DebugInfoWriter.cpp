@@ -21,12 +21,12 @@ namespace packed_rows = ::kiln::packed_rows;
 /// tenth of level 19's time, which stores 29 KB.
 constexpr int kPackedRowsCompressionLevel = 6;
 
-DebugInfoWriter::DebugInfoWriter(ModuleOp moduleOp, const CPULibrary &library,
-                                 int debugLevel,
+DebugInfoWriter::DebugInfoWriter(ModuleOp moduleOp,
+                                 ArrayRef<CPULibrary> libraries, int debugLevel,
                                  ArrayRef<std::string> captureStages,
                                  EmbeddedSources &sources,
                                  flatbuffers::FlatBufferBuilder &builder)
-    : moduleOp(moduleOp), library(library), debugLevel(debugLevel),
+    : moduleOp(moduleOp), libraries(libraries), debugLevel(debugLevel),
       captureStages(captureStages), sources(sources), builder(builder),
       inputOps(moduleOp) {
   if (debugLevel >= 3)
@@ -170,9 +170,10 @@ void DebugInfoWriter::collectInputFiles() {
           paths.insert(getStoredPath(name));
   // The files the line tables point into that the module does not embed
   // (the input, below level 3).
-  for (const std::string &path : library.lines.paths)
-    if (!sourceIndices.count(getStoredPath(path)))
-      paths.insert(getStoredPath(path));
+  for (const CPULibrary &library : libraries)
+    for (const std::string &path : library.lines.paths)
+      if (!sourceIndices.count(getStoredPath(path)))
+        paths.insert(getStoredPath(path));
   for (const std::string &path : paths) {
     inputFileIndices[path] = inputFiles.size();
     inputFiles.push_back(path);
@@ -282,11 +283,12 @@ DebugInfoWriter::serializeSourceDictionary() {
                                  /*line_count=*/0);
 }
 
-/// The library's address -> line rows with each file the line table names
+/// `library`'s address -> line rows with each file its line table names
 /// resolved to its index in the source table; a line of a file the module
 /// does not embed, or past the end of the text it embeds (an input
 /// location may name any line), is an unknown line (0) of its export.
-flatbuffers::Offset<fb::PackedRows> DebugInfoWriter::serializeLibraryLines() {
+flatbuffers::Offset<fb::PackedRows>
+DebugInfoWriter::serializeLibraryLines(const CPULibrary &library) {
   ArrayRef<EmbeddedSources::Content> contents = sources.getContents();
   std::vector<std::optional<std::pair<uint32_t, uint32_t>>> pathSources;
   // For a path the module does not embed: its input file, whose length

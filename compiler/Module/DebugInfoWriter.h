@@ -44,11 +44,12 @@ public:
   };
 
   /// Numbers the texts of `sources` (the source table is sorted by path)
-  /// and the input files that their line origins and the line table of
-  /// `library` name; `captureStages` are the stages captured at level 3 in
+  /// and the input files that their line origins and the line tables of
+  /// `libraries` name; `captureStages` are the stages captured at level 3 in
   /// pipeline order. Writes into `builder`.
-  DebugInfoWriter(ModuleOp moduleOp, const CPULibrary &library, int debugLevel,
-                  ArrayRef<std::string> captureStages, EmbeddedSources &sources,
+  DebugInfoWriter(ModuleOp moduleOp, ArrayRef<CPULibrary> libraries,
+                  int debugLevel, ArrayRef<std::string> captureStages,
+                  EmbeddedSources &sources,
                   flatbuffers::FlatBufferBuilder &builder);
 
   /// The input location, provenance and stage locations of `exportOp`, as
@@ -56,9 +57,10 @@ public:
   FailureOr<ExportDebugInfo>
   serializeExportDebugInfo(ExecutableExportOp exportOp);
 
-  /// The library's address -> line rows with each file the line table names
+  /// `library`'s address -> line rows with each file its line table names
   /// resolved to its index in the source table.
-  flatbuffers::Offset<::kiln::fb::PackedRows> serializeLibraryLines();
+  flatbuffers::Offset<::kiln::fb::PackedRows>
+  serializeLibraryLines(const CPULibrary &library);
 
   /// Writes the source table: each distinct text once (zstd when smaller),
   /// files sorted by path.
@@ -77,7 +79,7 @@ public:
   std::vector<flatbuffers::Offset<flatbuffers::String>> serializeStageNames();
 
   /// Module.input_files: the input files that the texts' line origins and
-  /// the library's line table name, by stored path, sorted.
+  /// the libraries' line tables name, by stored path, sorted.
   const std::vector<std::string> &getInputFiles() const { return inputFiles; }
 
 private:
@@ -95,7 +97,7 @@ private:
   serializeContent(const EmbeddedSources::Content &content);
 
   ModuleOp moduleOp;
-  const CPULibrary &library;
+  ArrayRef<CPULibrary> libraries;
   int debugLevel;
   ArrayRef<std::string> captureStages;
   EmbeddedSources &sources;

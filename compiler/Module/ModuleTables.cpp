@@ -86,8 +86,10 @@ std::vector<Triple> toTriples(DenseI64ArrayAttr attr) {
 
 } // namespace
 
-size_t estimateModuleBytes(ModuleOp moduleOp, const CPULibrary &library) {
-  size_t bytes = library.bytes.size() + (size_t(1) << 20);
+size_t estimateModuleBytes(ModuleOp moduleOp, ArrayRef<CPULibrary> libraries) {
+  size_t bytes = size_t(1) << 20;
+  for (const CPULibrary &library : libraries)
+    bytes += library.bytes.size();
   for (auto funcOp : moduleOp.getOps<func::FuncOp>())
     funcOp.walk([&](Operation *op) {
       for (NamedAttribute attr : op->getAttrs())
@@ -100,74 +102,96 @@ size_t estimateModuleBytes(ModuleOp moduleOp, const CPULibrary &library) {
 }
 
 LogicalResult ModuleTables::indexExecutables(ModuleOp moduleOp,
-                                             const CPULibrary &library,
+                                             ArrayRef<CPULibrary> libraries,
                                              DebugInfoWriter &debugInfo) {
-  llvm::StringMap<uint32_t> ordinals;
-  for (const LibraryExport &entry : library.exports)
-    ordinals[exportKey(entry.executable, entry.name)] = entry.ordinal;
-  for (auto executableOp : moduleOp.getOps<ExecutableOp>()) {
-    auto variants = executableOp.getBlock().getOps<ExecutableVariantOp>();
-    if (variants.empty())
-      return executableOp.emitError("executable has no variant");
-    ExecutableVariantOp variantOp = *variants.begin();
-    std::vector<flatbuffers::Offset<fb::Export>> exports;
-    for (auto [index, exportOp] : llvm::enumerate(variantOp.getExportOps())) {
-      std::string key =
-          exportKey(executableOp.getSymName(), exportOp.getSymName());
-      auto it = ordinals.find(key);
-      if (it == ordinals.end())
-        return exportOp.emitError("export is missing from the library");
-      std::vector<uint32_t> workgroupCount = {1, 1, 1};
-      if (auto count = exportOp.getWorkgroupCountAttr())
-        for (auto [i, value] : llvm::enumerate(count.asArrayRef()))
-          if (i < 3)
-            workgroupCount[i] = static_cast<uint32_t>(value);
-      FailureOr<DebugInfoWriter::ExportDebugInfo> exportDebugInfo =
-          debugInfo.serializeExportDebugInfo(exportOp);
-      if (failed(exportDebugInfo))
-        return failure();
-      std::vector<flatbuffers::Offset<fb::TensorType>> bindingTypes;
-      if (ArrayAttr types = exportOp.getBindingTypesAttr())
-        for (Attribute type : types) {
-          FailureOr<flatbuffers::Offset<fb::TensorType>> serialized =
-              serializeType(exportOp.getLoc(), cast<TypeAttr>(type).getValue());
-          if (failed(serialized))
-            return failure();
-          bindingTypes.push_back(*serialized);
-        }
-      std::vector<uint32_t> equalConstants;
-      if (auto pairs = exportOp.getEqualConstantsAttr())
-        for (int64_t constant : pairs.asArrayRef())
-          equalConstants.push_back(static_cast<uint32_t>(constant));
-      std::vector<fb::WorkgroupTile> workgroupTiles =
-          toTriples<fb::WorkgroupTile>(exportOp.getWorkgroupTilesAttr());
-      std::vector<fb::CoveringTiles> coveringTiles =
-          toTriples<fb::CoveringTiles>(exportOp.getCoveringTilesAttr());
-      exports.push_back(fb::CreateExport(
-          builder, builder.CreateString(exportOp.getSymName().str()),
-          it->second,
-          static_cast<uint32_t>(exportOp.getBindings().getZExtValue()),
-          builder.CreateVector(workgroupCount),
-          builder.CreateVector(bindingTypes), exportDebugInfo->location,
-          exportDebugInfo->provenance, exportDebugInfo->stageLocations,
-          workgroupTiles.empty()
-              ? 0
-              : builder.CreateVectorOfStructs(workgroupTiles),
-          equalConstants.empty() ? 0 : builder.CreateVector(equalConstants),
-          exportOp.getIndexConstantsAttr()
-              ? static_cast<uint32_t>(exportOp.getIndexConstantsAttr().getInt())
-              : 0,
-          coveringTiles.empty()
-              ? 0
-              : builder.CreateVectorOfStructs(coveringTiles)));
-      exportIndices[key] = {static_cast<uint32_t>(executables.size()),
-                            static_cast<uint32_t>(index)};
+  for (auto [libraryIndex, library] : llvm::enumerate(libraries)) {
+    llvm::StringMap<uint32_t> ordinals;
+    for (const LibraryExport &entry : library.exports)
+      ordinals[exportKey(entry.executable, entry.name)] = entry.ordinal;
+    std::vector<flatbuffers::Offset<fb::Executable>> executables;
+    for (auto executableOp : moduleOp.getOps<ExecutableOp>()) {
+      auto variants = executableOp.getBlock().getOps<ExecutableVariantOp>();
+      auto variantOp = llvm::find_if(variants, [&](ExecutableVariantOp op) {
+        return op.getSymName() == library.variantName;
+      });
+      if (variantOp == variants.end())
+        return executableOp.emitError("executable has no variant '")
+               << library.variantName << "'";
+      std::vector<flatbuffers::Offset<fb::Export>> exports;
+      for (auto [index, exportOp] :
+           llvm::enumerate((*variantOp).getExportOps())) {
+        std::string key =
+            exportKey(executableOp.getSymName(), exportOp.getSymName());
+        auto ordinal = ordinals.find(key);
+        if (ordinal == ordinals.end())
+          return exportOp.emitError("export is missing from the library");
+        // Dispatches name an export by indices that every variant shares.
+        std::pair<uint32_t, uint32_t> indices = {
+            static_cast<uint32_t>(executables.size()),
+            static_cast<uint32_t>(index)};
+        auto [known, inserted] = exportIndices.try_emplace(key, indices);
+        if (!inserted && known->second != indices)
+          return exportOp.emitError(
+              "export is not where the other variants have it");
+        FailureOr<flatbuffers::Offset<fb::Export>> serialized =
+            serializeExport(exportOp, ordinal->second, debugInfo);
+        if (failed(serialized))
+          return failure();
+        exports.push_back(*serialized);
+      }
+      executables.push_back(fb::CreateExecutable(
+          builder, builder.CreateString(executableOp.getSymName().str()),
+          static_cast<uint32_t>(libraryIndex), builder.CreateVector(exports)));
     }
-    executables.push_back(fb::CreateExecutable(
-        builder, builder.CreateString(executableOp.getSymName().str()),
-        /*library=*/0, builder.CreateVector(exports)));
+    variants.push_back(fb::CreateCodeVariant(
+        builder, builder.CreateString(library.variantName),
+        builder.CreateVector(executables)));
   }
   return success();
+}
+
+FailureOr<flatbuffers::Offset<fb::Export>>
+ModuleTables::serializeExport(ExecutableExportOp exportOp, uint32_t ordinal,
+                              DebugInfoWriter &debugInfo) {
+  std::vector<uint32_t> workgroupCount = {1, 1, 1};
+  if (auto count = exportOp.getWorkgroupCountAttr())
+    for (auto [i, value] : llvm::enumerate(count.asArrayRef()))
+      if (i < 3)
+        workgroupCount[i] = static_cast<uint32_t>(value);
+  FailureOr<DebugInfoWriter::ExportDebugInfo> exportDebugInfo =
+      debugInfo.serializeExportDebugInfo(exportOp);
+  if (failed(exportDebugInfo))
+    return failure();
+  std::vector<flatbuffers::Offset<fb::TensorType>> bindingTypes;
+  if (ArrayAttr types = exportOp.getBindingTypesAttr())
+    for (Attribute type : types) {
+      FailureOr<flatbuffers::Offset<fb::TensorType>> serialized =
+          serializeType(exportOp.getLoc(), cast<TypeAttr>(type).getValue());
+      if (failed(serialized))
+        return failure();
+      bindingTypes.push_back(*serialized);
+    }
+  std::vector<uint32_t> equalConstants;
+  if (auto pairs = exportOp.getEqualConstantsAttr())
+    for (int64_t constant : pairs.asArrayRef())
+      equalConstants.push_back(static_cast<uint32_t>(constant));
+  std::vector<fb::WorkgroupTile> workgroupTiles =
+      toTriples<fb::WorkgroupTile>(exportOp.getWorkgroupTilesAttr());
+  std::vector<fb::CoveringTiles> coveringTiles =
+      toTriples<fb::CoveringTiles>(exportOp.getCoveringTilesAttr());
+  return fb::CreateExport(
+      builder, builder.CreateString(exportOp.getSymName().str()), ordinal,
+      static_cast<uint32_t>(exportOp.getBindings().getZExtValue()),
+      builder.CreateVector(workgroupCount), builder.CreateVector(bindingTypes),
+      exportDebugInfo->location, exportDebugInfo->provenance,
+      exportDebugInfo->stageLocations,
+      workgroupTiles.empty() ? 0
+                             : builder.CreateVectorOfStructs(workgroupTiles),
+      equalConstants.empty() ? 0 : builder.CreateVector(equalConstants),
+      exportOp.getIndexConstantsAttr()
+          ? static_cast<uint32_t>(exportOp.getIndexConstantsAttr().getInt())
+          : 0,
+      coveringTiles.empty() ? 0 : builder.CreateVectorOfStructs(coveringTiles));
 }
 
 FailureOr<flatbuffers::Offset<fb::TensorType>>

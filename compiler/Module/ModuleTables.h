@@ -25,10 +25,10 @@
 namespace mlir::kiln {
 
 /// Bytes the module's FlatBuffer starts with: its host functions' constants
-/// and its library, plus room for the tables. Reserved whole, a large
+/// and its libraries, plus room for the tables. Reserved whole, a large
 /// model's weights are written once, not copied each time the buffer would
 /// grow (to twice their size).
-size_t estimateModuleBytes(ModuleOp moduleOp, const CPULibrary &library);
+size_t estimateModuleBytes(ModuleOp moduleOp, ArrayRef<CPULibrary> libraries);
 
 /// The constants, executables and tensor types of one module, written into
 /// its builder as they are first asked for.
@@ -50,10 +50,14 @@ public:
   /// The index of constant `value`, written on first use.
   FailureOr<uint32_t> getConstant(Location loc, ElementsAttr value);
 
-  /// Writes the executables of `moduleOp` with their exports (each with the
-  /// ordinal of its code in `library` and its debug information from
-  /// `debugInfo`), and assigns them their module indices.
-  LogicalResult indexExecutables(ModuleOp moduleOp, const CPULibrary &library,
+  /// Writes a code variant for each of `libraries` (Module.libraries, in
+  /// that order): the executables of `moduleOp` in their variant of the
+  /// library's name, with their exports (each with the ordinal of its code
+  /// in that library and its debug information from `debugInfo`); and
+  /// assigns the executables and exports their module indices, which every
+  /// variant shares.
+  LogicalResult indexExecutables(ModuleOp moduleOp,
+                                 ArrayRef<CPULibrary> libraries,
                                  DebugInfoWriter &debugInfo);
 
   /// The (executable index, export index) of export `exportName` of
@@ -61,9 +65,9 @@ public:
   std::optional<std::pair<uint32_t, uint32_t>>
   lookupExport(StringRef executable, StringRef exportName) const;
 
-  const std::vector<flatbuffers::Offset<::kiln::fb::Executable>> &
-  getExecutables() const {
-    return executables;
+  const std::vector<flatbuffers::Offset<::kiln::fb::CodeVariant>> &
+  getVariants() const {
+    return variants;
   }
   const std::vector<flatbuffers::Offset<::kiln::fb::Constant>> &
   getConstants() const {
@@ -71,8 +75,13 @@ public:
   }
 
 private:
+  /// One export of a variant, its code at library ordinal `ordinal`.
+  FailureOr<flatbuffers::Offset<::kiln::fb::Export>>
+  serializeExport(ExecutableExportOp exportOp, uint32_t ordinal,
+                  DebugInfoWriter &debugInfo);
+
   flatbuffers::FlatBufferBuilder &builder;
-  std::vector<flatbuffers::Offset<::kiln::fb::Executable>> executables;
+  std::vector<flatbuffers::Offset<::kiln::fb::CodeVariant>> variants;
   std::vector<flatbuffers::Offset<::kiln::fb::Constant>> constants;
   DenseMap<Attribute, uint32_t> constantIndices;
   /// "executable::export" -> (executable index, export index).

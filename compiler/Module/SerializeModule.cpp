@@ -25,15 +25,15 @@ namespace fb = ::kiln::fb;
 
 class ModuleSerializer {
 public:
-  ModuleSerializer(ModuleOp moduleOp, const CPULibrary &library,
+  ModuleSerializer(ModuleOp moduleOp, ArrayRef<CPULibrary> libraries,
                    const SerializeOptions &options, EmbeddedSources &sources)
-      : moduleOp(moduleOp), library(library), options(options),
-        builder(estimateModuleBytes(moduleOp, library)), tables(builder),
-        debugInfo(moduleOp, library, options.debugLevel, options.captureStages,
-                  sources, builder) {}
+      : moduleOp(moduleOp), libraries(libraries), options(options),
+        builder(estimateModuleBytes(moduleOp, libraries)), tables(builder),
+        debugInfo(moduleOp, libraries, options.debugLevel,
+                  options.captureStages, sources, builder) {}
 
   LogicalResult serialize(llvm::raw_ostream &os) {
-    if (failed(tables.indexExecutables(moduleOp, library, debugInfo)))
+    if (failed(tables.indexExecutables(moduleOp, libraries, debugInfo)))
       return failure();
     std::vector<flatbuffers::Offset<fb::Function>> functions;
     for (auto funcOp : moduleOp.getOps<func::FuncOp>()) {
@@ -45,34 +45,25 @@ public:
         return failure();
       functions.push_back(*function);
     }
-    if (failed(tables.checkRoomFor(moduleOp.getLoc(), library.bytes.size(),
-                                   "its code library")))
-      return failure();
-    auto libraryData = builder.CreateVector(
-        reinterpret_cast<const uint8_t *>(library.bytes.data()),
-        library.bytes.size());
-    const uint64_t libraryHash = llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
-        reinterpret_cast<const uint8_t *>(library.bytes.data()),
-        library.bytes.size()));
-    auto libraryLines = debugInfo.serializeLibraryLines();
-    std::vector<flatbuffers::Offset<fb::Library>> libraries = {
-        fb::CreateLibrary(
-            builder, builder.CreateString(KILN_LIBRARY_FORMAT_ELF_X86_64),
-            builder.CreateString(library.cpu), libraryData, libraryHash,
-            builder.CreateVectorOfStrings(library.cpuFeatures), libraryLines)};
+    std::vector<flatbuffers::Offset<fb::Library>> libraryTables;
+    for (const CPULibrary &library : libraries) {
+      FailureOr<flatbuffers::Offset<fb::Library>> table =
+          serializeLibrary(library);
+      if (failed(table))
+        return failure();
+      libraryTables.push_back(*table);
+    }
     auto [sourceFiles, sourceContents] = debugInfo.serializeSourceTable();
     auto sourceDictionary = debugInfo.serializeSourceDictionary();
     std::vector<flatbuffers::Offset<flatbuffers::String>> stageNames =
         debugInfo.serializeStageNames();
     auto root = fb::CreateModule(
         builder, KILN_MODULE_VERSION, builder.CreateString(options.moduleName),
-        builder.CreateVector(functions),
-        builder.CreateVector(tables.getExecutables()),
-        builder.CreateVector(libraries),
+        builder.CreateVector(functions), builder.CreateVector(libraryTables),
         builder.CreateVector(tables.getConstants()), options.debugLevel,
         builder.CreateVector(stageNames), sourceFiles, sourceContents,
         builder.CreateVectorOfStrings(debugInfo.getInputFiles()),
-        sourceDictionary);
+        sourceDictionary, builder.CreateVector(tables.getVariants()));
     builder.Finish(root, KILN_MODULE_IDENTIFIER);
     if (failed(tables.checkRoomFor(moduleOp.getLoc(), 0, "its tables")))
       return failure();
@@ -82,8 +73,26 @@ public:
   }
 
 private:
+  FailureOr<flatbuffers::Offset<fb::Library>>
+  serializeLibrary(const CPULibrary &library) {
+    if (failed(tables.checkRoomFor(moduleOp.getLoc(), library.bytes.size(),
+                                   "its code library")))
+      return failure();
+    auto data = builder.CreateVector(
+        reinterpret_cast<const uint8_t *>(library.bytes.data()),
+        library.bytes.size());
+    const uint64_t hash = llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
+        reinterpret_cast<const uint8_t *>(library.bytes.data()),
+        library.bytes.size()));
+    auto lines = debugInfo.serializeLibraryLines(library);
+    return fb::CreateLibrary(
+        builder, builder.CreateString(KILN_LIBRARY_FORMAT_ELF_X86_64),
+        builder.CreateString(library.cpu), data, hash,
+        builder.CreateVectorOfStrings(library.cpuFeatures), lines);
+  }
+
   ModuleOp moduleOp;
-  const CPULibrary &library;
+  ArrayRef<CPULibrary> libraries;
   const SerializeOptions &options;
   flatbuffers::FlatBufferBuilder builder;
   ModuleTables tables;
@@ -92,10 +101,10 @@ private:
 
 } // namespace
 
-LogicalResult serializeModule(ModuleOp moduleOp, const CPULibrary &library,
+LogicalResult serializeModule(ModuleOp moduleOp, ArrayRef<CPULibrary> libraries,
                               const SerializeOptions &options,
                               EmbeddedSources &sources, llvm::raw_ostream &os) {
-  return ModuleSerializer(moduleOp, library, options, sources).serialize(os);
+  return ModuleSerializer(moduleOp, libraries, options, sources).serialize(os);
 }
 
 } // namespace mlir::kiln

@@ -8,6 +8,7 @@
 #include "Host/Passes.h"
 #include "Input/Passes.h"
 #include "Module/SerializeModule.h"
+#include "Target/CPU/CPUTarget.h"
 #include "Target/CPU/LibraryBuilder.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Support/Timing.h"
@@ -67,6 +68,27 @@ void addCodegenPasses(OpPassManager &pm, const CompileOptions &options,
       });
 }
 
+/// The (name, `--cpu` entry) of each code variant, in order of preference:
+/// the executables' variants (a captured text names its own), else those
+/// `--cpu` asks for. The entry only matters to a module without
+/// executables, whose variants hold no code.
+SmallVector<std::pair<std::string, std::string>>
+getCodeVariants(ModuleOp moduleOp, const CompileOptions &options) {
+  SmallVector<std::pair<std::string, std::string>> variants;
+  auto executables = moduleOp.getOps<ExecutableOp>();
+  if (!executables.empty()) {
+    for (auto variantOp :
+         (*executables.begin()).getBlock().getOps<ExecutableVariantOp>())
+      variants.emplace_back(variantOp.getSymName().str(),
+                            variantOp.getCpu().str());
+    return variants;
+  }
+  for (auto [name, cpu] :
+       llvm::zip_equal(getCodeVariantNames(options.cpus), options.cpus))
+    variants.emplace_back(name, cpu);
+  return variants;
+}
+
 /// Writes the module of the compiled IR.
 LogicalResult serialize(ModuleOp moduleOp, const CompileOptions &options,
                         llvm::raw_ostream &os, TimingScope &timing) {
@@ -84,18 +106,28 @@ LogicalResult serialize(ModuleOp moduleOp, const CompileOptions &options,
   sourcesTiming.stop();
   TimingScope libraryTiming = timing.nest("Library (LLVM, ld.lld)");
   CPULibraryOptions libraryOptions;
-  libraryOptions.targetCPU = options.cpu;
   libraryOptions.lineTables = options.debugLevel >= 1;
   libraryOptions.lineStage = getLineStage(options);
   libraryOptions.sourcePrefix = options.sourcePrefix;
   libraryOptions.keepFilesDir = options.keepLibraryFilesDir;
-  FailureOr<CPULibrary> library =
-      buildCPULibrary(moduleOp, options.moduleName, libraryOptions);
-  if (failed(library))
-    return failure();
+  SmallVector<std::pair<std::string, std::string>> variants =
+      getCodeVariants(moduleOp, options);
+  std::vector<CPULibrary> libraries;
+  for (auto &[name, cpu] : variants) {
+    libraryOptions.variantName = name;
+    libraryOptions.targetCPU = cpu;
+    FailureOr<CPULibrary> library =
+        buildCPULibrary(moduleOp,
+                        variants.size() == 1 ? options.moduleName
+                                             : options.moduleName + "." + name,
+                        libraryOptions);
+    if (failed(library))
+      return failure();
+    libraries.push_back(std::move(*library));
+  }
   libraryTiming.stop();
   TimingScope serializeTiming = timing.nest("Module serialization");
-  return serializeModule(moduleOp, *library, serializeOptions, **sources, os);
+  return serializeModule(moduleOp, libraries, serializeOptions, **sources, os);
 }
 
 /// `--compile-mode=executable`: the stage the input was captured at.
@@ -143,11 +175,11 @@ void buildCompilePassPipeline(OpPassManager &pm,
   buildInputConversionPassPipeline(pm, options.strictTosa);
   if (options.compileTo == PipelinePhase::Input)
     return;
-  buildGlobalOptimizationPassPipeline(pm, options.cpu,
+  buildGlobalOptimizationPassPipeline(pm, options.cpus.front(),
                                       options.accumulateHalfInF32);
   if (options.compileTo == PipelinePhase::GlobalOptimization)
     return;
-  buildDispatchPassPipeline(pm, options.cpu, options.dispatchFusion);
+  buildDispatchPassPipeline(pm, options.cpus, options.dispatchFusion);
   if (options.compileTo == PipelinePhase::Dispatch)
     return;
   buildHostPassPipeline(pm);

@@ -37,8 +37,11 @@ enum class CompileMode {
 
 struct CompileOptions {
   CompileMode mode = CompileMode::Module;
-  /// `--cpu`: host, x86-64-v2, x86-64-v3, x86-64-v4 or an LLVM CPU name.
-  std::string cpu = "host";
+  /// `--cpu`: the CPUs to generate code for, each host, x86-64-v2,
+  /// x86-64-v3, x86-64-v4 or an LLVM CPU name. Several make a module with a
+  /// code variant for each, in this order of preference; data layouts are
+  /// chosen for the first.
+  std::vector<std::string> cpus = {"host"};
   /// `--executable-debug-level` (0-3).
   int debugLevel = 2;
   /// `--executable-capture-stages`: stages captured at level 3 (empty: all).

@@ -37,11 +37,13 @@ static cl::opt<int> debugLevel(
              "locations, 2 + fused-op provenance, 3 + captured IR at every "
              "stage"),
     cl::init(2), cl::cat(kilnCategory));
-static cl::opt<std::string>
-    targetCPU("cpu",
-              cl::desc("CPU to generate code for: host, x86-64-v2, "
-                       "x86-64-v3, x86-64-v4 or an LLVM x86 CPU name"),
-              cl::init("host"), cl::cat(kilnCategory));
+static cl::list<std::string> targetCPUs(
+    "cpu",
+    cl::desc("CPU to generate code for: host (default), x86-64-v2, "
+             "x86-64-v3, x86-64-v4 or an LLVM x86 CPU name; a list "
+             "(x86-64-v4,x86-64-v3,x86-64) makes one module with code for "
+             "each, the runtime running the first the machine supports"),
+    cl::CommaSeparated, cl::cat(kilnCategory));
 // Its values, the stage names, are added from their one list in main.
 static cl::opt<kiln::CodegenStage> dumpStage(
     "dump-stage",
@@ -157,7 +159,8 @@ static constexpr const char *kToolName = "kiln-compile";
 
 static LogicalResult run(MLIRContext &context) {
   kiln::CompileOptions options;
-  options.cpu = targetCPU;
+  if (!targetCPUs.empty())
+    options.cpus.assign(targetCPUs.begin(), targetCPUs.end());
   options.debugLevel = debugLevel;
   options.mode = compileMode;
   options.captureStages = captureStages;

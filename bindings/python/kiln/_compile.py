@@ -42,7 +42,9 @@ def compile(  # noqa: A001 (kiln.compile)
     `source`: a path (.mlir, or .onnx/.onnxtxt for a model), a program's
     text, or bytes (a model's, with `name` ending in .onnx). `name`: what
     errors and the module call a text or bytes (default "input.mlir").
-    The other options are kiln-compile's flags: --cpu,
+    `cpu`: one CPU, or several (a comma-separated string or a sequence)
+    for a module with code for each, as kiln-compile's --cpu. The other
+    options are kiln-compile's flags:
     --executable-debug-level, --executable-capture-stages,
     --executable-debug-line-stage, --executable-embed-input-files,
     --executable-embed-input-dir, --executable-embed-input-files-limit,
@@ -68,7 +70,7 @@ def compile(  # noqa: A001 (kiln.compile)
     data, diagnostics = _compiler.compile(
         path,
         text,
-        cpu,
+        cpu.split(",") if isinstance(cpu, str) else list(cpu),
         debug_level,
         list(capture_stages),
         line_stage,

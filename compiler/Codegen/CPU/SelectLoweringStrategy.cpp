@@ -84,9 +84,11 @@ struct TilePlan {
 // Packed contractions: mmt4d and batch_mmt4d
 //===----------------------------------------------------------------------===//
 
-/// The kernel computes one M0 x N0 accumulator tile over all of K; a
-/// workgroup takes Tm1 x Tn1 of them, iterating N1 innermost, so its Tn1
-/// RHS panels stay in L2 and each LHS panel in L1 while it is reused.
+/// The kernel computes one M0 x N0 accumulator tile over all of K (or,
+/// where the registers do not hold it, a tile laid out for another CPU,
+/// each register block of it in turn); a workgroup takes Tm1 x Tn1 of them,
+/// iterating N1 innermost, so its Tn1 RHS panels stay in L2 and each LHS
+/// panel in L1 while it is reused.
 TilePlan selectPackedContractionTiles(linalg::LinalgOp op,
                                       const CPUTargetInfo &target) {
   SmallVector<int64_t> ranges = getPlanningLoopRanges(op);
@@ -102,8 +104,10 @@ TilePlan selectPackedContractionTiles(linalg::LinalgOp op,
     ranges[m1] = llvm::divideCeil(kPlannedDynamicRows, m0);
   TilePlan plan;
   plan.vector.assign(ranges.size(), 1);
-  plan.vector[first + 3] = m0;
-  plan.vector[first + 4] = n0;
+  CPUTargetInfo::AccumulatorTile block =
+      target.getRegisterBlock(getElementBits(op), m0, n0);
+  plan.vector[first + 3] = block.rows;
+  plan.vector[first + 4] = block.columns;
   plan.vector[first + 5] = k0;
   plan.workgroup.assign(ranges.size(), 0);
   if (first)
@@ -218,8 +222,11 @@ linalg::UnPackOp findUnPackOfContraction(Operation *op) {
 /// Carries the tiles of `plan`, over the loops of packed contraction `op`,
 /// to the dims of `unpackOp`, which unpacks its result: a dim the inner
 /// tiles split takes its outer loop's workgroup tile times the inner tile
-/// and its inner loop's vector tile (whole accumulator tiles, unpacked as
-/// they are computed); a batch dim keeps its loop's tiles.
+/// and the inner tile as its vector tile (whole accumulator tiles, unpacked
+/// as they are computed: a register block smaller than the tile is the
+/// contraction's own loop, as an unpack of part of an inner tile would
+/// compute the whole tile for each part); a batch dim keeps its loop's
+/// tiles.
 TilePlan mapContractionTilesToUnPack(linalg::LinalgOp op,
                                      linalg::UnPackOp unpackOp,
                                      const TilePlan &plan) {
@@ -247,10 +254,11 @@ TilePlan mapContractionTilesToUnPack(linalg::LinalgOp op,
     }
     int64_t position = inner - innerDims.begin();
     result.workgroup[dim] = plan.workgroup[loop] * innerTiles[position];
-    result.vector[dim] = ShapedType::isDynamic(shape[dim])
-                             ? plan.vector[innerLoops[position]]
-                             : std::min(plan.vector[innerLoops[position]],
-                                        shape[dim]);
+    int64_t tile = ShapedType::isDynamic(innerTiles[position])
+                       ? plan.vector[innerLoops[position]]
+                       : innerTiles[position];
+    result.vector[dim] =
+        ShapedType::isDynamic(shape[dim]) ? tile : std::min(tile, shape[dim]);
   }
   return result;
 }

@@ -1,4 +1,5 @@
 // RUN: kiln-opt %s --split-input-file --kiln-form-dispatch-regions --kiln-outline-dispatch-regions=cpu=x86-64-v3 --kiln-deduplicate-executables | FileCheck %s
+// RUN: kiln-opt %s --split-input-file --kiln-form-dispatch-regions --kiln-outline-dispatch-regions=cpu=x86-64-v4,x86-64-v3 --kiln-deduplicate-executables | FileCheck %s --check-prefix=VARIANTS
 
 // Tests that two dispatches doing the same work share one executable, and
 // that a different one is kept.
@@ -23,7 +24,15 @@ func.func @main(%a: tensor<16xf32>) -> tensor<16xf32> {
 // Tests that the kept export lists the input ops of every dispatch it now
 // computes, each numbered by the dispatch it came from and by the kernel
 // op computing it, its own first, even an op both dispatches share (the
-// fill).
+// fill); with several CPUs, in every variant.
+// Every variant's export inherits the duplicate's provenance.
+//       VARIANTS: kiln.executable.variant @"x86-64-v4"
+//       VARIANTS:   kiln.executable.export @sites_dispatch_0_matmul_8x8x8_f32
+//  VARIANTS-SAME:   kiln.provenance_sites = array<i32: 0, 0, 1, 1>
+//       VARIANTS: kiln.executable.variant @"x86-64-v3"
+//       VARIANTS:   kiln.executable.export @sites_dispatch_0_matmul_8x8x8_f32
+//  VARIANTS-SAME:   kiln.provenance_sites = array<i32: 0, 0, 1, 1>
+//   VARIANTS-NOT: kiln.executable @sites_dispatch_1
 //       CHECK: #[[FILL:.+]] = loc("{{.*}}":[[# @LINE + 14]]:8)
 //       CHECK: #[[M0:.+]] = loc("{{.*}}":[[# @LINE + 14]]:8)
 //       CHECK: #[[M1:.+]] = loc("{{.*}}":[[# @LINE + 14]]:8)

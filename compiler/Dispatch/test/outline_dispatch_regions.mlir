@@ -1,7 +1,20 @@
 // RUN: kiln-opt %s --split-input-file --kiln-outline-dispatch-regions=cpu=x86-64-v3 | FileCheck %s
+// RUN: kiln-opt %s --split-input-file --kiln-outline-dispatch-regions=cpu=x86-64-v4,x86-64-v3 | FileCheck %s --check-prefix=VARIANTS
 
 // Tests that a region becomes an executable whose export is named after its
-// root op and reads inputs from bindings, and a dispatch of that export.
+// root op and reads inputs from bindings, and a dispatch of that export;
+// with several CPUs, a variant for each, named after it, in order.
+//       VARIANTS: kiln.executable @main_dispatch_0 {
+//       VARIANTS:   kiln.executable.variant @"x86-64-v4" target("llvm-cpu") attributes
+//  VARIANTS-SAME:       cpu = "x86-64-v4"
+//       VARIANTS:     kiln.executable.export @main_dispatch_0_matmul_4x16x8_f32 ordinal(0) bindings(3)
+//       VARIANTS:     linalg.matmul
+//       VARIANTS:   kiln.executable.variant @"x86-64-v3" target("llvm-cpu") attributes
+//  VARIANTS-SAME:       cpu = "x86-64-v3"
+//       VARIANTS:     kiln.executable.export @main_dispatch_0_matmul_4x16x8_f32 ordinal(0) bindings(3)
+//       VARIANTS:     linalg.matmul
+//   VARIANTS-NOT:   kiln.executable.variant
+//       VARIANTS: kiln.dispatch @main_dispatch_0::@main_dispatch_0_matmul_4x16x8_f32(%arg0, %arg1)
 //       CHECK: kiln.executable @main_dispatch_0 {
 //       CHECK:   kiln.executable.variant @cpu target("llvm-cpu") attributes
 //  CHECK-SAME:       cpu = "x86-64-v3"

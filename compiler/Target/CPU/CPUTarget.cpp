@@ -60,6 +60,12 @@ LogicalResult verifyTargetCPU(StringRef cpu) {
   return success(info && info->isCPUStringValid(cpu));
 }
 
+SmallVector<std::string> getCodeVariantNames(ArrayRef<std::string> cpus) {
+  if (cpus.size() == 1)
+    return {"cpu"};
+  return llvm::to_vector(cpus);
+}
+
 std::vector<std::string> getCPUFeatureSet(StringRef cpu, StringRef features) {
   SmallVector<StringRef> implied;
   llvm::X86::getFeaturesForCPU(cpu, implied);

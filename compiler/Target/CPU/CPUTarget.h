@@ -10,7 +10,9 @@
 #define KILN_TARGET_CPU_CPUTARGET_H_
 
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -44,6 +46,11 @@ std::pair<std::string, std::string> resolveTargetCPU(StringRef cpu);
 /// Succeeds when `cpu` ("host" or an x86-64 CPU name) names a CPU LLVM
 /// can generate code for.
 LogicalResult verifyTargetCPU(StringRef cpu);
+
+/// The names of the code variants for `cpus` (the `--cpu` list), in its
+/// order: `cpu` for a single CPU (whose texts' paths then do not change with
+/// it), else each CPU as given.
+SmallVector<std::string> getCodeVariantNames(ArrayRef<std::string> cpus);
 
 /// The instruction-set features LLVM CPU `cpu` has, with `features`
 /// ("+f,-g") applied, sorted: what code generated for them may use, and the
@@ -105,6 +112,42 @@ struct CPUTargetInfo {
         depth * tile.columns * 4 > l1DataBytes)
       return {6, 4 * getLanes(bitWidth)};
     return tile;
+  }
+  /// The register block of a packed contraction whose accumulator tile is
+  /// `rows` x `columns` (as a layout chose it, possibly for another CPU's
+  /// registers: a module's first CPU chooses for every variant): the whole
+  /// tile when this CPU's registers hold its accumulators, one RHS vector
+  /// per column and the broadcast element; else the block of rows and
+  /// columns dividing the tile that they hold with the most accumulators,
+  /// and of those the fewest loads per FMA. An AVX-512 layout's 6 x 64
+  /// tile becomes 6 x 16 blocks in AVX2 code, its 8 x 32 tile 4 x 16.
+  AccumulatorTile getRegisterBlock(int64_t bitWidth, int64_t rows,
+                                   int64_t columns) const {
+    int64_t lanes = getLanes(bitWidth);
+    auto registersFor = [&](int64_t r, int64_t c) {
+      int64_t vectors = llvm::divideCeil(c, lanes);
+      return r * vectors + vectors + 1;
+    };
+    if (registersFor(rows, columns) <= vectorRegisters || columns % lanes)
+      return {rows, columns};
+    AccumulatorTile best = {1, lanes};
+    for (int64_t r = 1; r <= rows; ++r) {
+      if (rows % r)
+        continue;
+      for (int64_t c = lanes; c <= columns; c += lanes) {
+        if (columns % c || registersFor(r, c) > vectorRegisters)
+          continue;
+        int64_t accumulators = r * (c / lanes);
+        int64_t bestAccumulators = best.rows * (best.columns / lanes);
+        // Loads per FMA: (r + c / lanes) / accumulators, compared crosswise.
+        if (accumulators > bestAccumulators ||
+            (accumulators == bestAccumulators &&
+             (r + c / lanes) * bestAccumulators <
+                 (best.rows + best.columns / lanes) * accumulators))
+          best = {r, c};
+      }
+    }
+    return best;
   }
   /// The least rows and columns of a contraction taking the wide block.
   static constexpr int64_t kWideTileMinRows = 256;

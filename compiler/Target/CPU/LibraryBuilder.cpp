@@ -257,6 +257,7 @@ FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
   Location loc = moduleOp.getLoc();
   MLIRContext *context = moduleOp.getContext();
   CPULibrary library;
+  library.variantName = options.variantName;
   LibraryPlan plan;
   plan.libraryName = libraryName;
   plan.options = &options;
@@ -267,7 +268,8 @@ FailureOr<CPULibrary> buildCPULibrary(ModuleOp moduleOp, StringRef libraryName,
   for (auto executableOp : moduleOp.getOps<ExecutableOp>()) {
     for (auto variantOp :
          executableOp.getBlock().getOps<ExecutableVariantOp>()) {
-      if (variantOp.getTarget() != kCPUTargetName)
+      if (variantOp.getTarget() != kCPUTargetName ||
+          variantOp.getSymName() != options.variantName)
         continue;
       if (plan.triple.empty()) {
         plan.triple = variantOp.getTriple().str();

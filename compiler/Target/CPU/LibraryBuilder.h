@@ -21,6 +21,8 @@ struct LibraryExport {
 };
 
 struct CPULibrary {
+  /// The code variant whose code it holds.
+  std::string variantName;
   /// Bytes of the linked ELF shared object.
   std::string bytes;
   /// The CPU the code was generated for.
@@ -36,8 +38,10 @@ struct CPULibrary {
 };
 
 struct CPULibraryOptions {
-  /// The `--cpu` choice, for a module without variants (each variant names
-  /// its own CPU).
+  /// The code variant to build: the executables' variants of that name.
+  std::string variantName = "cpu";
+  /// Its `--cpu` entry, for a module without executables (each variant
+  /// names its own CPU).
   std::string targetCPU = "host";
   /// DWARF line tables from the ops' locations (`--executable-debug-level`
   /// 1 and up): into the text of `lineStage` where an op's location is
@@ -53,7 +57,8 @@ struct CPULibraryOptions {
   std::string keepFilesDir;
 };
 
-/// Translates the LLVM-dialect module of every CPU variant in `moduleOp` to
+/// Translates the LLVM-dialect module of every CPU variant named
+/// `options.variantName` in `moduleOp` to
 /// LLVM IR, links them into one module that also holds the export table and
 /// `kiln_executable_library_query` (see executable_library.h), optimizes it,
 /// emits an object (each variant's functions for its own CPU) and links it

@@ -127,6 +127,40 @@ kiln.executable @mmt4d_avx2 {
 
 // -----
 
+// Tests that AVX2 code for a tile laid out for AVX-512 (a module's first CPU
+// chooses the layout for every variant) computes it in register blocks: 6
+// rows of 64 columns are 48 accumulators, of which its 16 registers hold
+// 6 x 16 (12 accumulators, 2 RHS vectors and the broadcast element); the
+// unpack still takes whole 6x64 tiles.
+// CHECK-LABEL: kiln.executable @mmt4d_avx2_of_avx512_layout
+//       CHECK: linalg.mmt4d {lowering_config = #kiln.lowering_config<vector = [1, 1, 1, 6, 16, 1]>}
+//       CHECK: linalg.unpack
+//  CHECK-SAME:   lowering_config = #kiln.lowering_config<workgroup = [{{[0-9]+}}, {{[0-9]+}}], vector = [6, 64]>
+kiln.executable @mmt4d_avx2_of_avx512_layout {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @mmt4d_avx2_of_avx512_layout ordinal(0) bindings(3)
+    builtin.module {
+      func.func @mmt4d_avx2_of_avx512_layout() {
+        %cst = arith.constant 0.0 : f32
+        %0 = kiln.binding 0 : memref<43x512x6x1xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<43x512x6x1xf32> to tensor<43x512x6x1xf32>
+        %2 = kiln.binding 1 : memref<8x512x64x1xf32>
+        %3 = bufferization.to_tensor %2 restrict : memref<8x512x64x1xf32> to tensor<8x512x64x1xf32>
+        %e = tensor.empty() : tensor<43x8x6x64xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<43x8x6x64xf32>) -> tensor<43x8x6x64xf32>
+        %m = linalg.mmt4d ins(%1, %3 : tensor<43x512x6x1xf32>, tensor<8x512x64x1xf32>) outs(%f : tensor<43x8x6x64xf32>) -> tensor<43x8x6x64xf32>
+        %u0 = tensor.empty() : tensor<256x512xf32>
+        %u = linalg.unpack %m inner_dims_pos = [0, 1] inner_tiles = [6, 64] into %u0 : tensor<43x8x6x64xf32> -> tensor<256x512xf32>
+        %4 = kiln.binding 2 : memref<256x512xf32>
+        bufferization.materialize_in_destination %u in restrict writable %4 : (tensor<256x512xf32>, memref<256x512xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
 // Tests that a vector times a [K, N] matrix takes its lanes along N (a
 // block of N0 accumulators, one row of the matrix per step of K), not along
 // K, which would gather a column (24 of its 48 columns: the tile near N0 = 32

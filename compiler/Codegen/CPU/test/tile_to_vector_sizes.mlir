@@ -87,6 +87,24 @@ func.func @mmt4d(%lhs: tensor<2x64x6x1xf32>, %rhs: tensor<3x64x16x1xf32>) -> ten
 
 // -----
 
+// Tests that an mmt4d whose register block (6x16) is smaller than its tile
+// (6x64, laid out for another CPU) loops over the blocks outside K1: each
+// block's accumulators stay in registers over all of K.
+// CHECK-LABEL: func.func @mmt4d_register_blocks
+//       CHECK:   scf.for %{{.+}} = %c0 to %c64 step %c16
+//       CHECK:     scf.for %{{.+}} = %c0 to %c32 step %c1
+//       CHECK:       linalg.mmt4d {{.*}} ins(%{{.+}} : tensor<1x1x6x1xf32>, tensor<1x1x16x1xf32>) outs(%{{.+}} : tensor<1x1x6x16xf32>)
+func.func @mmt4d_register_blocks(%lhs: tensor<1x32x6x1xf32>, %rhs: tensor<1x32x64x1xf32>) -> tensor<1x1x6x64xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1x6x64xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x1x6x64xf32>) -> tensor<1x1x6x64xf32>
+  %m = linalg.mmt4d {lowering_config = #kiln.lowering_config<vector = [1, 1, 1, 6, 16, 1]>}
+      ins(%lhs, %rhs : tensor<1x32x6x1xf32>, tensor<1x32x64x1xf32>) outs(%f : tensor<1x1x6x64xf32>) -> tensor<1x1x6x64xf32>
+  return %m : tensor<1x1x6x64xf32>
+}
+
+// -----
+
 // Tests that the last column tile of an unpack keeping 104 columns of two
 // 64-column accumulator tiles (AVX-512: 16 lanes) is computed only as wide
 // as its 40 columns rounded up to registers, 48: a chunk of 32 columns and

@@ -78,20 +78,21 @@ inline void PrintHostCpu() {
               VectorIsa(host.flags).c_str());
 }
 
-/// "znver3 (avx2, no avx512f)": the CPU each library of `module` was
-/// compiled for and the vector extensions its code may use.
+/// "znver3 (avx2, no avx512f)": the CPU each library of the code variant
+/// `module` runs was compiled for and the vector extensions its code may
+/// use.
 inline std::string CompiledFor(const Module& module) {
   std::string cpus;
   std::set<std::string> features;
-  if (const auto* libraries = module.flatbuffer().libraries()) {
-    for (const fb::Library* library : *libraries) {
-      const std::string cpu = library->cpu() ? library->cpu()->str() : "?";
-      if (cpus.find(cpu) == std::string::npos)
-        cpus += (cpus.empty() ? "" : ", ") + cpu;
-      if (library->cpu_features()) {
-        for (const auto* feature : *library->cpu_features())
-          features.insert(feature->str());
-      }
+  const auto* libraries = module.flatbuffer().libraries();
+  for (uint32_t i : module.variants()[module.variant_index()].libraries) {
+    const fb::Library* library = libraries->Get(i);
+    const std::string cpu = library->cpu() ? library->cpu()->str() : "?";
+    if (cpus.find(cpu) == std::string::npos)
+      cpus += (cpus.empty() ? "" : ", ") + cpu;
+    if (library->cpu_features()) {
+      for (const auto* feature : *library->cpu_features())
+        features.insert(feature->str());
     }
   }
   return cpus + " (" + VectorIsa(features) + ")";

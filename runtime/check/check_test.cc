@@ -31,7 +31,7 @@ class CheckModuleBuilder {
  public:
   CheckModuleBuilder() {
     spec_.libraries.push_back(Library(ReadBinaryFile(KILN_TEST_LIBRARY_1)));
-    spec_.executables.push_back(
+    Executables(spec_).push_back(
         Executable("ex", 0,
                    {Export("inc_i32", 3, 2, {1, 1, 1}),
                     Export("less_i32", 4, 3, {1, 1, 1})}));

@@ -44,7 +44,7 @@ std::vector<uint8_t> Bytes(const std::vector<T>& values) {
 fb::ModuleT ControlFlowSpec() {
   fb::ModuleT spec = NewModule("cf");
   spec.libraries.push_back(Library(ReadBinaryFile(KILN_TEST_LIBRARY_1)));
-  spec.executables.push_back(Executable(
+  Executables(spec).push_back(Executable(
       "ex", 0,
       {Export("add_f32", 0, 3, {4, 1, 1}), Export("inc_i32", 3, 2, {1, 1, 1}),
        Export("less_i32", 4, 3, {1, 1, 1})}));

@@ -77,10 +77,10 @@ bool TensorTypeView::Admits(const TensorType& type) const {
 // ExportView
 //===----------------------------------------------------------------------===//
 
-ExportView::ExportView(const fb::Module* module, uint32_t executable_index,
-                       uint32_t export_index)
+ExportView::ExportView(const fb::Module* module, const fb::CodeVariant* variant,
+                       uint32_t executable_index, uint32_t export_index)
     : module_(module),
-      executable_(module->executables()->Get(executable_index)),
+      executable_(variant->executables()->Get(executable_index)),
       export_(executable_->exports()->Get(export_index)),
       executable_index_(executable_index),
       export_index_(export_index) {}

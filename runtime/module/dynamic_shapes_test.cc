@@ -136,7 +136,7 @@ fb::ModuleT DynamicModule() {
   fb::ExportT affine =
       DynamicExport("affine_f32", 7, {{kDynamic}, {kDynamic}});
   affine.index_constant_count = 2;
-  module.executables.push_back(Executable(
+  Executables(module).push_back(Executable(
       "ex", 0,
       {DynamicExport("add_f32", 0, {{kDynamic}, {kDynamic}, {kDynamic}}), rows,
        affine}));
@@ -400,7 +400,7 @@ TEST_P(DynamicShapesTest, StaticSlotsBindDynamicBindings) {
 TEST_P(DynamicShapesTest, DisagreeingExtentsAreRefused) {
   fb::ModuleT module = DynamicModule();
   // add_f32 runs one loop over both inputs and its output.
-  module.executables[0]->exports[0]->equal_constants = {0, 1, 0, 2};
+  Executables(module)[0]->exports[0]->equal_constants = {0, 1, 0, 2};
   Init(module);
   EXPECT_EQ(Run("add", {"3xf32=1,2,3", "2xf32=1,2"}),
             "error: function 'add' instruction 1: dispatch of 'add_f32': "
@@ -413,7 +413,7 @@ TEST_P(DynamicShapesTest, DisagreeingExtentsAreRefused) {
 TEST_P(DynamicShapesTest, DisagreeingIndexConstantsAreRefused) {
   fb::ModuleT module = DynamicModule();
   // Say affine_f32 runs one loop over x and m (m = 3 in `affine`).
-  module.executables[0]->exports[2]->equal_constants = {0, 2};
+  Executables(module)[0]->exports[2]->equal_constants = {0, 2};
   Init(module);
   EXPECT_EQ(Run("affine", {"3xf32=1,2,3"}), "3xf32=6 9 12");
   EXPECT_EQ(Run("affine", {"2xf32=1,2"}),
@@ -426,7 +426,7 @@ TEST_P(DynamicShapesTest, DisagreeingIndexConstantsAreRefused) {
 TEST_P(DynamicShapesTest, TilesThatDoNotCoverTheirExtentAreRefused) {
   fb::ModuleT module = DynamicModule();
   // Say affine_f32 reads x's extent in tiles of 2, m (3 in `affine`) of them.
-  module.executables[0]->exports[2]->covering_tiles = {
+  Executables(module)[0]->exports[2]->covering_tiles = {
       fb::CoveringTiles(2, 0, 2)};
   Init(module);
   EXPECT_EQ(Run("affine", {"6xf32=1,1,1,1,1,1"}), "6xf32=9 9 9 9 9 9");
@@ -522,7 +522,7 @@ TEST(DynamicShapesVerifyTest, RegistersAndDimensions) {
 TEST(DynamicShapesVerifyTest, Types) {
   // A dynamic slot binds only a binding that leaves that dimension dynamic.
   fb::ModuleT module = DynamicModule();
-  module.executables[0]->exports[0]->binding_types[2]->shape = {4};
+  Executables(module)[0]->exports[0]->binding_types[2]->shape = {4};
   EXPECT_EQ(LoadError(module),
             "function 'add' instruction 1: dispatch of 'add_f32' binding 2 is "
             "slot 2 of type ?xf32 but the export takes 4xf32");
@@ -541,7 +541,7 @@ TEST(DynamicShapesVerifyTest, Types) {
 
 TEST(DynamicShapesVerifyTest, WorkgroupTiles) {
   fb::ModuleT module = DynamicModule();
-  module.executables[0]->exports[1]->workgroup_tiles[0] =
+  Executables(module)[0]->exports[1]->workgroup_tiles[0] =
       fb::WorkgroupTile(3, 0, 1);
   EXPECT_EQ(LoadError(module),
             "executable 0 'ex' export 'double_rows_f32': workgroup tiles: row "
@@ -549,7 +549,7 @@ TEST(DynamicShapesVerifyTest, WorkgroupTiles) {
             "at least 1");
 
   module = DynamicModule();
-  module.executables[0]->exports[1]->workgroup_tiles[0] =
+  Executables(module)[0]->exports[1]->workgroup_tiles[0] =
       fb::WorkgroupTile(0, 0, 0);
   EXPECT_EQ(LoadError(module),
             "executable 0 'ex' export 'double_rows_f32': workgroup tiles: row "
@@ -557,13 +557,13 @@ TEST(DynamicShapesVerifyTest, WorkgroupTiles) {
             "at least 1");
 
   module = DynamicModule();
-  module.executables[0]->exports[0]->equal_constants = {0, 1, 2};
+  Executables(module)[0]->exports[0]->equal_constants = {0, 1, 2};
   EXPECT_EQ(LoadError(module),
             "executable 0 'ex' export 'add_f32': equal constants: 3 entries "
             "(pairs expected)");
 
   module = DynamicModule();
-  module.executables[0]->exports[0]->equal_constants = {0, 3};
+  Executables(module)[0]->exports[0]->equal_constants = {0, 3};
   EXPECT_EQ(LoadError(module),
             "executable 'ex' export 'add_f32': equal constants name constant "
             "3 but the library export takes 3 constants");
@@ -582,7 +582,7 @@ TEST(DynamicShapesVerifyTest, WorkgroupTiles) {
 
   // The library says how many index constants its code reads.
   module = DynamicModule();
-  module.executables[0]->exports[2]->index_constant_count = 1;
+  Executables(module)[0]->exports[2]->index_constant_count = 1;
   module.functions[3]->body[2].AsDispatchOp()->constants = {1};
   EXPECT_EQ(LoadError(module),
             "executable 'ex' export 'affine_f32': module declares 1 index "
@@ -590,20 +590,20 @@ TEST(DynamicShapesVerifyTest, WorkgroupTiles) {
 
   // Equal constants and workgroup tiles may name an index constant.
   module = DynamicModule();
-  module.executables[0]->exports[2]->equal_constants = {0, 4};
+  Executables(module)[0]->exports[2]->equal_constants = {0, 4};
   EXPECT_EQ(LoadError(module),
             "executable 'ex' export 'affine_f32': equal constants name "
             "constant 4 but the library export takes 4 constants");
 
   // Covering tiles name constants the library takes, in tiles of one or more.
   module = DynamicModule();
-  module.executables[0]->exports[2]->covering_tiles = {
+  Executables(module)[0]->exports[2]->covering_tiles = {
       fb::CoveringTiles(4, 0, 2)};
   EXPECT_EQ(LoadError(module),
             "executable 'ex' export 'affine_f32': covering tiles 0 name "
             "constants 4 and 0 but the library export takes 4 constants");
   module = DynamicModule();
-  module.executables[0]->exports[2]->covering_tiles = {
+  Executables(module)[0]->exports[2]->covering_tiles = {
       fb::CoveringTiles(2, 0, 0)};
   EXPECT_EQ(LoadError(module),
             "executable 0 'ex' export 'affine_f32': covering tiles 0: a tile "
@@ -611,7 +611,7 @@ TEST(DynamicShapesVerifyTest, WorkgroupTiles) {
 
   // The library's descriptor of double_rows_f32 leaves 4 extents open.
   module = DynamicModule();
-  module.executables[0]->exports[1]->workgroup_tiles[0] =
+  Executables(module)[0]->exports[1]->workgroup_tiles[0] =
       fb::WorkgroupTile(0, 4, 1);
   EXPECT_EQ(LoadError(module),
             "executable 'ex' export 'double_rows_f32': workgroup tile 0 "

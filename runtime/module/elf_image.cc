@@ -526,10 +526,12 @@ StatusOr<uint64_t> LibraryImageEnd(const uint8_t* data, size_t size) {
   return end;
 }
 
-Status CheckLibraryImages(const fb::Module& module) {
+Status CheckLibraryImages(const fb::Module& module,
+                          const std::vector<uint32_t>& loaded) {
   const uint32_t library_count =
       module.libraries() ? module.libraries()->size() : 0;
   for (uint32_t i = 0; i < library_count; ++i) {
+    if (std::binary_search(loaded.begin(), loaded.end(), i)) continue;
     const auto* data = module.libraries()->Get(i)->data();
     KILN_RETURN_IF_ERROR(CheckElfImage(data->data(), data->size()), "library ",
                          i);

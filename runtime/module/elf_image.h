@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "kiln/module_generated.h"
 #include "kiln/status.h"
@@ -35,8 +36,10 @@ Status CheckElfImage(const uint8_t* data, size_t size);
 StatusOr<uint64_t> LibraryImageEnd(const uint8_t* data, size_t size);
 
 /// Checks every library of the verified module as an ELF image without
-/// loading it (for modules loaded without their libraries).
-Status CheckLibraryImages(const fb::Module& module);
+/// loading it, except those in `loaded` (ascending), which
+/// LoadedLibrary::Load checked.
+Status CheckLibraryImages(const fb::Module& module,
+                          const std::vector<uint32_t>& loaded = {});
 
 }  // namespace kiln
 

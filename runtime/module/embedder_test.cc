@@ -30,7 +30,7 @@ using namespace kiln::testing;
 fb::ModuleT EmbedderSpec() {
   fb::ModuleT spec = NewModule("embedded");
   spec.libraries.push_back(Library(ReadBinaryFile(KILN_TEST_LIBRARY_1)));
-  spec.executables.push_back(
+  Executables(spec).push_back(
       Executable("ex", 0, {Export("add_f32", 0, 3, {4, 1, 1})}));
   spec.constants.push_back(ConstantData(Type(fb::ElementType::I1, {}), {0}));
   const fb::TensorTypeT v8 = Type(fb::ElementType::F32, {8});

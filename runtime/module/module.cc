@@ -92,7 +92,13 @@ StatusOr<std::shared_ptr<const Module>> Module::Create(
     std::unique_ptr<Impl> impl, const ModuleLoadOptions& options) {
   KILN_RETURN_IF_ERROR(
       VerifyModule(impl.get(), EffectiveMaxBufferBytes(options)));
+  KILN_RETURN_IF_ERROR(ChooseVariant(impl.get(), options));
+  // Every library is checked as an image, loaded or not (whether a module
+  // is valid does not depend on the machine that loads it), before any is
+  // loaded.
   if (options.load_libraries) {
+    KILN_RETURN_IF_ERROR(CheckLibraryImages(
+        *impl->root, impl->variants[impl->variant_index].libraries));
     KILN_RETURN_IF_ERROR(LoadLibraries(impl.get(), options));
   } else {
     KILN_RETURN_IF_ERROR(CheckLibraryImages(*impl->root));
@@ -225,6 +231,16 @@ StatusOr<size_t> Module::FindFunction(std::string_view name) const {
 
 bool Module::libraries_loaded() const { return impl_->libraries_loaded; }
 
+const std::vector<CodeVariantInfo>& Module::variants() const {
+  return impl_->variants;
+}
+
+uint32_t Module::variant_index() const { return impl_->variant_index; }
+
+std::string_view Module::variant_name() const {
+  return impl_->variants[impl_->variant_index].name;
+}
+
 //===----------------------------------------------------------------------===//
 // Executables and debug information
 //===----------------------------------------------------------------------===//
@@ -250,18 +266,15 @@ std::optional<uint32_t> Module::FindCaptureStage(std::string_view name) const {
 const SourceTable& Module::sources() const { return impl_->sources; }
 
 uint32_t Module::executable_count() const {
-  const auto* executables = impl_->root->executables();
-  return executables ? executables->size() : 0;
+  return SizeOf(impl_->variant->executables());
 }
 
 std::string_view Module::executable_name(uint32_t executable) const {
-  const auto* name = impl_->root->executables()->Get(executable)->name();
-  return name ? name->string_view() : std::string_view();
+  return StringOf(impl_->variant->executables()->Get(executable)->name());
 }
 
 uint32_t Module::export_count(uint32_t executable) const {
-  const auto* exports = impl_->root->executables()->Get(executable)->exports();
-  return exports ? exports->size() : 0;
+  return SizeOf(impl_->variant->executables()->Get(executable)->exports());
 }
 
 StatusOr<ExportView> Module::GetExport(uint32_t executable,
@@ -276,7 +289,7 @@ StatusOr<ExportView> Module::GetExport(uint32_t executable,
                            executable_name(executable), "' has ",
                            export_count(executable), " exports)");
   }
-  return ExportView(impl_->root, executable, export_index);
+  return ExportView(impl_->root, impl_->variant, executable, export_index);
 }
 
 const LibraryLineRow* FindLibraryLine(const std::vector<LibraryLineRow>& lines,
@@ -299,7 +312,7 @@ static const StatusOr<std::vector<LibraryLineRow>>& LibraryLines(
 }
 
 Status Module::UnpackCodeLines() const {
-  for (uint32_t i = 0; i < SizeOf(impl_->root->libraries()); ++i) {
+  for (const uint32_t i : impl_->variants[impl_->variant_index].libraries) {
     KILN_RETURN_IF_ERROR(LibraryLines(*impl_->root, *impl_, i).status());
   }
   return OkStatus();
@@ -310,8 +323,8 @@ std::optional<CodeLocation> Module::LocateCode(uintptr_t address) const {
   for (uint32_t i = 0; i < impl_->libraries.size(); ++i) {
     const uintptr_t base = impl_->libraries[i].base();
     if (address < base) continue;
-    const StatusOr<std::vector<LibraryLineRow>>& lines =
-        LibraryLines(root, *impl_, i);
+    const StatusOr<std::vector<LibraryLineRow>>& lines = LibraryLines(
+        root, *impl_, impl_->variants[impl_->variant_index].libraries[i]);
     if (!lines.ok()) continue;
     const LibraryLineRow* row = FindLibraryLine(*lines, address - base);
     if (!row) continue;
@@ -320,10 +333,8 @@ std::optional<CodeLocation> Module::LocateCode(uintptr_t address) const {
     if (row->export_ordinal >= exports.size()) continue;
     const auto [executable, export_index] = exports[row->export_ordinal];
     if (executable == Impl::kNoExport) continue;
-    CodeLocation location{ExportView(&root, executable, export_index),
-                          row->source,
-                          row->line,
-                          {}};
+    const ExportView view(&root, impl_->variant, executable, export_index);
+    CodeLocation location{view, row->source, row->line, {}};
     if (location.line == 0) return location;
     if (row->source & KILN_LIBRARY_LINE_INPUT_FILE) {
       location.source = kNoSource;
@@ -344,7 +355,7 @@ StatusOr<ExportView> Module::FindExport(std::string_view name) const {
   size_t match_count = 0;
   for (uint32_t e = 0; e < executable_count(); ++e) {
     for (uint32_t x = 0; x < export_count(e); ++x) {
-      ExportView view(impl_->root, e, x);
+      ExportView view(impl_->root, impl_->variant, e, x);
       if (view.name() != name) continue;
       if (!found) found = view;
       ++match_count;
@@ -365,7 +376,7 @@ StatusOr<ExportView> Module::FindExport(std::string_view name) const {
     for (uint32_t e = 0; e < executable_count(); ++e) {
       if (executable_name(e) != executable) continue;
       for (uint32_t x = 0; x < export_count(e); ++x) {
-        ExportView view(impl_->root, e, x);
+        ExportView view(impl_->root, impl_->variant, e, x);
         if (view.name() == export_name) return view;
       }
     }
@@ -378,7 +389,7 @@ StatusOr<ExportView> Module::FindExport(std::string_view name) const {
     for (uint32_t x = 0; x < export_count(e); ++x, ++total) {
       if (total >= kMaxListed) continue;
       available.append(available.empty() ? "" : ", ")
-          .append(ExportView(impl_->root, e, x).name());
+          .append(ExportView(impl_->root, impl_->variant, e, x).name());
     }
   }
   if (total == 0) {

@@ -102,14 +102,22 @@ struct Module::Impl {
   SourceRegistry::Entry published;
   std::vector<FunctionSignature> signatures;
   std::vector<FunctionPlan> functions;
-  // executables[executable][export]; empty unless libraries_loaded.
+  // The module's code variants described, and the one chosen at load
+  // (ChooseVariant): every read of the executables goes through `variant`.
+  std::vector<CodeVariantInfo> variants;
+  uint32_t variant_index = 0;
+  const fb::CodeVariant* variant = nullptr;
+  // The chosen variant's executables[executable][export]; empty unless
+  // libraries_loaded.
   std::vector<std::vector<ResolvedExport>> executables;
   bool libraries_loaded = false;
-  // Unloaded before the bytes above go away (see ~Impl).
+  // The chosen variant's libraries, in the order of
+  // variants[variant_index].libraries. Unloaded before the bytes above go
+  // away (see ~Impl).
   std::vector<LoadedLibrary> libraries;
-  // library_exports[library][ordinal]: the (executable, export) pair of the
-  // module's export at that library ordinal, or kNoExport; for mapping
-  // code addresses (Module::LocateCode).
+  // library_exports[i][ordinal]: the (executable, export) pair of the
+  // export at that ordinal of libraries[i], or kNoExport; for mapping code
+  // addresses (Module::LocateCode).
   static constexpr uint32_t kNoExport = 0xFFFFFFFF;
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> library_exports;
   // Each library's address -> line rows, unpacked on first use (set once
@@ -143,10 +151,16 @@ Status VerifyModule(Module::Impl* impl, uint64_t max_buffer_bytes);
 /// physical memory.
 uint64_t EffectiveMaxBufferBytes(const ModuleLoadOptions& options);
 
-/// Loads every library of the verified module, resolves every export and
-/// checks the module's exports and dispatches against each library's
-/// description of its code; fills impl->libraries and impl->executables and
-/// sets libraries_loaded. With ModuleLoadOptions::perf_visible_libraries
+/// Describes the verified module's code variants (impl->variants: their
+/// libraries, and whether this machine can run them) and chooses one by
+/// ModuleLoadOptions::variant (impl->variant, variant_index). With
+/// load_libraries the machine must be able to run the one chosen.
+Status ChooseVariant(Module::Impl* impl, const ModuleLoadOptions& options);
+
+/// Loads the libraries of the chosen variant, resolves its exports and
+/// checks them and the dispatches against each library's description of
+/// its code; fills impl->libraries and impl->executables and sets
+/// libraries_loaded. With ModuleLoadOptions::perf_visible_libraries
 /// (or KILN_PERF=1) the libraries are loaded from files perf can read.
 Status LoadLibraries(Module::Impl* impl, const ModuleLoadOptions& options);
 

@@ -60,7 +60,7 @@ const std::vector<uint8_t>& LibraryBytes(int variant) {
 fb::ModuleT GoodSpec() {
   fb::ModuleT spec = NewModule("good");
   spec.libraries.push_back(Library(LibraryBytes(1)));
-  spec.executables.push_back(Executable(
+  Executables(spec).push_back(Executable(
       "ex", 0,
       {Export("add_f32", 0, 3, {4, 1, 1}), Export("fail", 1, 1, {1, 1, 1}),
        Export("workgroup_ids", 2, 1, {4, 2, 3})}));
@@ -447,7 +447,7 @@ std::vector<void*> PinLoadedKilnLibraries() {
 fb::ModuleT SubtractingSpec() {
   fb::ModuleT spec = NewModule();
   spec.libraries.push_back(Library(LibraryBytes(2)));
-  spec.executables.push_back(
+  Executables(spec).push_back(
       Executable("ex", 0, {Export("sub_f32", 0, 3, {2, 1, 1})}));
   fb::TensorTypeT v4 = Type(F32, {4});
   spec.functions.push_back(
@@ -861,7 +861,7 @@ TEST(ModuleVerifyTest, ExecutableAndExportIndices) {
             "function 'main' instruction 1: export 3 out of range (executable "
             "'ex' has 3 exports)");
   spec = GoodSpec();
-  spec.executables[0]->library = 1;
+  Executables(spec)[0]->library = 1;
   EXPECT_EQ(LoadError(spec),
             "executable 0 'ex': library 1 out of range (1 libraries)");
 }
@@ -874,7 +874,7 @@ TEST(ModuleVerifyTest, BindingCounts) {
             "bindings (1 operands + 1 results) but the export has 3");
   // The module agrees with itself but not with the library.
   spec = GoodSpec();
-  spec.executables[0]->exports[1]->binding_count = 2;
+  Executables(spec)[0]->exports[1]->binding_count = 2;
   spec.functions[3]->body[0] = Dispatch(0, 1, {0}, {1});
   EXPECT_EQ(LoadError(spec),
             "executable 'ex' export 'fail': module declares 2 bindings but "
@@ -883,15 +883,15 @@ TEST(ModuleVerifyTest, BindingCounts) {
 
 TEST(ModuleVerifyTest, WorkgroupCounts) {
   fb::ModuleT spec = GoodSpec();
-  spec.executables[0]->exports[0]->workgroup_count = {4, 0, 1};
+  Executables(spec)[0]->exports[0]->workgroup_count = {4, 0, 1};
   EXPECT_EQ(LoadError(spec),
             "executable 0 'ex' export 'add_f32': workgroup count 4x0x1 has a "
             "zero entry");
-  spec.executables[0]->exports[0]->workgroup_count = {4, 1};
+  Executables(spec)[0]->exports[0]->workgroup_count = {4, 1};
   EXPECT_EQ(LoadError(spec),
             "executable 0 'ex' export 'add_f32': workgroup count has 2 "
             "entries (expected 3)");
-  spec.executables[0]->exports[0]->workgroup_count = {65536, 65536, 2};
+  Executables(spec)[0]->exports[0]->workgroup_count = {65536, 65536, 2};
   EXPECT_EQ(LoadError(spec),
             "executable 0 'ex' export 'add_f32': workgroup count "
             "65536x65536x2 exceeds the limit of 4294967296 workgroups");
@@ -933,8 +933,11 @@ TEST(ModuleVerifyTest, ConstantAlignment) {
           fbb, fb::CreateTensorTypeDirect(fbb, fb::ElementType::I8, &pad_shape),
           fbb.CreateVector(std::vector<uint8_t>{0})));
     }
-    fbb.Finish(fb::CreateModule(fbb, KILN_MODULE_VERSION, 0, 0, 0, 0,
-                                fbb.CreateVector(constants)),
+    const auto constants_vector = fbb.CreateVector(constants);
+    const auto variants =
+        fbb.CreateVector({fb::CreateCodeVariantDirect(fbb, "cpu")});
+    fbb.Finish(fb::CreateModule(fbb, KILN_MODULE_VERSION, 0, 0, 0,
+                                constants_vector, 0, 0, 0, 0, 0, 0, variants),
                fb::ModuleIdentifier());
     const std::vector<uint8_t> bytes(fbb.GetBufferPointer(),
                                      fbb.GetBufferPointer() + fbb.GetSize());
@@ -1111,9 +1114,9 @@ TEST(ModuleVerifyTest, LibraryHash) {
 TEST(ModuleVerifyTest, DispatchSlotsMatchBindingTypes) {
   fb::ModuleT spec = GoodSpec();
   const fb::TensorTypeT v8 = Type(F32, {8});
-  spec.executables[0]->exports[0]->binding_types = Owned({v8, v8, v8});
+  Executables(spec)[0]->exports[0]->binding_types = Owned({v8, v8, v8});
   EXPECT_TRUE(LoadSpec(spec).ok());
-  spec.executables[0]->exports[0]->binding_types =
+  Executables(spec)[0]->exports[0]->binding_types =
       Owned({v8, v8, Type(F32, {4})});
   EXPECT_EQ(LoadError(spec),
             "function 'main' instruction 1: dispatch of 'add_f32' binding 2 "
@@ -1140,8 +1143,11 @@ TEST(ModuleVerifyTest, WorkIsBoundedByTheModuleSize) {
       fbb.CreateVector(body_types), fbb.CreateVector(body));
   std::vector<flatbuffers::Offset<fb::Function>> functions;
   functions.push_back(function);
-  auto module = fb::CreateModule(fbb, KILN_MODULE_VERSION, 0,
-                                 fbb.CreateVector(functions));
+  const auto function_vector = fbb.CreateVector(functions);
+  const auto variants =
+      fbb.CreateVector({fb::CreateCodeVariantDirect(fbb, "cpu")});
+  auto module = fb::CreateModule(fbb, KILN_MODULE_VERSION, 0, function_vector,
+                                 0, 0, 0, 0, 0, 0, 0, 0, variants);
   fbb.Finish(module, KILN_MODULE_IDENTIFIER);
   StatusOr<std::shared_ptr<const Module>> loaded = Module::LoadFromMemory(
       fbb.GetBufferPointer(), fbb.GetSize(), Module::MemoryMode::kCopy);
@@ -1446,12 +1452,12 @@ TEST(ModuleVerifyTest, FunctionNames) {
 
 TEST(ModuleVerifyTest, Libraries) {
   fb::ModuleT spec = GoodSpec();
-  spec.executables[0]->exports[0]->name = "add";
+  Executables(spec)[0]->exports[0]->name = "add";
   EXPECT_EQ(LoadError(spec),
             "executable 'ex' export 'add': library 0 export 0 is named "
             "'add_f32'");
   spec = GoodSpec();
-  spec.executables[0]->exports[0]->library_ordinal = 9;
+  Executables(spec)[0]->exports[0]->library_ordinal = 9;
   EXPECT_EQ(LoadError(spec),
             "executable 'ex' export 'add_f32': library ordinal 9 out of range "
             "(library 0 has 8 exports)");
@@ -1489,7 +1495,7 @@ fb::ModuleT CopyRowsSpec() {
   const fb::TensorTypeT m24 = Type(F32, {2, 4});
   fb::ExportT copy = Export("copy_rows_2x4_f32", 5, 2, {2, 1, 1});
   copy.binding_types = Owned({m24, m24});
-  spec.executables.push_back(Executable("ex", 0, {copy}));
+  Executables(spec).push_back(Executable("ex", 0, {copy}));
   spec.functions.push_back(Function("copy", {m24, m24}, {0}, {m24},
                                     {Dispatch(0, 0, {0}, {1}), Return({1})}));
   return spec;
@@ -1513,7 +1519,7 @@ TEST(LibraryDescriptionTest, WorkgroupCountMustBeTheBuiltOne) {
        {std::vector<uint32_t>{3, 1, 1}, std::vector<uint32_t>{1, 1, 1},
         std::vector<uint32_t>{2, 2, 1}, std::vector<uint32_t>{2, 1, 1 << 20}}) {
     fb::ModuleT spec = CopyRowsSpec();
-    spec.executables[0]->exports[0]->workgroup_count = count;
+    Executables(spec)[0]->exports[0]->workgroup_count = count;
     EXPECT_EQ(LoadError(spec),
               StrCat("executable 'ex' export 'copy_rows_2x4_f32': module "
                      "declares workgroup count ",
@@ -1528,7 +1534,7 @@ TEST(LibraryDescriptionTest, WorkgroupCountMustBeTheBuiltOne) {
 TEST(LibraryDescriptionTest, BindingTypesMustBeTheBuiltOnes) {
   fb::ModuleT spec = CopyRowsSpec();
   const fb::TensorTypeT m14 = Type(F32, {1, 4});
-  spec.executables[0]->exports[0]->binding_types = Owned({m14, m14});
+  Executables(spec)[0]->exports[0]->binding_types = Owned({m14, m14});
   spec.functions[0]->slot_types = Owned({m14, m14});
   spec.functions[0]->result_types = Owned({m14});
   EXPECT_EQ(LoadError(spec),
@@ -1536,14 +1542,14 @@ TEST(LibraryDescriptionTest, BindingTypesMustBeTheBuiltOnes) {
             "binding 0 as 1x4xf32 but the library export takes 2x4xf32 "
             "(read)");
   // Without binding types in the export, the dispatch's slots are checked.
-  spec.executables[0]->exports[0]->binding_types.clear();
+  Executables(spec)[0]->exports[0]->binding_types.clear();
   EXPECT_EQ(LoadError(spec),
             "function 'copy' instruction 0: dispatch of 'copy_rows_2x4_f32' "
             "binds operand slot 0 of type 1x4xf32 at binding 0 but the "
             "library export takes 2x4xf32 (read)");
   spec = CopyRowsSpec();
   const fb::TensorTypeT i24 = Type(I32, {2, 4});
-  spec.executables[0]->exports[0]->binding_types = Owned({i24, i24});
+  Executables(spec)[0]->exports[0]->binding_types = Owned({i24, i24});
   spec.functions[0]->slot_types = Owned({i24, i24});
   spec.functions[0]->result_types = Owned({i24});
   EXPECT_EQ(LoadError(spec),
@@ -1577,12 +1583,12 @@ TEST(LibraryDescriptionTest, AnyExtentAndCountIsForCodeThatBoundsItself) {
   // add_f32 takes any length and grid: GoodSpec runs it over 4x1x1 and 8
   // elements, kiln-run's tests over 2x1x1.
   fb::ModuleT spec = GoodSpec();
-  spec.executables[0]->exports[0]->workgroup_count = {7, 1, 1};
+  Executables(spec)[0]->exports[0]->workgroup_count = {7, 1, 1};
   EXPECT_TRUE(LoadSpec(spec).ok());
   // Its element type and rank are fixed all the same.
   spec = GoodSpec();
   const fb::TensorTypeT m24 = Type(F32, {2, 4});
-  spec.executables[0]->exports[0]->binding_types = Owned({m24, m24, m24});
+  Executables(spec)[0]->exports[0]->binding_types = Owned({m24, m24, m24});
   spec.functions.clear();
   spec.functions.push_back(
       Function("add", {m24, m24, m24}, {0, 1}, {m24},
@@ -1636,7 +1642,7 @@ TEST(LibraryImageTest, ConstructorsAreRefusedBeforeTheyRun) {
   // constructor never runs, loaded or not.
   fb::ModuleT spec = GoodSpec();
   spec.libraries[0]->data = LibraryBytes(4);
-  spec.executables[0]->exports = Owned({Export("sub_f32", 0, 3, {2, 1, 1})});
+  Executables(spec)[0]->exports = Owned({Export("sub_f32", 0, 3, {2, 1, 1})});
   spec.functions.clear();
   const std::string error = LoadError(spec);
   EXPECT_NE(error.find("library 0: library has initializers or finalizers"),
@@ -2031,14 +2037,13 @@ void ExerciseModule(const std::shared_ptr<const Module>& module,
                     ThreadPool* pool) {
   // Optional fields may have vanished: a null vector reads as empty.
   const fb::Module& root = module->flatbuffer();
-  if (root.executables()) {
-    for (const auto* executable : *root.executables()) {
-      if (!executable->exports()) continue;
-      for (const auto* ex : *executable->exports()) {
-        uint64_t total = 1;
-        for (uint32_t count : *ex->workgroup_count()) total *= count;
-        if (total > 4096) return;
+  for (uint32_t e = 0; e < module->executable_count(); ++e) {
+    for (uint32_t x = 0; x < module->export_count(e); ++x) {
+      uint64_t total = 1;
+      for (uint32_t count : module->GetExport(e, x)->workgroup_count()) {
+        total *= count;
       }
+      if (total > 4096) return;
     }
   }
   if (root.functions()) {

@@ -257,12 +257,28 @@ inline std::unique_ptr<fb::ConstantT> ConstantData(fb::TensorTypeT type,
   return constant;
 }
 
-/// An empty module of the current version.
+/// A code variant named `name` without executables.
+inline std::unique_ptr<fb::CodeVariantT> Variant(std::string name) {
+  auto variant = std::make_unique<fb::CodeVariantT>();
+  variant->name = std::move(name);
+  return variant;
+}
+
+/// An empty module of the current version, compiled for one CPU: one code
+/// variant, "cpu".
 inline fb::ModuleT NewModule(std::string name = "test") {
   fb::ModuleT module;
   module.version = KILN_MODULE_VERSION;
   module.name = std::move(name);
+  module.variants.push_back(Variant("cpu"));
   return module;
+}
+
+/// The executables of `module`'s first code variant (its only one when
+/// compiled for one CPU).
+inline std::vector<std::unique_ptr<fb::ExecutableT>>& Executables(
+    fb::ModuleT& module) {
+  return module.variants[0]->executables;
 }
 
 /// Lines of `text` as the compiler counts them ('\n'-terminated, plus a
@@ -590,7 +606,7 @@ inline fb::ModuleT DebugModuleSpec(const std::string& library_path) {
   fail.location = Location("model.mlir", 3, 1);
   fail.stage_locations = Owned({StageLocation(0, kStage0File, 30)});
   fb::ExportT ids = Export("workgroup_ids", 2, 1, {4, 2, 3});
-  spec.executables.push_back(Executable("ex", 0, {add, fail, ids}));
+  Executables(spec).push_back(Executable("ex", 0, {add, fail, ids}));
   spec.functions.push_back(
       Function("main", {v8, v8, v8}, {0, 1}, {v8},
                {Dispatch(0, 0, {0, 1}, {2}), Return({2})}));

@@ -1,14 +1,16 @@
 //===- resolve_exports.cc - A module's exports matched to its libraries ---===//
 //
-// Loads every library of a verified module (loaded_library.h) once the host
-// is found to have the CPU features it may use, and matches the module
+// Chooses the code variant a verified module runs (the first whose
+// libraries' CPU features the host has, or the one it is told to), loads
+// that variant's libraries (loaded_library.h), and matches the module
 // against each library's description of its code: every Export of the
-// module, and every dispatch of it, must match what the code was built for
+// variant, and every dispatch of it, must match what the code was built for
 // (workgroup count, binding types, which bindings it writes) before
 // anything runs.
 //
 //===----------------------------------------------------------------------===//
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <string>
@@ -268,22 +270,116 @@ Status CheckDispatches(const Module::Impl& impl) {
 
 }  // namespace
 
+namespace {
+
+// Whether this machine has every feature library `index` may use; the
+// error says which it lacks ("library N: compiled for CPU ...").
+Status CheckLibraryCpu(const fb::Module& module, uint32_t index) {
+  const fb::Library* library = module.libraries()->Get(index);
+  std::vector<std::string_view> features;
+  for (uint32_t f = 0; f < SizeOf(library->cpu_features()); ++f) {
+    features.push_back(StringOf(library->cpu_features()->Get(f)));
+  }
+  KILN_RETURN_IF_ERROR(
+      CheckCpuFeatures(StringOf(library->cpu()), features, HostHasCpuFeature),
+      "library ", index);
+  return OkStatus();
+}
+
+// Variant `index` described: its libraries, their CPU and features, and
+// whether this machine has them (the first library it lacks some for).
+CodeVariantInfo DescribeVariant(const fb::Module& module, uint32_t index) {
+  const fb::CodeVariant* variant = module.variants()->Get(index);
+  CodeVariantInfo info;
+  info.name = StringOf(variant->name());
+  for (uint32_t e = 0; e < SizeOf(variant->executables()); ++e) {
+    info.libraries.push_back(variant->executables()->Get(e)->library());
+  }
+  std::sort(info.libraries.begin(), info.libraries.end());
+  info.libraries.erase(
+      std::unique(info.libraries.begin(), info.libraries.end()),
+      info.libraries.end());
+  for (const uint32_t i : info.libraries) {
+    const fb::Library* library = module.libraries()->Get(i);
+    if (info.cpu.empty()) info.cpu = StringOf(library->cpu());
+    for (uint32_t f = 0; f < SizeOf(library->cpu_features()); ++f) {
+      const std::string_view feature =
+          StringOf(library->cpu_features()->Get(f));
+      if (std::find(info.cpu_features.begin(), info.cpu_features.end(),
+                    feature) == info.cpu_features.end()) {
+        info.cpu_features.push_back(feature);
+      }
+    }
+    if (info.supported()) {
+      const Status status = CheckLibraryCpu(module, i);
+      if (!status.ok()) info.unsupported = status.message();
+    }
+  }
+  return info;
+}
+
+}  // namespace
+
+Status ChooseVariant(Module::Impl* impl, const ModuleLoadOptions& options) {
+  const fb::Module& module = *impl->root;
+  const uint32_t count = SizeOf(module.variants());
+  impl->variants.clear();
+  for (uint32_t v = 0; v < count; ++v) {
+    impl->variants.push_back(DescribeVariant(module, v));
+  }
+  std::optional<uint32_t> chosen;
+  if (!options.variant.empty()) {
+    std::string names;
+    for (uint32_t v = 0; v < count; ++v) {
+      if (impl->variants[v].name == options.variant) chosen = v;
+      names.append(v ? ", " : "").append(impl->variants[v].name);
+    }
+    if (!chosen) {
+      return NotFoundError("no code variant '", options.variant,
+                           "' (available: ", names, ")");
+    }
+    const CodeVariantInfo& info = impl->variants[*chosen];
+    if (options.load_libraries && !info.supported()) {
+      return UnimplementedError("code variant '", info.name,
+                                "': ", info.unsupported);
+    }
+  } else {
+    for (uint32_t v = 0; v < count && !chosen; ++v) {
+      if (impl->variants[v].supported()) chosen = v;
+    }
+    if (!chosen && options.load_libraries) {
+      // One variant: its own error, as for a module of one CPU.
+      if (count == 1) return UnimplementedError(impl->variants[0].unsupported);
+      std::string each;
+      for (const CodeVariantInfo& info : impl->variants) {
+        each.append(each.empty() ? "" : "; ")
+            .append(
+                StrCat("code variant '", info.name, "': ", info.unsupported));
+      }
+      return UnimplementedError(
+          "no code variant of the module runs on this machine: ", each);
+    }
+    // Inspection: what cannot run may still be looked at.
+    if (!chosen) chosen = 0;
+  }
+  impl->variant_index = *chosen;
+  impl->variant = module.variants()->Get(*chosen);
+  return OkStatus();
+}
+
 Status LoadLibraries(Module::Impl* impl, const ModuleLoadOptions& options) {
   KILN_ASSIGN_OR_RETURN(const std::string perf_directory,
                         PerfLibraryDirectory(options));
   const fb::Module& module = *impl->root;
-  const uint32_t library_count =
-      module.libraries() ? module.libraries()->size() : 0;
-  impl->libraries.reserve(library_count);
-  for (uint32_t i = 0; i < library_count; ++i) {
+  // This machine has their features (ChooseVariant).
+  const std::vector<uint32_t>& libraries =
+      impl->variants[impl->variant_index].libraries;
+  impl->libraries.reserve(libraries.size());
+  // Where each of the module's libraries is in impl->libraries.
+  std::vector<uint32_t> loaded_index(SizeOf(module.libraries()),
+                                     Module::Impl::kNoExport);
+  for (const uint32_t i : libraries) {
     const fb::Library* library = module.libraries()->Get(i);
-    std::vector<std::string_view> features;
-    for (uint32_t f = 0; f < SizeOf(library->cpu_features()); ++f) {
-      features.push_back(StringOf(library->cpu_features()->Get(f)));
-    }
-    KILN_RETURN_IF_ERROR(
-        CheckCpuFeatures(StringOf(library->cpu()), features, HostHasCpuFeature),
-        "library ", i);
     const std::string debug_name =
         StrCat("kiln:", module.name() ? module.name()->string_view() : "",
                ":library", i);
@@ -293,23 +389,25 @@ Status LoadLibraries(Module::Impl* impl, const ModuleLoadOptions& options) {
     if (!loaded.ok()) {
       return std::move(loaded).status().Prepend(StrCat("library ", i));
     }
+    loaded_index[i] = static_cast<uint32_t>(impl->libraries.size());
     impl->libraries.push_back(std::move(loaded).value());
   }
 
   // Resolve every export against its library's description of itself.
-  const uint32_t executable_count =
-      module.executables() ? module.executables()->size() : 0;
+  const auto* executables = impl->variant->executables();
+  const uint32_t executable_count = SizeOf(executables);
   impl->executables.resize(executable_count);
-  impl->library_exports.resize(library_count);
-  for (uint32_t i = 0; i < library_count; ++i) {
+  impl->library_exports.resize(impl->libraries.size());
+  for (uint32_t i = 0; i < impl->libraries.size(); ++i) {
     impl->library_exports[i].assign(
         impl->libraries[i].library().exports.count,
         {Module::Impl::kNoExport, Module::Impl::kNoExport});
   }
   for (uint32_t i = 0; i < executable_count; ++i) {
-    const fb::Executable* executable = module.executables()->Get(i);
+    const fb::Executable* executable = executables->Get(i);
+    const uint32_t loaded = loaded_index[executable->library()];
     const kiln_export_table_v1_t& table =
-        impl->libraries[executable->library()].library().exports;
+        impl->libraries[loaded].library().exports;
     const uint32_t export_count = SizeOf(executable->exports());
     std::vector<ResolvedExport>& resolved = impl->executables[i];
     resolved.resize(export_count);
@@ -320,8 +418,7 @@ Status LoadLibraries(Module::Impl* impl, const ModuleLoadOptions& options) {
           "executable '", StringOf(executable->name()), "' export '",
           StringOf(ex->name()), "'");
       // In range: ResolveExport checked the ordinal.
-      impl->library_exports[executable->library()][ex->library_ordinal()] = {i,
-                                                                             e};
+      impl->library_exports[loaded][ex->library_ordinal()] = {i, e};
     }
   }
   KILN_RETURN_IF_ERROR(CheckDispatches(*impl));

@@ -119,8 +119,8 @@ TEST(SourceTableTest, FindHitsAndMisses) {
                      {"\x80"
                       "high",
                       "3"}});
-  spec.executables[0]->exports[0]->stage_locations.clear();
-  spec.executables[0]->exports[1]->stage_locations.clear();
+  Executables(spec)[0]->exports[0]->stage_locations.clear();
+  Executables(spec)[0]->exports[1]->stage_locations.clear();
   module = MustLoad(spec);
   ASSERT_TRUE(module);
   EXPECT_EQ(module->sources().FindIndex("\x80"
@@ -593,44 +593,44 @@ TEST(SourceVerifyTest, LineOrigins) {
 TEST(DebugInfoVerifyTest, StageLocations) {
   const std::string prefix = "executable 0 'ex' export 'add_f32': ";
   fb::ModuleT spec = DebugSpec();
-  spec.executables[0]->exports[0]->stage_locations[2]->stage = 3;
+  Executables(spec)[0]->exports[0]->stage_locations[2]->stage = 3;
   EXPECT_EQ(LoadError(spec),
             prefix +
                 "stage location 2: stage 3 out of range (3 capture "
                 "stages)");
   spec = DebugSpec();
-  std::swap(spec.executables[0]->exports[0]->stage_locations[0],
-            spec.executables[0]->exports[0]->stage_locations[1]);
+  std::swap(Executables(spec)[0]->exports[0]->stage_locations[0],
+            Executables(spec)[0]->exports[0]->stage_locations[1]);
   EXPECT_EQ(LoadError(spec),
             prefix +
                 "stage location 1: stage 0 after stage 1 (stage "
                 "locations must be strictly increasing by stage)");
   spec = DebugSpec();
-  spec.executables[0]->exports[0]->stage_locations[1]->stage = 0;
+  Executables(spec)[0]->exports[0]->stage_locations[1]->stage = 0;
   EXPECT_EQ(LoadError(spec),
             prefix +
                 "stage location 1: stage 0 after stage 0 (stage "
                 "locations must be strictly increasing by stage)");
   spec = DebugSpec();
-  spec.executables[0]->exports[0]->stage_locations[1]->source = 5;
+  Executables(spec)[0]->exports[0]->stage_locations[1]->source = 5;
   EXPECT_EQ(LoadError(spec),
             prefix +
                 "stage location 1: source 5 out of range (5 source "
                 "files)");
   spec = DebugSpec();
-  spec.executables[0]->exports[0]->stage_locations[0]->line = 0;
+  Executables(spec)[0]->exports[0]->stage_locations[0]->line = 0;
   EXPECT_EQ(LoadError(spec),
             prefix + "stage location 0: line 0 (lines are 1-based)");
   // Lines past the end of the text they point into.
   spec = DebugSpec();
-  spec.executables[0]->exports[0]->stage_locations[2]->line = 301;
+  Executables(spec)[0]->exports[0]->stage_locations[2]->line = 301;
   EXPECT_EQ(LoadError(spec),
             prefix +
                 "stage location 2: line 301 of "
                 "'dbg_ex_cpu.2.translated.mlir' is past the end of its text "
                 "(300 lines)");
   spec = DebugSpec();
-  spec.executables[0]->exports[0]->stage_locations[0]->line = UINT32_MAX;
+  Executables(spec)[0]->exports[0]->stage_locations[0]->line = UINT32_MAX;
   EXPECT_EQ(LoadError(spec),
             prefix +
                 "stage location 0: line 4294967295 of "
@@ -823,32 +823,32 @@ TEST(DebugInfoVerifyTest, PackedLibraryLines) {
 TEST(DebugInfoVerifyTest, BindingTypesLocationsAndProvenance) {
   const std::string prefix = "executable 0 'ex' export 'add_f32': ";
   fb::ModuleT spec = DebugSpec();
-  spec.executables[0]->exports[0]->binding_types.pop_back();
+  Executables(spec)[0]->exports[0]->binding_types.pop_back();
   EXPECT_EQ(LoadError(spec), prefix + "has 2 binding types for 3 bindings");
   spec = DebugSpec();
-  spec.executables[0]->exports[0]->binding_types[1]->element_type =
+  Executables(spec)[0]->exports[0]->binding_types[1]->element_type =
       static_cast<fb::ElementType>(42);
   EXPECT_EQ(LoadError(spec),
             prefix + "binding type 1: invalid element type 42");
   spec = DebugSpec();
-  spec.executables[0]->exports[0]->binding_types[2]->shape = {-2};
+  Executables(spec)[0]->exports[0]->binding_types[2]->shape = {-2};
   EXPECT_EQ(LoadError(spec),
             prefix + "binding type 2: dimension 0 is negative (-2)");
   spec = DebugSpec();
-  spec.executables[0]->exports[0]->location->file.clear();
+  Executables(spec)[0]->exports[0]->location->file.clear();
   EXPECT_EQ(LoadError(spec), prefix + "location: missing file");
   spec = DebugSpec();
-  spec.executables[0]->exports[0]->provenance[1]->name.clear();
+  Executables(spec)[0]->exports[0]->provenance[1]->name.clear();
   EXPECT_EQ(LoadError(spec), prefix + "provenance 1: missing op name");
   spec = DebugSpec();
-  spec.executables[0]->exports[0]->provenance[0]->location->file.clear();
+  Executables(spec)[0]->exports[0]->provenance[0]->location->file.clear();
   EXPECT_EQ(LoadError(spec), prefix + "provenance 0 location: missing file");
   // An op's text ends after the line it starts on.
   spec = DebugSpec();
-  spec.executables[0]->exports[0]->provenance[0]->last_line = 2;
+  Executables(spec)[0]->exports[0]->provenance[0]->last_line = 2;
   EXPECT_EQ(LoadError(spec),
             prefix + "provenance 0: last line 2 is not past line 2");
-  spec.executables[0]->exports[0]->provenance[0]->last_line = 3;
+  Executables(spec)[0]->exports[0]->provenance[0]->last_line = 3;
   EXPECT_TRUE(LoadSpec(spec, {.load_libraries = false}).ok());
 }
 
@@ -858,7 +858,7 @@ TEST(DebugInfoVerifyTest, ModulesWithoutDebugInfoStayValid) {
   spec.capture_stages.clear();
   spec.source_files.clear();
   spec.source_contents.clear();
-  for (std::unique_ptr<fb::ExportT>& ex : spec.executables[0]->exports) {
+  for (std::unique_ptr<fb::ExportT>& ex : Executables(spec)[0]->exports) {
     ex->binding_types.clear();
     ex->location.reset();
     ex->provenance.clear();
@@ -883,7 +883,7 @@ TEST(DebugInfoVerifyTest, ModulesWithoutDebugInfoStayValid) {
   EXPECT_FALSE(ex->TraceLocation(0).known());
   // Level 1: a location but nothing else.
   spec.debug_level = 1;
-  spec.executables[0]->exports[0]->location = Location("in.mlir", 3, 0);
+  Executables(spec)[0]->exports[0]->location = Location("in.mlir", 3, 0);
   module = MustLoad(spec);
   ASSERT_TRUE(module);
   ex = module->GetExport(0, 0);
@@ -947,8 +947,8 @@ TEST(ExportViewTest, Accessors) {
 TEST(ExportViewTest, FindAndGetErrors) {
   fb::ModuleT spec = DebugSpec();
   // A second executable with an export of the same name.
-  spec.executables.push_back(
-      Executable("ex2", 0, {*spec.executables[0]->exports[1]}));
+  Executables(spec).push_back(
+      Executable("ex2", 0, {*Executables(spec)[0]->exports[1]}));
   std::shared_ptr<const Module> module = MustLoad(spec);
   ASSERT_TRUE(module);
   StatusOr<ExportView> ex = module->FindExport("workgroup_ids");

@@ -9,14 +9,15 @@
 // as it runs.) Each failure names what failed.
 //
 // This file is the entry point and checks the module's own tables
-// (libraries, executables and exports, constants, function names); the
-// debug information and source table are verify_debug_info.cc's, each host
-// function verify_function.cc's.
+// (libraries, code variants with their executables and exports, constants,
+// function names); the debug information and source table are
+// verify_debug_info.cc's, each host function verify_function.cc's.
 //
 //===----------------------------------------------------------------------===//
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -140,46 +141,195 @@ Status VerifyLibraries(const fb::Module& module) {
   return OkStatus();
 }
 
+// How messages name the parts of variant `v`: "code variant 'NAME' " in a
+// module of several variants, nothing in a module of one CPU.
+std::string VariantContext(const fb::Module& module, uint32_t v) {
+  if (SizeOf(module.variants()) < 2) return "";
+  return StrCat("code variant '", StringOf(module.variants()->Get(v)->name()),
+                "' ");
+}
+
+// At least one variant, each with a name of its own.
+Status VerifyVariantNames(const fb::Module& module) {
+  const uint32_t count = SizeOf(module.variants());
+  if (count == 0) {
+    return InvalidArgumentError(
+        "the module has no code variants (it needs at least one)");
+  }
+  std::unordered_set<std::string_view> names;
+  for (uint32_t v = 0; v < count; ++v) {
+    const std::string_view name = StringOf(module.variants()->Get(v)->name());
+    if (name.empty()) {
+      return InvalidArgumentError("code variant ", v, ": missing name");
+    }
+    if (!names.insert(name).second) {
+      return InvalidArgumentError("code variant '", name, "' is defined twice");
+    }
+  }
+  return OkStatus();
+}
+
+// Every executable and export of every variant, whether or not it is the one
+// that runs.
 Status VerifyExecutables(const fb::Module& module, WorkBudget* budget) {
   const uint32_t library_count = SizeOf(module.libraries());
-  for (uint32_t i = 0; i < SizeOf(module.executables()); ++i) {
-    const fb::Executable* executable = module.executables()->Get(i);
-    const std::string context =
-        StrCat("executable ", i, " '", StringOf(executable->name()), "'");
-    if (executable->library() >= library_count) {
-      return OutOfRangeError(context, ": library ", executable->library(),
-                             " out of range (", library_count, " libraries)");
+  for (uint32_t v = 0; v < SizeOf(module.variants()); ++v) {
+    const auto* executables = module.variants()->Get(v)->executables();
+    for (uint32_t i = 0; i < SizeOf(executables); ++i) {
+      const fb::Executable* executable = executables->Get(i);
+      const std::string context =
+          StrCat(VariantContext(module, v), "executable ", i, " '",
+                 StringOf(executable->name()), "'");
+      if (executable->library() >= library_count) {
+        return OutOfRangeError(context, ": library ", executable->library(),
+                               " out of range (", library_count, " libraries)");
+      }
+      for (uint32_t e = 0; e < SizeOf(executable->exports()); ++e) {
+        const fb::Export* ex = executable->exports()->Get(e);
+        if (StringOf(ex->name()).empty()) {
+          return InvalidArgumentError(context, " export ", e, ": missing name");
+        }
+        const auto* count = ex->workgroup_count();
+        if (SizeOf(count) != 3) {
+          return InvalidArgumentError(context, " export '",
+                                      StringOf(ex->name()),
+                                      "': workgroup count has ", SizeOf(count),
+                                      " entries (expected 3)");
+        }
+        uint64_t total = 1;
+        for (uint32_t d = 0; d < 3; ++d) {
+          if (count->Get(d) < 1) {
+            return InvalidArgumentError(
+                context, " export '", StringOf(ex->name()),
+                "': workgroup count ", count->Get(0), "x", count->Get(1), "x",
+                count->Get(2), " has a zero entry");
+          }
+          total *= count->Get(d);  // total <= 2^32 before: cannot overflow
+          if (total > kMaxWorkgroupsPerDispatch) {
+            return InvalidArgumentError(
+                context, " export '", StringOf(ex->name()),
+                "': workgroup count ", count->Get(0), "x", count->Get(1), "x",
+                count->Get(2), " exceeds the limit of ",
+                kMaxWorkgroupsPerDispatch, " workgroups");
+          }
+        }
+        KILN_RETURN_IF_ERROR(VerifyExportDebugInfo(module, *ex, budget),
+                             context, " export '", StringOf(ex->name()), "'");
+      }
     }
-    for (uint32_t e = 0; e < SizeOf(executable->exports()); ++e) {
-      const fb::Export* ex = executable->exports()->Get(e);
-      if (StringOf(ex->name()).empty()) {
-        return InvalidArgumentError(context, " export ", e, ": missing name");
+  }
+  return OkStatus();
+}
+
+// "8xf32": a verified binding type.
+std::string TypeString(const fb::TensorType& type) {
+  return FormatTensorType(
+      static_cast<ElementType>(type.element_type()),
+      type.shape() ? Shape(type.shape()->begin(), type.shape()->end())
+                   : Shape());
+}
+
+// What host functions see of export `e` of an executable (`executable`
+// names it) is what they see of `first` (the first variant's): name,
+// bindings and their types, index constants.
+Status CompareExports(const fb::Export& ex, const fb::Export& first,
+                      const std::string& executable, uint32_t e,
+                      const std::string& there) {
+  const std::string_view name = StringOf(ex.name());
+  if (name != StringOf(first.name())) {
+    return InvalidArgumentError(executable, " export ", e, ": named '", name,
+                                "' but '", StringOf(first.name()), "'", there);
+  }
+  const std::string here = StrCat(executable, " export '", name, "': ");
+  if (ex.binding_count() != first.binding_count()) {
+    return InvalidArgumentError(here, ex.binding_count(), " bindings but ",
+                                first.binding_count(), there);
+  }
+  const uint32_t types = SizeOf(ex.binding_types());
+  if (types != SizeOf(first.binding_types())) {
+    return InvalidArgumentError(here, types, " binding types but ",
+                                SizeOf(first.binding_types()), there);
+  }
+  for (uint32_t i = 0; i < types; ++i) {
+    const fb::TensorType& type = *ex.binding_types()->Get(i);
+    const fb::TensorType& other = *first.binding_types()->Get(i);
+    const bool equal = type.element_type() == other.element_type() &&
+                       SizeOf(type.shape()) == SizeOf(other.shape()) &&
+                       (SizeOf(type.shape()) == 0 ||
+                        std::equal(type.shape()->begin(), type.shape()->end(),
+                                   other.shape()->begin()));
+    if (!equal) {
+      return InvalidArgumentError(here, "binding ", i, " is ", TypeString(type),
+                                  " but ", TypeString(other), there);
+    }
+  }
+  if (ex.index_constant_count() != first.index_constant_count()) {
+    return InvalidArgumentError(here, ex.index_constant_count(),
+                                " index constants but ",
+                                first.index_constant_count(), there);
+  }
+  return OkStatus();
+}
+
+// Every variant has the first's executables and exports, as host functions
+// see them (the interface VerifyFunction checks dispatches against), and
+// each library belongs to exactly one variant.
+Status VerifyVariantInterfaces(const fb::Module& module) {
+  const fb::CodeVariant& first = *module.variants()->Get(0);
+  const uint32_t executable_count = SizeOf(first.executables());
+  const std::string there =
+      StrCat(" in code variant '", StringOf(first.name()), "'");
+  for (uint32_t v = 1; v < SizeOf(module.variants()); ++v) {
+    const fb::CodeVariant& variant = *module.variants()->Get(v);
+    const std::string context =
+        StrCat("code variant '", StringOf(variant.name()), "'");
+    if (SizeOf(variant.executables()) != executable_count) {
+      return InvalidArgumentError(context, ": ", SizeOf(variant.executables()),
+                                  " executables but ", executable_count, there);
+    }
+    for (uint32_t i = 0; i < executable_count; ++i) {
+      const fb::Executable& executable = *variant.executables()->Get(i);
+      const fb::Executable& other = *first.executables()->Get(i);
+      const std::string_view name = StringOf(executable.name());
+      if (name != StringOf(other.name())) {
+        return InvalidArgumentError(context, " executable ", i, ": named '",
+                                    name, "' but '", StringOf(other.name()),
+                                    "'", there);
       }
-      const auto* count = ex->workgroup_count();
-      if (SizeOf(count) != 3) {
-        return InvalidArgumentError(context, " export '", StringOf(ex->name()),
-                                    "': workgroup count has ", SizeOf(count),
-                                    " entries (expected 3)");
+      const std::string at =
+          StrCat(context, " executable ", i, " '", name, "'");
+      const uint32_t export_count = SizeOf(executable.exports());
+      if (export_count != SizeOf(other.exports())) {
+        return InvalidArgumentError(at, ": ", export_count, " exports but ",
+                                    SizeOf(other.exports()), there);
       }
-      uint64_t total = 1;
-      for (uint32_t d = 0; d < 3; ++d) {
-        if (count->Get(d) < 1) {
-          return InvalidArgumentError(
-              context, " export '", StringOf(ex->name()), "': workgroup count ",
-              count->Get(0), "x", count->Get(1), "x", count->Get(2),
-              " has a zero entry");
-        }
-        total *= count->Get(d);  // total <= 2^32 before: cannot overflow
-        if (total > kMaxWorkgroupsPerDispatch) {
-          return InvalidArgumentError(
-              context, " export '", StringOf(ex->name()), "': workgroup count ",
-              count->Get(0), "x", count->Get(1), "x", count->Get(2),
-              " exceeds the limit of ", kMaxWorkgroupsPerDispatch,
-              " workgroups");
-        }
+      for (uint32_t e = 0; e < export_count; ++e) {
+        KILN_RETURN_IF_ERROR(CompareExports(*executable.exports()->Get(e),
+                                            *other.exports()->Get(e), at, e,
+                                            there));
       }
-      KILN_RETURN_IF_ERROR(VerifyExportDebugInfo(module, *ex, budget), context,
-                           " export '", StringOf(ex->name()), "'");
+    }
+  }
+  // The variant each library belongs to: only that variant's are loaded.
+  constexpr uint32_t kNone = UINT32_MAX;
+  std::vector<uint32_t> owner(SizeOf(module.libraries()), kNone);
+  for (uint32_t v = 0; v < SizeOf(module.variants()); ++v) {
+    const fb::CodeVariant& variant = *module.variants()->Get(v);
+    for (uint32_t i = 0; i < SizeOf(variant.executables()); ++i) {
+      const uint32_t library = variant.executables()->Get(i)->library();
+      if (owner[library] != kNone && owner[library] != v) {
+        return InvalidArgumentError(
+            "library ", library, " is used by code variants '",
+            StringOf(module.variants()->Get(owner[library])->name()), "' and '",
+            StringOf(variant.name()),
+            "' (each library belongs to one variant)");
+      }
+      owner[library] = v;
+    }
+  }
+  for (uint32_t i = 0; i < owner.size(); ++i) {
+    if (owner[i] == kNone) {
+      return InvalidArgumentError("library ", i, " is used by no code variant");
     }
   }
   return OkStatus();
@@ -265,7 +415,9 @@ Status VerifyModule(Module::Impl* impl, uint64_t max_buffer_bytes) {
   KILN_RETURN_IF_ERROR(VerifyCaptureStages(module));
   KILN_RETURN_IF_ERROR(VerifySourceTable(module));
   WorkBudget budget(size);
+  KILN_RETURN_IF_ERROR(VerifyVariantNames(module));
   KILN_RETURN_IF_ERROR(VerifyExecutables(module, &budget));
+  KILN_RETURN_IF_ERROR(VerifyVariantInterfaces(module));
   for (uint32_t i = 0; i < SizeOf(module.libraries()); ++i) {
     KILN_RETURN_IF_ERROR(VerifyLibraryLines(module, i), "library ", i);
   }

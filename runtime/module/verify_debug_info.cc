@@ -415,21 +415,24 @@ Status CheckLibraryLines(const fb::Module& module, uint32_t index,
   KILN_ASSIGN_OR_RETURN(
       const uint64_t image_end,
       LibraryImageEnd(library->data()->data(), library->data()->size()));
-  // The ordinals the module's exports in this library have; the texts
-  // each of them has a stage location in, as (ordinal, source); the texts
-  // any export of the module has one in. All sorted.
+  // The ordinals the module's exports in this library have (those of the
+  // variant it belongs to); the texts each of them has a stage location in,
+  // as (ordinal, source); the texts any export of any variant has one in.
+  // All sorted.
   std::vector<uint32_t> ordinals, stage_texts;
   std::vector<std::pair<uint32_t, uint32_t>> export_texts;
-  for (uint32_t e = 0; e < SizeOf(module.executables()); ++e) {
-    const fb::Executable* executable = module.executables()->Get(e);
-    for (uint32_t x = 0; x < SizeOf(executable->exports()); ++x) {
-      const fb::Export* ex = executable->exports()->Get(x);
-      const bool here = executable->library() == index;
-      if (here) ordinals.push_back(ex->library_ordinal());
-      for (uint32_t i = 0; i < SizeOf(ex->stage_locations()); ++i) {
-        const uint32_t source = ex->stage_locations()->Get(i)->source();
-        stage_texts.push_back(source);
-        if (here) export_texts.emplace_back(ex->library_ordinal(), source);
+  for (const fb::CodeVariant* variant : *module.variants()) {
+    for (uint32_t e = 0; e < SizeOf(variant->executables()); ++e) {
+      const fb::Executable* executable = variant->executables()->Get(e);
+      for (uint32_t x = 0; x < SizeOf(executable->exports()); ++x) {
+        const fb::Export* ex = executable->exports()->Get(x);
+        const bool here = executable->library() == index;
+        if (here) ordinals.push_back(ex->library_ordinal());
+        for (uint32_t i = 0; i < SizeOf(ex->stage_locations()); ++i) {
+          const uint32_t source = ex->stage_locations()->Get(i)->source();
+          stage_texts.push_back(source);
+          if (here) export_texts.emplace_back(ex->library_ordinal(), source);
+        }
       }
     }
   }

@@ -456,13 +456,15 @@ class FunctionVerifier {
   }
 
   Status VerifyDispatchOp(const fb::DispatchOp& op, SlotTracker* tracker) {
-    const uint32_t executable_count = SizeOf(module_.executables());
+    // Every variant has these executables and exports, as a dispatch sees
+    // them (verified before functions are): the first stands for all.
+    const auto* executables = module_.variants()->Get(0)->executables();
+    const uint32_t executable_count = SizeOf(executables);
     if (op.executable() >= executable_count) {
       return OutOfRangeError("executable ", op.executable(), " out of range (",
                              executable_count, " executables)");
     }
-    const fb::Executable* executable =
-        module_.executables()->Get(op.executable());
+    const fb::Executable* executable = executables->Get(op.executable());
     const uint32_t export_count = SizeOf(executable->exports());
     if (op.export_index() >= export_count) {
       return OutOfRangeError(

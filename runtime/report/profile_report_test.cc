@@ -14,6 +14,7 @@ namespace {
 
 namespace fb = kiln::fb;
 using testing::DebugModuleSpec;
+using testing::Executables;
 using testing::FusedOp;
 using testing::LoadSpec;
 using testing::Location;
@@ -28,13 +29,13 @@ fb::FusedOpT SpanningOp(std::string name, uint32_t line, uint32_t last_line) {
 // linalg.exp on line 4 fused into it; fail computes the same exp.
 std::shared_ptr<const Module> ModuleWithSpans() {
   fb::ModuleT spec = DebugModuleSpec(KILN_TEST_LIBRARY_1);
-  auto& add = *spec.executables[0]->exports[0];
+  auto& add = *Executables(spec)[0]->exports[0];
   add.provenance.clear();
   add.provenance.push_back(
       std::make_unique<fb::FusedOpT>(SpanningOp("linalg.generic", 2, 6)));
   add.provenance.push_back(
       std::make_unique<fb::FusedOpT>(SpanningOp("linalg.exp", 4, 0)));
-  auto& fail = *spec.executables[0]->exports[1];
+  auto& fail = *Executables(spec)[0]->exports[1];
   fail.provenance.push_back(
       std::make_unique<fb::FusedOpT>(SpanningOp("linalg.exp", 4, 0)));
   StatusOr<std::shared_ptr<const Module>> module =
@@ -130,7 +131,7 @@ TEST(ProfileByInputOpTest, SumsEachOpAcrossDispatchesAndCountsTheRest) {
 // merged): each lists its generic and exp, in the same order.
 TEST(ProfileByInputOpTest, DispatchesSharingAKernelShareItsSamples) {
   fb::ModuleT spec = DebugModuleSpec(KILN_TEST_LIBRARY_1);
-  auto& add = *spec.executables[0]->exports[0];
+  auto& add = *Executables(spec)[0]->exports[0];
   add.provenance.clear();
   for (uint32_t site = 0; site < 3; ++site) {
     fb::FusedOpT generic =
@@ -174,7 +175,7 @@ TEST(ProfileByInputOpTest, DispatchesSharingAKernelShareItsSamples) {
 // after a downsample): entries align by the kernel op computing them.
 TEST(ProfileByInputOpTest, SharedKernelsAlignByKernelOp) {
   fb::ModuleT spec = DebugModuleSpec(KILN_TEST_LIBRARY_1);
-  auto& add = *spec.executables[0]->exports[0];
+  auto& add = *Executables(spec)[0]->exports[0];
   add.provenance.clear();
   auto entry = [&](std::string name, uint32_t line, uint32_t site,
                    uint32_t kernel_op) {

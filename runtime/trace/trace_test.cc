@@ -771,7 +771,7 @@ TEST(PublishTest, LoadedModulesServeTheirOwnTexts) {
                        {"model.mlir.orig", Model()}});
   // Sorted after the others, the first stage's text moved to the end.
   const uint32_t last = second.source_files.size() - 1;
-  for (auto& ex : second.executables[0]->exports) {
+  for (auto& ex : Executables(second)[0]->exports) {
     for (auto& location : ex->stage_locations) {
       location->source =
           location->source == kStage0File ? last : location->source - 1;

@@ -46,7 +46,7 @@ class KilnBenchmarkTest : public ToolTest {
                           i32 = Type(fb::ElementType::I32, {});
     fb::ExportT add = Export("add_f32", 0, 3, {2, 1, 1});
     add.binding_types = Owned({v8, v8, v8});
-    spec.executables.push_back(Executable("ex", 0, {add}));
+    Executables(spec).push_back(Executable("ex", 0, {add}));
     spec.functions.push_back(
         Function("main", {v8, v8, v8}, {0, 1}, {v8},
                  {Dispatch(0, 0, {0, 1}, {2}), Return({2})}));

@@ -41,7 +41,7 @@ std::unique_ptr<fb::ConstantT> MakeConstant(fb::ElementType type,
 fb::ModuleT CheckSpec(bool with_failures) {
   fb::ModuleT spec = NewModule("e2e");
   spec.libraries.push_back(Library(ReadBinaryFile(KILN_TEST_LIBRARY_1)));
-  spec.executables.push_back(Executable(
+  Executables(spec).push_back(Executable(
       "ex", 0,
       {Export("fail", 1, 1, {1, 1, 1}), Export("inc_i32", 3, 2, {1, 1, 1}),
        Export("less_i32", 4, 3, {1, 1, 1})}));

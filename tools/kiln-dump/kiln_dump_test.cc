@@ -92,7 +92,7 @@ fb::ModuleT DumpSpec() {
   add.stage_locations =
       Owned({StageLocation(0, 1, 7), StageLocation(1, 2, 11)});
   fb::ExportT fail = Export("fail", 1, 1);
-  spec.executables.push_back(Executable("ex", 0, {add, fail}));
+  Executables(spec).push_back(Executable("ex", 0, {add, fail}));
   spec.functions.push_back(
       Function("main", {v8, v8, v8}, {0, 1}, {v8},
                {Dispatch(0, 0, {0, 1}, {2}), Return({2})}));
@@ -414,7 +414,7 @@ TEST_F(KilnDumpTest, PrintSourceErrors) {
 TEST_F(KilnDumpTest, PrintSourceOfManyLinesKeepsNoPerLineTable) {
   constexpr uint64_t kLines = uint64_t{64} << 20;
   fb::ModuleT spec = DumpSpec();
-  spec.executables[0]->exports[0]->stage_locations.clear();
+  Executables(spec)[0]->exports[0]->stage_locations.clear();
   SetSources(&spec, {{"lines.mlir", "\n"}});
   spec.source_contents[0] = RepeatedContent('\n', kLines);
   ASSERT_LT(spec.source_contents[0]->data.size(), 64u * 1024);
@@ -459,7 +459,7 @@ TEST_F(KilnDumpTest, PrintSourceOfManyLinesKeepsNoPerLineTable) {
 TEST_F(KilnDumpTest, PrintSourceOutOfMemoryIsAnError) {
   if (kSanitized) GTEST_SKIP() << "no memory limit holds under sanitizers";
   fb::ModuleT spec = DumpSpec();
-  spec.executables[0]->exports[0]->stage_locations.clear();
+  Executables(spec)[0]->exports[0]->stage_locations.clear();
   SetSources(&spec, {{"huge.mlir", "x"}});
   spec.source_contents[0] = RepeatedContent('x', kMaxSourceSize);
   const std::string module = Write("huge.kiln", BuildModule(spec));
@@ -506,7 +506,7 @@ TEST_F(KilnDumpTest, PrintSourceWindows) {
 
   // An empty text has no lines.
   fb::ModuleT spec = DumpSpec();
-  spec.executables[0]->exports[0]->stage_locations.clear();
+  Executables(spec)[0]->exports[0]->stage_locations.clear();
   SetSources(&spec, {{"empty.mlir", ""}});
   const std::string module = Write("empty.kiln", BuildModule(spec));
   result = Run({module, "--print-source=empty.mlir"});
@@ -526,7 +526,7 @@ TEST_F(KilnDumpTest, PrintSourceWindows) {
 // bytes: one of 262,127 bytes is shown, one byte more is not.
 TEST_F(KilnDumpTest, SourcesTooLargeForTracyFromOneByteOverItsLimit) {
   fb::ModuleT spec = DumpSpec();
-  spec.executables[0]->exports[0]->stage_locations.clear();
+  Executables(spec)[0]->exports[0]->stage_locations.clear();
   SetSources(&spec, {{"fits.mlir", std::string(262127, '\n')},
                      {"over.mlir", std::string(262128, '\n')}});
   const std::string module = Write("limit.kiln", BuildModule(spec));
@@ -547,7 +547,7 @@ TEST_F(KilnDumpTest, SourcesTooLargeForTracyFromOneByteOverItsLimit) {
 // have extraction write 9 GiB. Over the 8 GiB limit, nothing is written.
 TEST_F(KilnDumpTest, ExtractSourcesRefusesTooManyBytesInAll) {
   fb::ModuleT spec = DumpSpec();
-  spec.executables[0]->exports[0]->stage_locations.clear();
+  Executables(spec)[0]->exports[0]->stage_locations.clear();
   std::map<std::string, std::string> files;
   for (int i = 0; i < 9; ++i) files[StrCat("copy", i, ".mlir")] = "shared\n";
   SetSources(&spec, files);
@@ -651,7 +651,7 @@ TEST_F(KilnDumpTest, ExtractSourcesKeepsExistingFilesUnlessForced) {
 
 TEST_F(KilnDumpTest, ExtractSourcesRefusesPathsNamingOneFile) {
   fb::ModuleT spec = DumpSpec();
-  spec.executables[0]->exports[0]->stage_locations.clear();
+  Executables(spec)[0]->exports[0]->stage_locations.clear();
   // In table order: "./a.mlir" < "/a.mlir" < "a.mlir" < "b//c.mlir" <
   // "b/c.mlir".
   SetSources(&spec, {{"./a.mlir", "first\n"},
@@ -691,7 +691,7 @@ TEST_F(KilnDumpTest, ExtractSourcesRefusesPathsNamingOneFile) {
 
 TEST_F(KilnDumpTest, ExtractSourcesRefusesHiddenPaths) {
   fb::ModuleT spec = DumpSpec();
-  spec.executables[0]->exports[0]->stage_locations.clear();
+  Executables(spec)[0]->exports[0]->stage_locations.clear();
   SetSources(&spec, {{".bashrc", "rm -rf ~\n"},
                      {"/home/u/.ssh/authorized_keys", "ssh-ed25519 AAAA\n"},
                      {"ok.mlir", "fine\n"}});
@@ -714,7 +714,7 @@ TEST_F(KilnDumpTest, ExtractSourcesRefusesHiddenPaths) {
 // listed, and directories thousands deep, are not written.
 TEST_F(KilnDumpTest, ExtractSourcesRefusesControlCharactersAndDeepPaths) {
   fb::ModuleT spec = DumpSpec();
-  spec.executables[0]->exports[0]->stage_locations.clear();
+  Executables(spec)[0]->exports[0]->stage_locations.clear();
   std::string deep;
   for (int i = 0; i < 2100; ++i) deep += "a/";
   SetSources(&spec, {{"a\nwrote /etc/passwd", "x\n"},
@@ -757,7 +757,7 @@ TEST_F(KilnDumpTest, ExtractSourcesCreatesParentDirectories) {
 
 TEST_F(KilnDumpTest, ExtractSourcesRefusesEscapingPaths) {
   fb::ModuleT spec = DumpSpec();
-  spec.executables[0]->exports[0]->stage_locations.clear();
+  Executables(spec)[0]->exports[0]->stage_locations.clear();
   SetSources(&spec, {{"", "empty path\n"},
                      {"../escape.mlir", "escape\n"},
                      {"/abs/path.mlir", "absolute\n"},
@@ -810,7 +810,7 @@ TEST_F(KilnDumpTest, ExtractSourcesRefusesEscapingPaths) {
 
 TEST_F(KilnDumpTest, ExtractSourcesNeverFollowsSymlinks) {
   fb::ModuleT spec = DumpSpec();
-  spec.executables[0]->exports[0]->stage_locations.clear();
+  Executables(spec)[0]->exports[0]->stage_locations.clear();
   SetSources(&spec, {{"link.mlir", "new text\n"},
                      {"ok.mlir", "fine\n"},
                      {"sub/x.mlir", "x\n"}});
@@ -918,7 +918,7 @@ TEST_F(KilnDumpTest, ModuleWithoutDebugInfo) {
   spec.capture_stages.clear();
   spec.source_files.clear();
   spec.source_contents.clear();
-  for (std::unique_ptr<fb::ExportT>& ex : spec.executables[0]->exports) {
+  for (std::unique_ptr<fb::ExportT>& ex : Executables(spec)[0]->exports) {
     *ex = Export(ex->name, ex->library_ordinal, ex->binding_count,
                  ex->workgroup_count);
   }
@@ -1129,8 +1129,8 @@ TEST_F(KilnDumpTest, FlagErrors) {
 // every view and in errors.
 TEST_F(KilnDumpTest, ModuleStringsArePrintedEscaped) {
   fb::ModuleT spec = DumpSpec();
-  spec.executables[0]->exports[0]->stage_locations.clear();
-  spec.executables[0]->exports[0]->name = "add\x1b]0;owned\x07";
+  Executables(spec)[0]->exports[0]->stage_locations.clear();
+  Executables(spec)[0]->exports[0]->name = "add\x1b]0;owned\x07";
   SetSources(&spec, {{"m\x1b[2J.mlir", "line \x1b[31mred\n\tindented\n"}});
   const std::string module = Write("escapes.kiln", BuildModule(spec));
   RunResult result = Run({module});

@@ -189,7 +189,11 @@ json SummaryJson(const Module& module) {
       exports.push_back(ExportJson(*module.GetExport(e, x)));
     }
     executables.push_back({{"name", std::string(module.executable_name(e))},
-                           {"library", root.executables()->Get(e)->library()},
+                           {"library", root.variants()
+                                           ->Get(module.variant_index())
+                                           ->executables()
+                                           ->Get(e)
+                                           ->library()},
                            {"exports", exports}});
   }
   return json{{"name", std::string(module.name())},
@@ -376,8 +380,12 @@ Status ShowSummary(const Module& module, bool as_json) {
   for (uint32_t e = 0; e < module.executable_count(); ++e) {
     const uint32_t exports = module.export_count(e);
     out += StrCat("  ", Printable(module.executable_name(e)), "  (library ",
-                  root.executables()->Get(e)->library(), ", ", exports,
-                  exports == 1 ? " export" : " exports", ")\n");
+                  root.variants()
+                      ->Get(module.variant_index())
+                      ->executables()
+                      ->Get(e)
+                      ->library(),
+                  ", ", exports, exports == 1 ? " export" : " exports", ")\n");
     for (uint32_t x = 0; x < exports; ++x) {
       out += ExportText(module, *module.GetExport(e, x));
     }

@@ -47,7 +47,7 @@ class KilnRunTest : public ToolTest {
     // does not.
     fb::ExportT add = Export("add_f32", 0, 3, {2, 1, 1});
     add.binding_types = Owned({v8, v8, v8});
-    spec.executables.push_back(
+    Executables(spec).push_back(
         Executable("ex", 0, {add, Export("fail", 1, 1, {1, 1, 1})}));
     spec.functions.push_back(
         Function("main", {v8, v8, v8, m24}, {0, 1}, {v8, m24},
@@ -151,7 +151,7 @@ TEST_F(KilnRunTest, ListFunctionsDoesNotLoadTheLibrary) {
   fb::ModuleT spec = NewModule();
   spec.libraries.push_back(Library(ReadBinaryFile(KILN_TEST_LIBRARY_3)));
   fb::TensorTypeT v8 = Type(fb::ElementType::F32, {8});
-  spec.executables.push_back(
+  Executables(spec).push_back(
       Executable("ex", 0, {Export("fail", 1, 1, {1, 1, 1})}));
   spec.functions.push_back(
       Function("fail", {v8}, {}, {v8}, {Dispatch(0, 0, {}, {0}), Return({0})}));
@@ -192,8 +192,13 @@ TEST_F(KilnRunTest, CompiledModuleWithAChangedWorkgroupCountIsRefused) {
   ASSERT_EQ(result.exit_code, 0) << result.err;
 
   std::vector<uint8_t> bytes = ReadBinaryFile(module);
-  const fb::Export* ex =
-      fb::GetModule(bytes.data())->executables()->Get(0)->exports()->Get(0);
+  const fb::Export* ex = fb::GetModule(bytes.data())
+                             ->variants()
+                             ->Get(0)
+                             ->executables()
+                             ->Get(0)
+                             ->exports()
+                             ->Get(0);
   const uint32_t built = ex->workgroup_count()->Get(0);
   ASSERT_GT(built, 1u) << "the kernel should spread over workgroups";
   for (uint32_t count : {built + 1, built - 1}) {
@@ -249,7 +254,7 @@ TEST_F(KilnRunTest, CompiledKernelsCheckTheExtentsAModuleNoLongerDoes) {
   for (const bool remove : {true, false}) {
     std::unique_ptr<fb::ModuleT> spec = fb::UnPackModule(bytes.data());
     int changed = 0;
-    for (auto& executable : spec->executables) {
+    for (auto& executable : Executables(*spec)) {
       for (auto& ex : executable->exports) {
         std::vector<uint32_t>& pairs = ex->equal_constants;
         if (pairs.empty()) continue;
@@ -458,6 +463,7 @@ TEST_F(KilnRunTest, BadModulesAreErrorsNotCrashes) {
 TEST_F(KilnRunTest, LibraryTablesOutsideTheImageAreErrorsNotCrashes) {
   fb::ModuleT spec = NewModule();
   spec.libraries.push_back(Library(ReadBinaryFile(KILN_TEST_LIBRARY_1)));
+  Executables(spec).push_back(Executable("ex", 0, {}));
   ASSERT_TRUE(RetagDynamicEntry(&spec.libraries[0]->data, DT_SYMTAB, DT_SYMTAB,
                                 uint64_t{1} << 40));
   const std::string path = Write("symtab.kiln", BuildModule(spec));
@@ -485,7 +491,7 @@ TEST_F(KilnRunTest, ChromeTracesLeaveOutTextsOverTheirLimit) {
   fb::ExportT add = Export("add_f32", 0, 3, {2, 1, 1});
   add.binding_types = Owned({v8, v8, v8});
   add.stage_locations = Owned({StageLocation(0, 0, 1)});
-  spec.executables.push_back(Executable("ex", 0, {add}));
+  Executables(spec).push_back(Executable("ex", 0, {add}));
   spec.functions.push_back(
       Function("main", {v8, v8, v8}, {0, 1}, {v8},
                {Dispatch(0, 0, {0, 1}, {2}), Return({2})}));

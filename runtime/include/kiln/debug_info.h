@@ -27,6 +27,7 @@ namespace kiln {
 
 namespace fb {
 struct Module;
+struct CodeVariant;
 struct Executable;
 struct Export;
 }  // namespace fb
@@ -101,9 +102,10 @@ struct TensorTypeView {
 class ExportView {
  public:
   ExportView() = default;
-  /// Used by Module: both indices must be in range of the verified module.
-  ExportView(const fb::Module* module, uint32_t executable_index,
-             uint32_t export_index);
+  /// Used by Module: `variant` is one of the verified module's code
+  /// variants, both indices in range of its executables.
+  ExportView(const fb::Module* module, const fb::CodeVariant* variant,
+             uint32_t executable_index, uint32_t export_index);
 
   uint32_t executable_index() const { return executable_index_; }
   uint32_t export_index() const { return export_index_; }

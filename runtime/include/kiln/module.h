@@ -71,6 +71,34 @@ struct ModuleLoadOptions {
   /// ~/.cache/kiln/libraries; an existing one is reused when its bytes are
   /// the library's. Nothing removes these files: delete the directory.
   bool perf_visible_libraries = false;
+  /// The code variant to use, by name (CodeVariantInfo::name); empty: the
+  /// first this machine can run. With load_libraries the machine must be
+  /// able to run it; without, an empty name takes the first it can run, or
+  /// else the first. A name the module does not have is an error.
+  std::string variant;
+};
+
+/// One of a module's code variants: its executables and libraries compiled
+/// for one CPU. The host functions are the module's, common to all.
+struct CodeVariantInfo {
+  /// "cpu" for a module compiled for one CPU, else the `--cpu` entry it was
+  /// compiled for, e.g. "x86-64-v4".
+  std::string_view name;
+  /// The CPU its libraries were compiled for (its first library's; "" when
+  /// it has none).
+  std::string_view cpu;
+  /// Its libraries: indices into the module's (fb::Module::libraries),
+  /// ascending.
+  std::vector<uint32_t> libraries;
+  /// The instruction-set features its libraries may use (LLVM's x86 names),
+  /// each once.
+  std::vector<std::string_view> cpu_features;
+  /// Why this machine cannot run it, e.g. "library 0: compiled for CPU
+  /// 'x86-64-v4' with instructions this machine lacks: avx512f"; empty when
+  /// it can.
+  std::string unsupported;
+
+  bool supported() const { return unsupported.empty(); }
 };
 
 /// "EXECUTABLE::EXPORT": how tools and errors name an export of one
@@ -111,6 +139,14 @@ class Module {
 
   /// False when loaded with ModuleLoadOptions::load_libraries unset.
   bool libraries_loaded() const;
+
+  /// The code variants, in the module's order of preference (at least one).
+  const std::vector<CodeVariantInfo>& variants() const;
+  /// The variant chosen at load (ModuleLoadOptions::variant): an index into
+  /// variants(). The executables (executable_count() and on), exports and
+  /// code locations below are its; only its libraries are loaded.
+  uint32_t variant_index() const;
+  std::string_view variant_name() const;
 
   //===--------------------------------------------------------------------===//
   // Executables and debug information (views into the module; no copies)

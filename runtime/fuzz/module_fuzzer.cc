@@ -2,7 +2,8 @@
 //
 // Feeds arbitrary bytes to Module::LoadFromMemory and, when verification
 // accepts them, reads every view a tool or tracer reads (kiln-dump's
-// summary, source listing, export lookup by name, trace locations). Libraries
+// summary, source listing, export lookup by name, trace locations, every
+// code variant's exports). Libraries
 // are verified as ELF images but not mapped: dlopen of an arbitrary image is
 // the system loader's business, not the module format's.
 //
@@ -13,6 +14,7 @@
 #include <string>
 
 #include "kiln/module.h"
+#include "kiln/module_generated.h"
 
 namespace {
 
@@ -93,6 +95,32 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (m.GetExport(e, m.export_count(e)).ok()) __builtin_trap();
   }
   if (m.GetExport(m.executable_count(), 0).ok()) __builtin_trap();
+  // Every variant, chosen or not, is verified: its exports read as the
+  // chosen one's do (as kiln-dump reads them).
+  const auto& variants = m.variants();
+  if (m.variant_index() >= variants.size()) __builtin_trap();
+  if (m.variant_name() != variants[m.variant_index()].name) __builtin_trap();
+  const kiln::fb::Module& root = m.flatbuffer();
+  for (uint32_t v = 0; v < variants.size(); ++v) {
+    sum += Touch(variants[v].name) + Touch(variants[v].cpu) +
+           Touch(variants[v].unsupported);
+    for (std::string_view feature : variants[v].cpu_features) {
+      sum += Touch(feature);
+    }
+    for (uint32_t library : variants[v].libraries) {
+      if (library >= root.libraries()->size()) __builtin_trap();
+    }
+    const kiln::fb::CodeVariant* variant = root.variants()->Get(v);
+    if (variant->executables() &&
+        variant->executables()->size() != m.executable_count()) {
+      __builtin_trap();
+    }
+    for (uint32_t e = 0; e < m.executable_count(); ++e) {
+      for (uint32_t x = 0; x < m.export_count(e); ++x) {
+        sum += WalkExport(m, kiln::ExportView(&root, variant, e, x));
+      }
+    }
+  }
   volatile size_t sink = sum;
   (void)sink;
   return 0;

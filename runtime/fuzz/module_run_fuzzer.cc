@@ -4,15 +4,17 @@
 // element types, slot and export indices, which slots a dispatch reads and
 // writes, which buffers its results go into and their sizes, op order,
 // optional tables deleted, cut short or rewritten, packed line tables
-// rewritten row by row or byte by byte) rather than their bytes, so
-// that mutants get past the FlatBuffers verifier and reach kiln's own checks. A
-// mutant the verifier accepts is run in a child process: its libraries are
-// loaded and every function is called on zero-filled inputs of its signature,
-// and one that takes sizes (dynamic dimensions, integers) also with sizes that
-// disagree between its arguments and with small integers. The child must end
-// normally (a call may fail, with a message); a signal, a sanitizer report or
-// any other exit is a finding, reported as a crash of this input. A verified
-// module must not be able to make a kernel corrupt memory.
+// rewritten row by row or byte by byte, code variants reordered, copied,
+// made to need what no machine has or to disagree on an export) rather
+// than their bytes, so that mutants get past the FlatBuffers verifier and
+// reach kiln's own checks. A mutant the verifier accepts is run in a child
+// process: its libraries are loaded and every function is called on zero-filled
+// inputs of its signature, and one that takes sizes (dynamic dimensions,
+// integers) also with sizes that disagree between its arguments and with small
+// integers. The child must end normally (a call may fail, with a message); a
+// signal, a sanitizer report or any other exit is a finding, reported as a
+// crash of this input. A verified module must not be able to make a kernel
+// corrupt memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +31,7 @@
 #include <cstring>
 #include <functional>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -127,21 +130,24 @@ class KnobCollector {
       Add(f->index_count);
       for (fb::OpUnion& op : f->body) AddOp(op);
     }
-    for (auto& e : m.executables) {
-      if (!e) continue;
-      Add(e->library);
-      for (auto& x : e->exports) {
-        if (!x) continue;
-        Add(x->library_ordinal);
-        Add(x->binding_count);
-        Add(x->workgroup_count);
-        Add(x->binding_types);
-        for (auto& s : x->stage_locations)
-          if (s) Add(s->stage), Add(s->source), Add(s->line);
-        AddWords(x->workgroup_tiles);
-        Add(x->equal_constants);
-        Add(x->index_constant_count);
-        AddWords(x->covering_tiles);
+    for (auto& v : m.variants) {
+      if (!v) continue;
+      for (auto& e : v->executables) {
+        if (!e) continue;
+        Add(e->library);
+        for (auto& x : e->exports) {
+          if (!x) continue;
+          Add(x->library_ordinal);
+          Add(x->binding_count);
+          Add(x->workgroup_count);
+          Add(x->binding_types);
+          for (auto& s : x->stage_locations)
+            if (s) Add(s->stage), Add(s->source), Add(s->line);
+          AddWords(x->workgroup_tiles);
+          Add(x->equal_constants);
+          Add(x->index_constant_count);
+          AddWords(x->covering_tiles);
+        }
       }
     }
     for (auto& c : m.constants)
@@ -264,10 +270,12 @@ std::vector<fb::TensorTypeT*> CollectTypes(fb::ModuleT& m) {
   };
   for (auto& f : m.functions)
     if (f) add(f->slot_types), add(f->result_types);
-  for (auto& e : m.executables)
-    if (e)
-      for (auto& x : e->exports)
-        if (x) add(x->binding_types);
+  for (auto& v : m.variants)
+    if (v)
+      for (auto& e : v->executables)
+        if (e)
+          for (auto& x : e->exports)
+            if (x) add(x->binding_types);
   for (auto& c : m.constants)
     if (c && c->type) types.push_back(c->type.get());
   return types;
@@ -348,13 +356,16 @@ void VisitTables(fb::ModuleT& m, Visit visit) {
       if (auto* r = op.AsReshapeOp()) visit(*r);
     }
   }
-  for (auto& e : m.executables) {
-    if (!e) continue;
-    for (auto& x : e->exports) {
-      if (!x) continue;
-      visit(*x);
-      for (auto& p : x->provenance)
-        if (p) visit(*p);
+  for (auto& v : m.variants) {
+    if (!v) continue;
+    for (auto& e : v->executables) {
+      if (!e) continue;
+      for (auto& x : e->exports) {
+        if (!x) continue;
+        visit(*x);
+        for (auto& p : x->provenance)
+          if (p) visit(*p);
+      }
     }
   }
   for (auto& l : m.libraries)
@@ -413,6 +424,7 @@ constexpr CollectLists kOptionalFields[] = {
     CollectField<&fb::ModuleT::source_contents>,
     CollectField<&fb::ModuleT::input_files>,
     CollectField<&fb::ModuleT::source_dictionary>,
+    CollectField<&fb::ModuleT::variants>,
 };
 
 /// Deletes, shrinks or rewrites one optional field (a field first, so
@@ -496,8 +508,72 @@ bool MutatePackedRows(Rng& rng, fb::ModuleT& m) {
   return true;
 }
 
+/// Changes the code variants: their order (another one is preferred); a
+/// copy of one under a new name, with copies of its libraries (a module
+/// for two CPUs, whose copy runs where it comes first); the first one's
+/// libraries made to need a feature no machine has (the next one runs);
+/// or what host functions see of one export of one variant (its name,
+/// bindings, their types, its index constants), which then differs from
+/// the other variants'.
+bool MutateVariants(Rng& rng, fb::ModuleT& m) {
+  if (m.variants.empty()) return false;
+  auto& variant = m.variants[rng() % m.variants.size()];
+  if (!variant) return false;
+  switch (rng() % 4) {
+    case 0:
+      std::swap(variant, m.variants[rng() % m.variants.size()]);
+      return true;
+    case 1: {
+      auto copy = std::make_unique<fb::CodeVariantT>(*variant);
+      copy->name += "+";
+      std::map<uint32_t, uint32_t> copied;  // library -> its copy
+      for (auto& e : copy->executables) {
+        if (!e || e->library >= m.libraries.size() || !m.libraries[e->library])
+          continue;
+        auto [it, inserted] = copied.try_emplace(
+            e->library, static_cast<uint32_t>(m.libraries.size()));
+        if (inserted)
+          m.libraries.push_back(
+              std::make_unique<fb::LibraryT>(*m.libraries[e->library]));
+        e->library = it->second;
+      }
+      m.variants.insert(m.variants.begin() + rng() % (m.variants.size() + 1),
+                        std::move(copy));
+      return true;
+    }
+    case 2:
+      if (!m.variants[0]) return false;
+      for (auto& e : m.variants[0]->executables)
+        if (e && e->library < m.libraries.size() && m.libraries[e->library])
+          m.libraries[e->library]->cpu_features.push_back("kiln-fuzz-ext");
+      return true;
+    default:
+      break;
+  }
+  if (variant->executables.empty()) return false;
+  auto& e = variant->executables[rng() % variant->executables.size()];
+  if (!e || e->exports.empty()) return false;
+  auto& x = e->exports[rng() % e->exports.size()];
+  if (!x) return false;
+  switch (rng() % 4) {
+    case 0:
+      x->name += "+";
+      return true;
+    case 1:
+      x->binding_count =
+          static_cast<uint32_t>(MutateValue(rng, x->binding_count));
+      return true;
+    case 2:
+      x->index_constant_count =
+          static_cast<uint32_t>(MutateValue(rng, x->index_constant_count));
+      return true;
+    default:
+      return MutateList(rng, x->binding_types);
+  }
+}
+
 bool MutateModule(Rng& rng, fb::ModuleT& m) {
-  switch (rng() % 6) {
+  switch (rng() % 7) {
     case 0:
       return MutateStructure(rng, m);
     case 1:
@@ -506,6 +582,8 @@ bool MutateModule(Rng& rng, fb::ModuleT& m) {
       return MutateOptionalField(rng, m);
     case 3:
       return MutatePackedRows(rng, m);
+    case 4:
+      return MutateVariants(rng, m);
     default:
       break;
   }

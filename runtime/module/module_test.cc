@@ -1484,6 +1484,298 @@ TEST(ModuleVerifyTest, Libraries) {
 }
 
 //===----------------------------------------------------------------------===//
+// Code variants
+//===----------------------------------------------------------------------===//
+
+// GoodSpec compiled for two CPUs, each variant with a copy of test library
+// 1: "x86-64-v4" (library 0), whose library also needs `v4_feature` when
+// given and whose workgroup_ids runs over a 24x1x1 grid, then "x86-64"
+// (library 1) with GoodSpec's 4x2x3. The functions are GoodSpec's: add_f32
+// computes the same in both, ids tells them apart.
+fb::ModuleT TwoVariantSpec(std::string v4_feature = "") {
+  fb::ModuleT spec = GoodSpec();
+  spec.libraries[0]->cpu = "x86-64-v4";
+  if (!v4_feature.empty()) spec.libraries[0]->cpu_features = {v4_feature};
+  spec.libraries.push_back(Library(LibraryBytes(1)));
+  spec.variants[0]->name = "x86-64-v4";
+  spec.variants.push_back(Variant("x86-64"));
+  for (const auto& executable : spec.variants[0]->executables) {
+    spec.variants[1]->executables.push_back(
+        std::make_unique<fb::ExecutableT>(*executable));
+  }
+  spec.variants[1]->executables[0]->library = 1;
+  spec.variants[0]->executables[0]->exports[2]->workgroup_count = {24, 1, 1};
+  return spec;
+}
+
+// What ids() returns, 3x2x4 values as FormatTensor prints them: each
+// workgroup's linear id over a 24x1x1 grid, its x | y << 8 | z << 16 over
+// a 4x2x3 one.
+std::string IdsText(bool grid_4x2x3) {
+  std::string text = "3x2x4xi32=";
+  for (int i = 0; i < 24; ++i) {
+    const int x = i % 4, y = i / 4 % 2, z = i / 8;
+    text += i % 8 == 0 ? "[[" : i % 4 == 0 ? "][" : " ";
+    text += StrCat(grid_4x2x3 ? x | y << 8 | z << 16 : i);
+    if (i % 8 == 7) text += "]]";
+  }
+  return text;
+}
+std::string Ids24x1x1() { return IdsText(false); }
+std::string Ids4x2x3() { return IdsText(true); }
+
+std::string CallIds(const std::shared_ptr<const Module>& module) {
+  ThreadPool pool(2);
+  Context context(module, &pool);
+  return CallForText(context, "ids", {});
+}
+
+std::vector<float> CallMain(const std::shared_ptr<const Module>& module) {
+  ThreadPool pool(2);
+  Context context(module, &pool);
+  std::vector<Tensor> outputs;
+  const Status status =
+      context.Call("main",
+                   {F32Tensor({8}, {0, 1, 2, 3, 4, 5, 6, 7}),
+                    F32Tensor({8}, {100, 200, 300, 400, 500, 600, 700, 800})},
+                   &outputs);
+  EXPECT_TRUE(status.ok()) << status.ToString();
+  return status.ok() ? FloatValues(outputs[0]) : std::vector<float>();
+}
+
+// A first variant whose library needs what this machine lacks is skipped:
+// the second runs, its own exports (its grid), and only its library is
+// loaded.
+TEST(CodeVariantTest, TheFirstVariantThisMachineRunsIsChosen) {
+  StatusOr<std::shared_ptr<const Module>> module =
+      LoadSpec(TwoVariantSpec("newext"));
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  EXPECT_EQ((*module)->variant_index(), 1u);
+  EXPECT_EQ((*module)->variant_name(), "x86-64");
+  const std::vector<CodeVariantInfo>& variants = (*module)->variants();
+  ASSERT_EQ(variants.size(), 2u);
+  EXPECT_EQ(variants[0].name, "x86-64-v4");
+  EXPECT_EQ(variants[0].cpu, "x86-64-v4");
+  EXPECT_EQ(variants[0].libraries, std::vector<uint32_t>{0});
+  EXPECT_EQ(variants[0].cpu_features, std::vector<std::string_view>{"newext"});
+  EXPECT_FALSE(variants[0].supported());
+  EXPECT_EQ(variants[0].unsupported,
+            "library 0: compiled for CPU 'x86-64-v4' with instructions this "
+            "runtime cannot check: newext");
+  EXPECT_EQ(variants[1].name, "x86-64");
+  EXPECT_EQ(variants[1].cpu, "x86-64");
+  EXPECT_EQ(variants[1].libraries, std::vector<uint32_t>{1});
+  EXPECT_TRUE(variants[1].cpu_features.empty());
+  EXPECT_TRUE(variants[1].supported());
+  EXPECT_EQ(CallIds(*module), Ids4x2x3());
+  EXPECT_EQ(CallMain(*module),
+            std::vector<float>({110, 212, 314, 416, 518, 620, 722, 824}));
+  StatusOr<ExportView> ids = (*module)->FindExport("workgroup_ids");
+  ASSERT_TRUE(ids.ok());
+  EXPECT_EQ(ids->workgroup_count(), (std::array<uint32_t, 3>{4, 2, 3}));
+  // The skipped variant's library is never loaded: one that would fail to
+  // load (its ABI version) is checked as an image only.
+  fb::ModuleT spec = TwoVariantSpec("newext");
+  spec.libraries[0]->data = LibraryBytes(3);
+  module = LoadSpec(spec);
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  EXPECT_EQ(CallIds(*module), Ids4x2x3());
+  // ... but checked as an image all the same, loaded or not.
+  spec.libraries[0]->data = LibraryBytes(4);
+  EXPECT_EQ(LoadError(spec),
+            "library 0: library has initializers or finalizers (dynamic tag "
+            "25): the dynamic loader would run its code at load or unload");
+}
+
+// Each variant can be asked for by name: where the libraries agree the
+// results are the same; what differs between them (the grid) follows the
+// variant.
+TEST(CodeVariantTest, ForcedVariantsRun) {
+  const fb::ModuleT spec = TwoVariantSpec();
+  StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec);
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  EXPECT_EQ((*module)->variant_name(), "x86-64-v4");
+  EXPECT_EQ(CallIds(*module), Ids24x1x1());
+  const std::vector<float> expected = CallMain(*module);
+  for (const std::string name : {"x86-64-v4", "x86-64"}) {
+    ModuleLoadOptions options;
+    options.variant = name;
+    module = LoadSpec(spec, options);
+    ASSERT_TRUE(module.ok()) << module.status().ToString();
+    EXPECT_EQ((*module)->variant_name(), name);
+    EXPECT_EQ(CallMain(*module), expected) << name;
+    EXPECT_EQ(CallIds(*module), name == "x86-64" ? Ids4x2x3() : Ids24x1x1());
+  }
+}
+
+TEST(CodeVariantTest, UnknownVariantsAreErrors) {
+  for (const bool load_libraries : {true, false}) {
+    ModuleLoadOptions options;
+    options.variant = "x86-64-v3";
+    options.load_libraries = load_libraries;
+    StatusOr<std::shared_ptr<const Module>> module =
+        LoadSpec(TwoVariantSpec(), options);
+    ASSERT_FALSE(module.ok());
+    EXPECT_EQ(module.status().code(), StatusCode::kNotFound);
+    EXPECT_EQ(module.status().message(),
+              "no code variant 'x86-64-v3' (available: x86-64-v4, x86-64)");
+  }
+}
+
+// A variant this machine cannot run is refused to run, named with what it
+// lacks, but may be inspected.
+TEST(CodeVariantTest, UnsupportedVariantsAreRefusedToRun) {
+  ModuleLoadOptions options;
+  options.variant = "x86-64-v4";
+  StatusOr<std::shared_ptr<const Module>> module =
+      LoadSpec(TwoVariantSpec("newext"), options);
+  ASSERT_FALSE(module.ok());
+  EXPECT_EQ(module.status().code(), StatusCode::kUnimplemented);
+  EXPECT_EQ(module.status().message(),
+            "code variant 'x86-64-v4': library 0: compiled for CPU "
+            "'x86-64-v4' with instructions this runtime cannot check: newext");
+  options.load_libraries = false;
+  module = LoadSpec(TwoVariantSpec("newext"), options);
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  EXPECT_EQ((*module)->variant_index(), 0u);
+  EXPECT_FALSE((*module)->libraries_loaded());
+
+  // None runs here: each is named with what it lacks.
+  fb::ModuleT spec = TwoVariantSpec("newext");
+  spec.libraries[1]->cpu_features = {"avx512f", "otherext"};
+  module = LoadSpec(spec);
+  ASSERT_FALSE(module.ok());
+  EXPECT_EQ(module.status().code(), StatusCode::kUnimplemented);
+  const std::string v4 =
+      "code variant 'x86-64-v4': library 0: compiled for CPU 'x86-64-v4' "
+      "with instructions this runtime cannot check: newext";
+  const std::string message = module.status().message();
+  EXPECT_EQ(message.rfind(
+                "no code variant of the module runs on this machine: " + v4 +
+                    "; code variant 'x86-64': library 1: compiled for CPU "
+                    "'x86-64' with instructions this ",
+                0),
+            0u)
+      << message;
+  EXPECT_NE(message.find("otherext"), std::string::npos) << message;
+  // Inspected, the first is shown.
+  options = {};
+  options.load_libraries = false;
+  module = LoadSpec(spec, options);
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  EXPECT_EQ((*module)->variant_index(), 0u);
+  EXPECT_FALSE((*module)->variants()[1].supported());
+  // Inspected, the first this machine runs is shown.
+  module = LoadSpec(TwoVariantSpec("newext"), options);
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  EXPECT_EQ((*module)->variant_index(), 1u);
+}
+
+TEST(CodeVariantTest, VariantsAreNamedUniquely) {
+  fb::ModuleT spec = TwoVariantSpec();
+  spec.variants.clear();
+  EXPECT_EQ(LoadError(spec),
+            "the module has no code variants (it needs at least one)");
+  spec = TwoVariantSpec();
+  spec.variants[1]->name = "";
+  EXPECT_EQ(LoadError(spec), "code variant 1: missing name");
+  spec = TwoVariantSpec();
+  spec.variants[1]->name = "x86-64-v4";
+  EXPECT_EQ(LoadError(spec), "code variant 'x86-64-v4' is defined twice");
+}
+
+// Host functions run with any variant: every one has the same executables
+// and exports, as a dispatch sees them.
+TEST(CodeVariantTest, VariantsShareTheirInterface) {
+  const std::string there = " in code variant 'x86-64-v4'";
+  fb::ModuleT spec = TwoVariantSpec();
+  spec.variants[1]->executables.push_back(Executable("ex2", 1, {}));
+  EXPECT_EQ(LoadError(spec),
+            "code variant 'x86-64': 2 executables but 1" + there);
+  spec = TwoVariantSpec();
+  spec.variants[1]->executables[0]->name = "ex2";
+  EXPECT_EQ(LoadError(spec),
+            "code variant 'x86-64' executable 0: named 'ex2' but 'ex'" + there);
+  spec = TwoVariantSpec();
+  spec.variants[1]->executables[0]->exports.pop_back();
+  EXPECT_EQ(LoadError(spec),
+            "code variant 'x86-64' executable 0 'ex': 2 exports but 3" + there);
+  spec = TwoVariantSpec();
+  spec.variants[1]->executables[0]->exports[1]->name = "fail2";
+  EXPECT_EQ(LoadError(spec),
+            "code variant 'x86-64' executable 0 'ex' export 1: named 'fail2' "
+            "but 'fail'" +
+                there);
+  spec = TwoVariantSpec();
+  spec.variants[1]->executables[0]->exports[1]->binding_count = 2;
+  EXPECT_EQ(LoadError(spec),
+            "code variant 'x86-64' executable 0 'ex' export 'fail': 2 "
+            "bindings but 1" +
+                there);
+  const fb::TensorTypeT v8 = Type(F32, {8});
+  spec = TwoVariantSpec();
+  spec.variants[0]->executables[0]->exports[0]->binding_types =
+      Owned({v8, v8, v8});
+  EXPECT_EQ(LoadError(spec),
+            "code variant 'x86-64' executable 0 'ex' export 'add_f32': 0 "
+            "binding types but 3" +
+                there);
+  spec.variants[1]->executables[0]->exports[0]->binding_types =
+      Owned({v8, v8, Type(F32, {-1})});
+  EXPECT_EQ(LoadError(spec),
+            "code variant 'x86-64' executable 0 'ex' export 'add_f32': "
+            "binding 2 is ?xf32 but 8xf32" +
+                there);
+  spec = TwoVariantSpec();
+  spec.variants[1]->executables[0]->exports[0]->index_constant_count = 1;
+  EXPECT_EQ(LoadError(spec),
+            "code variant 'x86-64' executable 0 'ex' export 'add_f32': 1 "
+            "index constants but 0" +
+                there);
+  // What code generation chose may differ.
+  spec = TwoVariantSpec();
+  fb::ExportT& add = *spec.variants[1]->executables[0]->exports[0];
+  add.workgroup_count = {2, 1, 1};
+  add.location = Location("model.mlir", 2, 8);
+  EXPECT_TRUE(LoadSpec(spec).ok());
+}
+
+// Each library belongs to one variant (the only one that loads it).
+TEST(CodeVariantTest, EachLibraryBelongsToOneVariant) {
+  fb::ModuleT spec = TwoVariantSpec();
+  spec.variants[1]->executables[0]->library = 0;
+  EXPECT_EQ(LoadError(spec),
+            "library 0 is used by code variants 'x86-64-v4' and 'x86-64' "
+            "(each library belongs to one variant)");
+  spec = TwoVariantSpec();
+  spec.variants[1]->executables[0]->library = 2;
+  EXPECT_EQ(LoadError(spec),
+            "code variant 'x86-64' executable 0 'ex': library 2 out of range "
+            "(2 libraries)");
+  spec = TwoVariantSpec();
+  spec.libraries.push_back(Library(LibraryBytes(2)));
+  EXPECT_EQ(LoadError(spec), "library 2 is used by no code variant");
+}
+
+// Every variant is verified as the one that runs is, the others included.
+TEST(CodeVariantTest, EveryVariantIsVerified) {
+  fb::ModuleT spec = TwoVariantSpec("newext");
+  spec.variants[0]->executables[0]->exports[0]->workgroup_count = {4, 0, 1};
+  EXPECT_EQ(LoadError(spec),
+            "code variant 'x86-64-v4' executable 0 'ex' export 'add_f32': "
+            "workgroup count 4x0x1 has a zero entry");
+  spec = TwoVariantSpec("newext");
+  spec.variants[0]->executables[0]->exports[0]->stage_locations =
+      Owned({StageLocation(0, 0, 1)});
+  EXPECT_EQ(LoadError(spec),
+            "code variant 'x86-64-v4' executable 0 'ex' export 'add_f32': "
+            "stage location 0: stage 0 out of range (0 capture stages)");
+  spec = TwoVariantSpec("newext");
+  spec.libraries[0]->data.clear();
+  EXPECT_EQ(LoadError(spec), "library 0: no data");
+}
+
+//===----------------------------------------------------------------------===//
 // The module's metadata against the library's description of its code
 //===----------------------------------------------------------------------===//
 

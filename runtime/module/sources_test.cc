@@ -820,6 +820,36 @@ TEST(DebugInfoVerifyTest, PackedLibraryLines) {
   EXPECT_FALSE((*module)->LocateCode(0x100).has_value());
 }
 
+// The address -> line tables read are the chosen variant's: a module for
+// two CPUs whose preferred variant's library, which this machine cannot
+// run, has a bad table.
+TEST(DebugInfoVerifyTest, CodeLinesFollowTheChosenVariant) {
+  fb::ModuleT spec = LibraryLinesSpec();
+  std::vector<std::array<uint64_t, 4>> rows = LibraryLineRows();
+  rows[1] = {0x100, 0, kStage2File, 121};
+  spec.libraries.push_back(std::make_unique<fb::LibraryT>(*spec.libraries[0]));
+  spec.libraries[1]->lines = LibraryLines(rows);
+  spec.libraries[1]->cpu_features = {"newext"};
+  spec.variants[0]->name = "x86-64";
+  spec.variants.insert(spec.variants.begin(), Variant("x86-64-v4"));
+  spec.variants[0]->executables.push_back(
+      std::make_unique<fb::ExecutableT>(*spec.variants[1]->executables[0]));
+  spec.variants[0]->executables[0]->library = 1;
+  const std::vector<uint8_t> bytes = BuildModule(spec);
+  StatusOr<std::shared_ptr<const Module>> module = LoadBytes(bytes);
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  EXPECT_EQ((*module)->variant_name(), "x86-64");
+  EXPECT_TRUE((*module)->UnpackCodeLines().ok());
+  ModuleLoadOptions options;
+  options.load_libraries = false;
+  options.variant = "x86-64-v4";
+  module = LoadBytes(bytes, options);
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  EXPECT_EQ((*module)->UnpackCodeLines().message(),
+            "library 1: line rows are not sorted: row 1 at offset 256 follows "
+            "row 0 at offset 256");
+}
+
 TEST(DebugInfoVerifyTest, BindingTypesLocationsAndProvenance) {
   const std::string prefix = "executable 0 'ex' export 'add_f32': ";
   fb::ModuleT spec = DebugSpec();

@@ -1,7 +1,8 @@
 //===- kiln_benchmark.cc - Steady-state time per call of a kiln function ---===//
 //
 //   kiln-benchmark MODULE.kiln [--function=NAME] [--input=VALUE]...
-//                  [--threads=N] [--perf] [--benchmark_repetitions=N]
+//                  [--threads=N] [--variant=NAME] [--perf]
+//                  [--benchmark_repetitions=N]
 //                  [--benchmark_min_time=X[s|x]] [--benchmark_warmup_calls=N]
 //                  [--benchmark_format=console|json] [--benchmark_out=FILE]
 //                  [--profile[=HZ]] [--profile-output=FILE]
@@ -375,6 +376,7 @@ struct Report {
   std::string module_path;
   std::string name;  // BM_<function>/process_time/real_time
   int threads = 0;
+  std::string variant;  // the code variant measured
   int64_t repetitions = 0;
   Machine machine;
   /// How the profile's samples were taken (--profile, --profile-output).
@@ -405,6 +407,7 @@ void PrintContext(const Report& report) {
     text += "\n";
   }
   text += kiln::StrCat("kiln_threads: ", report.threads, "\n");
+  text += kiln::StrCat("kiln_variant: ", kiln::Printable(report.variant), "\n");
   std::fputs(text.c_str(), stderr);
 }
 
@@ -499,6 +502,7 @@ std::string FormatJson(const Report& report, const std::vector<Row>& rows) {
 #endif
   context["kiln_module"] = report.module_path;
   context["kiln_threads"] = report.threads;
+  context["kiln_variant"] = report.variant;
   if (report.sampling) {
     context["kiln_profile"] = {
         {"clock", kiln::ProfileClockName(report.sampling->clock)},
@@ -617,6 +621,7 @@ kiln::Status Run(const Options& options, const char* executable,
   report.module_path = options.module_path;
   report.name = kiln::StrCat("BM_", signature.name, "/process_time/real_time");
   report.threads = pool.thread_count();
+  report.variant = std::string(module->variant_name());
   report.repetitions = options.repetitions;
   report.machine = DescribeMachine();
   if (!options.json) PrintContext(report);

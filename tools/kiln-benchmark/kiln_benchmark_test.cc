@@ -139,6 +139,42 @@ TEST_F(KilnBenchmarkTest, ConsoleTableWithFixedIterations) {
       << result.err;
 }
 
+// The code variant measured is the first this machine runs, or the one
+// --variant names, and the context says which.
+TEST_F(KilnBenchmarkTest, CodeVariants) {
+  fb::ModuleT spec = NewModule();
+  const fb::TensorTypeT v8 = Type(fb::ElementType::F32, {8});
+  fb::ExportT add = Export("add_f32", 0, 3, {2, 1, 1});
+  add.binding_types = Owned({v8, v8, v8});
+  spec.variants[0]->name = "x86-64-v4";
+  spec.variants.push_back(Variant("x86-64"));
+  for (uint32_t v = 0; v < 2; ++v) {
+    spec.libraries.push_back(Library(ReadBinaryFile(KILN_TEST_LIBRARY_1)));
+    spec.variants[v]->executables.push_back(Executable("ex", v, {add}));
+  }
+  spec.libraries[0]->cpu_features = {"newext"};
+  spec.functions.push_back(
+      Function("main", {v8, v8, v8}, {0, 1}, {v8},
+               {Dispatch(0, 0, {0, 1}, {2}), Return({2})}));
+  const std::string path = Write("variants.kiln", BuildModule(spec));
+  RunResult result = Run({path, kA, kB, "--benchmark_min_time=2x"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.err.find("kiln_variant: x86-64\n"), std::string::npos)
+      << result.err;
+  result = Run({path, kA, kB, "--benchmark_min_time=2x", "--variant=x86-64",
+                "--benchmark_format=json"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  const json document = json::parse(result.out, nullptr, false);
+  ASSERT_FALSE(document.is_discarded()) << result.out;
+  EXPECT_EQ(document.at("context").at("kiln_variant"), "x86-64");
+  result = Run({path, kA, kB, "--variant=x86-64-v4"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "kiln-benchmark: error: cannot load '" + path +
+                            "': code variant 'x86-64-v4': library 0: "
+                            "compiled for CPU 'x86-64' with instructions this "
+                            "runtime cannot check: newext\n");
+}
+
 TEST_F(KilnBenchmarkTest, ProfileFollowsTheTable) {
   // The test kernel is too short to be sampled reliably: the table, then the
   // profile's header, and the (possibly empty) stacks file are certain.
@@ -229,6 +265,7 @@ TEST_F(KilnBenchmarkTest, JsonInGoogleBenchmarkSchema) {
   EXPECT_TRUE(context.at("host_name").is_string());
   EXPECT_GE(context.at("num_cpus").get<int>(), 1);
   EXPECT_EQ(context.at("kiln_threads"), 2);
+  EXPECT_EQ(context.at("kiln_variant"), "cpu");
 
   const json& benchmarks = document.at("benchmarks");
   ASSERT_EQ(benchmarks.size(), 2u + 6u) << result.out;

@@ -1,7 +1,8 @@
 //===- kiln_run.cc - Runs a function of a compiled kiln module ------------===//
 //
 //   kiln-run MODULE.kiln [--function=NAME] [--input=VALUE]...
-//            [--output=@FILE.npy|-]... [--threads=N] [--list-functions]
+//            [--output=@FILE.npy|-]... [--threads=N] [--variant=NAME]
+//            [--list-functions]
 //            [--perf] [--profile[=HZ]] [--profile-output=FILE]
 //            [--profile-report=FILE] [--profile-stage=STAGE] [--guard-pages]
 //   kiln-run MODULE.kiln --dispatch=EXPORT [--workgroup-count=X[,Y[,Z]]]
@@ -81,6 +82,8 @@ std::string Usage() {
          "                        ones) for arguments of those types\n"
          "  --list-functions      print the signature of every function (the\n"
          "                        module is verified; its code is not loaded)\n"
+         "                        and, on stderr, which code variant runs\n"
+         "                        and why when the module has several\n"
          "  --dump-dispatches=DIR save every dispatch's bindings after it "
          "runs:\n"
          "                        DIR/<n>_<export>/in<i>.npy and out<i>.npy, "
@@ -522,6 +525,42 @@ void WarnAboutTextsTooLargeToShow(const kiln::Module& module) {
   }
 }
 
+// --list-functions: says on stderr (stdout lists functions only) which
+// code variant runs and why, when the module has several or --variant
+// names one.
+void NoteVariant(const kiln::Module& module, bool forced) {
+  const std::vector<kiln::CodeVariantInfo>& variants = module.variants();
+  if (variants.size() < 2 && !forced) return;
+  const kiln::CodeVariantInfo& chosen = variants[module.variant_index()];
+  const std::string name = kiln::Printable(chosen.name);
+  std::string names;
+  for (const kiln::CodeVariantInfo& variant : variants) {
+    names.append(names.empty() ? "" : ", ")
+        .append(kiln::Printable(variant.name));
+  }
+  std::string note;
+  if (forced) {
+    note =
+        chosen.supported()
+            ? kiln::StrCat("code variant ", name, " runs (as --variant says)")
+            : kiln::StrCat("code variant ", name,
+                           " (as --variant says) cannot run on this "
+                           "machine: ",
+                           kiln::Printable(chosen.unsupported));
+  } else if (chosen.supported()) {
+    note = kiln::StrCat("code variant ", name, " runs (the first of ", names,
+                        " this machine can run)");
+  } else {
+    note =
+        kiln::StrCat("no code variant of ", names, " can run on this machine");
+    for (const kiln::CodeVariantInfo& variant : variants) {
+      note += kiln::StrCat("\n  ", kiln::Printable(variant.name), ": ",
+                           kiln::Printable(variant.unsupported));
+    }
+  }
+  std::fprintf(stderr, "kiln-run: %s\n", note.c_str());
+}
+
 kiln::Status RunModule(const Options& options, bool* checks_failed);
 
 // Installs the tracer (before the module loads: it publishes its sources
@@ -562,6 +601,7 @@ kiln::Status RunModule(const Options& options, bool* checks_failed) {
     for (const auto& function : module->functions()) {
       kiln::tools::Print(kiln::Printable(function.ToString()) + "\n");
     }
+    NoteVariant(*module, !options.run.variant.empty());
     return kiln::tools::FlushStdout();
   }
   KILN_ASSIGN_OR_RETURN(

@@ -166,6 +166,93 @@ TEST_F(KilnRunTest, ListFunctionsDoesNotLoadTheLibrary) {
       << result.err;
 }
 
+// A module for two CPUs whose ids() tells its variants apart: the grid of
+// workgroup_ids, 24x1x1 in "x86-64-v4" (library 0, which also needs
+// `v4_feature` when given), 4x2x3 in "x86-64" (library 1).
+std::vector<uint8_t> TwoVariantModule(std::string v4_feature) {
+  fb::ModuleT spec = NewModule();
+  spec.libraries.push_back(Library(ReadBinaryFile(KILN_TEST_LIBRARY_1)));
+  spec.libraries.push_back(Library(ReadBinaryFile(KILN_TEST_LIBRARY_1)));
+  spec.libraries[0]->cpu = "x86-64-v4";
+  if (!v4_feature.empty()) spec.libraries[0]->cpu_features = {v4_feature};
+  spec.variants[0]->name = "x86-64-v4";
+  Executables(spec).push_back(
+      Executable("ex", 0, {Export("workgroup_ids", 2, 1, {24, 1, 1})}));
+  spec.variants.push_back(Variant("x86-64"));
+  spec.variants[1]->executables.push_back(
+      Executable("ex", 1, {Export("workgroup_ids", 2, 1, {4, 2, 3})}));
+  fb::TensorTypeT ids = Type(fb::ElementType::I32, {24});
+  spec.functions.push_back(Function("ids", {ids}, {}, {ids},
+                                    {Dispatch(0, 0, {}, {0}), Return({0})}));
+  return BuildModule(spec);
+}
+
+constexpr char kIds24x1x1[] =
+    "24xi32=0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23\n";
+constexpr char kIds4x2x3[] =
+    "24xi32=0 1 2 3 256 257 258 259 65536 65537 65538 65539 65792 65793 "
+    "65794 65795 131072 131073 131074 131075 131328 131329 131330 131331\n";
+
+// The first variant this machine runs runs, or the one --variant names;
+// --list-functions says which and why.
+TEST_F(KilnRunTest, CodeVariants) {
+  const std::string both = Write("both.kiln", TwoVariantModule(""));
+  RunResult result = Run({both});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, kIds24x1x1);
+  result = Run({both, "--variant=x86-64"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, kIds4x2x3);
+  result = Run({both, "--list-functions"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "ids() -> (24xi32)\n");
+  EXPECT_EQ(result.err,
+            "kiln-run: code variant x86-64-v4 runs (the first of x86-64-v4, "
+            "x86-64 this machine can run)\n");
+  result = Run({both, "--list-functions", "--variant=x86-64"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err,
+            "kiln-run: code variant x86-64 runs (as --variant says)\n");
+
+  const std::string v3 = Write("v3.kiln", TwoVariantModule("newext"));
+  result = Run({v3});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, kIds4x2x3);
+  result = Run({v3, "--list-functions"});
+  EXPECT_EQ(result.err,
+            "kiln-run: code variant x86-64 runs (the first of x86-64-v4, "
+            "x86-64 this machine can run)\n");
+  const std::string lacks =
+      "library 0: compiled for CPU 'x86-64-v4' with instructions this "
+      "runtime cannot check: newext";
+  result = Run({v3, "--list-functions", "--variant=x86-64-v4"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err,
+            "kiln-run: code variant x86-64-v4 (as --variant says) cannot run "
+            "on this machine: " +
+                lacks + "\n");
+  result = Run({v3, "--variant=x86-64-v4"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "kiln-run: error: cannot load '" + v3 +
+                            "': code variant 'x86-64-v4': " + lacks + "\n");
+  result = Run({v3, "--variant=x86-64-v2"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "kiln-run: error: cannot load '" + v3 +
+                            "': no code variant 'x86-64-v2' (available: "
+                            "x86-64-v4, x86-64)\n");
+  result = Run({v3, "--variant="});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "kiln-run: error: --variant expects the name of a code variant, "
+            "got ''\n");
+  // A module for one CPU says nothing of its only variant.
+  result = Run({two_functions_, "--list-functions"});
+  EXPECT_EQ(result.err, "");
+  result = Run({two_functions_, "--list-functions", "--variant=cpu"});
+  EXPECT_EQ(result.err,
+            "kiln-run: code variant cpu runs (as --variant says)\n");
+}
+
 #ifdef KILN_COMPILE_PATH
 std::vector<uint8_t> StringBytes(std::string_view text) {
   return std::vector<uint8_t>(text.begin(), text.end());

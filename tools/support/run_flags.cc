@@ -35,6 +35,12 @@ constexpr RunFlagInfo kRunFlags[] = {
      {"threads", true},
      "  --threads=N           worker threads including the caller\n"
      "                        (default: hardware concurrency)\n"},
+    {kVariantFlag,
+     {"variant", true},
+     "  --variant=NAME        run the module's code variant NAME: the --cpu\n"
+     "                        it was compiled for (e.g. x86-64-v3; kiln-dump\n"
+     "                        lists them), instead of the first one this\n"
+     "                        machine can run\n"},
     {kPerfFlag,
      {"perf"},
      "  --perf                load the libraries from files that perf reads\n"
@@ -113,6 +119,7 @@ constexpr RunFlagInfo kRunFlags[] = {
 ModuleLoadOptions RunFlags::load_options() const {
   ModuleLoadOptions options;
   options.perf_visible_libraries = perf;
+  options.variant = variant;
   return options;
 }
 
@@ -143,6 +150,13 @@ StatusOr<bool> ParseRunFlag(unsigned set, std::string_view name,
     flags->inputs.emplace_back(value);
   } else if ((set & kThreadsFlag) && name == "threads") {
     KILN_RETURN_IF_ERROR(ParseThreadCount(value, &flags->threads));
+  } else if ((set & kVariantFlag) && name == "variant") {
+    // An empty value would silently mean the first this machine runs.
+    if (value.empty()) {
+      return InvalidArgumentError(
+          "--variant expects the name of a code variant, got ''");
+    }
+    flags->variant = std::string(value);
   } else if ((set & kPerfFlag) && name == "perf") {
     flags->perf = true;
   } else if ((set & kGuardPagesFlag) && name == "guard-pages") {

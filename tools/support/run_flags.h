@@ -1,9 +1,9 @@
 //===- run_flags.h - The flags of the tools that run functions ----*- C++ -*-===//
 //
 // kiln-run, kiln-benchmark and kiln-check run functions of a module and
-// share their flags: --function, --input, --threads, --perf, the profile
-// flags and --guard-pages. Each is declared, parsed and described here
-// once; a tool picks the ones it takes and adds its own.
+// share their flags: --function, --input, --threads, --variant, --perf,
+// the profile flags and --guard-pages. Each is declared, parsed and described
+// here once; a tool picks the ones it takes and adds its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,10 +35,12 @@ inline constexpr unsigned kProfileFlags = 1u << 4;
 /// --guard-pages (kiln-run, kiln-check: for finding kernels that read or
 /// write out of bounds, not for timing).
 inline constexpr unsigned kGuardPagesFlag = 1u << 5;
+inline constexpr unsigned kVariantFlag = 1u << 6;  // --variant=NAME
 /// Those of a tool that calls one function on inputs (kiln-run,
-/// kiln-benchmark): all of them.
-inline constexpr unsigned kCallFlags =
-    kFunctionFlag | kInputFlag | kThreadsFlag | kPerfFlag | kProfileFlags;
+/// kiln-benchmark): all but --guard-pages.
+inline constexpr unsigned kCallFlags = kFunctionFlag | kInputFlag |
+                                       kThreadsFlag | kVariantFlag | kPerfFlag |
+                                       kProfileFlags;
 
 /// The shared flags as given.
 struct RunFlags {
@@ -48,8 +50,10 @@ struct RunFlags {
   bool perf = false;
   ProfileFlags profile;
   bool guard_pages = false;
+  std::string variant;  // "" unless --variant names one
 
-  /// How to load the module (--perf: libraries perf can read).
+  /// How to load the module (--perf: libraries perf can read; --variant:
+  /// the code variant).
   ModuleLoadOptions load_options() const;
   /// Where a Context's tensors come from: null (the default allocator), or
   /// with --guard-pages one that ends each at an inaccessible page.

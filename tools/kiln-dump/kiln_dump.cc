@@ -6,8 +6,10 @@
 //             --disassemble [--function=NAME] |
 //             --correlate=PATH:LINE] [--json]
 //
-// Without a view flag: a summary (module, functions, libraries, executables
-// with their exports' debug information, source table). The module is loaded
+// Without a view flag: a summary (module, functions, libraries, code
+// variants and each one's executables with their exports' debug
+// information, source table). The other views read the executables of the
+// variant this machine runs (else the first). The module is loaded
 // through the verifying loader but its native libraries are never mapped,
 // so modules built for another CPU can be inspected. Every view can be
 // printed as one JSON document instead (--json).
@@ -38,8 +40,10 @@ using kiln::dump::Options;
 constexpr char kUsage[] =
     "usage: kiln-dump MODULE.kiln [options]\n"
     "\n"
-    "Shows what a compiled kiln module carries: its functions, executables\n"
-    "with their debug information, and the embedded source table.\n"
+    "Shows what a compiled kiln module carries: its functions, its code\n"
+    "variants (one per CPU it was compiled for, with the one this machine\n"
+    "runs) and each one's executables with their debug information, and the\n"
+    "embedded source table.\n"
     "\n"
     "views (default: a summary of the module):\n"
     "  --sources               one row per embedded source file: path, raw\n"

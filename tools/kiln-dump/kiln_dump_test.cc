@@ -259,6 +259,92 @@ TEST_F(KilnDumpTest, SummaryJson) {
   EXPECT_EQ(doc["sources"]["totals"]["files"], 5);
 }
 
+// DumpSpec compiled for two CPUs: "x86-64-v4" (library 0, needing newext,
+// add_f32 over 8 workgroups) and "x86-64" (library 1, DumpSpec's own).
+fb::ModuleT TwoVariantDumpSpec() {
+  fb::ModuleT spec = DumpSpec();
+  spec.libraries[0]->cpu = "x86-64-v4";
+  spec.libraries[0]->cpu_features = {"avx2", "newext"};
+  spec.libraries.push_back(Library(ReadBinaryFile(KILN_TEST_LIBRARY_1)));
+  spec.variants[0]->name = "x86-64-v4";
+  spec.variants.push_back(Variant("x86-64"));
+  spec.variants[1]->executables.push_back(
+      std::make_unique<fb::ExecutableT>(*Executables(spec)[0]));
+  spec.variants[1]->executables[0]->library = 1;
+  Executables(spec)[0]->exports[0]->workgroup_count = {8, 1, 1};
+  return spec;
+}
+
+TEST_F(KilnDumpTest, SummaryListsTheVariants) {
+  const std::string path =
+      Write("variants.kiln", BuildModule(TwoVariantDumpSpec()));
+  RunResult result = Run({path});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const std::string& out = result.out;
+  for (const char* piece : {
+           "variants (2; this machine runs x86-64)\n"
+           "  x86-64-v4  cpu x86-64-v4, library 0, needs avx2 newext\n"
+           "             this machine cannot run it: library 0: compiled for "
+           "CPU 'x86-64-v4' with instructions this runtime cannot check: "
+           "newext\n"
+           "  x86-64     cpu x86-64, library 1\n",
+           "executables of x86-64-v4 (1)\n  ex  (library 0, 2 exports)\n"
+           "    add_f32\n      workgroup count  8x1x1\n",
+           "executables of x86-64 (1)\n  ex  (library 1, 2 exports)\n"
+           "    add_f32\n      workgroup count  4x1x1\n",
+       }) {
+    EXPECT_TRUE(Contains(out, piece)) << "missing:\n"
+                                      << piece << "\nin:\n"
+                                      << out;
+  }
+  // A module for one CPU has one, "cpu", and its executables as before.
+  result = Run({module_});
+  EXPECT_TRUE(Contains(result.out,
+                       "variants (1; this machine runs cpu)\n"
+                       "  cpu  cpu x86-64, library 0\n\nexecutables (1)\n"))
+      << result.out;
+}
+
+TEST_F(KilnDumpTest, SummaryJsonListsTheVariants) {
+  const std::string path =
+      Write("variants.kiln", BuildModule(TwoVariantDumpSpec()));
+  json doc = RunJson({path});
+  ASSERT_EQ(doc["variants"].size(), 2u);
+  const json& v4 = doc["variants"][0];
+  EXPECT_EQ(v4["name"], "x86-64-v4");
+  EXPECT_EQ(v4["cpu"], "x86-64-v4");
+  EXPECT_EQ(v4["cpu_features"], json({"avx2", "newext"}));
+  EXPECT_EQ(v4["libraries"], json({0}));
+  EXPECT_EQ(v4["supported"], false);
+  EXPECT_EQ(v4["unsupported"],
+            "library 0: compiled for CPU 'x86-64-v4' with instructions this "
+            "runtime cannot check: newext");
+  EXPECT_EQ(v4["executables"][0]["library"], 0);
+  EXPECT_EQ(v4["executables"][0]["exports"][0]["workgroup_count"],
+            json({8, 1, 1}));
+  const json& x86_64 = doc["variants"][1];
+  EXPECT_EQ(x86_64["name"], "x86-64");
+  EXPECT_EQ(x86_64["supported"], true);
+  EXPECT_EQ(x86_64["unsupported"], "");
+  EXPECT_EQ(x86_64["executables"][0]["library"], 1);
+  // The one this machine runs, whose executables are also at the top.
+  EXPECT_EQ(doc["variant"], "x86-64");
+  EXPECT_EQ(doc["executables"], x86_64["executables"]);
+  // None runs here: the first is shown.
+  fb::ModuleT spec = TwoVariantDumpSpec();
+  spec.libraries[1]->cpu_features = {"newext"};
+  doc = RunJson({Write("none.kiln", BuildModule(spec))});
+  EXPECT_TRUE(doc["variant"].is_null());
+  EXPECT_EQ(doc["executables"], doc["variants"][0]["executables"]);
+  // A module for one CPU: one variant, "cpu", whose executables are the
+  // top-level ones.
+  doc = RunJson({module_});
+  ASSERT_EQ(doc["variants"].size(), 1u);
+  EXPECT_EQ(doc["variants"][0]["name"], "cpu");
+  EXPECT_EQ(doc["variant"], "cpu");
+  EXPECT_EQ(doc["executables"], doc["variants"][0]["executables"]);
+}
+
 //===----------------------------------------------------------------------===//
 // --sources
 //===----------------------------------------------------------------------===//

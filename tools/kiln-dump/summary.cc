@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -145,6 +146,40 @@ json ExportJson(const ExportView& ex) {
               {"stage_locations", stages}};
 }
 
+// The variant this machine would run: the first it can (what the module
+// shows, loaded without a --variant), or none.
+std::optional<uint32_t> VariantThatRuns(const Module& module) {
+  const uint32_t shown = module.variant_index();
+  if (!module.variants()[shown].supported()) return std::nullopt;
+  return shown;
+}
+
+// Export `x` of executable `e` of variant `v` (in range of the verified
+// module): the chosen variant's is Module's, the others' are read alike.
+ExportView VariantExport(const Module& module, uint32_t v, uint32_t e,
+                         uint32_t x) {
+  const fb::Module& root = module.flatbuffer();
+  return ExportView(&root, root.variants()->Get(v), e, x);
+}
+
+// The executables of variant `v`; every variant has the same, with the
+// same exports (verified).
+json ExecutablesJson(const Module& module, uint32_t v) {
+  const fb::CodeVariant& variant = *module.flatbuffer().variants()->Get(v);
+  json executables = json::array();
+  for (uint32_t e = 0; e < module.executable_count(); ++e) {
+    json exports = json::array();
+    for (uint32_t x = 0; x < module.export_count(e); ++x) {
+      exports.push_back(ExportJson(VariantExport(module, v, e, x)));
+    }
+    executables.push_back(
+        {{"name", std::string(module.executable_name(e))},
+         {"library", variant.executables()->Get(e)->library()},
+         {"exports", exports}});
+  }
+  return executables;
+}
+
 json SummaryJson(const Module& module) {
   const fb::Module& root = module.flatbuffer();
   json stages = json::array();
@@ -182,29 +217,35 @@ json SummaryJson(const Module& module) {
                                   : 0}});
     }
   }
-  json executables = json::array();
-  for (uint32_t e = 0; e < module.executable_count(); ++e) {
-    json exports = json::array();
-    for (uint32_t x = 0; x < module.export_count(e); ++x) {
-      exports.push_back(ExportJson(*module.GetExport(e, x)));
+  json variants = json::array();
+  for (uint32_t v = 0; v < module.variants().size(); ++v) {
+    const CodeVariantInfo& variant = module.variants()[v];
+    json features = json::array();
+    for (std::string_view feature : variant.cpu_features) {
+      features.push_back(std::string(feature));
     }
-    executables.push_back({{"name", std::string(module.executable_name(e))},
-                           {"library", root.variants()
-                                           ->Get(module.variant_index())
-                                           ->executables()
-                                           ->Get(e)
-                                           ->library()},
-                           {"exports", exports}});
+    variants.push_back({{"name", std::string(variant.name)},
+                        {"cpu", std::string(variant.cpu)},
+                        {"cpu_features", features},
+                        {"libraries", variant.libraries},
+                        {"supported", variant.supported()},
+                        {"unsupported", variant.unsupported},
+                        {"executables", ExecutablesJson(module, v)}});
   }
-  return json{{"name", std::string(module.name())},
-              {"version", root.version()},
-              {"debug_level", module.debug_level()},
-              {"size", module.size()},
-              {"capture_stages", stages},
-              {"functions", functions},
-              {"libraries", libraries},
-              {"executables", executables},
-              {"sources", SourcesJson(module.sources())}};
+  const std::optional<uint32_t> runs = VariantThatRuns(module);
+  return json{
+      {"name", std::string(module.name())},
+      {"version", root.version()},
+      {"debug_level", module.debug_level()},
+      {"size", module.size()},
+      {"capture_stages", stages},
+      {"functions", functions},
+      {"libraries", libraries},
+      {"variants", variants},
+      {"variant",
+       runs ? json(std::string(module.variants()[*runs].name)) : json(nullptr)},
+      {"executables", ExecutablesJson(module, module.variant_index())},
+      {"sources", SourcesJson(module.sources())}};
 }
 
 // "key   value" lines with the keys padded to one width.
@@ -376,18 +417,55 @@ Status ShowSummary(const Module& module, bool as_json) {
     }
   }
 
-  out += StrCat("\nexecutables (", module.executable_count(), ")\n");
-  for (uint32_t e = 0; e < module.executable_count(); ++e) {
-    const uint32_t exports = module.export_count(e);
-    out += StrCat("  ", Printable(module.executable_name(e)), "  (library ",
-                  root.variants()
-                      ->Get(module.variant_index())
-                      ->executables()
-                      ->Get(e)
-                      ->library(),
-                  ", ", exports, exports == 1 ? " export" : " exports", ")\n");
-    for (uint32_t x = 0; x < exports; ++x) {
-      out += ExportText(module, *module.GetExport(e, x));
+  // Which variant this machine would run, and what each needs.
+  const std::vector<CodeVariantInfo>& variants = module.variants();
+  const std::optional<uint32_t> runs = VariantThatRuns(module);
+  out += StrCat("\nvariants (", variants.size(), "; this machine runs ",
+                runs ? Printable(variants[*runs].name) : "none", ")\n");
+  size_t name_width = 0;
+  for (const CodeVariantInfo& variant : variants) {
+    name_width = std::max(name_width, Printable(variant.name).size());
+  }
+  for (const CodeVariantInfo& variant : variants) {
+    std::string libraries;
+    for (const uint32_t library : variant.libraries) {
+      libraries += StrCat(libraries.empty() ? "" : ", ", library);
+    }
+    std::string line =
+        StrCat("  ", Pad(Printable(variant.name), name_width), "  cpu ",
+               Printable(variant.cpu.empty() ? "?" : variant.cpu), ", ",
+               variant.libraries.size() == 1 ? "library " : "libraries ",
+               libraries.empty() ? "(none)" : libraries);
+    if (!variant.cpu_features.empty()) {
+      line += ", needs";
+      for (std::string_view feature : variant.cpu_features) {
+        line += " " + Printable(feature);
+      }
+    }
+    out += line + "\n";
+    if (!variant.supported()) {
+      out += StrCat("  ", std::string(name_width, ' '),
+                    "  this machine cannot run it: ",
+                    Printable(variant.unsupported), "\n");
+    }
+  }
+
+  // Each variant's executables: the same names and exports in each, with
+  // what code generation chose for the variant's CPU.
+  for (uint32_t v = 0; v < variants.size(); ++v) {
+    const fb::CodeVariant& variant = *root.variants()->Get(v);
+    out += variants.size() == 1
+               ? "\nexecutables ("
+               : StrCat("\nexecutables of ", Printable(variants[v].name), " (");
+    out += StrCat(module.executable_count(), ")\n");
+    for (uint32_t e = 0; e < module.executable_count(); ++e) {
+      const uint32_t exports = module.export_count(e);
+      out += StrCat("  ", Printable(module.executable_name(e)), "  (library ",
+                    variant.executables()->Get(e)->library(), ", ", exports,
+                    exports == 1 ? " export" : " exports", ")\n");
+      for (uint32_t x = 0; x < exports; ++x) {
+        out += ExportText(module, VariantExport(module, v, e, x));
+      }
     }
   }
 

@@ -2,10 +2,13 @@
 //
 // kiln-dump without a view flag: the module (name, format version, debug
 // level, size, captured stages), its functions, its libraries and what
-// CPU features they need, its executables with each export's launch
-// parameters and debug information (location, the input ops and model
-// nodes it computes, its entry line in each captured stage), and the
-// source table.
+// CPU features they need, its code variants (which this machine runs, and
+// what the others need that it lacks), each variant's executables with
+// each export's launch parameters and debug information (location, the
+// input ops and model nodes it computes, its entry line in each captured
+// stage), and the source table. The JSON's top-level "executables" are
+// those of the variant this machine runs (else the first), as in modules
+// for one CPU.
 //
 //===----------------------------------------------------------------------===//
 

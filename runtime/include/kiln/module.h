@@ -1,12 +1,13 @@
 //===- module.h - Loading and verifying kiln modules ---------------*- C++ -*-===//
 //
 // A Module is a verified, immutable view of a .kiln file plus the native
-// libraries it carries, loaded and resolved. Everything the runtime later
-// trusts (indices, sizes, types, branch targets, slot definitions in
-// straight-line functions) is checked at load, so execution needs no further
-// validation beyond one thing: in a function with branches, whether a slot
-// read on the path taken was written (the Context reports that as an error).
-// A Module may be shared by several threads, each running its own Context.
+// libraries of the code variant it runs (the module's code for one CPU),
+// loaded and resolved. Everything the runtime later trusts (indices, sizes,
+// types, branch targets, slot definitions in straight-line functions) is
+// checked at load, so execution needs no further validation beyond one
+// thing: in a function with branches, whether a slot read on the path taken
+// was written (the Context reports that as an error). A Module may be
+// shared by several threads, each running its own Context.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,10 +55,11 @@ struct FunctionSignature {
 
 /// How a module is loaded.
 struct ModuleLoadOptions {
-  /// Load the native libraries and resolve every export: needed to run
-  /// anything. Without it the module is verified all the same (libraries are
-  /// checked as ELF images) but no code is mapped, so a module built for
-  /// another CPU can be inspected; Context refuses to run such a module.
+  /// Load the native libraries of the code variant chosen (`variant`) and
+  /// resolve its exports: needed to run anything. Without it the module is
+  /// verified all the same (every library is checked as an ELF image) but no
+  /// code is mapped, so a module built for another CPU can be inspected;
+  /// Context refuses to run such a module.
   bool load_libraries = true;
   /// Largest buffer (one value of a host function) the module may need;
   /// a module that needs more is refused at load, before anything is
@@ -79,7 +81,8 @@ struct ModuleLoadOptions {
 };
 
 /// One of a module's code variants: its executables and libraries compiled
-/// for one CPU. The host functions are the module's, common to all.
+/// for one CPU. The host functions are the module's, common to all. The
+/// views point into the module.
 struct CodeVariantInfo {
   /// "cpu" for a module compiled for one CPU, else the `--cpu` entry it was
   /// compiled for, e.g. "x86-64-v4".
@@ -182,8 +185,9 @@ class Module {
   /// sample); none otherwise, and always for a module without the table,
   /// without its libraries loaded, or whose table is bad.
   std::optional<CodeLocation> LocateCode(uintptr_t address) const;
-  /// Unpacks and checks every library's address -> line table, which
-  /// LocateCode otherwise unpacks on first use; the error of a bad table.
+  /// Unpacks and checks the address -> line table of every library of the
+  /// chosen variant, which LocateCode otherwise unpacks on first use; the
+  /// error of a bad table.
   Status UnpackCodeLines() const;
 
   /// The verified FlatBuffer (include kiln/module_generated.h to use it).

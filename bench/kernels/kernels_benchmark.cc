@@ -18,7 +18,6 @@
 //===----------------------------------------------------------------------===//
 
 #include <cblas.h>
-#include <flatbuffers/flatbuffers.h>
 #include <spawn.h>
 #include <sys/wait.h>
 
@@ -263,20 +262,18 @@ bool ParseThreadCounts(const std::string& list, std::vector<int>* counts) {
 }
 
 /// The OpenBLAS kernels for the widest vector ISA the code of the module at
-/// `path` uses: "SkylakeX" (AVX-512) or "Haswell" (AVX2); empty when the
-/// file is not a module or its code uses neither.
+/// `path` uses (the code variant this machine runs): "SkylakeX" (AVX-512)
+/// or "Haswell" (AVX2); empty when the file is not a module or its code
+/// uses neither.
 std::string BlasCoreFor(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  const std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(file),
-                                   std::istreambuf_iterator<char>()};
-  flatbuffers::Verifier verifier(bytes.data(), bytes.size());
-  if (!kiln::fb::VerifyModuleBuffer(verifier)) return "";
-  std::set<std::string> features;
-  if (const auto* libraries = kiln::fb::GetModule(bytes.data())->libraries())
-    for (const kiln::fb::Library* library : *libraries)
-      if (library->cpu_features())
-        for (const auto* feature : *library->cpu_features())
-          features.insert(feature->str());
+  kiln::ModuleLoadOptions options;
+  options.load_libraries = false;
+  const auto module = kiln::Module::Load(path, options);
+  if (!module.ok()) return "";
+  const kiln::CodeVariantInfo& variant =
+      (*module)->variants()[(*module)->variant_index()];
+  const std::set<std::string> features(variant.cpu_features.begin(),
+                                       variant.cpu_features.end());
   const std::string isa = kiln::bench::VectorIsa(features);
   if (isa.rfind("avx512f", 0) == 0) return "SkylakeX";
   if (isa.rfind("avx2", 0) == 0) return "Haswell";

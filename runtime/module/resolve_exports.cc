@@ -268,10 +268,6 @@ Status CheckDispatches(const Module::Impl& impl) {
   return OkStatus();
 }
 
-}  // namespace
-
-namespace {
-
 // Whether this machine has every feature library `index` may use; the
 // error says which it lacks ("library N: compiled for CPU ...").
 Status CheckLibraryCpu(const fb::Module& module, uint32_t index) {

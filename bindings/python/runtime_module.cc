@@ -63,11 +63,12 @@ class PyModule {
   PyModule(std::shared_ptr<const Module> module, int threads)
       : module_(std::move(module)), threads_(threads) {}
 
-  static PyModule* Load(const std::string& path, int threads,
-                        bool perf_visible) {
+  static PyModule* Load(const std::string& path, int threads, bool perf_visible,
+                        const std::string& variant) {
     CheckThreads(threads);
     ModuleLoadOptions options;
     options.perf_visible_libraries = perf_visible;
+    options.variant = variant;
     auto module = [&] {
       nb::gil_scoped_release release;
       return Module::Load(path, options);
@@ -75,10 +76,12 @@ class PyModule {
     return new PyModule(ValueOrThrow(std::move(module)), threads);
   }
 
-  static PyModule* FromBytes(nb::bytes data, int threads, bool perf_visible) {
+  static PyModule* FromBytes(nb::bytes data, int threads, bool perf_visible,
+                             const std::string& variant) {
     CheckThreads(threads);
     ModuleLoadOptions options;
     options.perf_visible_libraries = perf_visible;
+    options.variant = variant;
     auto module = [&] {
       nb::gil_scoped_release release;
       return Module::LoadFromMemory(data.c_str(), data.size(),
@@ -111,6 +114,24 @@ class PyModule {
   }
 
   int threads() const { return threads_; }
+
+  // The code variant that runs, by name.
+  std::string Variant() const { return std::string(Get()->variant_name()); }
+
+  // Each code variant as (name, cpu, [feature], why it cannot run here or
+  // "").
+  nb::list Variants() const {
+    std::shared_ptr<const Module> module = Get();
+    nb::list variants;
+    for (const CodeVariantInfo& variant : module->variants()) {
+      std::vector<std::string> features(variant.cpu_features.begin(),
+                                        variant.cpu_features.end());
+      variants.append(nb::make_tuple(std::string(variant.name),
+                                     std::string(variant.cpu), features,
+                                     variant.unsupported));
+    }
+    return variants;
+  }
 
   // Each function as (name, [(type, shape)], [(type, shape)], argument
   // names, result names, signature text).
@@ -327,12 +348,16 @@ NB_MODULE(_runtime, m) {
 
   nb::class_<PyModule>(m, "Module")
       .def_static("load", &PyModule::Load, nb::arg("path"),
-                  nb::arg("threads") = 0, nb::arg("perf_visible") = false)
+                  nb::arg("threads") = 0, nb::arg("perf_visible") = false,
+                  nb::arg("variant") = "")
       .def_static("from_bytes", &PyModule::FromBytes, nb::arg("data"),
-                  nb::arg("threads") = 0, nb::arg("perf_visible") = false)
+                  nb::arg("threads") = 0, nb::arg("perf_visible") = false,
+                  nb::arg("variant") = "")
       .def("close", &PyModule::Close)
       .def_prop_ro("closed", &PyModule::closed)
       .def_prop_ro("threads", &PyModule::threads)
+      .def_prop_ro("variant", &PyModule::Variant)
+      .def("variants", &PyModule::Variants)
       .def_prop_ro("name", &PyModule::Name)
       .def_prop_ro("debug_level", &PyModule::DebugLevel)
       .def_prop_ro("capture_stages", &PyModule::CaptureStages)

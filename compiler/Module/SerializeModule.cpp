@@ -45,8 +45,11 @@ public:
         return failure();
       functions.push_back(*function);
     }
+    // Variants without executables have no code to hold.
     std::vector<flatbuffers::Offset<fb::Library>> libraryTables;
     for (const CPULibrary &library : libraries) {
+      if (moduleOp.getOps<ExecutableOp>().empty())
+        break;
       FailureOr<flatbuffers::Offset<fb::Library>> table =
           serializeLibrary(library);
       if (failed(table))

@@ -26,7 +26,8 @@ struct SerializeOptions {
 /// Writes the FlatBuffer module (schema/module.fbs): the host functions of
 /// `moduleOp` as slot programs, its constants, a code variant per library of
 /// `libraries` (in order of preference: its executables, whose code the
-/// library holds), and the debug information of the chosen level (the
+/// library holds; a module without executables has variants but no
+/// libraries), and the debug information of the chosen level (the
 /// source table of `sources`: each distinct text once, sorted by path).
 LogicalResult serializeModule(ModuleOp moduleOp, ArrayRef<CPULibrary> libraries,
                               const SerializeOptions &options,

@@ -70,8 +70,7 @@ void addCodegenPasses(OpPassManager &pm, const CompileOptions &options,
 
 /// The (name, `--cpu` entry) of each code variant, in order of preference:
 /// the executables' variants (a captured text names its own), else those
-/// `--cpu` asks for. The entry only matters to a module without
-/// executables, whose variants hold no code.
+/// `--cpu` asks for.
 SmallVector<std::pair<std::string, std::string>>
 getCodeVariants(ModuleOp moduleOp, const CompileOptions &options) {
   SmallVector<std::pair<std::string, std::string>> variants;
@@ -113,7 +112,13 @@ LogicalResult serialize(ModuleOp moduleOp, const CompileOptions &options,
   SmallVector<std::pair<std::string, std::string>> variants =
       getCodeVariants(moduleOp, options);
   std::vector<CPULibrary> libraries;
+  // Without executables the variants have no code, nor libraries.
+  bool hasCode = !moduleOp.getOps<ExecutableOp>().empty();
   for (auto &[name, cpu] : variants) {
+    if (!hasCode) {
+      libraries.emplace_back().variantName = name;
+      continue;
+    }
     libraryOptions.variantName = name;
     libraryOptions.targetCPU = cpu;
     FailureOr<CPULibrary> library =

@@ -1,4 +1,5 @@
 // RUN: %e2e %s -o %t
+// RUN: %e2e %s -o %t.variants --variants=x86-64-v4,x86-64-v3,x86-64
 // conv_2d_nhwc_hwcf, stride 1, no padding: 1x8x8x3 * 3x3x3x4 -> 1x6x6x4.
 // INPUT: 1x8x8x3xf32=random
 // INPUT: 3x3x3x4xf32=random

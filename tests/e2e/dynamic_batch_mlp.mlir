@@ -1,4 +1,5 @@
 // RUN: %e2e %s -o %t
+// RUN: %e2e %s -o %t.variants --variants=x86-64-v4,x86-64-v3,x86-64
 // A batch-dynamic MLP (784 -> 128 relu -> 10 softmax), one module called
 // at batch 1, 37 (prime) and 256: matmuls over a dynamic row count, a
 // broadcast bias and relu fused into them, and a softmax over dynamic rows.

@@ -1,4 +1,5 @@
 // RUN: %e2e %s -o %t
+// RUN: %e2e %s -o %t.variants --variants=x86-64-v4,x86-64-v3,x86-64
 // Packed contractions that unpack their result in their own dispatch,
 // with the epilogue fused after the unpack, compiled for the host:
 // sizes that divide no tile (primes, three rows, a long K), a result

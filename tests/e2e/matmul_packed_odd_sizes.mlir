@@ -1,4 +1,5 @@
 // RUN: %e2e %s -o %t
+// RUN: %e2e %s -o %t.variants --variants=x86-64-v4,x86-64-v3,x86-64
 // Packed matmuls (data tiling: pack + mmt4d + unpack) at sizes that do not
 // divide the tiles: primes, two rows (narrow M0), ten columns (N padded to
 // 16), K = 1, and a batch of odd matrices. Each is large enough to be packed.

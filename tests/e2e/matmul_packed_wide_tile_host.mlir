@@ -1,5 +1,8 @@
 // RUN: %e2e %s -o %t
-// Packed contractions compiled for the host with many rows, columns and a
+// RUN: %e2e %s -o %t.variants --variants=x86-64-v4,x86-64-v3,x86-64
+// Packed contractions compiled for the host (and in one module for three
+// CPUs, whose AVX2 and SSE code compute the AVX-512 layout's tiles in
+// register blocks) with many rows, columns and a
 // deep K: on AVX-512 they take the wide accumulator block (6 rows of 4
 // vectors), elsewhere the default one. Rows, columns and K divide neither
 // block (257 = 42 x 6 + 5, 263 columns past four 64-wide panels); one

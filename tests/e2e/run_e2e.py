@@ -20,7 +20,11 @@ statically shaped tensors) this driver:
    first, i1/i8/i16 widened to i32), so no precision is lost in printing; the
    wrapper is lowered with ``mlir-opt`` (``REFERENCE_PIPELINE``) and executed by
    ``mlir-runner``;
-4. compares types, shapes and values (integers exactly; floats with
+4. with ``--variants=CPU,CPU,...`` compiles one module with a code variant
+   per CPU and runs every call with each variant this machine can run
+   (``kiln-run --variant``), checking that the one chosen unforced is the
+   first it can run and that the others are refused;
+5. compares types, shapes and values (integers exactly; floats with
    ``|got - expected| <= atol + rtol * |expected|``, NaN equal to NaN), prints a
    clear diff on mismatch and exits 1, or prints a one-line summary.
 
@@ -62,6 +66,8 @@ Only the Python standard library is used.
 """
 
 import argparse
+import itertools
+import json
 import math
 import os
 import random
@@ -987,14 +993,54 @@ def run_reference(args, program_text, calls, workdir):
 def compile_kiln(args, program_path, workdir):
     module = os.path.join(workdir, "program.kiln")
     cmd = [args.kiln_compile, program_path, "-o", module] + args.compile_flag
+    if args.variants:
+        cmd.append("--cpu=" + args.variants)
     run_tool(cmd, "kiln-compile", args.timeout)
     return module
 
 
-def run_kiln(args, kiln_run, module, call, ci, workdir):
-    """Run one call with kiln-run; return its results as Tensors."""
+def variant_runs(args, kiln_run, module):
+    """With --variants: the kiln-run flags of each run, one per code variant
+    this machine can run (each forced by name), and a note of what ran.
+    Checks that the module holds the variants asked for, that the one that
+    runs unforced is the first this machine can run, and that forcing one
+    it cannot run is refused for the instructions it lacks."""
+    if not args.variants:
+        return [()], ""
+    kiln_dump = os.path.join(os.path.dirname(os.path.abspath(kiln_run)),
+                             "kiln-dump")
+    stdout, _ = run_tool([kiln_dump, module, "--json"], "kiln-dump",
+                         args.timeout)
+    summary = json.loads(stdout)
+    names = [v["name"] for v in summary["variants"]]
+    if names != args.variants.split(","):
+        raise E2EError("the module's code variants are %s, not --variants=%s"
+                       % (",".join(names), args.variants))
+    runnable = [v["name"] for v in summary["variants"] if v["supported"]]
+    if summary["variant"] != (runnable[0] if runnable else None):
+        raise E2EError("code variant %s runs, not the first this machine can "
+                       "run (%s)" % (summary["variant"], runnable))
+    for name in names:
+        if name in runnable:
+            continue
+        refused = subprocess.run(
+            [kiln_run, module, "--list-functions", "--variant=" + name],
+            capture_output=True, text=True, timeout=args.timeout)
+        if refused.returncode == 0 or "lacks" not in refused.stderr:
+            raise E2EError("forcing code variant %s, which this machine cannot "
+                           "run, was not refused for what it lacks:\n%s"
+                           % (name, tail(refused.stderr)))
+    note = "; code variants %s each ran%s" % (
+        ", ".join(runnable),
+        "".join(", %s refused" % n for n in names if n not in runnable))
+    return [("--variant=" + name,) for name in runnable], note
+
+
+def run_kiln(args, kiln_run, module, call, ci, workdir, flags=()):
+    """Run one call with kiln-run (and `flags`); return its results as
+    Tensors."""
     cmd = [kiln_run, module, "--function=" + call.function,
-           "--guard-pages"] + args.run_flag
+           "--guard-pages"] + args.run_flag + list(flags)
     for ii, t in enumerate(call.inputs):
         if t.etype.npy is None:
             cmd.append("--input=" + t.text(exact=True))
@@ -1123,6 +1169,10 @@ def parse_args(argv):
                    help="extra kiln-compile flag (repeatable)")
     p.add_argument("--run-flag", action="append", default=[],
                    help="extra kiln-run flag (repeatable)")
+    p.add_argument("--variants", default=None,
+                   help="compile with --cpu=VARIANTS (a list of CPUs) and run "
+                        "every code variant this machine can run, each "
+                        "compared with the reference")
     p.add_argument("--reference-only", action="store_true",
                    help="only compute and print the reference")
     p.add_argument("--print-values", action="store_true",
@@ -1170,17 +1220,21 @@ def main(argv):
 
         kiln_run = find_kiln_run(args.kiln_run, args.kiln_compile)
         module = compile_kiln(args, args.program, workdir)
+        runs, variant_note = variant_runs(args, kiln_run, module)
         failures, summary = [], []
         worst_abs = 0.0
         nelem = 0
-        for ci, (call, exp_results) in enumerate(zip(calls, expected)):
-            got_results = run_kiln(args, kiln_run, module, call, ci, workdir)
+        for flags, (ci, (call, exp_results)) in itertools.product(
+                runs, enumerate(zip(calls, expected))):
+            got_results = run_kiln(args, kiln_run, module, call, ci, workdir,
+                                   flags)
             if len(got_results) != len(exp_results):
                 failures.append("@%s: expected %d results, kiln-run gave %d"
                                 % (call.function, len(exp_results), len(got_results)))
                 continue
             for k, (g, e) in enumerate(zip(got_results, exp_results)):
-                label = "@%s result %d" % (call.function, k)
+                label = "@%s result %d%s" % (call.function, k,
+                                             " (%s)" % flags[0] if flags else "")
                 if args.print_values:
                     print("%s expected: %s" % (label, e.text()))
                     print("%s got:      %s" % (label, g.text()))
@@ -1191,16 +1245,18 @@ def main(argv):
                     nelem += stats["n"]
                     if e.etype.is_float:
                         worst_abs = max(worst_abs, stats["max_abs"])
-            summary.append("@%s -> %s" % (
-                call.function, ", ".join(t.type_str for t in exp_results) or "()"))
+            if flags == runs[0]:
+                summary.append("@%s -> %s" % (
+                    call.function,
+                    ", ".join(t.type_str for t in exp_results) or "()"))
         if failures:
             print("FAIL %s: kiln results differ from the upstream MLIR reference"
                   % name)
             for f in failures:
                 print(f)
             return 1
-        print("PASS %s: %s; %d elements match (max float abs err %.3g)"
-              % (name, "; ".join(summary), nelem, worst_abs))
+        print("PASS %s: %s; %d elements match (max float abs err %.3g)%s"
+              % (name, "; ".join(summary), nelem, worst_abs, variant_note))
         return 0
     except E2EError as e:
         print("FAIL %s: %s" % (name, e))

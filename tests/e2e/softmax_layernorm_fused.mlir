@@ -1,4 +1,5 @@
 // RUN: %e2e %s -o %t
+// RUN: %e2e %s -o %t.variants --variants=x86-64-v4,x86-64-v3,x86-64
 // Softmax and layernorm, each one dispatch tiled by rows (their reductions
 // computed once per row in the tile), at odd sizes over several workgroups.
 // TOLERANCE: rtol=1e-5 atol=1e-6

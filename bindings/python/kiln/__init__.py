@@ -9,12 +9,13 @@ their own source, and run them on NumPy arrays.
 
 from ._runtime import RuntimeError  # noqa: A004 (kiln.RuntimeError)
 from ._dtypes import TensorType
-from ._module import Function, Module, Source, load
+from ._module import CodeVariant, Function, Module, Source, load
 from ._compile import CompileError, CompileWarning, compile  # noqa: A004
 from ._tracing import trace
 from ._profiling import InputOp, ProfileLine, profile
 
 __all__ = [
+    "CodeVariant",
     "CompileError",
     "CompileWarning",
     "Function",

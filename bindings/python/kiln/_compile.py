@@ -36,6 +36,7 @@ def compile(  # noqa: A001 (kiln.compile)
     tosa_validation="lenient",
     threads=0,
     perf_visible=False,
+    variant=None,
 ):
     """Compiles a program or a model and loads the module.
 
@@ -49,7 +50,8 @@ def compile(  # noqa: A001 (kiln.compile)
     --executable-debug-line-stage, --executable-embed-input-files,
     --executable-embed-input-dir, --executable-embed-input-files-limit,
     --accumulate-half-in-f32, --reassociate-fp-reductions,
-    --tosa-validation; `threads` and `perf_visible` are load()'s.
+    --tosa-validation; `threads`, `perf_visible` and `variant` are
+    load()'s.
     Errors raise CompileError with the diagnostics kiln-compile prints;
     warnings are CompileWarning."""
     if _compiler is None:
@@ -83,4 +85,5 @@ def compile(  # noqa: A001 (kiln.compile)
     )
     if diagnostics:
         warnings.warn(diagnostics.rstrip("\n"), CompileWarning, stacklevel=2)
-    return load(data, threads=threads, perf_visible=perf_visible)
+    return load(data, threads=threads, perf_visible=perf_visible,
+                variant=variant)

@@ -11,6 +11,26 @@ from ._dtypes import _DTYPES, _TYPE_NAMES, _tensor_types
 from ._runtime import RuntimeError  # noqa: A004 (kiln.RuntimeError)
 
 
+class CodeVariant:
+    """One CPU's code in a module: its name, the CPU it was compiled for,
+    the instruction-set features it needs, and why this machine cannot run
+    it ("" when it can)."""
+
+    def __init__(self, name, cpu, features, unsupported):
+        self.name = name
+        self.cpu = cpu
+        self.features = features
+        self.unsupported = unsupported
+
+    @property
+    def supported(self):
+        return not self.unsupported
+
+    def __repr__(self):
+        return "CodeVariant(%r, cpu=%r%s)" % (
+            self.name, self.cpu, "" if self.supported else ", unsupported")
+
+
 class Function:
     """A function of a module: call it on arrays (positional, or by the
     model's input names as keywords)."""
@@ -227,6 +247,19 @@ class Module:
         return self._native.threads
 
     @property
+    def variant(self):
+        """The name of the code variant that runs."""
+        return self._get().variant
+
+    @property
+    def variants(self):
+        """The code variants the module holds, in order of preference."""
+        return [
+            CodeVariant(name, cpu, tuple(features), why)
+            for name, cpu, features, why in self._get().variants()
+        ]
+
+    @property
     def debug_level(self):
         """--executable-debug-level the module was compiled with."""
         return self._get().debug_level
@@ -288,12 +321,16 @@ class Module:
         return f"<kiln module {self.name}: {functions}>"
 
 
-def load(source, threads=0, perf_visible=False):
+def load(source, threads=0, perf_visible=False, variant=None):
     """Loads a module from a path or from its bytes. `threads`: worker
     threads per call, the caller included (0: hardware concurrency);
-    `perf_visible`: load its libraries from files Linux perf reads."""
+    `perf_visible`: load its libraries from files Linux perf reads;
+    `variant`: the code variant to run, by name (kiln-run's --variant;
+    None: the first this machine can run)."""
     if isinstance(source, (bytes, bytearray, memoryview)):
-        native = _runtime.Module.from_bytes(bytes(source), threads, perf_visible)
+        native = _runtime.Module.from_bytes(
+            bytes(source), threads, perf_visible, variant or "")
     else:
-        native = _runtime.Module.load(os.fspath(source), threads, perf_visible)
+        native = _runtime.Module.load(
+            os.fspath(source), threads, perf_visible, variant or "")
     return Module(native)

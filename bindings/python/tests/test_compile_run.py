@@ -132,3 +132,48 @@ def test_printed_sources_escape_control_characters(tmp_path):
     printed = out.read_text()
     assert "\x1b" not in printed
     assert printed == "> 1  // \\x1b[2J a comment that would clear the screen\n"
+
+
+MATMUL = """
+func.func @main(%a: tensor<37x300xf32>, %b: tensor<300x260xf32>) -> tensor<37x260xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<37x260xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<37x260xf32>) -> tensor<37x260xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<37x300xf32>, tensor<300x260xf32>) outs(%f : tensor<37x260xf32>) -> tensor<37x260xf32>
+  return %m : tensor<37x260xf32>
+}
+"""
+
+
+def test_code_variants_each_give_the_same_results():
+    cpus = ["x86-64-v4", "x86-64-v3", "x86-64"]
+    module = kiln.compile(MATMUL, cpu=",".join(cpus))
+    variants = module.variants
+    assert [v.name for v in variants] == cpus
+    assert all(v.cpu == name for v, name in zip(variants, cpus))
+    # The first this machine can run is the one that runs.
+    runnable = [v.name for v in variants if v.supported]
+    assert "x86-64" in runnable, "every x86-64 machine runs baseline code"
+    assert module.variant == runnable[0]
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((37, 300), dtype=np.float32)
+    b = rng.standard_normal((300, 260), dtype=np.float32)
+    expected = a.astype(np.float64) @ b.astype(np.float64)
+    data = module.to_bytes()
+    for variant in variants:
+        if not variant.supported:
+            with pytest.raises(kiln.RuntimeError, match="lacks"):
+                kiln.load(data, variant=variant.name)
+            continue
+        forced = kiln.load(data, variant=variant.name)
+        assert forced.variant == variant.name
+        np.testing.assert_allclose(forced.main(a, b), expected,
+                                   rtol=1e-4, atol=1e-3)
+    with pytest.raises(kiln.RuntimeError, match="no code variant 'x86-64-v2'"):
+        kiln.load(data, variant="x86-64-v2")
+
+
+def test_one_cpu_is_one_variant_named_cpu():
+    module = kiln.compile(ADD, cpu=["x86-64-v3"])
+    assert [(v.name, v.cpu) for v in module.variants] == [("cpu", "x86-64-v3")]
+    assert module.variant == "cpu"

@@ -1,7 +1,7 @@
 //===- TileToVectorSizes.cpp - register-sized tiles, remainders peeled ----===//
 //
 // Tiles each configured op to its vector tile (the stored op fusing its
-// producers, then a packed contraction's register blocks, then reduction
+// producers, and a packed contraction's register blocks, then reduction
 // loops, then anything still too large for registers) and peels every loop
 // whose tile does not divide it, so that the full tiles have static shapes for
 // the vectorizer, and the remainder too when the loop's range is static. A
@@ -327,6 +327,31 @@ SmallVector<int64_t> getDefaultVectorTiles(linalg::LinalgOp op) {
   return tiles;
 }
 
+/// A packed contraction's register blocks, where its tile (laid out for
+/// another CPU) is larger than its registers hold: each block's own loop,
+/// outside the reduction, so that its accumulators stay in registers over
+/// all of K.
+LogicalResult tileRegisterBlocks(RewriterBase &rewriter, func::FuncOp funcOp) {
+  SmallVector<linalg::LinalgOp> blocked;
+  funcOp.walk([&](linalg::LinalgOp op) {
+    if (isa<linalg::Mmt4DOp, linalg::BatchMmt4DOp>(op) &&
+        getLoweringConfig(op) && op.hasPureTensorSemantics())
+      blocked.push_back(op);
+  });
+  for (linalg::LinalgOp op : blocked) {
+    SmallVector<int64_t> sizes = filterLoops(
+        op, getLoweringConfig(op).getVector(), utils::IteratorType::parallel);
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    // Only the loops a block splits: the rest are already its size.
+    for (auto [size, range] : llvm::zip(sizes, ranges))
+      if (ShapedType::isDynamic(range) || size >= range)
+        size = 0;
+    if (failed(tileWithFor(rewriter, op, sizes, /*fuse=*/false)))
+      return op.emitError("cannot tile to register blocks");
+  }
+  return success();
+}
+
 struct TileToVectorSizesPass
     : impl::TileToVectorSizesPassBase<TileToVectorSizesPass> {
   void runOnOperation() override {
@@ -352,6 +377,10 @@ struct TileToVectorSizesPass
       }
       if (wholeRows && failed(tileRowsInChunks(rewriter, funcOp)))
         return signalPassFailure();
+      // Before the remainders are peeled, while the fused tiles are whole.
+      if (failed(tileRegisterBlocks(rewriter, funcOp)))
+        return signalPassFailure();
+
       // Peeled now, so that the remainders' unpacks show the columns they
       // keep.
       peelMarkedLoops(rewriter, funcOp);
@@ -369,33 +398,11 @@ struct TileToVectorSizesPass
                 target.getLanes(elementType.getIntOrFloatBitWidth()));
         }
       }
+    } else if (failed(tileRegisterBlocks(rewriter, funcOp))) {
+      return signalPassFailure();
     }
 
-    // 2. A packed contraction's register blocks, where its tile (laid out
-    // for another CPU) is larger than its registers hold: each block's own
-    // loop, outside the reduction, so that its accumulators stay in
-    // registers over all of K.
-    SmallVector<linalg::LinalgOp> blocked;
-    funcOp.walk([&](linalg::LinalgOp op) {
-      if (isa<linalg::Mmt4DOp, linalg::BatchMmt4DOp>(op) &&
-          getLoweringConfig(op) && op.hasPureTensorSemantics())
-        blocked.push_back(op);
-    });
-    for (linalg::LinalgOp op : blocked) {
-      SmallVector<int64_t> sizes = filterLoops(
-          op, getLoweringConfig(op).getVector(), utils::IteratorType::parallel);
-      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      // Only the loops a block splits: the rest are already its size.
-      for (auto [size, range] : llvm::zip(sizes, ranges))
-        if (ShapedType::isDynamic(range) || size >= range)
-          size = 0;
-      if (failed(tileWithFor(rewriter, op, sizes, /*fuse=*/false))) {
-        op.emitError("cannot tile to register blocks");
-        return signalPassFailure();
-      }
-    }
-
-    // 3. Reduction loops of each configured op.
+    // 2. Reduction loops of each configured op.
     SmallVector<linalg::LinalgOp> configured;
     funcOp.walk([&](linalg::LinalgOp op) {
       if (getLoweringConfig(op) && op.hasPureTensorSemantics())
@@ -425,7 +432,7 @@ struct TileToVectorSizesPass
       }
     }
 
-    // 4. Whatever is still too large for vectors gets default tiles.
+    // 3. Whatever is still too large for vectors gets default tiles.
     SmallVector<linalg::LinalgOp> large;
     funcOp.walk([&](linalg::LinalgOp op) {
       int64_t size = getIterationSpaceSize(op);

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Writes seed corpora for the fuzz targets in runtime/fuzz and the importer's.
 
-Module seeds (module and sources fuzzers) are real modules: the samples and a
-few end-to-end programs compiled at every --executable-debug-level. Tensor
-text and .npy seeds cover each element type and shape form the parsers know.
+Module seeds (module and sources fuzzers) are real modules: the samples, a
+few end-to-end programs and a generated chain of dense layers (the one whose
+texts get a zstd dictionary) compiled at every --executable-debug-level.
+Tensor text and .npy seeds cover each element type and shape form the
+parsers know.
 ONNX seeds are the importer's lit models, each part on its own, in ONNX's
 text format, and the bundled sample as a binary protobuf.
 
@@ -15,8 +17,11 @@ import pathlib
 import struct
 import subprocess
 import sys
+import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench/capture"))
+from capture_benchmark import generate_model  # noqa: E402
 
 # Small programs exercising distinct module features: dispatch chains, reused
 # executables, constants, branches and checks, several element types,
@@ -43,6 +48,12 @@ MODULE_PROGRAMS = [
     "tests/run/computed_sizes_must_fit.mlir",
     "tests/run/index_constants.mlir",
 ]
+
+# Dense layers of distinct widths (bench/capture's model), enough that level
+# 3's texts (at least 8, 256 KiB in all: compiler/Module/EmbeddedSources.cpp)
+# train a zstd dictionary, with margin: 16 make 48 texts, 400 KB, and a
+# module of 176 KB.
+DICTIONARY_LAYERS = 16
 
 TENSOR_TEXTS = [
     "2x2xf32=[[1,2],[3,4]]",
@@ -105,13 +116,16 @@ def main():
 
     modules = args.out / "module"
     modules.mkdir(parents=True, exist_ok=True)
-    for program in MODULE_PROGRAMS:
-        stem = pathlib.Path(program).stem
-        for level in range(4):
-            out = modules / f"{stem}.L{level}.kiln"
-            subprocess.run([args.kiln_compile, str(ROOT / program),
-                            f"--executable-debug-level={level}", "-o", str(out)],
-                           check=True)
+    with tempfile.TemporaryDirectory() as generated:
+        dense_chain = pathlib.Path(generated) / "dense_chain.mlir"
+        dense_chain.write_text(generate_model(DICTIONARY_LAYERS))
+        programs = [ROOT / program for program in MODULE_PROGRAMS]
+        for program in programs + [dense_chain]:
+            for level in range(4):
+                out = modules / f"{program.stem}.L{level}.kiln"
+                subprocess.run([args.kiln_compile, str(program),
+                                f"--executable-debug-level={level}",
+                                "-o", str(out)], check=True)
 
     texts = args.out / "tensor_text"
     texts.mkdir(parents=True, exist_ok=True)

@@ -617,9 +617,8 @@ Status Context::Impl::ComputeShape(const FunctionPlan& plan, uint32_t slot,
         "slot ", slot, " (", info.type.ToString(), ") would be ",
         FormatTensorType(info.type.element_type,
                          Shape(shape, shape + info.type.shape.size())),
-        ", more than the buffer limit of ", limit,
-        " bytes (ModuleLoadOptions::max_buffer_bytes; default: physical "
-        "memory)");
+        ", more than the buffer limit of ", limit, " bytes (",
+        kBufferLimitSource, ")");
   }
   *byte_size = count * element_size;
   return OkStatus();

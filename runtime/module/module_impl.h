@@ -151,6 +151,11 @@ Status VerifyModule(Module::Impl* impl, uint64_t max_buffer_bytes);
 /// physical memory.
 uint64_t EffectiveMaxBufferBytes(const ModuleLoadOptions& options);
 
+/// Where the limit on what a module may allocate comes from, as errors
+/// that meet it name it.
+inline constexpr std::string_view kBufferLimitSource =
+    "ModuleLoadOptions::max_buffer_bytes; default: physical memory";
+
 /// Describes the verified module's code variants (impl->variants: their
 /// libraries, and whether this machine can run them) and chooses one by
 /// ModuleLoadOptions::variant (impl->variant, variant_index). With

@@ -47,7 +47,7 @@ StatusOr<std::vector<std::array<uint64_t, 4>>> Unpack(
 }  // namespace
 
 Status VerifyPackedRows(const fb::PackedRows* rows, uint64_t max_count,
-                        size_t columns) {
+                        size_t columns, uint64_t max_bytes) {
   if (!rows) return OkStatus();
   const uint64_t count = rows->count();
   const size_t stored = SizeOf(rows->data());
@@ -72,6 +72,17 @@ Status VerifyPackedRows(const fb::PackedRows* rows, uint64_t max_count,
   if (declared != rows->packed_size()) {
     return DataLossError("the rows' zstd frame does not declare its ",
                          rows->packed_size(), " bytes");
+  }
+  // A small frame may declare a large table: refused now rather than
+  // exhausting memory when a profile first asks for it.
+  const uint64_t unpacked_bytes =
+      rows->packed_size() + count * sizeof(std::array<uint64_t, 4>);
+  if (unpacked_bytes > max_bytes) {
+    return ResourceExhaustedError(count, " rows need ", unpacked_bytes,
+                                  " bytes to unpack, more than the buffer "
+                                  "limit of ",
+                                  max_bytes, " bytes (", kBufferLimitSource,
+                                  ")");
   }
   return OkStatus();
 }

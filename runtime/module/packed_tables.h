@@ -32,9 +32,11 @@ struct LibraryLineRow {
 };
 
 /// Size checks of a packed table, made at load: at most `max_count` rows of
-/// `columns` columns, its frame declaring the size it unpacks to.
+/// `columns` columns, its frame declaring the size it unpacks to, and
+/// unpacking it (the packed bytes and the rows at once) taking at most
+/// `max_bytes`.
 Status VerifyPackedRows(const fb::PackedRows* rows, uint64_t max_count,
-                        size_t columns);
+                        size_t columns, uint64_t max_bytes);
 
 /// The line origins of source file `source`, unpacked and checked
 /// (CheckLineOrigins).

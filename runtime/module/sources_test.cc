@@ -787,6 +787,26 @@ TEST(DebugInfoVerifyTest, PackedLibraryLines) {
   EXPECT_EQ(LoadError(spec),
             StrCat(prefix, "the rows' zstd frame does not declare its ",
                    packed_size, " bytes"));
+  // A table that would unpack to more than the module may allocate is
+  // refused at load: its 4 rows take 32 bytes each beside the packed ones
+  // (the text's line origins, checked first, take a few bytes less).
+  spec = LibraryLinesSpec();
+  {
+    const uint64_t needed = packed_size + 4 * 32;
+    ModuleLoadOptions options;
+    options.max_buffer_bytes = needed - 1;
+    StatusOr<std::shared_ptr<const Module>> module = LoadSpec(spec, options);
+    ASSERT_FALSE(module.ok());
+    EXPECT_EQ(module.status().code(), StatusCode::kResourceExhausted);
+    EXPECT_EQ(
+        module.status().message(),
+        StrCat(prefix, "4 rows need ", needed,
+               " bytes to unpack, more than the buffer limit of ", needed - 1,
+               " bytes (ModuleLoadOptions::max_buffer_bytes; default: "
+               "physical memory)"));
+    options.max_buffer_bytes = needed;
+    EXPECT_TRUE(LoadSpec(spec, options).ok());
+  }
   spec = LibraryLinesSpec();
   spec.libraries[0]->lines->count = 0;
   EXPECT_EQ(LoadError(spec),

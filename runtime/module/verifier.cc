@@ -413,13 +413,14 @@ Status VerifyModule(Module::Impl* impl, uint64_t max_buffer_bytes) {
   }
   KILN_RETURN_IF_ERROR(VerifyLibraries(module));
   KILN_RETURN_IF_ERROR(VerifyCaptureStages(module));
-  KILN_RETURN_IF_ERROR(VerifySourceTable(module));
+  KILN_RETURN_IF_ERROR(VerifySourceTable(module, max_buffer_bytes));
   WorkBudget budget(size);
   KILN_RETURN_IF_ERROR(VerifyVariantNames(module));
   KILN_RETURN_IF_ERROR(VerifyExecutables(module, &budget));
   KILN_RETURN_IF_ERROR(VerifyVariantInterfaces(module));
   for (uint32_t i = 0; i < SizeOf(module.libraries()); ++i) {
-    KILN_RETURN_IF_ERROR(VerifyLibraryLines(module, i), "library ", i);
+    KILN_RETURN_IF_ERROR(VerifyLibraryLines(module, i, max_buffer_bytes),
+                         "library ", i);
   }
   std::vector<SlotInfo> constant_types;
   KILN_RETURN_IF_ERROR(VerifyConstants(module, data, &budget, &constant_types));

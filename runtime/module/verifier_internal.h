@@ -68,9 +68,9 @@ Status ConvertTensorType(const fb::TensorType* fb_type, WorkBudget* budget,
 Status VerifyCaptureStages(const fb::Module& module);
 
 /// The embedded texts (sizes, zstd frames), the files sorted and unique by
-/// path, and the cross-stage line maps (their sizes; CheckLineOrigins checks
-/// the rows).
-Status VerifySourceTable(const fb::Module& module);
+/// path, and the cross-stage line maps (their sizes, each unpacking within
+/// `max_buffer_bytes`; CheckLineOrigins checks the rows).
+Status VerifySourceTable(const fb::Module& module, uint64_t max_buffer_bytes);
 
 /// What export `ex` records beside its code: binding types, workgroup and
 /// covering tiles, equal constants, its location and provenance, and its
@@ -78,8 +78,10 @@ Status VerifySourceTable(const fb::Module& module);
 Status VerifyExportDebugInfo(const fb::Module& module, const fb::Export& ex,
                              WorkBudget* budget);
 
-/// The sizes of the packed address -> line rows of library `index`.
-Status VerifyLibraryLines(const fb::Module& module, uint32_t index);
+/// The sizes of the packed address -> line rows of library `index`, which
+/// unpack within `max_buffer_bytes`.
+Status VerifyLibraryLines(const fb::Module& module, uint32_t index,
+                          uint64_t max_buffer_bytes);
 
 /// The rows of library `index`'s address -> line table, once unpacked:
 /// strictly increasing offsets inside the image, each naming one of the

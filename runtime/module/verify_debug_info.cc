@@ -128,7 +128,7 @@ std::vector<uint32_t> InputFileLineLimits(const fb::Module& module) {
 // previous text in range and no text its own ancestor; each text's packed
 // rows of a size it may hold (the rows are checked when unpacked:
 // CheckLineOrigins). Runs after the files themselves are checked.
-Status VerifyLineOrigins(const fb::Module& module) {
+Status VerifyLineOrigins(const fb::Module& module, uint64_t max_buffer_bytes) {
   const uint32_t input_count = SizeOf(module.input_files());
   for (uint32_t i = 0; i < input_count; ++i) {
     if (!module.input_files()->Get(i)) {
@@ -178,8 +178,9 @@ Status VerifyLineOrigins(const fb::Module& module) {
     // One row per byte of the text at most: what bounds the rows' memory.
     const uint64_t text_size =
         module.source_contents()->Get(file->content())->uncompressed_size();
-    KILN_RETURN_IF_ERROR(VerifyPackedRows(file->origins(), text_size, 4),
-                         "source file '", path, "': line origins");
+    KILN_RETURN_IF_ERROR(
+        VerifyPackedRows(file->origins(), text_size, 4, max_buffer_bytes),
+        "source file '", path, "': line origins");
   }
   return OkStatus();
 }
@@ -213,7 +214,7 @@ Status VerifyCaptureStages(const fb::Module& module) {
 
 // Paths are compared byte-wise (as std::string and the compiler's std::map
 // order them); the table must be strictly increasing.
-Status VerifySourceTable(const fb::Module& module) {
+Status VerifySourceTable(const fb::Module& module, uint64_t max_buffer_bytes) {
   const uint32_t content_count = SizeOf(module.source_contents());
   const fb::SourceContent* dictionary = module.source_dictionary();
   if (dictionary) {
@@ -258,7 +259,7 @@ Status VerifySourceTable(const fb::Module& module) {
     }
     previous = path;
   }
-  return VerifyLineOrigins(module);
+  return VerifyLineOrigins(module, max_buffer_bytes);
 }
 
 Status VerifyExportDebugInfo(const fb::Module& module, const fb::Export& ex,
@@ -396,15 +397,17 @@ Status CheckLineOrigins(const fb::Module& module, uint32_t source,
 // The address -> line rows of library `index`: strictly increasing offsets
 // inside the image, each naming one of the module's exports in this library
 // (or none) and a line of an embedded text.
-Status VerifyLibraryLines(const fb::Module& module, uint32_t index) {
+Status VerifyLibraryLines(const fb::Module& module, uint32_t index,
+                          uint64_t max_buffer_bytes) {
   const fb::Library* library = module.libraries()->Get(index);
   if (!library->lines()) return OkStatus();
   // Offsets strictly increase inside the image: one row per byte at most.
   KILN_ASSIGN_OR_RETURN(
       const uint64_t image_end,
       LibraryImageEnd(library->data()->data(), library->data()->size()));
-  KILN_RETURN_IF_ERROR(VerifyPackedRows(library->lines(), image_end, 4),
-                       "line rows");
+  KILN_RETURN_IF_ERROR(
+      VerifyPackedRows(library->lines(), image_end, 4, max_buffer_bytes),
+      "line rows");
   return OkStatus();
 }
 

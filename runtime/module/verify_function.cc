@@ -199,8 +199,7 @@ class FunctionVerifier {
             prefix, " slot ", i, ": ", plan_->slots[i].type.ToString(),
             " needs ", plan_->slots[i].byte_size,
             " bytes, more than the buffer limit of ", max_buffer_bytes_,
-            " bytes (ModuleLoadOptions::max_buffer_bytes; default: physical "
-            "memory)");
+            " bytes (", kBufferLimitSource, ")");
       }
     }
     const auto* buffer_sizes = function_.buffer_sizes();
@@ -223,14 +222,12 @@ class FunctionVerifier {
           return ResourceExhaustedError(
               prefix, " buffers 0 to ", i,
               " add up to more than the buffer limit of ", max_buffer_bytes_,
-              " bytes (ModuleLoadOptions::max_buffer_bytes; default: physical "
-              "memory)");
+              " bytes (", kBufferLimitSource, ")");
         }
-        return ResourceExhaustedError(
-            prefix, " buffer ", i, " is ", size,
-            " bytes, more than the buffer limit of ", max_buffer_bytes_,
-            " bytes (ModuleLoadOptions::max_buffer_bytes; default: physical "
-            "memory)");
+        return ResourceExhaustedError(prefix, " buffer ", i, " is ", size,
+                                      " bytes, more than the buffer limit of ",
+                                      max_buffer_bytes_, " bytes (",
+                                      kBufferLimitSource, ")");
       }
       total_buffer_bytes += size;
       plan_->buffer_sizes.push_back(size);

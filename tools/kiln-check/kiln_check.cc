@@ -39,7 +39,8 @@ namespace {
 
 constexpr unsigned kSharedFlags =
     kiln::tools::kFunctionFlag | kiln::tools::kThreadsFlag |
-    kiln::tools::kPerfFlag | kiln::tools::kGuardPagesFlag;
+    kiln::tools::kVariantFlag | kiln::tools::kPerfFlag |
+    kiln::tools::kGuardPagesFlag;
 
 std::string Usage() {
   return std::string(

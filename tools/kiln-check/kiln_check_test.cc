@@ -104,8 +104,9 @@ TEST_F(KilnCheckTest, Help) {
   EXPECT_NE(result.out.find("usage: kiln-check MODULE.kiln"),
             std::string::npos);
   // The flags it shares with kiln-run and kiln-benchmark, as they say.
-  EXPECT_NE(result.out.find(tools::RunFlagsHelp(
-                tools::kFunctionFlag | tools::kThreadsFlag | tools::kPerfFlag)),
+  EXPECT_NE(result.out.find(
+                tools::RunFlagsHelp(tools::kFunctionFlag | tools::kThreadsFlag |
+                                    tools::kVariantFlag | tools::kPerfFlag)),
             std::string::npos);
   EXPECT_EQ(result.err, "");
 }
@@ -159,7 +160,16 @@ TEST_F(KilnCheckTest, OneFunction) {
 }
 
 TEST_F(KilnCheckTest, FunctionErrors) {
-  RunResult result = Run({failing_, "--function=nope"});
+  // The checks of a code variant named as kiln-run names it.
+  RunResult result = Run({failing_, "--variant=x86-64-v2"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err,
+            "kiln-check: error: cannot load '" + failing_ +
+                "': no code variant 'x86-64-v2' (available: cpu)\n");
+  result = Run({failing_, "--variant=cpu", "--function=tensor_float"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  result = Run({failing_, "--function=nope"});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.out, "");
   EXPECT_EQ(result.err,

@@ -16,6 +16,11 @@ std::string printWithoutNames(ExecutableOp executableOp) {
   OwningOpRef<Operation *> clone(executableOp->clone());
   auto cloned = cast<ExecutableOp>(*clone);
   cloned.setSymName("executable");
+  // The other CPUs' variants are copies of the first (OutlineDispatchRegions):
+  // equal first variants make equal executables.
+  for (auto variantOp : llvm::to_vector(
+           llvm::drop_begin(cloned.getBlock().getOps<ExecutableVariantOp>())))
+    variantOp.erase();
   for (auto variantOp : cloned.getBlock().getOps<ExecutableVariantOp>()) {
     for (auto exportOp : variantOp.getExportOps()) {
       std::string name =

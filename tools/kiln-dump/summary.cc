@@ -431,18 +431,11 @@ Status ShowSummary(const Module& module, bool as_json) {
     for (const uint32_t library : variant.libraries) {
       libraries += StrCat(libraries.empty() ? "" : ", ", library);
     }
-    std::string line =
-        StrCat("  ", Pad(Printable(variant.name), name_width), "  cpu ",
-               Printable(variant.cpu.empty() ? "?" : variant.cpu), ", ",
-               variant.libraries.size() == 1 ? "library " : "libraries ",
-               libraries.empty() ? "(none)" : libraries);
-    if (!variant.cpu_features.empty()) {
-      line += ", needs";
-      for (std::string_view feature : variant.cpu_features) {
-        line += " " + Printable(feature);
-      }
-    }
-    out += line + "\n";
+    // What each library needs is listed with the libraries above.
+    out += StrCat("  ", Pad(Printable(variant.name), name_width), "  cpu ",
+                  Printable(variant.cpu.empty() ? "?" : variant.cpu), ", ",
+                  variant.libraries.size() == 1 ? "library " : "libraries ",
+                  libraries.empty() ? "(none)" : libraries, "\n");
     if (!variant.supported()) {
       out += StrCat("  ", std::string(name_width, ' '),
                     "  this machine cannot run it: ",

@@ -140,15 +140,18 @@ bool ExportView::has_binding_types() const {
   return count == 0 || (types && types->size() == count);
 }
 
-TensorTypeView ExportView::binding_type(uint32_t index) const {
-  const fb::TensorType* type = export_->binding_types()->Get(index);
+TensorTypeView TensorTypeViewOf(const fb::TensorType& type) {
   TensorTypeView view;
-  view.element_type = static_cast<ElementType>(type->element_type());
-  if (const auto* shape = type->shape()) {
+  view.element_type = static_cast<ElementType>(type.element_type());
+  if (const auto* shape = type.shape()) {
     view.dims = shape->data();
     view.rank = shape->size();
   }
   return view;
+}
+
+TensorTypeView ExportView::binding_type(uint32_t index) const {
+  return TensorTypeViewOf(*export_->binding_types()->Get(index));
 }
 
 SourceLocationView ExportView::location() const {

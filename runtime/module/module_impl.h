@@ -151,6 +151,9 @@ Status VerifyModule(Module::Impl* impl, uint64_t max_buffer_bytes);
 /// physical memory.
 uint64_t EffectiveMaxBufferBytes(const ModuleLoadOptions& options);
 
+/// A view of a tensor type stored in the module (its dims point into it).
+TensorTypeView TensorTypeViewOf(const fb::TensorType& type);
+
 /// Where the limit on what a module may allocate comes from, as errors
 /// that meet it name it.
 inline constexpr std::string_view kBufferLimitSource =

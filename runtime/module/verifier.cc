@@ -17,7 +17,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -221,14 +220,6 @@ Status VerifyExecutables(const fb::Module& module, WorkBudget* budget) {
   return OkStatus();
 }
 
-// "8xf32": a verified binding type.
-std::string TypeString(const fb::TensorType& type) {
-  return FormatTensorType(
-      static_cast<ElementType>(type.element_type()),
-      type.shape() ? Shape(type.shape()->begin(), type.shape()->end())
-                   : Shape());
-}
-
 // What host functions see of export `e` of an executable (`executable`
 // names it) is what they see of `first` (the first variant's): name,
 // bindings and their types, index constants.
@@ -251,16 +242,12 @@ Status CompareExports(const fb::Export& ex, const fb::Export& first,
                                 SizeOf(first.binding_types()), there);
   }
   for (uint32_t i = 0; i < types; ++i) {
-    const fb::TensorType& type = *ex.binding_types()->Get(i);
-    const fb::TensorType& other = *first.binding_types()->Get(i);
-    const bool equal = type.element_type() == other.element_type() &&
-                       SizeOf(type.shape()) == SizeOf(other.shape()) &&
-                       (SizeOf(type.shape()) == 0 ||
-                        std::equal(type.shape()->begin(), type.shape()->end(),
-                                   other.shape()->begin()));
-    if (!equal) {
-      return InvalidArgumentError(here, "binding ", i, " is ", TypeString(type),
-                                  " but ", TypeString(other), there);
+    const TensorTypeView type = TensorTypeViewOf(*ex.binding_types()->Get(i));
+    const TensorType other =
+        TensorTypeViewOf(*first.binding_types()->Get(i)).ToTensorType();
+    if (type != other) {
+      return InvalidArgumentError(here, "binding ", i, " is ", type.ToString(),
+                                  " but ", other.ToString(), there);
     }
   }
   if (ex.index_constant_count() != first.index_constant_count()) {

@@ -23,7 +23,6 @@
 
 #include "bench_tool.h"
 #include "kiln/module.h"
-#include "kiln/module_generated.h"
 
 namespace kiln::bench {
 
@@ -78,24 +77,14 @@ inline void PrintHostCpu() {
               VectorIsa(host.flags).c_str());
 }
 
-/// "znver3 (avx2, no avx512f)": the CPU each library of the code variant
-/// `module` runs was compiled for and the vector extensions its code may
-/// use.
+/// "znver3 (avx2, no avx512f)": the CPU the code variant `module` runs was
+/// compiled for and the vector extensions its code may use.
 inline std::string CompiledFor(const Module& module) {
-  std::string cpus;
-  std::set<std::string> features;
-  const auto* libraries = module.flatbuffer().libraries();
-  for (uint32_t i : module.variants()[module.variant_index()].libraries) {
-    const fb::Library* library = libraries->Get(i);
-    const std::string cpu = library->cpu() ? library->cpu()->str() : "?";
-    if (cpus.find(cpu) == std::string::npos)
-      cpus += (cpus.empty() ? "" : ", ") + cpu;
-    if (library->cpu_features()) {
-      for (const auto* feature : *library->cpu_features())
-        features.insert(feature->str());
-    }
-  }
-  return cpus + " (" + VectorIsa(features) + ")";
+  const CodeVariantInfo& variant = module.variants()[module.variant_index()];
+  const std::set<std::string> features(variant.cpu_features.begin(),
+                                       variant.cpu_features.end());
+  return std::string(variant.cpu.empty() ? "?" : variant.cpu) + " (" +
+         VectorIsa(features) + ")";
 }
 
 /// (label, path) of the modules a benchmark measures, in order: one per

@@ -11,8 +11,10 @@ program's functions in the fat module forced to that variant
 (kiln.load(variant=...)) against the module compiled for that CPU alone,
 rounds interleaved, and prints fat / alone per function: the code is the
 same, so a ratio away from 1.0 is the machine's noise or a cost of the
-format. Data layouts in a fat module are chosen for its first CPU, so the
-other variants' rows also show what computing another CPU's layout costs.
+format. Data layouts in a fat module are shared: the first CPU's tiles in
+the rows of the CPU with the fewest registers, so the first variant's rows
+show what those rows cost it, and the others' what computing another CPU's
+tiles costs them.
 
     PYTHONPATH=BUILD/python BUILD/venv/bin/python \\
         bench/variants/variants_benchmark.py --bin-dir=BUILD/bin \\

@@ -38,11 +38,11 @@ struct ContractionTiles {
   int64_t m0, n0, k0;
 };
 
-ContractionTiles selectContractionTiles(const CPUTargetInfo &target,
+ContractionTiles selectContractionTiles(ArrayRef<CPUTargetInfo> targets,
                                         Type elementType, int64_t m, int64_t n,
                                         int64_t k) {
-  CPUTargetInfo::AccumulatorTile tile = target.getPackedContractionTile(
-      elementType.getIntOrFloatBitWidth(), m, n, k);
+  CPUTargetInfo::AccumulatorTile tile = getSharedPackedContractionTile(
+      targets, elementType.getIntOrFloatBitWidth(), m, n, k);
   int64_t m0 = tile.rows;
   // Few rows (a matrix-vector product): pad to a power of two, not to M0.
   if (!ShapedType::isDynamic(m) && m < m0)
@@ -162,8 +162,9 @@ Value packOperand(RewriterBase &rewriter, Location loc, Value value,
 struct PackContraction : OpInterfaceRewritePattern<linalg::LinalgOp> {
   // Before the rank reductions, which would make a one-row matmul of a
   // constant a vecmat, which does not pack.
-  PackContraction(MLIRContext *context, const CPUTargetInfo &target)
-      : OpInterfaceRewritePattern(context, /*benefit=*/2), target(target) {}
+  PackContraction(MLIRContext *context, ArrayRef<CPUTargetInfo> targets)
+      : OpInterfaceRewritePattern(context, /*benefit=*/2),
+        targets(llvm::to_vector(targets)) {}
 
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override {
@@ -173,7 +174,7 @@ struct PackContraction : OpInterfaceRewritePattern<linalg::LinalgOp> {
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     Value init = op.getDpsInitOperand(0)->get();
     ContractionTiles tiles = selectContractionTiles(
-        target, getElementTypeOrSelf(init.getType()), ranges[loops->m],
+        targets, getElementTypeOrSelf(init.getType()), ranges[loops->m],
         ranges[loops->n], ranges[loops->k]);
 
     auto withBatch = [&](std::initializer_list<unsigned> dims) {
@@ -219,7 +220,7 @@ struct PackContraction : OpInterfaceRewritePattern<linalg::LinalgOp> {
     return success();
   }
 
-  CPUTargetInfo target;
+  SmallVector<CPUTargetInfo> targets;
 };
 
 /// linalg.pack of a dense constant (or of a reshape of one): the packed
@@ -331,11 +332,11 @@ void populateFoldConstantPackPatterns(RewritePatternSet &patterns) {
 }
 
 void populateMaterializeDataTilingPatterns(RewritePatternSet &patterns,
-                                           const CPUTargetInfo &target) {
+                                           ArrayRef<CPUTargetInfo> targets) {
   MLIRContext *context = patterns.getContext();
   // A batch of one is a plain matmul (TOSA's matmul always has a batch).
   linalg::populateContractionOpRankReducingPatterns(patterns);
-  patterns.add<PackContraction>(context, target);
+  patterns.add<PackContraction>(context, targets);
   populateFoldConstantPackPatterns(patterns);
   // Transposes (attention's split into heads and back) and pads fold into
   // the packs and unpacks next to them: a relayout that moves the data
@@ -354,10 +355,15 @@ struct MaterializeDataTilingPass
   using Base::Base;
 
   void runOnOperation() override {
-    auto [cpu, features] = resolveTargetCPU(targetCPU);
+    SmallVector<CPUTargetInfo> targets;
+    for (StringRef targetCPU : targetCPUs.empty()
+                                   ? ArrayRef<std::string>{"host"}
+                                   : ArrayRef<std::string>(targetCPUs)) {
+      auto [cpu, features] = resolveTargetCPU(targetCPU);
+      targets.push_back(getCPUTargetInfo(cpu, features));
+    }
     RewritePatternSet patterns(&getContext());
-    populateMaterializeDataTilingPatterns(patterns,
-                                          getCPUTargetInfo(cpu, features));
+    populateMaterializeDataTilingPatterns(patterns, targets);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -6,7 +6,8 @@
 
 namespace mlir::kiln {
 
-void buildGlobalOptimizationPassPipeline(OpPassManager &pm, StringRef targetCPU,
+void buildGlobalOptimizationPassPipeline(OpPassManager &pm,
+                                         ArrayRef<std::string> targetCPUs,
                                          bool accumulateHalfInF32) {
   // Before data tiling, which leaves contractions alone here anyway. Small
   // floats have no arithmetic of their own to accumulate in.
@@ -23,7 +24,7 @@ void buildGlobalOptimizationPassPipeline(OpPassManager &pm, StringRef targetCPU,
   // Contractions get the target's tiled layouts; the packs of constant
   // weights fold away here, at compile time.
   MaterializeDataTilingPassOptions options;
-  options.targetCPU = targetCPU.str();
+  options.targetCPUs = llvm::to_vector(targetCPUs);
   pm.addNestedPass<func::FuncOp>(createMaterializeDataTilingPass(options));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

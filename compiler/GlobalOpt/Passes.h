@@ -25,10 +25,11 @@ void populateSinkTransposesPatterns(RewritePatternSet &patterns);
 /// ConvertConvsToMatmulsPass).
 void populateConvertConvsToMatmulsPatterns(RewritePatternSet &patterns);
 
-/// Patterns packing matmul-like contractions for `target` (see
-/// MaterializeDataTilingPass), with the folds that pack constants and fills.
+/// Patterns packing matmul-like contractions for code of `targets`, in
+/// order of preference (see MaterializeDataTilingPass), with the folds that
+/// pack constants and fills.
 void populateMaterializeDataTilingPatterns(RewritePatternSet &patterns,
-                                           const CPUTargetInfo &target);
+                                           ArrayRef<CPUTargetInfo> targets);
 
 /// Folds `linalg.pack` of a dense constant into the packed constant.
 void populateFoldConstantPackPatterns(RewritePatternSet &patterns);
@@ -36,9 +37,10 @@ void populateFoldConstantPackPatterns(RewritePatternSet &patterns);
 /// Adds the passes between input conversion and dispatch formation: f16 and
 /// bf16 reductions made to accumulate in f32 (if `accumulateHalfInF32`; those
 /// of floats of at most 8 bits always),
-/// layouts chosen for `targetCPU` (the `--cpu` choice), constants folded
-/// into them.
-void buildGlobalOptimizationPassPipeline(OpPassManager &pm, StringRef targetCPU,
+/// layouts chosen for code of `targetCPUs` (the `--cpu` list), constants
+/// folded into them.
+void buildGlobalOptimizationPassPipeline(OpPassManager &pm,
+                                         ArrayRef<std::string> targetCPUs,
                                          bool accumulateHalfInF32);
 
 #define GEN_PASS_REGISTRATION

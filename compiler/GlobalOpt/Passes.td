@@ -82,10 +82,12 @@ def MaterializeDataTilingPass
     `linalg.pack` of its operands, a `linalg.mmt4d` (`linalg.batch_mmt4d`)
     on the packed operands and a `linalg.unpack` of the result. The inner
     tiles come from the target: M0 x N0 accumulators fill its vector
-    registers (6 x 2 vectors with 16 registers, 16 x 1 vector with 32), and
-    K0 = 1, so the kernel's inner loop streams one contiguous M0 and one
-    contiguous N0 slice per step of K. Sizes that do not divide the tiles are
-    padded with zeros by the packs and cut off by the unpack.
+    registers (6 x 2 vectors with 16 registers, 8 x 2 or, over a deep K,
+    6 x 4 with 32; for several CPUs, the first's in the fewest rows of any
+    CPU's block), and K0 = 1, so the kernel's inner loop streams one
+    contiguous M0 and one contiguous N0 slice per step of K. Sizes that do
+    not divide the tiles are padded with zeros by the packs and cut off by
+    the unpack.
 
     ```mlir
     %r = linalg.matmul ins(%a, %b : tensor<1000x512xf32>, tensor<512x256xf32>)
@@ -105,9 +107,11 @@ def MaterializeDataTilingPass
     weights are packed once, at compile time; packs of fills become fills.
   }];
   let options = [
-    Option<"targetCPU", "cpu", "std::string", /*default=*/"\"host\"",
-           "CPU the tiles are chosen for: host, x86-64-v2, x86-64-v3, "
-           "x86-64-v4 or any LLVM x86 CPU name">,
+    ListOption<"targetCPUs", "cpu", "std::string",
+           "CPUs whose code computes the layouts, in order of preference, "
+           "each host, x86-64-v2, x86-64-v3, x86-64-v4 or any LLVM x86 CPU "
+           "name (default host): the tiles are the first's, in rows every "
+           "CPU's register block takes whole">,
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",

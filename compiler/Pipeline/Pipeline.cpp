@@ -180,7 +180,7 @@ void buildCompilePassPipeline(OpPassManager &pm,
   buildInputConversionPassPipeline(pm, options.strictTosa);
   if (options.compileTo == PipelinePhase::Input)
     return;
-  buildGlobalOptimizationPassPipeline(pm, options.cpus.front(),
+  buildGlobalOptimizationPassPipeline(pm, options.cpus,
                                       options.accumulateHalfInF32);
   if (options.compileTo == PipelinePhase::GlobalOptimization)
     return;

@@ -1,10 +1,14 @@
 // RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(kiln-materialize-data-tiling{cpu=x86-64-v3}))" | FileCheck %s --check-prefix=AVX2
 // RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(kiln-materialize-data-tiling{cpu=x86-64-v4}))" | FileCheck %s --check-prefix=AVX512
+// RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(kiln-materialize-data-tiling{cpu=x86-64-v4,x86-64-v3}))" | FileCheck %s --check-prefix=SHARED
+// RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(kiln-materialize-data-tiling{cpu=x86-64-v3,x86-64-v4}))" | FileCheck %s --check-prefix=AVX2
 
 // Tests that a matmul becomes packs of both operands, an mmt4d and an unpack,
 // with 6 x 16 accumulator tiles for AVX2's 16 registers and 8 x 32 for
 // AVX-512's 32; sizes that do not divide the tiles are padded with zeros,
-// and the fill of the accumulator is packed into a fill.
+// and the fill of the accumulator is packed into a fill. For AVX-512 code
+// beside AVX2 code the tiles are AVX-512's in the 6 rows of AVX2's block;
+// for AVX2 code first, AVX2's.
 // AVX2-LABEL: func.func @matmul
 //  AVX2-SAME:   %[[A:.+]]: tensor<100x80xf32>, %[[B:.+]]: tensor<80x40xf32>
 //       AVX2:   %[[ZERO:.+]] = arith.constant 0.0
@@ -16,6 +20,8 @@
 //   AVX2-NOT:   linalg.matmul
 // AVX512-LABEL: func.func @matmul
 //       AVX512:   linalg.mmt4d {{.*}} -> tensor<13x2x8x32xf32>
+// SHARED-LABEL: func.func @matmul
+//       SHARED:   linalg.mmt4d {{.*}} -> tensor<17x2x6x32xf32>
 func.func @matmul(%a: tensor<100x80xf32>, %b: tensor<80x40xf32>) -> tensor<100x40xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<100x40xf32>
@@ -228,7 +234,8 @@ func.func @dynamic_columns(%a: tensor<512x512xf32>, %b: tensor<512x?xf32>) -> te
 // columns, whose 32-column RHS panels L1 would not hold (x86-64-v4: 32 KiB,
 // so K above 256), takes the wide block of 6 rows of 64 columns; with fewer
 // rows or columns, a K whose panels L1 holds, or f16 elements, the default
-// block stays. AVX2 keeps 6 x 16 throughout.
+// block stays. AVX2 keeps 6 x 16 throughout. Beside AVX2 code the wide
+// block stays and the others take 6 rows.
 // AVX512-LABEL: func.func @wide_block
 //       AVX512:   linalg.mmt4d {{.*}} -> tensor<43x5x6x64xf32>
 // AVX512-LABEL: func.func @few_rows
@@ -239,6 +246,12 @@ func.func @dynamic_columns(%a: tensor<512x512xf32>, %b: tensor<512x?xf32>) -> te
 //       AVX512:   linalg.mmt4d {{.*}} -> tensor<33x9x8x32xf32>
 // AVX512-LABEL: func.func @half_precision
 //       AVX512:   linalg.mmt4d {{.*}} -> tensor<33x5x8x64xf16>
+// SHARED-LABEL: func.func @wide_block
+//       SHARED:   linalg.mmt4d {{.*}} -> tensor<43x5x6x64xf32>
+// SHARED-LABEL: func.func @few_rows
+//       SHARED:   linalg.mmt4d {{.*}} -> tensor<43x9x6x32xf32>
+// SHARED-LABEL: func.func @half_precision
+//       SHARED:   linalg.mmt4d {{.*}} -> tensor<43x5x6x64xf16>
 // AVX2-LABEL: func.func @wide_block
 //       AVX2:   linalg.mmt4d {{.*}} -> tensor<43x17x6x16xf32>
 func.func @wide_block(%a: tensor<257x257xf32>, %b: tensor<257x263xf32>) -> tensor<257x263xf32> {
@@ -280,3 +293,4 @@ func.func @half_precision(%a: tensor<257x512xf16>, %b: tensor<512x263xf16>) -> t
   %r = linalg.matmul ins(%a, %b : tensor<257x512xf16>, tensor<512x263xf16>) outs(%f : tensor<257x263xf16>) -> tensor<257x263xf16>
   return %r : tensor<257x263xf16>
 }
+

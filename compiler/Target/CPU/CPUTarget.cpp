@@ -66,6 +66,17 @@ SmallVector<std::string> getCodeVariantNames(ArrayRef<std::string> cpus) {
   return llvm::to_vector(cpus);
 }
 
+CPUTargetInfo::AccumulatorTile
+getSharedPackedContractionTile(ArrayRef<CPUTargetInfo> targets,
+                               int64_t bitWidth, int64_t rows, int64_t columns,
+                               int64_t depth) {
+  CPUTargetInfo::AccumulatorTile tile =
+      targets.front().getPackedContractionTile(bitWidth, rows, columns, depth);
+  for (const CPUTargetInfo &target : targets.drop_front())
+    tile.rows = std::min(tile.rows, target.getContractionTile(bitWidth).rows);
+  return tile;
+}
+
 std::vector<std::string> getCPUFeatureSet(StringRef cpu, StringRef features) {
   SmallVector<StringRef> implied;
   llvm::X86::getFeaturesForCPU(cpu, implied);

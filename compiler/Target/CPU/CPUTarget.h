@@ -179,6 +179,19 @@ struct CPUTargetInfo {
   }
 };
 
+/// The packed contraction tile of a layout that code for several CPUs
+/// computes (a module's variants share its constants' layouts), `targets`
+/// in order of preference: the first CPU's, in as many rows as the fewest of
+/// any CPU's contraction block, so that each computes whole tiles in register
+/// blocks of its own shape. AVX-512 code on 6 x 32 tiles beside AVX2 code
+/// (Intel Xeon, 1 thread): 1.00-1.01x its 8 x 32 tiles' time at matmul 256
+/// to 1024, where the AVX2 code took 1.15x its own layout's time at 256 in
+/// 2 x 32 blocks of an 8 x 32 tile and takes 1.01x in 6 x 16 blocks.
+CPUTargetInfo::AccumulatorTile
+getSharedPackedContractionTile(ArrayRef<CPUTargetInfo> targets,
+                               int64_t bitWidth, int64_t rows, int64_t columns,
+                               int64_t depth);
+
 /// Facts of a resolved CPU (LLVM name and "+f,-g" features). Cache sizes are
 /// the host's when `cpu` is the host CPU, else the documented per-core L1d
 /// and L2 of a CPU LLVM names (for x86-64-v3 and v4, the least of the

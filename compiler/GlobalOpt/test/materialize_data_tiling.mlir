@@ -294,3 +294,30 @@ func.func @half_precision(%a: tensor<257x512xf16>, %b: tensor<512x263xf16>) -> t
   return %r : tensor<257x263xf16>
 }
 
+// -----
+
+// Tests that a contraction with fewer columns than N0 takes the vectors
+// they fill: 16 columns one AVX-512 vector (8 x 16 tiles, and 6 x 16 beside
+// AVX2 code), 8 columns one AVX2 vector; 24 columns keep N0.
+// AVX2-LABEL: func.func @few_output_columns
+//       AVX2:   linalg.mmt4d {{.*}} -> tensor<17x1x6x16xf32>
+//       AVX2:   linalg.mmt4d {{.*}} -> tensor<17x1x6x8xf32>
+// AVX512-LABEL: func.func @few_output_columns
+//       AVX512:   linalg.mmt4d {{.*}} -> tensor<13x1x8x16xf32>
+//       AVX512:   linalg.mmt4d {{.*}} -> tensor<13x1x8x16xf32>
+//       AVX512:   linalg.mmt4d {{.*}} -> tensor<13x1x8x32xf32>
+// SHARED-LABEL: func.func @few_output_columns
+//       SHARED:   linalg.mmt4d {{.*}} -> tensor<17x1x6x16xf32>
+func.func @few_output_columns(%a: tensor<100x512xf32>, %b16: tensor<512x16xf32>, %b8: tensor<512x8xf32>, %b24: tensor<512x24xf32>) -> (tensor<100x16xf32>, tensor<100x8xf32>, tensor<100x24xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e16 = tensor.empty() : tensor<100x16xf32>
+  %f16 = linalg.fill ins(%zero : f32) outs(%e16 : tensor<100x16xf32>) -> tensor<100x16xf32>
+  %r16 = linalg.matmul ins(%a, %b16 : tensor<100x512xf32>, tensor<512x16xf32>) outs(%f16 : tensor<100x16xf32>) -> tensor<100x16xf32>
+  %e8 = tensor.empty() : tensor<100x8xf32>
+  %f8 = linalg.fill ins(%zero : f32) outs(%e8 : tensor<100x8xf32>) -> tensor<100x8xf32>
+  %r8 = linalg.matmul ins(%a, %b8 : tensor<100x512xf32>, tensor<512x8xf32>) outs(%f8 : tensor<100x8xf32>) -> tensor<100x8xf32>
+  %e24 = tensor.empty() : tensor<100x24xf32>
+  %f24 = linalg.fill ins(%zero : f32) outs(%e24 : tensor<100x24xf32>) -> tensor<100x24xf32>
+  %r24 = linalg.matmul ins(%a, %b24 : tensor<100x512xf32>, tensor<512x24xf32>) outs(%f24 : tensor<100x24xf32>) -> tensor<100x24xf32>
+  return %r16, %r8, %r24 : tensor<100x16xf32>, tensor<100x8xf32>, tensor<100x24xf32>
+}

@@ -560,6 +560,43 @@ kiln.executable @conv {
 
 // -----
 
+// Tests that where the vector tile does not divide the output columns (28
+// columns, 6-column tiles) their workgroups share one extent (two of 14,
+// each with a static remainder), not 24 columns and a last 4 narrower than
+// the tile.
+// CHECK-LABEL: kiln.executable @conv_uneven_columns
+//       CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}lowering_config = #kiln.lowering_config<vector = [1, 1, 6, 16, 1, 1, 1]>
+//       CHECK: linalg.generic {{.*}}lowering_config = #kiln.lowering_config<workgroup = [0, {{[1-9][0-9]*}}, 14, 0], vector = [1, 1, 6, 16]>
+kiln.executable @conv_uneven_columns {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @conv_uneven_columns ordinal(0) bindings(3)
+    builtin.module {
+      func.func @conv_uneven_columns() {
+        %cst = arith.constant 0.0 : f32
+        %0 = kiln.binding 0 : memref<1x30x30x128xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<1x30x30x128xf32> to tensor<1x30x30x128xf32>
+        %2 = kiln.binding 1 : memref<3x3x128x128xf32>
+        %3 = bufferization.to_tensor %2 restrict : memref<3x3x128x128xf32> to tensor<3x3x128x128xf32>
+        %e = tensor.empty() : tensor<1x28x28x128xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x28x28x128xf32>) -> tensor<1x28x28x128xf32>
+        %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+            ins(%1, %3 : tensor<1x30x30x128xf32>, tensor<3x3x128x128xf32>) outs(%f : tensor<1x28x28x128xf32>) -> tensor<1x28x28x128xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+            ins(%c : tensor<1x28x28x128xf32>) outs(%e : tensor<1x28x28x128xf32>) {
+        ^bb0(%in: f32, %out: f32):
+          %m = arith.maximumf %in, %cst : f32
+          linalg.yield %m : f32
+        } -> tensor<1x28x28x128xf32>
+        %4 = kiln.binding 2 : memref<1x28x28x128xf32>
+        bufferization.materialize_in_destination %r in restrict writable %4 : (tensor<1x28x28x128xf32>, memref<1x28x28x128xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
 // Tests that with AVX-512 a convolution step takes a whole filter row (the
 // filter width's loop untiled, 0) on two-vector rows: 10 rows less the
 // halo (8 output columns, which 56 divides into 7 tiles) x 32 output

@@ -96,13 +96,14 @@ struct CPUTargetInfo {
   /// panel of the default block that L1 would not hold (a deep K), six rows of
   /// four vectors: 24 accumulators, and 10 loads feed 24 FMAs. Intel Xeon,
   /// AVX-512 code, 1 thread: matmul 1024 and 1000 5-6% faster (2 threads 2-8%),
-  /// 256 rows of K = 1024 3-7%. AMD Zen 4, AVX-512 code, whose 512-bit FMAs run
-  /// as two halves and leave either block FMA-bound: 0.98-1.01x. Where L1 holds
-  /// the panel (K = 256: 0.96-0.99x), or with few rows, whose tiles of six
-  /// waste more and whose workgroups split the rows to share 64-column panels
-  /// (the MLP's batch of 64 with constant weights: 0.91x), or few columns, the
-  /// default block stays; so it does for narrower types, which widen to compute
-  /// and would need more registers, and for f64 (unmeasured).
+  /// 256 rows of K = 1024 3-7%, ViT-B/16's 197 rows 3-4% (2 threads 2-3%).
+  /// AMD Zen 4, AVX-512 code, whose 512-bit FMAs run as two halves and leave
+  /// either block FMA-bound: 0.98-1.01x. Where L1 holds the panel (K = 256:
+  /// 0.96-0.99x), or with few rows, whose tiles of six waste more and whose
+  /// workgroups split the rows to share 64-column panels (the MLP's batch of
+  /// 64 with constant weights: 0.91x), or few columns, the default block
+  /// stays; so it does for narrower types, which widen to compute and would
+  /// need more registers, and for f64 (unmeasured).
   AccumulatorTile getPackedContractionTile(int64_t bitWidth, int64_t rows,
                                            int64_t columns,
                                            int64_t depth) const {
@@ -150,7 +151,7 @@ struct CPUTargetInfo {
     return best;
   }
   /// The least rows and columns of a contraction taking the wide block.
-  static constexpr int64_t kWideTileMinRows = 256;
+  static constexpr int64_t kWideTileMinRows = 192;
   static constexpr int64_t kWideTileMinColumns = 256;
   /// A convolution's block spans output columns (rows) and output channels
   /// (columns), and each step of it takes one input channel at one filter

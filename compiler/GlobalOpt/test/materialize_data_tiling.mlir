@@ -5,7 +5,7 @@
 
 // Tests that a matmul becomes packs of both operands, an mmt4d and an unpack,
 // with 6 x 16 accumulator tiles for AVX2's 16 registers and 8 x 32 for
-// AVX-512's 32; sizes that do not divide the tiles are padded with zeros,
+// AVX-512's 32 (in 6 rows here, which pad 100 rows the least); sizes that do not divide the tiles are padded with zeros,
 // and the fill of the accumulator is packed into a fill. For AVX-512 code
 // beside AVX2 code the tiles are AVX-512's in the 6 rows of AVX2's block;
 // for AVX2 code first, AVX2's.
@@ -19,7 +19,7 @@
 //       AVX2:   linalg.unpack %[[M]] inner_dims_pos = [0, 1] inner_tiles = [6, 16] into %{{.+}} : tensor<17x3x6x16xf32> -> tensor<100x40xf32>
 //   AVX2-NOT:   linalg.matmul
 // AVX512-LABEL: func.func @matmul
-//       AVX512:   linalg.mmt4d {{.*}} -> tensor<13x2x8x32xf32>
+//       AVX512:   linalg.mmt4d {{.*}} -> tensor<17x2x6x32xf32>
 // SHARED-LABEL: func.func @matmul
 //       SHARED:   linalg.mmt4d {{.*}} -> tensor<17x2x6x32xf32>
 func.func @matmul(%a: tensor<100x80xf32>, %b: tensor<80x40xf32>) -> tensor<100x40xf32> {
@@ -241,11 +241,11 @@ func.func @dynamic_columns(%a: tensor<512x512xf32>, %b: tensor<512x?xf32>) -> te
 // AVX512-LABEL: func.func @few_rows
 //       AVX512:   linalg.mmt4d {{.*}} -> tensor<24x9x8x32xf32>
 // AVX512-LABEL: func.func @few_columns
-//       AVX512:   linalg.mmt4d {{.*}} -> tensor<33x8x8x32xf32>
+//       AVX512:   linalg.mmt4d {{.*}} -> tensor<43x8x6x32xf32>
 // AVX512-LABEL: func.func @shallow
-//       AVX512:   linalg.mmt4d {{.*}} -> tensor<33x9x8x32xf32>
+//       AVX512:   linalg.mmt4d {{.*}} -> tensor<43x9x6x32xf32>
 // AVX512-LABEL: func.func @half_precision
-//       AVX512:   linalg.mmt4d {{.*}} -> tensor<33x5x8x64xf16>
+//       AVX512:   linalg.mmt4d {{.*}} -> tensor<43x5x6x64xf16>
 // SHARED-LABEL: func.func @wide_block
 //       SHARED:   linalg.mmt4d {{.*}} -> tensor<33x5x6x64xf32>
 // SHARED-LABEL: func.func @few_rows
@@ -297,15 +297,14 @@ func.func @half_precision(%a: tensor<257x512xf16>, %b: tensor<512x263xf16>) -> t
 // -----
 
 // Tests that a contraction with fewer columns than N0 takes the vectors
-// they fill: 16 columns one AVX-512 vector (8 x 16 tiles, and 6 x 16 beside
-// AVX2 code), 8 columns one AVX2 vector; 24 columns keep N0.
+// they fill: 16 columns one AVX-512 vector (6 x 16 tiles for 100 rows), 8 columns one AVX2 vector; 24 columns keep N0.
 // AVX2-LABEL: func.func @few_output_columns
 //       AVX2:   linalg.mmt4d {{.*}} -> tensor<17x1x6x16xf32>
 //       AVX2:   linalg.mmt4d {{.*}} -> tensor<17x1x6x8xf32>
 // AVX512-LABEL: func.func @few_output_columns
-//       AVX512:   linalg.mmt4d {{.*}} -> tensor<13x1x8x16xf32>
-//       AVX512:   linalg.mmt4d {{.*}} -> tensor<13x1x8x16xf32>
-//       AVX512:   linalg.mmt4d {{.*}} -> tensor<13x1x8x32xf32>
+//       AVX512:   linalg.mmt4d {{.*}} -> tensor<17x1x6x16xf32>
+//       AVX512:   linalg.mmt4d {{.*}} -> tensor<17x1x6x16xf32>
+//       AVX512:   linalg.mmt4d {{.*}} -> tensor<17x1x6x32xf32>
 // SHARED-LABEL: func.func @few_output_columns
 //       SHARED:   linalg.mmt4d {{.*}} -> tensor<17x1x6x16xf32>
 func.func @few_output_columns(%a: tensor<100x512xf32>, %b16: tensor<512x16xf32>, %b8: tensor<512x8xf32>, %b24: tensor<512x24xf32>) -> (tensor<100x16xf32>, tensor<100x8xf32>, tensor<100x24xf32>) {
@@ -320,4 +319,33 @@ func.func @few_output_columns(%a: tensor<100x512xf32>, %b16: tensor<512x16xf32>,
   %f24 = linalg.fill ins(%zero : f32) outs(%e24 : tensor<100x24xf32>) -> tensor<100x24xf32>
   %r24 = linalg.matmul ins(%a, %b24 : tensor<100x512xf32>, tensor<512x24xf32>) outs(%f24 : tensor<100x24xf32>) -> tensor<100x24xf32>
   return %r16, %r8, %r24 : tensor<100x16xf32>, tensor<100x8xf32>, tensor<100x24xf32>
+}
+
+// -----
+
+// Tests that AVX-512's tiles take eight, seven or six rows, whichever pad the
+// rows the least (8 where they tie): 49 rows in 7, 196 in 7, 64 in 8, 100 in
+// 6; AVX2 keeps 6.
+// AVX512-LABEL: func.func @rows_padded_least
+//       AVX512:   linalg.mmt4d {{.*}} -> tensor<7x8x7x32xf32>
+//       AVX512:   linalg.mmt4d {{.*}} -> tensor<28x8x7x32xf32>
+//       AVX512:   linalg.mmt4d {{.*}} -> tensor<8x8x8x32xf32>
+//       AVX512:   linalg.mmt4d {{.*}} -> tensor<17x8x6x32xf32>
+// AVX2-LABEL: func.func @rows_padded_least
+//       AVX2:   linalg.mmt4d {{.*}} -> tensor<9x16x6x16xf32>
+func.func @rows_padded_least(%a49: tensor<49x256xf32>, %a196: tensor<196x256xf32>, %a64: tensor<64x256xf32>, %a100: tensor<100x256xf32>, %b: tensor<256x256xf32>) -> (tensor<49x256xf32>, tensor<196x256xf32>, tensor<64x256xf32>, tensor<100x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e49 = tensor.empty() : tensor<49x256xf32>
+  %f49 = linalg.fill ins(%zero : f32) outs(%e49 : tensor<49x256xf32>) -> tensor<49x256xf32>
+  %r49 = linalg.matmul ins(%a49, %b : tensor<49x256xf32>, tensor<256x256xf32>) outs(%f49 : tensor<49x256xf32>) -> tensor<49x256xf32>
+  %e196 = tensor.empty() : tensor<196x256xf32>
+  %f196 = linalg.fill ins(%zero : f32) outs(%e196 : tensor<196x256xf32>) -> tensor<196x256xf32>
+  %r196 = linalg.matmul ins(%a196, %b : tensor<196x256xf32>, tensor<256x256xf32>) outs(%f196 : tensor<196x256xf32>) -> tensor<196x256xf32>
+  %e64 = tensor.empty() : tensor<64x256xf32>
+  %f64 = linalg.fill ins(%zero : f32) outs(%e64 : tensor<64x256xf32>) -> tensor<64x256xf32>
+  %r64 = linalg.matmul ins(%a64, %b : tensor<64x256xf32>, tensor<256x256xf32>) outs(%f64 : tensor<64x256xf32>) -> tensor<64x256xf32>
+  %e100 = tensor.empty() : tensor<100x256xf32>
+  %f100 = linalg.fill ins(%zero : f32) outs(%e100 : tensor<100x256xf32>) -> tensor<100x256xf32>
+  %r100 = linalg.matmul ins(%a100, %b : tensor<100x256xf32>, tensor<256x256xf32>) outs(%f100 : tensor<100x256xf32>) -> tensor<100x256xf32>
+  return %r49, %r196, %r64, %r100 : tensor<49x256xf32>, tensor<196x256xf32>, tensor<64x256xf32>, tensor<100x256xf32>
 }

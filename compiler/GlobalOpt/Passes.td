@@ -31,6 +31,14 @@ def SinkTransposesPass
         ins(%conv, %bias : tensor<1x56x56x64xf32>, tensor<64xf32>) ...
     %r = linalg.transpose ins(%g : tensor<1x56x56x64xf32>) ... permutation = [0, 3, 1, 2]
     ```
+
+    Pools go the same way: the padding of a transposed tensor (an
+    `insert_slice` into a fill) becomes the padding of its source,
+    transposed; a window reduction between a transpose and its inverse runs
+    in the source's layout, both transposes gone; and a channels-last
+    window reduction in generic form becomes `linalg.pooling_nhwc_max` or
+    `linalg.pooling_nhwc_sum`, which codegen computes with the channels in
+    vector lanes.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];

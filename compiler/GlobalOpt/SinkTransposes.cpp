@@ -1,18 +1,21 @@
-//===- SinkTransposes.cpp - one layout through elementwise chains ---------===//
+//===- SinkTransposes.cpp - one layout from convolution to convolution ----===//
 //
 // An importer that runs each convolution channels-last and hands its result
 // back in the model's layout leaves a transpose after every convolution and
 // one before the next; the elementwise ops between them (bias, batch norm,
 // activations, residual adds) keep the model's layout. Moving each transpose
 // past the elementwise ops it feeds brings it next to the one that undoes
-// it, and the pair folds away: the whole chain runs channels-last.
+// it, and the pair folds away: the whole chain runs channels-last. Pools
+// and their padding between two convolutions are moved the same way.
 //
 //===----------------------------------------------------------------------===//
 
 #include "GlobalOpt/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::kiln {
@@ -159,11 +162,202 @@ struct ReadTransposesInOrder : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// Rewrites the zero padding of a transposed tensor (an `insert_slice`
+/// into a fill) into the padding of the transpose's source, transposed:
+/// the pad of a channels-last image the model pads channels-first is made
+/// channels-last, where the window reduction reading it can meet the
+/// transpose's inverse.
+struct SinkTransposeThroughPadding : OpRewritePattern<tensor::InsertSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto transpose = op.getSource().getDefiningOp<linalg::TransposeOp>();
+    auto fill = op.getDest().getDefiningOp<linalg::FillOp>();
+    if (!transpose || !fill ||
+        !fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
+      return rewriter.notifyMatchFailure(op, "not the padding of a transpose");
+    RankedTensorType padded = op.getDestType();
+    if (!padded.hasStaticShape() || !op.getSourceType().hasStaticShape() ||
+        op.getStaticSizes() != op.getSourceType().getShape() ||
+        !op.hasUnitStride() ||
+        ShapedType::isDynamicShape(op.getStaticOffsets()))
+      return rewriter.notifyMatchFailure(op,
+                                         "not a static whole-tensor insert");
+    // Dim k of the transposed tensor is dim perm[k] of the source.
+    ArrayRef<int64_t> permutation = transpose.getPermutation();
+    SmallVector<int64_t> shape(padded.getRank()), offsets(padded.getRank());
+    for (auto [k, dim] : llvm::enumerate(permutation)) {
+      shape[dim] = padded.getDimSize(k);
+      offsets[dim] = op.getStaticOffsets()[k];
+    }
+    Location loc = op.getLoc();
+    Value value = fill.getInputs()[0];
+    Value sourceInit =
+        tensor::EmptyOp::create(rewriter, loc, shape, padded.getElementType());
+    Value sourceFill =
+        linalg::FillOp::create(rewriter, loc, value, sourceInit).getResult(0);
+    Value source = transpose.getInput();
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    SmallVector<OpFoldResult> ones(padded.getRank(), rewriter.getIndexAttr(1));
+    Value sourcePadded = tensor::InsertSliceOp::create(
+        rewriter, loc, source, sourceFill,
+        getAsIndexOpFoldResult(rewriter.getContext(), offsets),
+        getAsIndexOpFoldResult(rewriter.getContext(), sourceType.getShape()),
+        ones);
+    Value init = tensor::EmptyOp::create(rewriter, loc, padded.getShape(),
+                                         padded.getElementType());
+    rewriter.replaceOpWithNewOp<linalg::TransposeOp>(op, sourcePadded, init,
+                                                     permutation);
+    return success();
+  }
+};
+
+/// Rewrites a reduction over windows (a max or average pool) between a
+/// transpose and its inverse (a channels-last image pooled channels-first)
+/// into the same reduction in the transposes' source layout, its loops in
+/// the order of its result's dims: both transposes go, and the channels
+/// are the innermost parallel loop, in vector lanes, where the pool walked
+/// the image's columns with a stride.
+struct PoolInSourceLayout : OpRewritePattern<linalg::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::TransposeOp outTranspose,
+                                PatternRewriter &rewriter) const override {
+    auto op = outTranspose.getInput().getDefiningOp<linalg::GenericOp>();
+    if (!op || !op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
+        op.getNumReductionLoops() == 0 || !op->getResult(0).hasOneUse() ||
+        !op.getBody()->getOps<linalg::IndexOp>().empty())
+      return rewriter.notifyMatchFailure(outTranspose,
+                                         "not the only use of a reduction");
+    AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    if (!outMap.isProjectedPermutation())
+      return rewriter.notifyMatchFailure(op, "result is not indexed by loops");
+    // The transposed input: read through the inverse permutation.
+    ArrayRef<int64_t> outPermutation = outTranspose.getPermutation();
+    SmallVector<int64_t> inPermutation =
+        invertPermutationVector(outPermutation);
+    OpOperand *transposedInput = nullptr;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      auto transpose = input->get().getDefiningOp<linalg::TransposeOp>();
+      if (transpose && transpose.getPermutation() == ArrayRef(inPermutation))
+        transposedInput = input;
+    }
+    if (!transposedInput)
+      return rewriter.notifyMatchFailure(op, "reads no inverse transpose");
+
+    // New loop j < rank is the loop indexing dim j of the transposed
+    // result; the loops no result dim names follow, in their order.
+    MLIRContext *context = rewriter.getContext();
+    int64_t numLoops = op.getNumLoops();
+    SmallVector<int64_t> newToOld;
+    for (int64_t dim : outPermutation)
+      newToOld.push_back(
+          cast<AffineDimExpr>(outMap.getResult(dim)).getPosition());
+    for (int64_t loop = 0; loop < numLoops; ++loop)
+      if (!llvm::is_contained(newToOld, loop))
+        newToOld.push_back(loop);
+    // Old loop k is new loop oldToNew[k].
+    SmallVector<int64_t> oldToNew = invertPermutationVector(newToOld);
+    AffineMap toNewLoops = AffineMap::getPermutationMap(
+        llvm::to_vector_of<unsigned>(oldToNew), context);
+
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(input).compose(toNewLoops);
+      if (input != transposedInput) {
+        inputs.push_back(input->get());
+        maps.push_back(map);
+        continue;
+      }
+      // Dim k of the transposed tensor is dim inPermutation[k] of its
+      // source.
+      SmallVector<AffineExpr> results(map.getNumResults());
+      for (auto [k, dim] : llvm::enumerate(inPermutation))
+        results[dim] = map.getResult(k);
+      inputs.push_back(
+          input->get().getDefiningOp<linalg::TransposeOp>().getInput());
+      maps.push_back(AffineMap::get(numLoops, 0, results, context));
+    }
+    SmallVector<AffineExpr> outResults;
+    for (int64_t j = 0; j < static_cast<int64_t>(outPermutation.size()); ++j)
+      outResults.push_back(getAffineDimExpr(j, context));
+    maps.push_back(AffineMap::get(numLoops, 0, outResults, context));
+    SmallVector<utils::IteratorType> oldIterators = op.getIteratorTypesArray();
+    SmallVector<utils::IteratorType> iterators;
+    for (int64_t loop : newToOld)
+      iterators.push_back(oldIterators[loop]);
+
+    // The accumulator's initial value, in the new layout.
+    Location loc = op.getLoc();
+    Value oldInit = op.getDpsInitOperand(0)->get();
+    Value init = outTranspose.getInit();
+    if (auto fill = oldInit.getDefiningOp<linalg::FillOp>())
+      init = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], init)
+                 .getResult(0);
+    else
+      init = linalg::TransposeOp::create(rewriter, loc, oldInit, init,
+                                         outPermutation)
+                 .getResult()[0];
+    auto pooled = linalg::GenericOp::create(rewriter, loc, init.getType(),
+                                            inputs, init, maps, iterators);
+    rewriter.inlineRegionBefore(op.getRegion(), pooled.getRegion(),
+                                pooled.getRegion().end());
+    rewriter.replaceOp(outTranspose, pooled.getResults());
+    return success();
+  }
+};
+
+/// Rewrites a channels-last window reduction in generic form (as a pool
+/// reaches here, or as PoolInSourceLayout leaves it) into the named pooling
+/// op, which codegen computes with the channels in vector lanes; in generic
+/// form it ran scalar (ResNet50's max pool: 1.3 ms, 11x ONNX Runtime's).
+template <typename PoolingOp>
+struct NameChannelsLastPool : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern<linalg::GenericOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
+        op.getNumDpsInits() != 1)
+      return rewriter.notifyMatchFailure(op, "not a pool");
+    // The named op's body combines the accumulator with the element; a
+    // commutative combine of the element with the accumulator (as the
+    // importer writes it) is the same pool.
+    Block *body = op.getBody();
+    Operation *combine = body->getTerminator()->getOperand(0).getDefiningOp();
+    BlockArgument element = body->getArgument(0);
+    BlockArgument accumulator = body->getArgument(2);
+    bool elementFirst = combine && combine->getNumOperands() == 2 &&
+                        combine->hasTrait<OpTrait::IsCommutative>() &&
+                        combine->getOperand(0) == element &&
+                        combine->getOperand(1) == accumulator;
+    if (elementFirst)
+      combine->setOperands({accumulator, element});
+    SmallVector<int64_t> dilations, strides;
+    bool isPool =
+        linalg::isaConvolutionOpOfType<PoolingOp>(op, &dilations, &strides);
+    if (elementFirst)
+      combine->setOperands({element, accumulator});
+    if (!isPool)
+      return rewriter.notifyMatchFailure(op, "not a channels-last pool");
+    rewriter.replaceOpWithNewOp<PoolingOp>(
+        op, op.getResultTypes(), op.getDpsInputs(), op.getDpsInits(),
+        rewriter.getI64TensorAttr(strides),
+        rewriter.getI64TensorAttr(dilations));
+    return success();
+  }
+};
+
 } // namespace
 
 void populateSinkTransposesPatterns(RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<SinkTransposeThroughElementwise, ReadTransposesInOrder>(context);
+  patterns.add<SinkTransposeThroughElementwise, ReadTransposesInOrder,
+               SinkTransposeThroughPadding, PoolInSourceLayout,
+               NameChannelsLastPool<linalg::PoolingNhwcMaxOp>,
+               NameChannelsLastPool<linalg::PoolingNhwcSumOp>>(context);
   // A transpose of a transpose is one transpose, or none.
   linalg::TransposeOp::getCanonicalizationPatterns(patterns, context);
 }

@@ -136,3 +136,83 @@ func.func @pool(%x: tensor<1x8x8x32xf32>) -> tensor<1x32xf32> {
   } -> tensor<1x32xf32>
   return %sum : tensor<1x32xf32>
 }
+
+// -----
+
+// Tests that a max pool of a channels-last image seen channels-first (a
+// transpose, its zero padding, a window reduction, the inverse transpose)
+// pads the image channels-last and becomes the named channels-last pool:
+// no transpose is left, the padding offsets and shape are permuted, and the
+// pool's loops follow its result's dims.
+#window_in = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>
+#window = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
+#window_out = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @max_pool
+//  CHECK-SAME:   %[[X:.+]]: tensor<1x8x8x16xf32>
+//       CHECK:   %[[FILL:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<1x10x10x16xf32>)
+//       CHECK:   %[[PAD:.+]] = tensor.insert_slice %[[X]] into %[[FILL]][0, 1, 1, 0] [1, 8, 8, 16] [1, 1, 1, 1]
+//       CHECK:   %[[POOL:.+]] = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[PAD]], %{{.+}} : tensor<1x10x10x16xf32>, tensor<3x3xf32>) outs(%{{.+}} : tensor<1x4x4x16xf32>)
+//       CHECK:   return %[[POOL]]
+//   CHECK-NOT:   linalg.transpose
+func.func @max_pool(%x: tensor<1x8x8x16xf32>) -> tensor<1x4x4x16xf32> {
+  %lowest = arith.constant -3.40282347E+38 : f32
+  %e = tensor.empty() : tensor<1x16x8x8xf32>
+  %t = linalg.transpose ins(%x : tensor<1x8x8x16xf32>) outs(%e : tensor<1x16x8x8xf32>) permutation = [0, 3, 1, 2]
+  %ep = tensor.empty() : tensor<1x16x10x10xf32>
+  %fp = linalg.fill ins(%lowest : f32) outs(%ep : tensor<1x16x10x10xf32>) -> tensor<1x16x10x10xf32>
+  %p = tensor.insert_slice %t into %fp[0, 0, 1, 1] [1, 16, 8, 8] [1, 1, 1, 1] : tensor<1x16x8x8xf32> into tensor<1x16x10x10xf32>
+  %w = tensor.empty() : tensor<3x3xf32>
+  %eo = tensor.empty() : tensor<1x16x4x4xf32>
+  %fo = linalg.fill ins(%lowest : f32) outs(%eo : tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
+  %pool = linalg.generic {indexing_maps = [#window_in, #window, #window_out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%p, %w : tensor<1x16x10x10xf32>, tensor<3x3xf32>) outs(%fo : tensor<1x16x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.maximumf %a, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<1x16x4x4xf32>
+  %er = tensor.empty() : tensor<1x4x4x16xf32>
+  %r = linalg.transpose ins(%pool : tensor<1x16x4x4xf32>) outs(%er : tensor<1x4x4x16xf32>) permutation = [0, 2, 3, 1]
+  return %r : tensor<1x4x4x16xf32>
+}
+
+// -----
+
+// Tests that a channels-last sum over windows in generic form becomes the
+// named pool, and that a pool the model keeps channels-first (no inverse
+// transpose after it) stays as it is.
+#nhwc_in = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 + d4, d2 + d5, d3)>
+#nhwc_window = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
+#nhwc_out = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @sum_pool
+//       CHECK:   linalg.pooling_nhwc_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+// CHECK-LABEL: func.func @channels_first_pool
+//       CHECK:   linalg.generic
+//   CHECK-NOT:   linalg.pooling
+func.func @sum_pool(%x: tensor<1x8x8x16xf32>) -> tensor<1x6x6x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = tensor.empty() : tensor<3x3xf32>
+  %eo = tensor.empty() : tensor<1x6x6x16xf32>
+  %fo = linalg.fill ins(%zero : f32) outs(%eo : tensor<1x6x6x16xf32>) -> tensor<1x6x6x16xf32>
+  %pool = linalg.generic {indexing_maps = [#nhwc_in, #nhwc_window, #nhwc_out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %w : tensor<1x8x8x16xf32>, tensor<3x3xf32>) outs(%fo : tensor<1x6x6x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<1x6x6x16xf32>
+  return %pool : tensor<1x6x6x16xf32>
+}
+
+#nchw_in = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 + d4, d3 + d5)>
+func.func @channels_first_pool(%x: tensor<1x16x8x8xf32>) -> tensor<1x16x6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = tensor.empty() : tensor<3x3xf32>
+  %eo = tensor.empty() : tensor<1x16x6x6xf32>
+  %fo = linalg.fill ins(%zero : f32) outs(%eo : tensor<1x16x6x6xf32>) -> tensor<1x16x6x6xf32>
+  %pool = linalg.generic {indexing_maps = [#nchw_in, #nhwc_window, #nhwc_out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %w : tensor<1x16x8x8xf32>, tensor<3x3xf32>) outs(%fo : tensor<1x16x6x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16x6x6xf32>
+  return %pool : tensor<1x16x6x6xf32>
+}

@@ -230,14 +230,17 @@ func.func @dynamic_columns(%a: tensor<512x512xf32>, %b: tensor<512x?xf32>) -> te
 
 // -----
 
-// Tests that with 32 registers a contraction with at least 192 rows (ViT's
-// 197 here) and 256 columns, whose 32-column RHS panels L1 would not hold (x86-64-v4: 32 KiB,
-// so K above 256), takes the wide block of 6 rows of 64 columns; with fewer
-// rows or columns, a K whose panels L1 holds, or f16 elements, the default
-// block stays. AVX2 keeps 6 x 16 throughout. Beside AVX2 code the wide
+// Tests that with 32 registers a contraction with at least 256 rows, or 192
+// that the default block pads (ViT's 197 here; not 196, which seven divide),
+// and 256 columns, whose 32-column RHS panels L1 would not hold (x86-64-v4:
+// 32 KiB, so K above 256), takes the wide block of 6 rows of 64 columns;
+// with fewer rows or columns, a K whose panels L1 holds, or f16 elements,
+// the default block stays. AVX2 keeps 6 x 16 throughout. Beside AVX2 code the wide
 // block stays and the others take 6 rows.
 // AVX512-LABEL: func.func @wide_block
 //       AVX512:   linalg.mmt4d {{.*}} -> tensor<33x5x6x64xf32>
+// AVX512-LABEL: func.func @rows_seven_divide
+//       AVX512:   linalg.mmt4d {{.*}} -> tensor<28x9x7x32xf32>
 // AVX512-LABEL: func.func @few_rows
 //       AVX512:   linalg.mmt4d {{.*}} -> tensor<24x9x8x32xf32>
 // AVX512-LABEL: func.func @few_columns
@@ -260,6 +263,14 @@ func.func @wide_block(%a: tensor<197x257xf32>, %b: tensor<257x263xf32>) -> tenso
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<197x263xf32>) -> tensor<197x263xf32>
   %r = linalg.matmul ins(%a, %b : tensor<197x257xf32>, tensor<257x263xf32>) outs(%f : tensor<197x263xf32>) -> tensor<197x263xf32>
   return %r : tensor<197x263xf32>
+}
+
+func.func @rows_seven_divide(%a: tensor<196x512xf32>, %b: tensor<512x263xf32>) -> tensor<196x263xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<196x263xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<196x263xf32>) -> tensor<196x263xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<196x512xf32>, tensor<512x263xf32>) outs(%f : tensor<196x263xf32>) -> tensor<196x263xf32>
+  return %r : tensor<196x263xf32>
 }
 
 func.func @few_rows(%a: tensor<191x512xf32>, %b: tensor<512x263xf32>) -> tensor<191x263xf32> {

@@ -92,34 +92,39 @@ struct CPUTargetInfo {
     return {vectorRegisters >= 32 ? 8 : 6, 2 * getLanes(bitWidth)};
   }
   /// The block of a packed contraction of `rows` x `columns` over `depth` (a
-  /// dynamic size is negative). With 32 registers, 32-bit elements and an RHS
-  /// panel of the default block that L1 would not hold (a deep K), six rows of
-  /// four vectors: 24 accumulators, and 10 loads feed 24 FMAs. Intel Xeon,
-  /// AVX-512 code, 1 thread: matmul 1024 and 1000 5-6% faster (2 threads 2-8%),
-  /// 256 rows of K = 1024 3-7%, ViT-B/16's 197 rows 3-4% (2 threads 2-3%).
+  /// dynamic size is negative). The default block, with 32 registers in
+  /// eight, seven or six rows, those that pad the rows the least (49 rows of
+  /// a 7 x 7 image take 7, not 56 in 8; AVX-512 code, 1 thread: ResNet50 2%
+  /// faster, MobileNetV2 3%, EfficientNet-B0 1.4%). With 32 registers,
+  /// 32-bit elements and an RHS panel of the default block that L1 would not
+  /// hold (a deep K), six rows of four vectors: 24 accumulators, and 10
+  /// loads feed 24 FMAs. Intel Xeon, AVX-512 code, 1 thread: matmul 1024 and
+  /// 1000 5-6% faster (2 threads 2-8%), 256 rows of K = 1024 3-7%, ViT-B/16's
+  /// 197 rows 2-3%; ResNet50's 196 rows, which seven divide, 2% slower than
+  /// in 7 x 32, so below 256 rows only rows the default block pads take it.
   /// AMD Zen 4, AVX-512 code, whose 512-bit FMAs run as two halves and leave
   /// either block FMA-bound: 0.98-1.01x. Where L1 holds the panel (K = 256:
-  /// 0.96-0.99x), or with few rows, whose tiles of six waste more and whose
-  /// workgroups split the rows to share 64-column panels (the MLP's batch of
-  /// 64 with constant weights: 0.91x), or few columns, the default block
-  /// stays; so it does for narrower types, which widen to compute and would
-  /// need more registers, and for f64 (unmeasured).
+  /// 0.96-0.99x), or with fewer rows, whose tiles of six waste more and
+  /// whose workgroups split the rows to share 64-column panels (the MLP's
+  /// batch of 64 with constant weights: 0.91x), or few columns, the default
+  /// block stays; so it does for narrower types, which widen to compute and
+  /// would need more registers, and for f64 (unmeasured).
   AccumulatorTile getPackedContractionTile(int64_t bitWidth, int64_t rows,
                                            int64_t columns,
                                            int64_t depth) const {
     AccumulatorTile tile = getContractionTile(bitWidth);
-    if (vectorRegisters >= 32 && bitWidth == 32 && rows >= kWideTileMinRows &&
-        columns >= kWideTileMinColumns &&
-        depth * tile.columns * 4 > l1DataBytes)
-      return {6, 4 * getLanes(bitWidth)};
-    // Of eight, seven or six rows, those that pad the fewest (49 rows of a
-    // 7 x 7 image take 7, not 56 in 8; 196 of a 14 x 14 one 196, not 200).
-    // AVX-512 code, 1 thread: ResNet50 2% faster, MobileNetV2 3%,
-    // EfficientNet-B0 1.4%.
+    int64_t defaultColumns = tile.columns;
     if (tile.rows == 8 && rows > 0)
       for (int64_t fewer : {7, 6})
         if (llvm::alignTo(rows, fewer) < llvm::alignTo(rows, tile.rows))
           tile.rows = fewer;
+    bool defaultPads = rows < 0 || rows % tile.rows != 0;
+    if (vectorRegisters >= 32 && bitWidth == 32 &&
+        (rows >= kWideTileMinRows ||
+         (rows >= kWideTileMinPaddedRows && defaultPads)) &&
+        columns >= kWideTileMinColumns &&
+        depth * defaultColumns * 4 > l1DataBytes)
+      return {6, 4 * getLanes(bitWidth)};
     return tile;
   }
   /// The register block of a packed contraction whose accumulator tile is
@@ -158,9 +163,11 @@ struct CPUTargetInfo {
     }
     return best;
   }
-  /// The least rows and columns of a contraction taking the wide block.
-  static constexpr int64_t kWideTileMinRows = 192;
+  /// The least rows and columns of a contraction taking the wide block, and
+  /// the least rows when the default block would pad them.
+  static constexpr int64_t kWideTileMinRows = 256;
   static constexpr int64_t kWideTileMinColumns = 256;
+  static constexpr int64_t kWideTileMinPaddedRows = 192;
   /// A convolution's block spans output columns (rows) and output channels
   /// (columns), and each step of it takes one input channel at one filter
   /// tap, or at every tap of a filter row.

@@ -162,8 +162,9 @@ struct ReadTransposesInOrder : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
-/// Rewrites the zero padding of a transposed tensor (an `insert_slice`
-/// into a fill) into the padding of the transpose's source, transposed:
+/// Rewrites the padding of a transposed tensor (an `insert_slice` into a
+/// fill, of zeros or of a max pool's lowest value) into the padding of the
+/// transpose's source, transposed:
 /// the pad of a channels-last image the model pads channels-first is made
 /// channels-last, where the window reduction reading it can meet the
 /// transpose's inverse.

@@ -625,6 +625,33 @@ kiln.executable @max_pool {
 
 // -----
 
+// Tests that a channels-first pool, whose channels are not the result's
+// innermost dim, keeps one channel per vector, its lanes on output columns.
+// CHECK-LABEL: kiln.executable @max_pool_nchw
+//       CHECK: linalg.pooling_nchw_max {{.*}}lowering_config = #kiln.lowering_config<workgroup = [{{.*}}], vector = [1, 1, 1, 8, 1, 0]>
+kiln.executable @max_pool_nchw {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @max_pool_nchw ordinal(0) bindings(2)
+    builtin.module {
+      func.func @max_pool_nchw() {
+        %lowest = arith.constant -3.40282347E+38 : f32
+        %0 = kiln.binding 0 : memref<1x64x114x114xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<1x64x114x114xf32> to tensor<1x64x114x114xf32>
+        %w = tensor.empty() : tensor<3x3xf32>
+        %e = tensor.empty() : tensor<1x64x56x56xf32>
+        %f = linalg.fill ins(%lowest : f32) outs(%e : tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+        %p = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+            ins(%1, %w : tensor<1x64x114x114xf32>, tensor<3x3xf32>) outs(%f : tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+        %2 = kiln.binding 1 : memref<1x64x56x56xf32>
+        bufferization.materialize_in_destination %p in restrict writable %2 : (tensor<1x64x56x56xf32>, memref<1x64x56x56xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
 // Tests that with AVX-512 a convolution step takes a whole filter row (the
 // filter width's loop untiled, 0) on two-vector rows: 10 rows less the
 // halo (8 output columns, which 56 divides into 7 tiles) x 32 output

@@ -90,3 +90,48 @@ func.func @checked() {
   return
 }
 
+
+// -----
+
+// Tests that the logistic function as importers write it, 1 / (1 + exp(-x)),
+// is computed as 0.5 + 0.5 * tanh(x / 2): tanh's rational approximation
+// (its clamp at +-7.99881172, one division) and no exp range reduction
+// (fptosi); 2 / (1 + exp(-x)) keeps its exp.
+// CHECK-LABEL: llvm.func @logistic
+//       CHECK:   llvm.mlir.constant(dense<7.99881172> : vector<8xf32>)
+//   CHECK-NOT:   llvm.fptosi
+//       CHECK:   llvm.fdiv
+//   CHECK-NOT:   llvm.fptosi
+//       CHECK:   llvm.intr.fma(%{{.+}}, %[[HALF:.+]], %[[HALF]])
+// CHECK-LABEL: llvm.func @not_logistic
+//       CHECK:   llvm.fptosi
+func.func @logistic() {
+  %0 = kiln.binding 0 : memref<8xf32>
+  %1 = kiln.binding 1 : memref<8xf32>
+  %c0 = arith.constant 0 : index
+  %one = arith.constant dense<1.0> : vector<8xf32>
+  %x = vector.load %0[%c0] : memref<8xf32>, vector<8xf32>
+  %n = arith.negf %x : vector<8xf32>
+  %e = math.exp %n : vector<8xf32>
+  %d = arith.addf %one, %e : vector<8xf32>
+  %s = arith.divf %one, %d : vector<8xf32>
+  vector.store %s, %1[%c0] : memref<8xf32>, vector<8xf32>
+  return
+}
+
+// -----
+
+func.func @not_logistic() {
+  %0 = kiln.binding 0 : memref<8xf32>
+  %1 = kiln.binding 1 : memref<8xf32>
+  %c0 = arith.constant 0 : index
+  %one = arith.constant dense<1.0> : vector<8xf32>
+  %two = arith.constant dense<2.0> : vector<8xf32>
+  %x = vector.load %0[%c0] : memref<8xf32>, vector<8xf32>
+  %n = arith.negf %x : vector<8xf32>
+  %e = math.exp %n : vector<8xf32>
+  %d = arith.addf %one, %e : vector<8xf32>
+  %s = arith.divf %two, %d : vector<8xf32>
+  vector.store %s, %1[%c0] : memref<8xf32>, vector<8xf32>
+  return
+}

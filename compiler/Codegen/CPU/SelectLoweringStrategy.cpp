@@ -423,7 +423,8 @@ SmallVector<int64_t> selectVectorTiles(linalg::LinalgOp op,
     // A pool's channels are, to the interface, a batch of the input and
     // output (no filter reads them): channels-last, the result's innermost
     // dim, in lanes too, where one channel per vector gathered strided
-    // columns (ResNet50's max pool: 1.4 ms -> 0.24 ms).
+    // columns (ResNet50's max pool, 1 thread: 1.4 -> 0.24 ms in AVX-512
+    // code, 1.1 -> 0.33 ms in AVX2 code).
     AffineMap outputMap = op.getIndexingMapsArray().back();
     if (dims->outputChannel.empty() && dims->depth.empty() &&
         !dims->batch.empty() &&

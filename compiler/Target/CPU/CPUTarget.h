@@ -118,7 +118,7 @@ struct CPUTargetInfo {
       for (int64_t fewer : {7, 6})
         if (llvm::alignTo(rows, fewer) < llvm::alignTo(rows, tile.rows))
           tile.rows = fewer;
-    bool defaultPads = rows < 0 || rows % tile.rows != 0;
+    bool defaultPads = rows % tile.rows != 0;
     if (vectorRegisters >= 32 && bitWidth == 32 &&
         (rows >= kWideTileMinRows ||
          (rows >= kWideTileMinPaddedRows && defaultPads)) &&

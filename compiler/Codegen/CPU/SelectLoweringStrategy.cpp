@@ -223,10 +223,10 @@ linalg::UnPackOp findUnPackOfContraction(Operation *op) {
 /// to the dims of `unpackOp`, which unpacks its result: a dim the inner
 /// tiles split takes its outer loop's workgroup tile times the inner tile
 /// and the inner tile as its vector tile (whole accumulator tiles, unpacked
-/// as they are computed: a register block smaller than the tile is the
-/// contraction's own loop, as an unpack of part of an inner tile would
-/// compute the whole tile for each part); a batch dim keeps its loop's
-/// tiles.
+/// as they are computed: a register block smaller than the tile is split
+/// off later, by TileToVectorSizes, as an unpack of part of an inner tile
+/// would compute the whole tile for each part); a batch dim keeps its
+/// loop's tiles.
 TilePlan mapContractionTilesToUnPack(linalg::LinalgOp op,
                                      linalg::UnPackOp unpackOp,
                                      const TilePlan &plan) {

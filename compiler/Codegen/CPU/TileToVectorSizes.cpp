@@ -5,8 +5,10 @@
 // loops, then anything still too large for registers) and peels every loop
 // whose tile does not divide it, so that the full tiles have static shapes for
 // the vectorizer, and the remainder too when the loop's range is static. A
-// remainder keeping fewer columns of a packed contraction's accumulator tile
-// computes only the registers that hold them.
+// packed contraction's accumulator tile wider than its register block is
+// computed and unpacked a block of columns at a time, each with its epilogue;
+// a remainder keeping fewer columns computes only the registers that hold
+// them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +23,7 @@
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
 namespace mlir::kiln {
 #define GEN_PASS_DEF_TILETOVECTORSIZESPASS
@@ -124,42 +127,115 @@ void peelMarkedLoops(RewriterBase &rewriter, func::FuncOp funcOp) {
   }
 }
 
-/// The accumulator tile an unpack keeps fewer columns of than it holds (the
-/// peeled last column tile: matmul 1000's 40 of a 64-column panel) is
-/// computed only as wide as those columns, rounded up to whole vector
-/// registers: in chunks of halving widths, from the tile's own down to one
-/// register, each the fill, contraction and unpack of its columns. The
-/// chunks' widths are the binary digits of the rounded width, so each size
-/// runs at most once: 40 columns of 64 as 32 + 16, 12 of 16 as the whole
-/// tile. Requires the contraction's outer dims to be one tile.
-LogicalResult narrowUnpackedRemainder(RewriterBase &rewriter,
-                                      linalg::UnPackOp unpackOp,
-                                      int64_t lanes) {
+/// The fill and packed contraction computing the accumulator tile that an
+/// unpack unpacks, where they can be recomputed in column chunks: the
+/// contraction's outer dims are one static tile, its accumulator a fill
+/// only it reads, and its register block takes all of the tile's rows.
+struct UnpackedContraction {
+  linalg::LinalgOp contraction;
+  linalg::FillOp fill;
+  LoweringConfigAttr config;
+};
+
+std::optional<UnpackedContraction>
+matchUnpackedContraction(linalg::UnPackOp unpackOp) {
   auto contraction = unpackOp.getSource().getDefiningOp<linalg::LinalgOp>();
   if (!contraction ||
       !isa<linalg::Mmt4DOp, linalg::BatchMmt4DOp>(contraction.getOperation()) ||
       !contraction->hasOneUse() || !unpackOp.getOuterDimsPerm().empty())
-    return failure();
+    return std::nullopt;
   auto fillOp = contraction.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
   LoweringConfigAttr config = getLoweringConfig(contraction);
+  int64_t loops = contraction.getNumLoops();
   if (!fillOp || !fillOp->hasOneUse() || !config ||
-      config.getVector().size() != contraction.getNumLoops())
-    return failure();
+      static_cast<int64_t>(config.getVector().size()) != loops)
+    return std::nullopt;
   RankedTensorType accType = unpackOp.getSourceType();
   ArrayRef<int64_t> accShape = accType.getShape();
-  int64_t rank = accType.getRank();
-  int64_t n0 = accShape.back();
   if (!accType.hasStaticShape() ||
       !llvm::all_of(accShape.drop_back(2), [](int64_t d) { return d == 1; }) ||
-      n0 <= lanes || n0 % lanes || !llvm::isPowerOf2_64(n0 / lanes))
+      config.getVector()[loops - 3] < accShape[accShape.size() - 2])
+    return std::nullopt;
+  return UnpackedContraction{contraction, fillOp, config};
+}
+
+/// The vector lanes of `target` for the elements of an unpack's tile.
+std::optional<int64_t> getUnpackLanes(linalg::UnPackOp unpackOp,
+                                      const CPUTargetInfo &target) {
+  Type elementType = unpackOp.getSourceType().getElementType();
+  if (!elementType.isIntOrFloat())
+    return std::nullopt;
+  return target.getLanes(elementType.getIntOrFloatBitWidth());
+}
+
+/// Whether an accumulator tile of `n0` columns in register blocks of
+/// `blockColumns` splits into chunks of whole blocks, each a power of two of
+/// vectors of `lanes`.
+bool splitsIntoColumnBlocks(int64_t n0, int64_t blockColumns, int64_t lanes) {
+  return blockColumns < n0 && n0 % blockColumns == 0 && n0 % lanes == 0 &&
+         blockColumns % lanes == 0 && llvm::isPowerOf2_64(blockColumns / lanes);
+}
+
+/// Whether `contraction`'s register block splits only its tile's columns,
+/// and its unpack computes the tile in chunks of the block's columns
+/// (unpackInColumnChunks) instead of the blocks' own loop.
+bool isUnpackedInColumnChunks(linalg::LinalgOp contraction,
+                              const CPUTargetInfo &target) {
+  if (!contraction->hasOneUse())
+    return false;
+  auto unpackOp = dyn_cast<linalg::UnPackOp>(*contraction->user_begin());
+  if (!unpackOp || !matchUnpackedContraction(unpackOp))
+    return false;
+  std::optional<int64_t> lanes = getUnpackLanes(unpackOp, target);
+  return lanes &&
+         splitsIntoColumnBlocks(
+             unpackOp.getSourceType().getShape().back(),
+             getLoweringConfig(contraction).getVector().end()[-2], *lanes);
+}
+
+/// An accumulator tile computed in column chunks, each the fill, contraction
+/// over K and unpack of its columns, where its registers do not hold it (a
+/// tile laid out for another CPU: AVX2 code's 6 x 16 blocks of a 6 x 32
+/// tile), or where the unpack keeps fewer of its columns than it holds (the
+/// peeled last column tile: matmul 1000's 40 of a 64-column panel).
+///
+/// A tile the registers do not hold is computed in chunks of the register
+/// block, and the unpack's one elementwise consumer (the epilogue) joins
+/// each chunk, so that the block's accumulators go from registers through
+/// the epilogue to the result instead of through memory between the blocks.
+///
+/// The kept columns, rounded up to whole vector registers, are computed in
+/// chunks of halving widths, from the block's own down to one register: the
+/// chunks' widths are the binary digits of the rounded width, so each size
+/// runs at most once (but the block's, which repeats): 40 columns of 64 as
+/// 32 + 16, 12 of 16 as the whole tile.
+LogicalResult unpackInColumnChunks(RewriterBase &rewriter,
+                                   linalg::UnPackOp unpackOp, int64_t lanes) {
+  std::optional<UnpackedContraction> match = matchUnpackedContraction(unpackOp);
+  if (!match)
+    return failure();
+  auto [contraction, fillOp, config] = *match;
+  RankedTensorType accType = unpackOp.getSourceType();
+  int64_t rank = accType.getRank();
+  int64_t n0 = accType.getShape().back();
+  int64_t blockColumns = config.getVector().end()[-2];
+  bool splitsBlocks = splitsIntoColumnBlocks(n0, blockColumns, lanes);
+  int64_t widest = splitsBlocks ? blockColumns : n0;
+  if (n0 % lanes || !llvm::isPowerOf2_64(widest / lanes))
     return failure();
   int64_t columnDim = unpackOp.getInnerDimsPos().back();
   Location loc = unpackOp.getLoc();
   rewriter.setInsertionPoint(unpackOp);
   Value dest = unpackOp.getDest();
   OpFoldResult columns = tensor::getMixedSize(rewriter, loc, dest, columnDim);
-  std::optional<int64_t> staticColumns = getConstantIntValue(columns);
-  if (staticColumns && *staticColumns > n0 - lanes)
+  // A full tile peeled off a loop keeps a column count that its bounds fix.
+  std::optional<int64_t> staticColumns;
+  if (FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+          presburger::BoundType::EQ, columns);
+      succeeded(bound))
+    staticColumns = *bound;
+  if (!splitsBlocks &&
+      (n0 <= lanes || (staticColumns && *staticColumns > n0 - lanes)))
     return failure();
 
   MLIRContext *context = rewriter.getContext();
@@ -172,17 +248,27 @@ LogicalResult narrowUnpackedRemainder(RewriterBase &rewriter,
   Value rhs = contraction.getDpsInputs()[1];
   int64_t rhsColumnDim = cast<RankedTensorType>(rhs.getType()).getRank() - 2;
   Value result = dest;
-  for (int64_t size = n0; size >= lanes; size /= 2) {
-    // One iteration where the rounded width has this binary digit.
-    OpFoldResult lower = affine::makeComposedFoldedAffineApply(
-        rewriter, loc, w.floorDiv(2 * size) * (2 * size), {rounded});
+  SmallVector<scf::ForOp> chunkLoops;
+  for (int64_t size = widest; size >= lanes; size /= 2) {
+    // The block's chunks from the first column; each narrower size once,
+    // where the rounded width has its binary digit.
+    OpFoldResult lower =
+        size == widest
+            ? rewriter.getIndexAttr(0)
+            : affine::makeComposedFoldedAffineApply(
+                  rewriter, loc, w.floorDiv(2 * size) * (2 * size), {rounded});
     OpFoldResult upper = affine::makeComposedFoldedAffineApply(
         rewriter, loc, w.floorDiv(size) * size, {rounded});
+    std::optional<int64_t> staticLower = getConstantIntValue(lower);
+    std::optional<int64_t> staticUpper = getConstantIntValue(upper);
+    if (staticLower && staticUpper && *staticLower >= *staticUpper)
+      continue;
     auto chunkLoop = scf::ForOp::create(
         rewriter, loc, getValueOrCreateConstantIndexOp(rewriter, loc, lower),
         getValueOrCreateConstantIndexOp(rewriter, loc, upper),
         arith::ConstantIndexOp::create(rewriter, loc, size),
         ValueRange{result});
+    chunkLoops.push_back(chunkLoop);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(chunkLoop.getBody());
     Value offset = chunkLoop.getInductionVar();
@@ -219,16 +305,20 @@ LogicalResult narrowUnpackedRemainder(RewriterBase &rewriter,
     chunkContraction->setAttr(
         "lowering_config",
         LoweringConfigAttr::get(context, config.getWorkgroup(), vector));
-    // The columns of the chunk the unpack keeps.
-    OpFoldResult kept = affine::makeComposedFoldedAffineApply(
-        rewriter, loc, (w - c), {columns, offset});
-    kept = affine::makeComposedFoldedAffineMin(
-        rewriter, loc,
-        AffineMap::get(0, 1,
-                       {rewriter.getAffineConstantExpr(size),
-                        rewriter.getAffineSymbolExpr(0)},
-                       context),
-        {kept});
+    // The columns of the chunk the unpack keeps: all of them where the
+    // unpack keeps every column the loop covers.
+    OpFoldResult kept = chunk;
+    if (!staticColumns || !staticUpper || *staticColumns < *staticUpper) {
+      kept = affine::makeComposedFoldedAffineApply(rewriter, loc, (w - c),
+                                                   {columns, offset});
+      kept = affine::makeComposedFoldedAffineMin(
+          rewriter, loc,
+          AffineMap::get(0, 1,
+                         {rewriter.getAffineConstantExpr(size),
+                          rewriter.getAffineSymbolExpr(0)},
+                         context),
+          {kept});
+    }
     auto [offsets, sizes, strides] = sliceAlong(out, columnDim, kept);
     Value outChunk = tensor::ExtractSliceOp::create(rewriter, loc, out, offsets,
                                                     sizes, strides);
@@ -254,6 +344,56 @@ LogicalResult narrowUnpackedRemainder(RewriterBase &rewriter,
   rewriter.replaceOp(unpackOp, result);
   rewriter.eraseOp(contraction);
   rewriter.eraseOp(fillOp);
+  if (!splitsBlocks || chunkLoops.size() != 1 || !result.hasOneUse())
+    return success();
+
+  // The epilogue joins the chunks, where it is elementwise.
+  auto consumer = dyn_cast<linalg::LinalgOp>(*result.user_begin());
+  if (!consumer || consumer.getNumLoops() != consumer.getNumParallelLoops() ||
+      !llvm::all_of(consumer.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+    return success();
+  SmallVector<LoopLikeOpInterface> loops = {chunkLoops.front()};
+  FailureOr<scf::SCFFuseConsumerOfSliceResult> fused =
+      scf::tileAndFuseConsumer(rewriter, consumer, loops);
+  if (failed(fused) || fused->tiledOps.empty())
+    return success();
+  if (consumer->use_empty())
+    rewriter.eraseOp(consumer);
+  // The epilogue's vector tile is now the chunk.
+  auto tiledConsumer = dyn_cast<linalg::LinalgOp>(fused->tiledOps.front());
+  if (LoweringConfigAttr consumerConfig =
+          tiledConsumer ? getLoweringConfig(tiledConsumer) : nullptr) {
+    SmallVector<int64_t> ranges = tiledConsumer.getStaticLoopRanges();
+    if (!ShapedType::isDynamicShape(ranges))
+      tiledConsumer->setAttr(
+          "lowering_config",
+          LoweringConfigAttr::get(context, consumerConfig.getWorkgroup(),
+                                  ranges));
+  }
+  // The loop no longer needs the unpacked tile: each chunk unpacks into a
+  // tile of its own, which its epilogue reads.
+  auto fusedLoop = fused->tiledOps.front()->getParentOfType<scf::ForOp>();
+  if (!fusedLoop || !fusedLoop.getResult(0).use_empty())
+    return success();
+  auto yieldOp = cast<scf::YieldOp>(fusedLoop.getBody()->getTerminator());
+  auto insertOp = yieldOp.getOperand(0).getDefiningOp<tensor::InsertSliceOp>();
+  auto chunkUnpack =
+      insertOp ? insertOp.getSource().getDefiningOp<linalg::UnPackOp>()
+               : linalg::UnPackOp();
+  if (!chunkUnpack)
+    return success();
+  rewriter.setInsertionPoint(chunkUnpack);
+  Value ownTile = tensor::EmptyOp::create(
+      rewriter, loc,
+      tensor::getMixedSizes(rewriter, loc, chunkUnpack.getDest()),
+      chunkUnpack.getDestType().getElementType());
+  rewriter.modifyOpInPlace(
+      chunkUnpack, [&] { chunkUnpack.getDestMutable().assign(ownTile); });
+  rewriter.modifyOpInPlace(yieldOp, [&] {
+    yieldOp->setOperand(0, fusedLoop.getRegionIterArgs()[0]);
+  });
+  rewriter.eraseOp(insertOp);
   return success();
 }
 
@@ -330,12 +470,15 @@ SmallVector<int64_t> getDefaultVectorTiles(linalg::LinalgOp op) {
 /// A packed contraction's register blocks, where its tile (laid out for
 /// another CPU) is larger than its registers hold: each block's own loop,
 /// outside the reduction, so that its accumulators stay in registers over
-/// all of K.
-LogicalResult tileRegisterBlocks(RewriterBase &rewriter, func::FuncOp funcOp) {
+/// all of K. A tile its unpack computes in column chunks of `target`'s
+/// vectors is left to it.
+LogicalResult tileRegisterBlocks(RewriterBase &rewriter, func::FuncOp funcOp,
+                                 const CPUTargetInfo *target) {
   SmallVector<linalg::LinalgOp> blocked;
   funcOp.walk([&](linalg::LinalgOp op) {
     if (isa<linalg::Mmt4DOp, linalg::BatchMmt4DOp>(op) &&
-        getLoweringConfig(op) && op.hasPureTensorSemantics())
+        getLoweringConfig(op) && op.hasPureTensorSemantics() &&
+        !(target && isUnpackedInColumnChunks(op, *target)))
       blocked.push_back(op);
   });
   for (linalg::LinalgOp op : blocked) {
@@ -359,6 +502,13 @@ struct TileToVectorSizesPass
     MLIRContext *context = &getContext();
     IRRewriter rewriter(context);
 
+    std::optional<CPUTargetInfo> target;
+    if (ExecutableExportOp exportOp = getExportOf(funcOp)) {
+      auto variantOp = cast<ExecutableVariantOp>(exportOp->getParentOp());
+      target = getCPUTargetInfo(variantOp.getCpu(), variantOp.getFeatures());
+    }
+    const CPUTargetInfo *targetInfo = target ? &*target : nullptr;
+
     // 1. The stored op's parallel loops, with every producer fused.
     Operation *storedOp = nullptr;
     funcOp.walk([&](Operation *op) {
@@ -378,27 +528,20 @@ struct TileToVectorSizesPass
       if (wholeRows && failed(tileRowsInChunks(rewriter, funcOp)))
         return signalPassFailure();
       // Before the remainders are peeled, while the fused tiles are whole.
-      if (failed(tileRegisterBlocks(rewriter, funcOp)))
+      if (failed(tileRegisterBlocks(rewriter, funcOp, targetInfo)))
         return signalPassFailure();
 
       // Peeled now, so that the remainders' unpacks show the columns they
       // keep.
       peelMarkedLoops(rewriter, funcOp);
-      if (ExecutableExportOp exportOp = getExportOf(funcOp)) {
-        auto variantOp = cast<ExecutableVariantOp>(exportOp->getParentOp());
-        CPUTargetInfo target =
-            getCPUTargetInfo(variantOp.getCpu(), variantOp.getFeatures());
+      if (target) {
         SmallVector<linalg::UnPackOp> unpacks;
         funcOp.walk([&](linalg::UnPackOp op) { unpacks.push_back(op); });
-        for (linalg::UnPackOp op : unpacks) {
-          Type elementType = op.getSourceType().getElementType();
-          if (elementType.isIntOrFloat())
-            (void)narrowUnpackedRemainder(
-                rewriter, op,
-                target.getLanes(elementType.getIntOrFloatBitWidth()));
-        }
+        for (linalg::UnPackOp op : unpacks)
+          if (std::optional<int64_t> lanes = getUnpackLanes(op, *target))
+            (void)unpackInColumnChunks(rewriter, op, *lanes);
       }
-    } else if (failed(tileRegisterBlocks(rewriter, funcOp))) {
+    } else if (failed(tileRegisterBlocks(rewriter, funcOp, nullptr))) {
       return signalPassFailure();
     }
 

@@ -169,6 +169,51 @@ kiln.executable @whole_remainder {
 
 // -----
 
+// Tests that AVX2 code computes a 6x32 accumulator tile (laid out for
+// AVX-512) in chunks of its 6x16 register block, each the fill, the
+// contraction over K, the unpack of its 16 columns and the epilogue's
+// (bias and relu) on them: a block's accumulators reach the result without
+// going through memory between the blocks. The last column tile keeps 8
+// columns: a chunk of 8 (one register), its epilogue after it.
+// TARGET-LABEL: func.func @register_block_chunks
+//       TARGET:   scf.for %{{.+}} = %c0 to %c32 step %c16
+//       TARGET:     linalg.fill {{.*}} -> tensor<1x1x6x16xf32>
+//       TARGET:     scf.for
+//       TARGET:       linalg.mmt4d {{.*}}vector = [1, 1, 1, 6, 16, 1]{{.*}} ins(%{{.+}} : tensor<1x1x6x1xf32>, tensor<1x1x16x1xf32>)
+//       TARGET:     linalg.unpack {{.*}} : tensor<1x1x6x16xf32> -> tensor<6x16xf32>
+//       TARGET:     linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<6x16xf32>, tensor<16xf32>) outs(%{{.+}} : tensor<6x16xf32>)
+//       TARGET:   linalg.mmt4d {{.*}}vector = [1, 1, 1, 6, 8, 1]{{.*}} ins(%{{.+}} : tensor<1x1x6x1xf32>, tensor<1x1x8x1xf32>)
+//       TARGET:   linalg.unpack {{.*}} : tensor<1x1x6x8xf32> -> tensor<6x8xf32>
+//       TARGET:   linalg.generic {{.*}} outs(%{{.+}} : tensor<6x8xf32>)
+//   TARGET-NOT:   tensor<1x1x6x32xf32>
+kiln.executable @register_block_chunks {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @register_block_chunks ordinal(0) bindings(4) workgroups([1, 1, 1]) {outputs = 1 : index}
+    builtin.module {
+      func.func @register_block_chunks(%lhs: tensor<1x32x6x1xf32>, %rhs: tensor<2x32x32x1xf32>, %bias: tensor<40xf32>) -> tensor<6x40xf32> {
+        %cst = arith.constant 0.0 : f32
+        %e = tensor.empty() : tensor<1x2x6x32xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x2x6x32xf32>) -> tensor<1x2x6x32xf32>
+        %m = linalg.mmt4d {lowering_config = #kiln.lowering_config<vector = [1, 1, 1, 6, 16, 1]>}
+            ins(%lhs, %rhs : tensor<1x32x6x1xf32>, tensor<2x32x32x1xf32>) outs(%f : tensor<1x2x6x32xf32>) -> tensor<1x2x6x32xf32>
+        %d = tensor.empty() : tensor<6x40xf32>
+        %u = linalg.unpack %m inner_dims_pos = [0, 1] inner_tiles = [6, 32] into %d : tensor<1x2x6x32xf32> -> tensor<6x40xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                             iterator_types = ["parallel", "parallel"]}
+            ins(%u, %bias : tensor<6x40xf32>, tensor<40xf32>) outs(%d : tensor<6x40xf32>) attrs = {lowering_config = #kiln.lowering_config<workgroup = [0, 0], vector = [6, 32]>} {
+        ^bb0(%a: f32, %b: f32, %o: f32):
+          %s = arith.addf %a, %b : f32
+          %x = arith.maximumf %s, %cst : f32
+          linalg.yield %x : f32
+        } -> tensor<6x40xf32>
+        return %r : tensor<6x40xf32>
+      }
+    }
+  }
+}
+
+// -----
+
 // Tests that a reduction chain tiled by whole rows (its stored op keeps the
 // row loop whole) computes a row longer than 128 elements op by op in chunks
 // of 16: the mean's sum reduces 16 elements per step, and the centring

@@ -127,6 +127,22 @@ void peelMarkedLoops(RewriterBase &rewriter, func::FuncOp funcOp) {
   }
 }
 
+/// The K1 steps of a packed contraction's tile whose RHS panel takes half of
+/// `target`'s L1 (the rest for the LHS and what else the loop reads); 0 where
+/// a step's size is not static.
+int64_t getL1PanelSteps(linalg::LinalgOp contraction,
+                        const CPUTargetInfo &target) {
+  // (b,) m1, n1, k1, m0, n0, k0.
+  SmallVector<int64_t> ranges = contraction.getStaticLoopRanges();
+  int64_t n0 = ranges.end()[-2], k0 = ranges.back();
+  Type elementType = getElementTypeOrSelf(contraction->getResult(0).getType());
+  if (ShapedType::isDynamic(n0) || ShapedType::isDynamic(k0) ||
+      !elementType.isIntOrFloat())
+    return 0;
+  int64_t stepBytes = n0 * k0 * elementType.getIntOrFloatBitWidth() / 8;
+  return std::max<int64_t>(1, target.l1DataBytes / 2 / stepBytes);
+}
+
 /// The fill and packed contraction computing the accumulator tile that an
 /// unpack unpacks, where they can be recomputed in column chunks: the
 /// contraction's outer dims are one static tile, its accumulator a fill
@@ -177,8 +193,11 @@ bool splitsIntoColumnBlocks(int64_t n0, int64_t blockColumns, int64_t lanes) {
 }
 
 /// Whether `contraction`'s register block splits only its tile's columns,
-/// and its unpack computes the tile in chunks of the block's columns
-/// (unpackInColumnChunks) instead of the blocks' own loop.
+/// L1 holds its RHS panel over all of K, and its unpack computes the tile in
+/// chunks of the block's columns (unpackInColumnChunks) instead of the
+/// blocks' own loop. With a longer K, the blocks' accumulators going through
+/// memory every few hundred steps cost less than reading the panel's cache
+/// lines from L2 again for each block.
 bool isUnpackedInColumnChunks(linalg::LinalgOp contraction,
                               const CPUTargetInfo &target) {
   if (!contraction->hasOneUse())
@@ -187,7 +206,9 @@ bool isUnpackedInColumnChunks(linalg::LinalgOp contraction,
   if (!unpackOp || !matchUnpackedContraction(unpackOp))
     return false;
   std::optional<int64_t> lanes = getUnpackLanes(unpackOp, target);
-  return lanes &&
+  int64_t kSteps = contraction.getStaticLoopRanges().end()[-4];
+  return lanes && !ShapedType::isDynamic(kSteps) &&
+         kSteps <= getL1PanelSteps(contraction, target) &&
          splitsIntoColumnBlocks(
              unpackOp.getSourceType().getShape().back(),
              getLoweringConfig(contraction).getVector().end()[-2], *lanes);
@@ -489,6 +510,29 @@ LogicalResult tileRegisterBlocks(RewriterBase &rewriter, func::FuncOp funcOp,
     for (auto [size, range] : llvm::zip(sizes, ranges))
       if (ShapedType::isDynamic(range) || size >= range)
         size = 0;
+    if (llvm::all_of(sizes, [](int64_t size) { return size == 0; }))
+      continue;
+    // Where L1 does not hold the tile's RHS panel over all of K, the blocks
+    // take turns over K1 steps that it holds: each block reads the cache
+    // lines the others share with it while they are in L1. ResNet50's
+    // AVX2 variant beside AVX-512 code (6 x 32 tiles in 6 x 16 blocks, K of
+    // 1024-4608), 1 thread: 92.0 -> 89.9 ms.
+    int64_t kSteps = ranges[ranges.size() - 4];
+    int64_t kBlock = target ? getL1PanelSteps(op, *target) : 0;
+    if (kBlock > 0 && !ShapedType::isDynamic(kSteps) && kBlock < kSteps) {
+      SmallVector<int64_t> kSizes(ranges.size(), 0);
+      kSizes[ranges.size() - 4] = kBlock;
+      scf::SCFTilingOptions options;
+      options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), kSizes));
+      rewriter.setInsertionPoint(op);
+      FailureOr<scf::SCFTilingResult> kTiled =
+          scf::tileUsingSCF(rewriter, cast<TilingInterface>(*op), options);
+      if (failed(kTiled))
+        return op.emitError("cannot tile K to the steps L1 holds");
+      rewriter.replaceOp(op, kTiled->replacements);
+      markForPeeling(kTiled->loops);
+      op = cast<linalg::LinalgOp>(kTiled->tiledOps.front());
+    }
     if (failed(tileWithFor(rewriter, op, sizes, /*fuse=*/false)))
       return op.emitError("cannot tile to register blocks");
   }

@@ -214,6 +214,36 @@ kiln.executable @register_block_chunks {
 
 // -----
 
+// Tests that where L1 (32 KiB for x86-64-v3) does not hold the 6x32 tile's
+// RHS panel over all of K (256 steps of 128 bytes), the 6x16 register blocks
+// take turns over 128 steps at a time, and the whole tile is unpacked after.
+// TARGET-LABEL: func.func @register_blocks_long_k
+//       TARGET:   scf.for %{{.+}} = %c0 to %c256 step %c128
+//       TARGET:     scf.for %{{.+}} = %c0 to %c32 step %c16
+//       TARGET:       scf.for %{{.+}} = %c0 to %c128 step %c1
+//       TARGET:         linalg.mmt4d {{.*}} ins(%{{.+}} : tensor<1x1x6x1xf32>, tensor<1x1x16x1xf32>) outs(%{{.+}} : tensor<1x1x6x16xf32>)
+//       TARGET:   linalg.unpack {{.*}} : tensor<1x1x6x32xf32> -> tensor<6x32xf32>
+kiln.executable @register_blocks_long_k {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @register_blocks_long_k ordinal(0) bindings(3) workgroups([1, 1, 1]) {outputs = 1 : index}
+    builtin.module {
+      func.func @register_blocks_long_k(%lhs: tensor<1x256x6x1xf32>, %rhs: tensor<1x256x32x1xf32>) -> tensor<6x32xf32> {
+        %cst = arith.constant 0.0 : f32
+        %e = tensor.empty() : tensor<1x1x6x32xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x1x6x32xf32>) -> tensor<1x1x6x32xf32>
+        %m = linalg.mmt4d {lowering_config = #kiln.lowering_config<vector = [1, 1, 1, 6, 16, 1]>}
+            ins(%lhs, %rhs : tensor<1x256x6x1xf32>, tensor<1x256x32x1xf32>) outs(%f : tensor<1x1x6x32xf32>) -> tensor<1x1x6x32xf32>
+        %d = tensor.empty() : tensor<6x32xf32>
+        %u = linalg.unpack %m inner_dims_pos = [0, 1] inner_tiles = [6, 32] into %d
+            {lowering_config = #kiln.lowering_config<workgroup = [0, 0], vector = [6, 32]>} : tensor<1x1x6x32xf32> -> tensor<6x32xf32>
+        return %u : tensor<6x32xf32>
+      }
+    }
+  }
+}
+
+// -----
+
 // Tests that a reduction chain tiled by whole rows (its stored op keeps the
 // row loop whole) computes a row longer than 128 elements op by op in chunks
 // of 16: the mean's sum reduces 16 elements per step, and the centring

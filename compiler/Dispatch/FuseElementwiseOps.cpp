@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -31,11 +32,32 @@ struct GeneralizeElementwiseNamedOp
   }
 };
 
-/// Fuses a producer only into its single user: fusing a producer with more
-/// users would compute it once per user.
-bool isSingleUseProducer(OpOperand *fusedOperand) {
+/// Whether a consumer reading `fusedOperand` through a broadcast would
+/// compute its producer's costly ops (math functions, divisions) once per
+/// element it broadcasts to: a squeeze-and-excitation block's sigmoid of one
+/// value per channel, fused into the scaling of every pixel, once per pixel.
+bool recomputesCostlyProducer(OpOperand *fusedOperand) {
+  auto consumer = dyn_cast<linalg::LinalgOp>(fusedOperand->getOwner());
+  auto producer = fusedOperand->get().getDefiningOp<linalg::LinalgOp>();
+  if (!consumer || !producer ||
+      consumer.getMatchingIndexingMap(fusedOperand).isPermutation())
+    return false;
+  WalkResult costly = producer->walk([](Operation *op) {
+    return isa<arith::DivFOp, arith::RemFOp>(op) ||
+                   isa_and_present<math::MathDialect>(op->getDialect())
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return costly.wasInterrupted();
+}
+
+/// Fuses a producer only into its single user (fusing a producer with more
+/// users would compute it once per user), and not where the user would
+/// compute its costly ops again for every element it broadcasts to.
+bool isFusableProducer(OpOperand *fusedOperand) {
   Operation *producer = fusedOperand->get().getDefiningOp();
-  return producer && producer->hasOneUse();
+  return producer && producer->hasOneUse() &&
+         !recomputesCostlyProducer(fusedOperand);
 }
 
 /// Gives `consumer` fresh `tensor.empty` inits where it only takes the shape
@@ -71,7 +93,7 @@ void fuseInBalancedRounds(Operation *root) {
       for (OpOperand &operand : consumer->getOpOperands()) {
         Operation *producer = operand.get().getDefiningOp();
         if (!producer || claimed.contains(producer) ||
-            !isSingleUseProducer(&operand) ||
+            !isFusableProducer(&operand) ||
             !linalg::areElementwiseOpsFusable(&operand))
           continue;
         claimed.insert(consumer);
@@ -119,7 +141,7 @@ bool isExpandedContractionResult(OpOperand *fusedOperand) {
 
 void populateFuseElementwiseOpsPatterns(RewritePatternSet &patterns) {
   patterns.add<GeneralizeElementwiseNamedOp>(patterns.getContext());
-  linalg::populateElementwiseOpsFusionPatterns(patterns, isSingleUseProducer);
+  linalg::populateElementwiseOpsFusionPatterns(patterns, isFusableProducer);
   linalg::populateFoldReshapeOpsByCollapsingPatterns(
       patterns, isExpandedContractionResult);
   // The collapsed op's init, a reshaped tensor.empty, is an empty of its own

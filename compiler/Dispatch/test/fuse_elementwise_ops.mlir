@@ -121,3 +121,43 @@ func.func @expanded_argument(%a: tensor<8x8xf32>) -> tensor<2x4x8xf32> {
   } -> tensor<2x4x8xf32>
   return %r : tensor<2x4x8xf32>
 }
+
+// -----
+
+// Tests that a producer with a costly op (a sigmoid's exp and division) that
+// its consumer reads through a broadcast stays apart: fused, it would be
+// computed once per pixel instead of once per channel. A cheap broadcast
+// producer (the add) still fuses.
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#channel = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @costly_broadcast_producer
+//       CHECK:   %[[S:.+]] = linalg.generic {{.*}} ins(%{{.+}} : tensor<32xf32>)
+//       CHECK:     math.exp
+//       CHECK:     arith.divf
+//       CHECK:   linalg.generic {{.*}} ins(%{{.+}}, %[[S]], %{{.+}}, %{{.+}} : tensor<196x32xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>)
+//       CHECK:     arith.addf
+//       CHECK:     arith.mulf
+//   CHECK-NOT:   linalg.generic
+func.func @costly_broadcast_producer(%x: tensor<196x32xf32>, %s: tensor<32xf32>, %b: tensor<32xf32>, %c: tensor<32xf32>) -> tensor<196x32xf32> {
+  %one = arith.constant 1.0 : f32
+  %ec = tensor.empty() : tensor<32xf32>
+  %sig = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%s : tensor<32xf32>) outs(%ec : tensor<32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %n = arith.negf %in : f32
+    %e = math.exp %n : f32
+    %d = arith.addf %e, %one : f32
+    %r = arith.divf %one, %d : f32
+    linalg.yield %r : f32
+  } -> tensor<32xf32>
+  %bias = linalg.add ins(%b, %c : tensor<32xf32>, tensor<32xf32>) outs(%ec : tensor<32xf32>) -> tensor<32xf32>
+  %e = tensor.empty() : tensor<196x32xf32>
+  %y = linalg.generic {indexing_maps = [#map, #channel, #channel, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sig, %bias : tensor<196x32xf32>, tensor<32xf32>, tensor<32xf32>) outs(%e : tensor<196x32xf32>) {
+  ^bb0(%in: f32, %g: f32, %a: f32, %out: f32):
+    %t = arith.addf %in, %a : f32
+    %m = arith.mulf %t, %g : f32
+    linalg.yield %m : f32
+  } -> tensor<196x32xf32>
+  return %y : tensor<196x32xf32>
+}

@@ -31,7 +31,8 @@ void populateConvertConvsToMatmulsPatterns(RewritePatternSet &patterns);
 void populateMaterializeDataTilingPatterns(RewritePatternSet &patterns,
                                            ArrayRef<CPUTargetInfo> targets);
 
-/// Folds `linalg.pack` of a dense constant into the packed constant.
+/// Folds `linalg.pack` and `linalg.transpose` of a constant into the packed
+/// or transposed constant.
 void populateFoldConstantPackPatterns(RewritePatternSet &patterns);
 
 /// Adds the passes between input conversion and dispatch formation: f16 and

@@ -360,3 +360,34 @@ func.func @rows_padded_least(%a49: tensor<49x256xf32>, %a196: tensor<196x256xf32
   %r100 = linalg.matmul ins(%a100, %b : tensor<100x256xf32>, tensor<256x256xf32>) outs(%f100 : tensor<100x256xf32>) -> tensor<100x256xf32>
   return %r49, %r196, %r64, %r100 : tensor<49x256xf32>, tensor<196x256xf32>, tensor<64x256xf32>, tensor<100x256xf32>
 }
+
+// -----
+
+// Tests that a transpose of a constant (a depthwise filter, [C, KH, KW] in
+// ONNX's layout, [KH, KW, C] in the kernel's) is folded at compile time,
+// whether the constant is dense or a resource behind a reshape; a transpose
+// of an argument stays.
+// AVX2-LABEL: func.func @transposed_constant_filter
+//   AVX2-DAG:   %[[D:.+]] = arith.constant dense<{{\[\[}}[1.000000e+00, 4.000000e+00], [2.000000e+00, 5.000000e+00], [3.000000e+00, 6.000000e+00]]]> : tensor<1x3x2xf32>
+//   AVX2-DAG:   %[[R:.+]] = arith.constant dense_resource<{{.+}}.packed> : tensor<3x2xf32>
+//       AVX2:   %[[A:.+]] = linalg.transpose ins(%{{.+}} : tensor<2x3xf32>)
+//       AVX2:   return %[[D]], %[[R]], %[[A]]
+func.func @transposed_constant_filter(%arg: tensor<2x3xf32>) -> (tensor<1x3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>) {
+  %dense = arith.constant dense<[[[1.0, 2.0, 3.0]], [[4.0, 5.0, 6.0]]]> : tensor<2x1x3xf32>
+  %e1 = tensor.empty() : tensor<1x3x2xf32>
+  %t1 = linalg.transpose ins(%dense : tensor<2x1x3xf32>) outs(%e1 : tensor<1x3x2xf32>) permutation = [1, 2, 0]
+  %resource = arith.constant dense_resource<depthwise> : tensor<2x1x3xf32>
+  %collapsed = tensor.collapse_shape %resource [[0, 1], [2]] : tensor<2x1x3xf32> into tensor<2x3xf32>
+  %e2 = tensor.empty() : tensor<3x2xf32>
+  %t2 = linalg.transpose ins(%collapsed : tensor<2x3xf32>) outs(%e2 : tensor<3x2xf32>) permutation = [1, 0]
+  %t3 = linalg.transpose ins(%arg : tensor<2x3xf32>) outs(%e2 : tensor<3x2xf32>) permutation = [1, 0]
+  return %t1, %t2, %t3 : tensor<1x3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      depthwise: "0x040000000000803F0000004000004040000080400000A0400000C040"
+    }
+  }
+#-}

@@ -338,6 +338,10 @@ TilePlan selectUnPackTiles(linalg::UnPackOp op) {
 // Other linalg ops
 //===----------------------------------------------------------------------===//
 
+/// Elements along a transposed input's innermost dim per block, each
+/// becoming a vector of the result's innermost dim.
+constexpr int64_t kTransposeBlockRows = 8;
+
 /// Vector tile per loop of `op`.
 SmallVector<int64_t> selectVectorTiles(linalg::LinalgOp op,
                                        const CPUTargetInfo &target) {
@@ -437,6 +441,23 @@ SmallVector<int64_t> selectVectorTiles(linalg::LinalgOp op,
     return tiles;
   }
   tiles.back() = selectTile(ranges.back(), lanes);
+  // A transpose (an input whose innermost dim is another loop than the
+  // result's) moves blocks, kTransposeBlockRows elements along the input's
+  // innermost dim by a vector along the result's, transposed in registers,
+  // instead of one strided element per lane (a 1x56x56x256 image NCHW to NHWC,
+  // 1 thread, AVX-512 code: 0.70 -> 0.34 ms; rows of 16 lanes: 0.36 ms).
+  if (op.getNumLoops() == op.getNumParallelLoops())
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (map.getNumResults() == 0 || !map.isProjectedPermutation())
+        continue;
+      auto inner = dyn_cast<AffineDimExpr>(map.getResults().back());
+      unsigned position = inner ? inner.getPosition() : ranges.size() - 1;
+      if (position == ranges.size() - 1 || ranges[position] == 1)
+        continue;
+      tiles[position] = selectTile(ranges[position], kTransposeBlockRows);
+      break;
+    }
   return tiles;
 }
 

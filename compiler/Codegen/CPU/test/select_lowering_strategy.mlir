@@ -40,6 +40,35 @@ kiln.executable @mm {
 
 // -----
 
+// Tests that a transpose (NCHW to NHWC) moves blocks: 8 elements along the
+// input's innermost dim (w) by a vector of the result's (c), not one
+// strided element per lane.
+// CHECK-LABEL: kiln.executable @transpose_blocks
+//       CHECK: linalg.generic {{.*}}lowering_config = #kiln.lowering_config<workgroup = [{{.+}}], vector = [1, 1, 8, 16]>
+kiln.executable @transpose_blocks {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v4", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @transpose_blocks ordinal(0) bindings(2)
+    builtin.module {
+      func.func @transpose_blocks() {
+        %0 = kiln.binding 0 : memref<1x256x56x56xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<1x256x56x56xf32> to tensor<1x256x56x56xf32>
+        %e = tensor.empty() : tensor<1x56x56x256xf32>
+        %g = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, c, h, w)>, affine_map<(n, h, w, c) -> (n, h, w, c)>],
+                             iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+            ins(%1 : tensor<1x256x56x56xf32>) outs(%e : tensor<1x56x56x256xf32>) {
+        ^bb0(%x: f32, %o: f32):
+          linalg.yield %x : f32
+        } -> tensor<1x56x56x256xf32>
+        %2 = kiln.binding 1 : memref<1x56x56x256xf32>
+        bufferization.materialize_in_destination %g in restrict writable %2 : (tensor<1x56x56x256xf32>, memref<1x56x56x256xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
 // Tests that a small elementwise kernel runs as one workgroup, vectorized
 // along its innermost loop (AVX2: 8 lanes).
 // CHECK-LABEL: kiln.executable @small

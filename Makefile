@@ -123,6 +123,8 @@ bench: build python-env
 	  bench/python/call_overhead.py --bin-dir=$(BUILD)/bin
 	PYTHONPATH=$(BUILD)/python $(BUILD)/venv/bin/python \
 	  bench/variants/variants_benchmark.py --bin-dir=$(BUILD)/bin
+	PYTHONPATH=$(BUILD)/python $(BUILD)/venv/bin/python \
+	  bench/onnx/conv_classes_benchmark.py --bin-dir=$(BUILD)/bin
 	@if [ -x $(BUILD)/bench-venv/bin/python ]; then \
 	  echo "$(BUILD)/bench-venv/bin/python bench/models/models_benchmark.py --bin-dir=$(BUILD)/bin $(BENCH_MODELS_FLAGS)"; \
 	  $(BUILD)/bench-venv/bin/python bench/models/models_benchmark.py --bin-dir=$(BUILD)/bin $(BENCH_MODELS_FLAGS); \

@@ -43,8 +43,13 @@ bool recomputesCostlyProducer(OpOperand *fusedOperand) {
       consumer.getMatchingIndexingMap(fusedOperand).isPermutation())
     return false;
   WalkResult costly = producer->walk([](Operation *op) {
+    // Math ops that are one instruction cost what the load they save does.
+    bool oneInstruction =
+        isa<math::AbsFOp, math::AbsIOp, math::CopySignOp, math::FmaOp,
+            math::CeilOp, math::FloorOp, math::RoundEvenOp, math::TruncOp>(op);
     return isa<arith::DivFOp, arith::RemFOp>(op) ||
-                   isa_and_present<math::MathDialect>(op->getDialect())
+                   (!oneInstruction &&
+                    isa_and_present<math::MathDialect>(op->getDialect()))
                ? WalkResult::interrupt()
                : WalkResult::advance();
   });

@@ -127,7 +127,7 @@ func.func @expanded_argument(%a: tensor<8x8xf32>) -> tensor<2x4x8xf32> {
 // Tests that a producer with a costly op (a sigmoid's exp and division) that
 // its consumer reads through a broadcast stays apart: fused, it would be
 // computed once per pixel instead of once per channel. A cheap broadcast
-// producer (the add) still fuses.
+// producer (the add, with a one-instruction math.absf) still fuses.
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #channel = affine_map<(d0, d1) -> (d1)>
 // CHECK-LABEL: func.func @costly_broadcast_producer
@@ -135,6 +135,7 @@ func.func @expanded_argument(%a: tensor<8x8xf32>) -> tensor<2x4x8xf32> {
 //       CHECK:     math.exp
 //       CHECK:     arith.divf
 //       CHECK:   linalg.generic {{.*}} ins(%{{.+}}, %[[S]], %{{.+}}, %{{.+}} : tensor<196x32xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>)
+//       CHECK:     math.absf
 //       CHECK:     arith.addf
 //       CHECK:     arith.mulf
 //   CHECK-NOT:   linalg.generic
@@ -150,7 +151,13 @@ func.func @costly_broadcast_producer(%x: tensor<196x32xf32>, %s: tensor<32xf32>,
     %r = arith.divf %one, %d : f32
     linalg.yield %r : f32
   } -> tensor<32xf32>
-  %bias = linalg.add ins(%b, %c : tensor<32xf32>, tensor<32xf32>) outs(%ec : tensor<32xf32>) -> tensor<32xf32>
+  %bias = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%b, %c : tensor<32xf32>, tensor<32xf32>) outs(%ec : tensor<32xf32>) {
+  ^bb0(%bi: f32, %ci: f32, %out: f32):
+    %ab = math.absf %bi : f32
+    %sum = arith.addf %ab, %ci : f32
+    linalg.yield %sum : f32
+  } -> tensor<32xf32>
   %e = tensor.empty() : tensor<196x32xf32>
   %y = linalg.generic {indexing_maps = [#map, #channel, #channel, #map], iterator_types = ["parallel", "parallel"]}
       ins(%x, %sig, %bias : tensor<196x32xf32>, tensor<32xf32>, tensor<32xf32>) outs(%e : tensor<196x32xf32>) {

@@ -7,7 +7,8 @@
 // tuned for them, instead of a direct convolution whose rows are one image
 // row wide (14 or 7 pixels in a ResNet's late stages). A convolution whose
 // filter is too large for L2 is a matmul of its patches, for the same
-// reasons.
+// reasons; one over groups of channels is a contraction per group of its
+// patches.
 //
 //===----------------------------------------------------------------------===//
 
@@ -198,13 +199,127 @@ struct ConvertWindowedConv : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
   }
 };
 
+/// Rewrites a channels-last 2-D convolution over groups of channels
+/// (`linalg.conv_2d_nhwgc_gfhwc`, static sizes) into a contraction per
+/// group of its patches, [N*OH*OW, G, KH*KW*C/G], by the group's filter,
+/// [G, M/G, KH*KW*C/G]: a batch loop over groups that data tiling packs as
+/// any other, the constant filter at compile time, where the convolution
+/// itself would run as a loop nest of scalars.
+struct ConvertGroupedConv : OpRewritePattern<linalg::Conv2DNhwgcGfhwcOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::Conv2DNhwgcGfhwcOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics())
+      return rewriter.notifyMatchFailure(op, "not on tensors");
+    Value input = op.getDpsInputOperand(0)->get();
+    Value filter = op.getDpsInputOperand(1)->get();
+    Value init = op.getDpsInitOperand(0)->get();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    auto filterType = cast<RankedTensorType>(filter.getType());
+    auto initType = cast<RankedTensorType>(init.getType());
+    Type elementType = initType.getElementType();
+    if (!inputType.hasStaticShape() || !filterType.hasStaticShape() ||
+        !initType.hasStaticShape() || !elementType.isIntOrFloat() ||
+        inputType.getElementType() != elementType ||
+        filterType.getElementType() != elementType)
+      return rewriter.notifyMatchFailure(op, "not static, or mixed types");
+    // [G, M/G, KH, KW, C/G] and [N, OH, OW, G, M/G].
+    ArrayRef<int64_t> window = filterType.getShape();
+    ArrayRef<int64_t> output = initType.getShape();
+    int64_t elementBytes =
+        llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
+    int64_t rows = output[0] * output[1] * output[2];
+    int64_t taps = window[2] * window[3] * window[4];
+    if (rows * window[0] * taps * elementBytes > kMaxPatchBytes)
+      return rewriter.notifyMatchFailure(op, "too many patches");
+
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    SmallVector<int64_t> strides =
+        llvm::to_vector(op.getStrides().getValues<int64_t>());
+    SmallVector<int64_t> dilations =
+        llvm::to_vector(op.getDilations().getValues<int64_t>());
+    // patches[n, oh, ow, g, kh, kw, c] =
+    //     input[n, oh*s + kh*d, ow*s + kw*d, g, c]
+    // (the input itself where the window is one pixel and reads them all).
+    AffineExpr n, oh, ow, g, kh, kw, c;
+    bindDims(context, n, oh, ow, g, kh, kw, c);
+    bool patchesAreInput = window[2] == 1 && window[3] == 1 &&
+                           inputType.getDimSize(1) == output[1] &&
+                           inputType.getDimSize(2) == output[2] &&
+                           strides[0] == 1 && strides[1] == 1;
+    Value lhs;
+    if (patchesAreInput) {
+      lhs = tensor::CollapseShapeOp::create(
+          rewriter, loc, input,
+          SmallVector<ReassociationIndices>{{0, 1, 2}, {3}, {4}});
+    } else {
+      SmallVector<AffineMap> patchMaps = {
+          AffineMap::get(7, 0,
+                         {n, oh * strides[0] + kh * dilations[0],
+                          ow * strides[1] + kw * dilations[1], g, c},
+                         context),
+          AffineMap::getMultiDimIdentityMap(7, context)};
+      Value empty = tensor::EmptyOp::create(
+          rewriter, loc,
+          ArrayRef<int64_t>{output[0], output[1], output[2], window[0],
+                            window[2], window[3], window[4]},
+          elementType);
+      auto patches = linalg::GenericOp::create(
+          rewriter, loc, empty.getType(), input, empty, patchMaps,
+          SmallVector<utils::IteratorType>(7, utils::IteratorType::parallel),
+          [](OpBuilder &b, Location nestedLoc, ValueRange args) {
+            linalg::YieldOp::create(b, nestedLoc, args[0]);
+          });
+      lhs = tensor::CollapseShapeOp::create(
+          rewriter, loc, patches.getResult(0),
+          SmallVector<ReassociationIndices>{{0, 1, 2}, {3}, {4, 5, 6}});
+    }
+    Value rhs = tensor::CollapseShapeOp::create(
+        rewriter, loc, filter,
+        SmallVector<ReassociationIndices>{{0}, {1}, {2, 3, 4}});
+    SmallVector<ReassociationIndices> resultDims = {{0, 1, 2}, {3}, {4}};
+    Value acc =
+        tensor::CollapseShapeOp::create(rewriter, loc, init, resultDims);
+
+    // result[m, g, f] += lhs[m, g, k] * rhs[g, f, k]
+    AffineExpr m, f, k;
+    bindDims(context, m, g, f, k);
+    SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {m, g, k}, context),
+                                   AffineMap::get(4, 0, {g, f, k}, context),
+                                   AffineMap::get(4, 0, {m, g, f}, context)};
+    SmallVector<utils::IteratorType> iterators(3,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    bool isFloat = isa<FloatType>(elementType);
+    auto contraction = linalg::GenericOp::create(
+        rewriter, loc, acc.getType(), ValueRange{lhs, rhs}, acc, maps,
+        iterators, [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
+          Value product =
+              isFloat ? arith::MulFOp::create(b, nestedLoc, args[0], args[1])
+                            .getResult()
+                      : arith::MulIOp::create(b, nestedLoc, args[0], args[1])
+                            .getResult();
+          Value sum =
+              isFloat ? arith::AddFOp::create(b, nestedLoc, args[2], product)
+                            .getResult()
+                      : arith::AddIOp::create(b, nestedLoc, args[2], product)
+                            .getResult();
+          linalg::YieldOp::create(b, nestedLoc, sum);
+        });
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+        op, initType, contraction.getResult(0), resultDims);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateConvertConvsToMatmulsPatterns(RewritePatternSet &patterns) {
-  patterns
-      .add<ConvertPointwiseConv<linalg::Conv2DNhwcHwcfOp>,
-           ConvertPointwiseConv<linalg::Conv2DNhwcFhwcOp>, ConvertWindowedConv>(
-          patterns.getContext());
+  patterns.add<ConvertPointwiseConv<linalg::Conv2DNhwcHwcfOp>,
+               ConvertPointwiseConv<linalg::Conv2DNhwcFhwcOp>,
+               ConvertWindowedConv, ConvertGroupedConv>(patterns.getContext());
 }
 
 namespace {

@@ -15,6 +15,10 @@ generator fills the weights.
                                                     # ViT-B/16, BERT-base
     models.py --bin-dir=build/bin --models=resnet --keep=DIR
 
+Two more families the benchmarks do not time: ResNeXt (ResNeXt50-32x4d at
+full size) and RegNetY-400MF, whose convolutions are over groups of
+channels.
+
 Three more run with sizes known only when they run, one module each:
 ResNet with a dynamic batch (called at batches 1 and 3), MobileNetV2 with
 a dynamic batch, height and width (at two images of other sizes) and the
@@ -78,6 +82,20 @@ def make_model(name, size):
     if name == "resnet":
         model = torchvision.models.resnet18() if small else \
             torchvision.models.resnet50()
+        image = 64 if small else 224
+        return model, (torch.randn(1, 3, image, image),), ["input"], None
+    if name == "resnext":
+        # Convolutions over groups of channels: 32 groups, as ResNeXt50's.
+        model = torchvision.models.resnet.ResNet(
+            torchvision.models.resnet.Bottleneck, [1, 1, 1, 1], groups=32,
+            width_per_group=2) if small else \
+            torchvision.models.resnext50_32x4d()
+        image = 64 if small else 224
+        return model, (torch.randn(1, 3, image, image),), ["input"], None
+    if name == "regnet":
+        # Groups of 8 channels (16 in the first stage) with
+        # squeeze-and-excitation blocks.
+        model = torchvision.models.regnet_y_400mf()
         image = 64 if small else 224
         return model, (torch.randn(1, 3, image, image),), ["input"], None
     if name == "mobilenet":
@@ -208,7 +226,7 @@ def main():
     parser.add_argument("--bin-dir", required=True)
     parser.add_argument("--models",
                         default="resnet,mobilenet,efficientnet,vit,bert,"
-                        "resnet_dynamic_batch,mobilenet_dynamic_image,"
+                        "resnext,regnet,resnet_dynamic_batch,mobilenet_dynamic_image,"
                         "bert_dynamic_sequence")
     parser.add_argument("--size", choices=["small", "full"], default="small")
     parser.add_argument("--tolerance", type=float, default=1e-4)

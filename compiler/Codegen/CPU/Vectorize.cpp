@@ -192,6 +192,46 @@ struct ReadPackedTileFromSource : OpRewritePattern<vector::TransferReadOp> {
   }
 };
 
+/// A generic reading through a window (`oh + kh`, a convolution's patches)
+/// whose tile gives those loops one iteration reads at index 0 of them: the
+/// window's sums become 0, which leaves projected permutations the
+/// vectorizer takes (ResNeXt's patches, moved as scalars before).
+struct FoldUnitLoopsInWindowReads : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    MLIRContext *context = op.getContext();
+    SmallVector<AffineExpr> unitLoopsAsZero;
+    for (auto [loop, range] : llvm::enumerate(ranges))
+      unitLoopsAsZero.push_back(range == 1 ? getAffineConstantExpr(0, context)
+                                           : getAffineDimExpr(loop, context));
+    bool changed = false;
+    SmallVector<AffineMap> maps;
+    for (AffineMap map : op.getIndexingMapsArray()) {
+      SmallVector<AffineExpr> results;
+      for (AffineExpr result : map.getResults()) {
+        if (!isa<AffineDimExpr, AffineConstantExpr>(result)) {
+          AffineExpr folded = result.replaceDims(unitLoopsAsZero);
+          changed |= folded != result;
+          result = folded;
+        }
+        results.push_back(result);
+      }
+      maps.push_back(AffineMap::get(map.getNumDims(), 0, results, context));
+    }
+    if (!changed || llvm::any_of(maps, [](AffineMap map) {
+          return !map.isProjectedPermutation(/*allowZeroInResults=*/true);
+        }))
+      return rewriter.notifyMatchFailure(op, "no window over unit loops");
+    rewriter.modifyOpInPlace(op, [&] {
+      op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    });
+    return success();
+  }
+};
+
 /// Lowers the packs and unpacks of `ops` to linalg ops, which bufferize and
 /// run as loops.
 LogicalResult lowerRelayouts(RewriterBase &rewriter,
@@ -225,11 +265,12 @@ struct VectorizePass : impl::VectorizePassBase<VectorizePass> {
     MLIRContext *context = &getContext();
     IRRewriter rewriter(context);
 
-    // 1. Unit-tiled 2-D convolutions and poolings become 1-D ones, which
-    //    the vectorizer handles.
+    // 1. Unit-tiled 2-D convolutions and poolings become 1-D ones, and
+    //    windows over unit loops reads at 0, which the vectorizer handles.
     {
       RewritePatternSet patterns(context);
       linalg::populateDecomposeConvolutionPatterns(patterns);
+      patterns.add<FoldUnitLoopsInWindowReads>(context);
       scf::populateSCFForLoopCanonicalizationPatterns(patterns);
       tensor::populateMergeConsecutiveInsertExtractSlicePatterns(patterns);
       if (failed(applyPatternsGreedily(funcOp, std::move(patterns))))

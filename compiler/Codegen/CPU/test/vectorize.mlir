@@ -224,3 +224,23 @@ func.func @pack_dynamic_tile(%src: tensor<?x?xi32>, %dest: tensor<1x1x?x?xi32>, 
       : tensor<?x?xi32> -> tensor<1x1x?x?xi32>
   return %p : tensor<1x1x?x?xi32>
 }
+
+// -----
+
+// Tests that a convolution's patches, tiled to one window position and 8
+// channels, read their input at the tile's offset as one vector (the window's
+// sums over unit loops are 0), where a sum in the read's map kept the tile
+// scalar.
+// CHECK-LABEL: func.func @patches_window_tile
+//  CHECK-SAME:   %[[IN:[^:]+]]: tensor<1x1x1x1x8xf32>
+//       CHECK:   %[[V:.+]] = vector.transfer_read %[[IN]]{{.*}} : tensor<1x1x1x1x8xf32>, vector<1x1x1x1x1x1x8xf32>
+//       CHECK:   vector.transfer_write %[[V]], {{.*}} : vector<1x1x1x1x1x1x8xf32>, tensor<1x1x1x1x1x1x8xf32>
+//   CHECK-NOT:   linalg.generic
+func.func @patches_window_tile(%in: tensor<1x1x1x1x8xf32>, %out: tensor<1x1x1x1x1x1x8xf32>) -> tensor<1x1x1x1x1x1x8xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(n, oh, ow, g, kh, kw, c) -> (n, oh + kh, ow + kw, g, c)>, affine_map<(n, oh, ow, g, kh, kw, c) -> (n, oh, ow, g, kh, kw, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
+    ins(%in : tensor<1x1x1x1x8xf32>) outs(%out : tensor<1x1x1x1x1x1x8xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  } -> tensor<1x1x1x1x1x1x8xf32>
+  return %r : tensor<1x1x1x1x1x1x8xf32>
+}

@@ -267,8 +267,9 @@ Value buildGenericConv(OpBuilder &b, Location loc, Value input, Value filter,
 }
 
 /// A 2-D convolution as kiln's kernels like it: channels last, the filter
-/// as [kh, kw, C, M] (or per channel for depthwise ones). `input` is
-/// already padded, NHWC; the result is NHWC.
+/// as [kh, kw, C, M] (per channel for depthwise ones, [G, M/G, kh, kw, C/G]
+/// for groups of channels). `input` is already padded, NHWC; the result is
+/// NHWC.
 FailureOr<Value> buildChannelsLastConv2D(OpBuilder &b, Location loc,
                                          Value input, Value filter,
                                          const Window &window, int64_t groups,
@@ -329,7 +330,33 @@ FailureOr<Value> buildChannelsLastConv2D(OpBuilder &b, Location loc,
     outputSizes.push_back(b.getIndexAttr(outputs));
     return reshape(b, loc, wide, outputSizes);
   }
-  return failure();
+  if (ShapedType::isDynamic(channels) || channels % groups != 0)
+    return failure();
+  // Groups of channels: the image as [N, H, W, G, C/G], the filter
+  // [M, C/G, kh, kw] -> [G, M/G, C/G, kh, kw] -> [G, M/G, kh, kw, C/G].
+  int64_t channelsPerGroup = channels / groups;
+  int64_t outputsPerGroup = outputs / groups;
+  SmallVector<OpFoldResult> groupedInputSizes(inputSizes.begin(),
+                                              inputSizes.begin() + 3);
+  groupedInputSizes.push_back(b.getIndexAttr(groups));
+  groupedInputSizes.push_back(b.getIndexAttr(channelsPerGroup));
+  Value groupedInput = reshape(b, loc, input, groupedInputSizes);
+  Value gmchw =
+      reshape(b, loc, filter,
+              {b.getIndexAttr(groups), b.getIndexAttr(outputsPerGroup),
+               b.getIndexAttr(channelsPerGroup), b.getIndexAttr(kh),
+               b.getIndexAttr(kw)});
+  Value gmhwc = transpose(b, loc, gmchw, {0, 1, 3, 4, 2});
+  SmallVector<OpFoldResult> groupedSizes = outputSizes;
+  groupedSizes.push_back(b.getIndexAttr(groups));
+  groupedSizes.push_back(b.getIndexAttr(outputsPerGroup));
+  Value init = createZeros(b, loc, groupedSizes, resultType);
+  Value grouped = linalg::Conv2DNhwgcGfhwcOp::create(
+                      b, loc, init.getType(), ValueRange{groupedInput, gmhwc},
+                      init, strides, dilations)
+                      .getResult(0);
+  outputSizes.push_back(b.getIndexAttr(outputs));
+  return reshape(b, loc, grouped, outputSizes);
 }
 
 LogicalResult convertConv(NodeContext &ctx) {
@@ -370,8 +397,7 @@ LogicalResult convertConv(NodeContext &ctx) {
     ctx.setOutput(0, convertElements(b, loc, value, outputType, false, false));
   };
   Value result;
-  if (spatial == 2 && isFloat(resultType) &&
-      (groups == 1 || groups == inputType.getDimSize(1))) {
+  if (spatial == 2 && isFloat(resultType)) {
     // NCHW -> NHWC, padded there.
     Value nhwc = transpose(b, loc, input, {0, 2, 3, 1});
     SmallVector<int64_t> low = {0, window->padsBegin[0], window->padsBegin[1],

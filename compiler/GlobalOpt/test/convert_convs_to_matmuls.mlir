@@ -95,9 +95,9 @@ func.func @large_filter(%x: tensor<1x15x15x256xf32>, %w: tensor<3x3x256x128xf32>
 
 // -----
 
-// Tests that a convolution over 4 groups of 2 channels is a contraction per
-// group of its patches ([N*OH*OW, G, KH*KW*C/G]) by each group's filter
-// ([G, M/G, KH*KW*C/G]), the groups a batch loop of both.
+// Tests that a convolution over 4 groups of 2 channels (8 outputs each) is
+// a contraction per group of its patches ([N*OH*OW, G, KH*KW*C/G]) by each
+// group's filter ([G, M/G, KH*KW*C/G]), the groups a batch loop of both.
 // CHECK-DAG:   #[[PATCH:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 * 2 + d4, d2 * 2 + d5, d3, d6)>
 // CHECK-DAG:   #[[LHS:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
 // CHECK-DAG:   #[[RHS:.+]] = affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>
@@ -105,28 +105,28 @@ func.func @large_filter(%x: tensor<1x15x15x256xf32>, %w: tensor<3x3x256x128xf32>
 // CHECK-LABEL: func.func @grouped
 //       CHECK:   %[[P:.+]] = linalg.generic {indexing_maps = [#[[PATCH]], #{{.+}}]{{.*}} ins(%{{.+}} : tensor<1x9x9x4x2xf32>) outs(%{{.+}} : tensor<1x4x4x4x3x3x2xf32>)
 //       CHECK:   %[[LHS_V:.+]] = tensor.collapse_shape %[[P]] {{\[\[}}0, 1, 2], [3], [4, 5, 6]] : tensor<1x4x4x4x3x3x2xf32> into tensor<16x4x18xf32>
-//       CHECK:   %[[RHS_V:.+]] = tensor.collapse_shape %{{.+}} {{\[\[}}0], [1], [2, 3, 4]] : tensor<4x3x3x3x2xf32> into tensor<4x3x18xf32>
-//       CHECK:   %[[C:.+]] = linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[LHS_V]], %[[RHS_V]] : tensor<16x4x18xf32>, tensor<4x3x18xf32>) outs(%{{.+}} : tensor<16x4x3xf32>)
+//       CHECK:   %[[RHS_V:.+]] = tensor.collapse_shape %{{.+}} {{\[\[}}0], [1], [2, 3, 4]] : tensor<4x8x3x3x2xf32> into tensor<4x8x18xf32>
+//       CHECK:   %[[C:.+]] = linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[LHS_V]], %[[RHS_V]] : tensor<16x4x18xf32>, tensor<4x8x18xf32>) outs(%{{.+}} : tensor<16x4x8xf32>)
 //       CHECK:     arith.mulf
 //       CHECK:     arith.addf
-//       CHECK:   tensor.expand_shape %[[C]] {{\[\[}}0, 1, 2], [3], [4]] output_shape [1, 4, 4, 4, 3]
-func.func @grouped(%x: tensor<1x9x9x4x2xf32>, %w: tensor<4x3x3x3x2xf32>) -> tensor<1x4x4x4x3xf32> {
+//       CHECK:   tensor.expand_shape %[[C]] {{\[\[}}0, 1, 2], [3], [4]] output_shape [1, 4, 4, 4, 8]
+func.func @grouped(%x: tensor<1x9x9x4x2xf32>, %w: tensor<4x8x3x3x2xf32>) -> tensor<1x4x4x4x8xf32> {
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1x4x4x4x3xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x4x4x3xf32>) -> tensor<1x4x4x4x3xf32>
+  %e = tensor.empty() : tensor<1x4x4x4x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x4x4x8xf32>) -> tensor<1x4x4x4x8xf32>
   %c = linalg.conv_2d_nhwgc_gfhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
-    ins(%x, %w : tensor<1x9x9x4x2xf32>, tensor<4x3x3x3x2xf32>) outs(%f : tensor<1x4x4x4x3xf32>) -> tensor<1x4x4x4x3xf32>
-  return %c : tensor<1x4x4x4x3xf32>
+    ins(%x, %w : tensor<1x9x9x4x2xf32>, tensor<4x8x3x3x2xf32>) outs(%f : tensor<1x4x4x4x8xf32>) -> tensor<1x4x4x4x8xf32>
+  return %c : tensor<1x4x4x4x8xf32>
 }
 
 // -----
 
 // Tests that a grouped convolution with a one-pixel window reads its input
-// as the patches, without a copy.
+// as the patches, without a copy (the RHS: 4 outputs per group).
 // CHECK-LABEL: func.func @grouped_pointwise
 //   CHECK-NOT:   tensor<1x5x5x2x1x1x8xf32>
 //       CHECK:   %[[LHS:.+]] = tensor.collapse_shape %{{.+}} {{\[\[}}0, 1, 2], [3], [4]] : tensor<1x5x5x2x8xf32> into tensor<25x2x8xf32>
-//       CHECK:   linalg.generic {{.*}} ins(%[[LHS]], %{{.+}} : tensor<25x2x8xf32>, tensor<2x4x8xf32>)
+//       CHECK:   linalg.generic {{.*}} ins(%{{.+}}, %[[LHS]] : tensor<2x4x8xf32>, tensor<25x2x8xf32>)
 func.func @grouped_pointwise(%x: tensor<1x5x5x2x8xf32>, %w: tensor<2x4x1x1x8xf32>) -> tensor<1x5x5x2x4xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x5x5x2x4xf32>
@@ -134,4 +134,25 @@ func.func @grouped_pointwise(%x: tensor<1x5x5x2x8xf32>, %w: tensor<2x4x1x1x8xf32
   %c = linalg.conv_2d_nhwgc_gfhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%x, %w : tensor<1x5x5x2x8xf32>, tensor<2x4x1x1x8xf32>) outs(%f : tensor<1x5x5x2x4xf32>) -> tensor<1x5x5x2x4xf32>
   return %c : tensor<1x5x5x2x4xf32>
+}
+
+// -----
+
+// Tests that a grouped convolution with fewer than 8 outputs per group
+// takes the filter as its contraction's LHS, so that the pixels are the
+// columns its vectors run along.
+// CHECK-DAG:   #[[FILTER:.+]] = affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>
+// CHECK-DAG:   #[[PATCHES:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK-DAG:   #[[OUT:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @grouped_few_outputs
+//       CHECK:   %[[P:.+]] = tensor.collapse_shape {{.*}} into tensor<36x8x36xf32>
+//       CHECK:   %[[W:.+]] = tensor.collapse_shape {{.*}} into tensor<8x4x36xf32>
+//       CHECK:   linalg.generic {indexing_maps = [#[[FILTER]], #[[PATCHES]], #[[OUT]]], {{.*}} ins(%[[W]], %[[P]] : tensor<8x4x36xf32>, tensor<36x8x36xf32>) outs(%{{.+}} : tensor<36x8x4xf32>)
+func.func @grouped_few_outputs(%x: tensor<1x8x8x8x4xf32>, %w: tensor<8x4x3x3x4xf32>) -> tensor<1x6x6x8x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x6x6x8x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x6x6x8x4xf32>) -> tensor<1x6x6x8x4xf32>
+  %c = linalg.conv_2d_nhwgc_gfhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : tensor<1x8x8x8x4xf32>, tensor<8x4x3x3x4xf32>) outs(%f : tensor<1x6x6x8x4xf32>) -> tensor<1x6x6x8x4xf32>
+  return %c : tensor<1x6x6x8x4xf32>
 }

@@ -25,6 +25,7 @@ as they run on this machine (they pick their own kernels by CPUID).
     build/venv/bin/python bench/models/onnx_models_benchmark.py --bin-dir=build/bin
     ... --models=resnet,mobilenet --batches=1 --threads=1,2 --isa=host,x86-64-v3
     ... --peers=onnxruntime,torch,iree --iree-bin=build/bench-venv/bin --json=F
+    ... --models=resnext,regnet     # families the default run leaves out
 
 Run it with a Python that has torch, torchvision, onnx and onnxruntime (the
 test virtual environment, build/venv); IREE's tools come from --iree-bin.
@@ -50,6 +51,9 @@ sys.path.insert(0, HERE)
 from models_benchmark import benchmark_ms, cpu_description  # noqa: E402
 
 MODELS = ("resnet", "mobilenet", "efficientnet", "vit", "bert")
+# Families the default run leaves out, timed with --models: convolutions
+# over groups of channels (ResNeXt50-32x4d, RegNetY-400MF).
+MORE_MODELS = ("resnext", "regnet")
 PEERS = ("onnxruntime", "torch", "iree")
 TOLERANCE = 1e-4
 WARMUP = 2
@@ -58,7 +62,7 @@ WARMUP = 2
 def default_calls(name, batch):
     """Timed calls per measurement: about a second of work."""
     per_image = {"resnet": 50, "mobilenet": 8, "efficientnet": 12,
-                 "vit": 200, "bert": 150}[name]
+                 "vit": 200, "bert": 150, "resnext": 70, "regnet": 10}[name]
     return max(3, min(30, int(1000 / (per_image * batch))))
 
 
@@ -375,9 +379,9 @@ def main():
         peer_worker(args)
         return 0
     for name in args.models.split(","):
-        if name not in MODELS:
-            parser.error("unknown model %s (one of %s)" % (name,
-                                                           ", ".join(MODELS)))
+        if name not in MODELS + MORE_MODELS:
+            parser.error("unknown model %s (one of %s)" % (
+                name, ", ".join(MODELS + MORE_MODELS)))
     if not os.path.isdir(args.iree_bin) and "iree" in args.peers:
         print("note: no IREE tools in %s; IREE left out" % args.iree_bin,
               file=sys.stderr)

@@ -120,6 +120,40 @@ constexpr int64_t kMinPatchMatmulFilterBytes = int64_t(1) << 20;
 /// that reads it.
 constexpr int64_t kMaxPatchBytes = int64_t(64) << 20;
 
+/// The element type of a convolution on tensors whose operands have static
+/// shapes and that one element type.
+FailureOr<Type> getStaticElementType(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics())
+    return failure();
+  Type elementType = getElementTypeOrSelf(op.getDpsInits()[0].getType());
+  if (!elementType.isIntOrFloat() ||
+      llvm::any_of(op->getOperandTypes(), [&](Type type) {
+        auto tensorType = cast<RankedTensorType>(type);
+        return !tensorType.hasStaticShape() ||
+               tensorType.getElementType() != elementType;
+      }))
+    return failure();
+  return elementType;
+}
+
+/// A convolution's patches: a tensor of `shape` whose every element is the
+/// element of `input` that `inputMap` (a window over it) reads.
+Value copyPatches(OpBuilder &b, Location loc, Value input, AffineMap inputMap,
+                  ArrayRef<int64_t> shape) {
+  Value empty = tensor::EmptyOp::create(b, loc, shape,
+                                        getElementTypeOrSelf(input.getType()));
+  SmallVector<AffineMap> maps = {inputMap, AffineMap::getMultiDimIdentityMap(
+                                               shape.size(), b.getContext())};
+  return linalg::GenericOp::create(
+             b, loc, empty.getType(), input, empty, maps,
+             SmallVector<utils::IteratorType>(shape.size(),
+                                              utils::IteratorType::parallel),
+             [](OpBuilder &nb, Location nestedLoc, ValueRange args) {
+               linalg::YieldOp::create(nb, nestedLoc, args[0]);
+             })
+      .getResult(0);
+}
+
 /// Rewrites a channels-last 2-D convolution with a large filter
 /// (`linalg.conv_2d_nhwc_hwcf`, static sizes) into a matmul of its patches,
 /// [N*OH*OW, KH*KW*C], copied from the input, by its filter, [KH*KW*C, F].
@@ -131,24 +165,18 @@ struct ConvertWindowedConv : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
 
   LogicalResult matchAndRewrite(linalg::Conv2DNhwcHwcfOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.hasPureTensorSemantics())
-      return rewriter.notifyMatchFailure(op, "not on tensors");
+    FailureOr<Type> elementType = getStaticElementType(op);
+    if (failed(elementType))
+      return rewriter.notifyMatchFailure(op, "not static, or mixed types");
     Value input = op.getDpsInputOperand(0)->get();
     Value filter = op.getDpsInputOperand(1)->get();
     Value init = op.getDpsInitOperand(0)->get();
-    auto inputType = cast<RankedTensorType>(input.getType());
     auto filterType = cast<RankedTensorType>(filter.getType());
     auto initType = cast<RankedTensorType>(init.getType());
-    Type elementType = initType.getElementType();
-    if (!inputType.hasStaticShape() || !filterType.hasStaticShape() ||
-        !initType.hasStaticShape() || !elementType.isIntOrFloat() ||
-        inputType.getElementType() != elementType ||
-        filterType.getElementType() != elementType)
-      return rewriter.notifyMatchFailure(op, "not static, or mixed types");
     ArrayRef<int64_t> window = filterType.getShape();
     ArrayRef<int64_t> output = initType.getShape();
     int64_t elementBytes =
-        llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
+        llvm::divideCeil(elementType->getIntOrFloatBitWidth(), 8);
     int64_t taps = window[0] * window[1] * window[2];
     int64_t rows = output[0] * output[1] * output[2];
     if (window[0] * window[1] == 1 ||
@@ -166,25 +194,15 @@ struct ConvertWindowedConv : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
     // patches[n, oh, ow, kh, kw, c] = input[n, oh*s + kh*d, ow*s + kw*d, c]
     AffineExpr n, oh, ow, kh, kw, c;
     bindDims(context, n, oh, ow, kh, kw, c);
-    SmallVector<AffineMap> maps = {
+    Value patches = copyPatches(
+        rewriter, loc, input,
         AffineMap::get(6, 0,
                        {n, oh * strides[0] + kh * dilations[0],
                         ow * strides[1] + kw * dilations[1], c},
                        context),
-        AffineMap::getMultiDimIdentityMap(6, context)};
-    Value empty = tensor::EmptyOp::create(
-        rewriter, loc,
-        ArrayRef<int64_t>{output[0], output[1], output[2], window[0], window[1],
-                          window[2]},
-        elementType);
-    auto patches = linalg::GenericOp::create(
-        rewriter, loc, empty.getType(), input, empty, maps,
-        SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
-        [](OpBuilder &b, Location nestedLoc, ValueRange args) {
-          linalg::YieldOp::create(b, nestedLoc, args[0]);
-        });
+        {output[0], output[1], output[2], window[0], window[1], window[2]});
     Value lhs = tensor::CollapseShapeOp::create(
-        rewriter, loc, patches.getResult(0),
+        rewriter, loc, patches,
         SmallVector<ReassociationIndices>{{0, 1, 2}, {3, 4, 5}});
     Value rhs = tensor::CollapseShapeOp::create(rewriter, loc, filter,
                                                 getFirstThreeAsOne());
@@ -218,25 +236,20 @@ struct ConvertGroupedConv : OpRewritePattern<linalg::Conv2DNhwgcGfhwcOp> {
 
   LogicalResult matchAndRewrite(linalg::Conv2DNhwgcGfhwcOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.hasPureTensorSemantics())
-      return rewriter.notifyMatchFailure(op, "not on tensors");
+    FailureOr<Type> elementType = getStaticElementType(op);
+    if (failed(elementType))
+      return rewriter.notifyMatchFailure(op, "not static, or mixed types");
     Value input = op.getDpsInputOperand(0)->get();
     Value filter = op.getDpsInputOperand(1)->get();
     Value init = op.getDpsInitOperand(0)->get();
     auto inputType = cast<RankedTensorType>(input.getType());
     auto filterType = cast<RankedTensorType>(filter.getType());
     auto initType = cast<RankedTensorType>(init.getType());
-    Type elementType = initType.getElementType();
-    if (!inputType.hasStaticShape() || !filterType.hasStaticShape() ||
-        !initType.hasStaticShape() || !elementType.isIntOrFloat() ||
-        inputType.getElementType() != elementType ||
-        filterType.getElementType() != elementType)
-      return rewriter.notifyMatchFailure(op, "not static, or mixed types");
     // [G, M/G, KH, KW, C/G] and [N, OH, OW, G, M/G].
     ArrayRef<int64_t> window = filterType.getShape();
     ArrayRef<int64_t> output = initType.getShape();
     int64_t elementBytes =
-        llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
+        llvm::divideCeil(elementType->getIntOrFloatBitWidth(), 8);
     int64_t rows = output[0] * output[1] * output[2];
     int64_t taps = window[2] * window[3] * window[4];
     if (rows * window[0] * taps * elementBytes > kMaxPatchBytes)
@@ -263,25 +276,16 @@ struct ConvertGroupedConv : OpRewritePattern<linalg::Conv2DNhwgcGfhwcOp> {
           rewriter, loc, input,
           SmallVector<ReassociationIndices>{{0, 1, 2}, {3}, {4}});
     } else {
-      SmallVector<AffineMap> patchMaps = {
+      Value patches = copyPatches(
+          rewriter, loc, input,
           AffineMap::get(7, 0,
                          {n, oh * strides[0] + kh * dilations[0],
                           ow * strides[1] + kw * dilations[1], g, c},
                          context),
-          AffineMap::getMultiDimIdentityMap(7, context)};
-      Value empty = tensor::EmptyOp::create(
-          rewriter, loc,
-          ArrayRef<int64_t>{output[0], output[1], output[2], window[0],
-                            window[2], window[3], window[4]},
-          elementType);
-      auto patches = linalg::GenericOp::create(
-          rewriter, loc, empty.getType(), input, empty, patchMaps,
-          SmallVector<utils::IteratorType>(7, utils::IteratorType::parallel),
-          [](OpBuilder &b, Location nestedLoc, ValueRange args) {
-            linalg::YieldOp::create(b, nestedLoc, args[0]);
-          });
+          {output[0], output[1], output[2], window[0], window[2], window[3],
+           window[4]});
       lhs = tensor::CollapseShapeOp::create(
-          rewriter, loc, patches.getResult(0),
+          rewriter, loc, patches,
           SmallVector<ReassociationIndices>{{0, 1, 2}, {3}, {4, 5, 6}});
     }
     Value rhs = tensor::CollapseShapeOp::create(
@@ -307,7 +311,7 @@ struct ConvertGroupedConv : OpRewritePattern<linalg::Conv2DNhwgcGfhwcOp> {
     SmallVector<utils::IteratorType> iterators(3,
                                                utils::IteratorType::parallel);
     iterators.push_back(utils::IteratorType::reduction);
-    bool isFloat = isa<FloatType>(elementType);
+    bool isFloat = isa<FloatType>(*elementType);
     auto contraction = linalg::GenericOp::create(
         rewriter, loc, acc.getType(), operands, acc, maps, iterators,
         [&](OpBuilder &b, Location nestedLoc, ValueRange args) {

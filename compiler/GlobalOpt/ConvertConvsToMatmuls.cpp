@@ -120,33 +120,46 @@ constexpr int64_t kMinPatchMatmulFilterBytes = int64_t(1) << 20;
 /// that reads it.
 constexpr int64_t kMaxPatchBytes = int64_t(64) << 20;
 
-/// The element type of a convolution on tensors whose operands have static
-/// shapes and that one element type.
-FailureOr<Type> getStaticElementType(linalg::LinalgOp op) {
+/// The element type of a convolution on tensors whose operands have one
+/// element type and static sizes, but for its batch (the image's and the
+/// result's first dim) where `dynamicBatch`.
+FailureOr<Type> getConvElementType(linalg::LinalgOp op,
+                                   bool dynamicBatch = false) {
   if (!op.hasPureTensorSemantics())
     return failure();
   Type elementType = getElementTypeOrSelf(op.getDpsInits()[0].getType());
-  if (!elementType.isIntOrFloat() ||
-      llvm::any_of(op->getOperandTypes(), [&](Type type) {
-        auto tensorType = cast<RankedTensorType>(type);
-        return !tensorType.hasStaticShape() ||
-               tensorType.getElementType() != elementType;
-      }))
+  if (!elementType.isIntOrFloat())
     return failure();
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = cast<RankedTensorType>(operand.get().getType());
+    bool isFilter = operand.getOperandNumber() == 1;
+    if (type.getElementType() != elementType ||
+        llvm::any_of(llvm::enumerate(type.getShape()), [&](auto dim) {
+          return ShapedType::isDynamic(dim.value()) &&
+                 !(dynamicBatch && !isFilter && dim.index() == 0);
+        }))
+      return failure();
+  }
   return elementType;
 }
 
-/// A convolution's patches: a tensor of `shape` whose every element is the
+/// The images of a result of `shape` ([N, ...]) its patches are planned
+/// for: a batch known only at run time counts as one.
+int64_t getImagesPlanned(ArrayRef<int64_t> shape) {
+  return ShapedType::isDynamic(shape.front()) ? 1 : shape.front();
+}
+
+/// A convolution's patches: a tensor of `sizes` whose every element is the
 /// element of `input` that `inputMap` (a window over it) reads.
 Value copyPatches(OpBuilder &b, Location loc, Value input, AffineMap inputMap,
-                  ArrayRef<int64_t> shape) {
-  Value empty = tensor::EmptyOp::create(b, loc, shape,
+                  ArrayRef<OpFoldResult> sizes) {
+  Value empty = tensor::EmptyOp::create(b, loc, sizes,
                                         getElementTypeOrSelf(input.getType()));
   SmallVector<AffineMap> maps = {inputMap, AffineMap::getMultiDimIdentityMap(
-                                               shape.size(), b.getContext())};
+                                               sizes.size(), b.getContext())};
   return linalg::GenericOp::create(
              b, loc, empty.getType(), input, empty, maps,
-             SmallVector<utils::IteratorType>(shape.size(),
+             SmallVector<utils::IteratorType>(sizes.size(),
                                               utils::IteratorType::parallel),
              [](OpBuilder &nb, Location nestedLoc, ValueRange args) {
                linalg::YieldOp::create(nb, nestedLoc, args[0]);
@@ -155,7 +168,8 @@ Value copyPatches(OpBuilder &b, Location loc, Value input, AffineMap inputMap,
 }
 
 /// Rewrites a channels-last 2-D convolution with a large filter
-/// (`linalg.conv_2d_nhwc_hwcf`, static sizes) into a matmul of its patches,
+/// (`linalg.conv_2d_nhwc_hwcf`, static sizes but for the batch) into a
+/// matmul of its patches,
 /// [N*OH*OW, KH*KW*C], copied from the input, by its filter, [KH*KW*C, F].
 /// The copy is a plain generic (each patch element reads the input through
 /// an affine map), and the matmul is packed as any other, its constant
@@ -165,7 +179,7 @@ struct ConvertWindowedConv : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
 
   LogicalResult matchAndRewrite(linalg::Conv2DNhwcHwcfOp op,
                                 PatternRewriter &rewriter) const override {
-    FailureOr<Type> elementType = getStaticElementType(op);
+    FailureOr<Type> elementType = getConvElementType(op, /*dynamicBatch=*/true);
     if (failed(elementType))
       return rewriter.notifyMatchFailure(op, "not static, or mixed types");
     Value input = op.getDpsInputOperand(0)->get();
@@ -178,7 +192,7 @@ struct ConvertWindowedConv : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
     int64_t elementBytes =
         llvm::divideCeil(elementType->getIntOrFloatBitWidth(), 8);
     int64_t taps = window[0] * window[1] * window[2];
-    int64_t rows = output[0] * output[1] * output[2];
+    int64_t rows = getImagesPlanned(output) * output[1] * output[2];
     if (window[0] * window[1] == 1 ||
         filterType.getNumElements() * elementBytes <
             kMinPatchMatmulFilterBytes ||
@@ -200,7 +214,10 @@ struct ConvertWindowedConv : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
                        {n, oh * strides[0] + kh * dilations[0],
                         ow * strides[1] + kw * dilations[1], c},
                        context),
-        {output[0], output[1], output[2], window[0], window[1], window[2]});
+        {tensor::getMixedSize(rewriter, loc, init, 0),
+         rewriter.getIndexAttr(output[1]), rewriter.getIndexAttr(output[2]),
+         rewriter.getIndexAttr(window[0]), rewriter.getIndexAttr(window[1]),
+         rewriter.getIndexAttr(window[2])});
     Value lhs = tensor::CollapseShapeOp::create(
         rewriter, loc, patches,
         SmallVector<ReassociationIndices>{{0, 1, 2}, {3, 4, 5}});
@@ -212,7 +229,8 @@ struct ConvertWindowedConv : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
         linalg::MatmulOp::create(rewriter, loc, TypeRange{acc.getType()},
                                  ValueRange{lhs, rhs}, ValueRange{acc});
     rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
-        op, initType, matmul.getResult(0), getFirstThreeAsOne());
+        op, initType, matmul.getResult(0), getFirstThreeAsOne(),
+        tensor::getMixedSizes(rewriter, loc, init));
     return success();
   }
 };
@@ -226,17 +244,17 @@ struct ConvertWindowedConv : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
 constexpr int64_t kMinOutputsPerGroupAsColumns = 8;
 
 /// Rewrites a channels-last 2-D convolution over groups of channels
-/// (`linalg.conv_2d_nhwgc_gfhwc`, static sizes) into a contraction per
-/// group of its patches, [N*OH*OW, G, KH*KW*C/G], by the group's filter,
-/// [G, M/G, KH*KW*C/G]: a batch loop over groups that data tiling packs as
-/// any other, the constant filter at compile time, where the convolution
-/// itself would run as a loop nest of scalars.
+/// (`linalg.conv_2d_nhwgc_gfhwc`, static sizes but for the batch) into a
+/// contraction per group of its patches, [N*OH*OW, G, KH*KW*C/G], by the
+/// group's filter, [G, M/G, KH*KW*C/G]: a batch loop over groups that data
+/// tiling packs as any other, the constant filter at compile time, where the
+/// convolution itself would run as a loop nest of scalars.
 struct ConvertGroupedConv : OpRewritePattern<linalg::Conv2DNhwgcGfhwcOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(linalg::Conv2DNhwgcGfhwcOp op,
                                 PatternRewriter &rewriter) const override {
-    FailureOr<Type> elementType = getStaticElementType(op);
+    FailureOr<Type> elementType = getConvElementType(op, /*dynamicBatch=*/true);
     if (failed(elementType))
       return rewriter.notifyMatchFailure(op, "not static, or mixed types");
     Value input = op.getDpsInputOperand(0)->get();
@@ -250,7 +268,8 @@ struct ConvertGroupedConv : OpRewritePattern<linalg::Conv2DNhwgcGfhwcOp> {
     ArrayRef<int64_t> output = initType.getShape();
     int64_t elementBytes =
         llvm::divideCeil(elementType->getIntOrFloatBitWidth(), 8);
-    int64_t rows = output[0] * output[1] * output[2];
+    bool dynamicBatch = ShapedType::isDynamic(output[0]);
+    int64_t rows = getImagesPlanned(output) * output[1] * output[2];
     int64_t taps = window[2] * window[3] * window[4];
     if (rows * window[0] * taps * elementBytes > kMaxPatchBytes)
       return rewriter.notifyMatchFailure(op, "too many patches");
@@ -282,8 +301,10 @@ struct ConvertGroupedConv : OpRewritePattern<linalg::Conv2DNhwgcGfhwcOp> {
                          {n, oh * strides[0] + kh * dilations[0],
                           ow * strides[1] + kw * dilations[1], g, c},
                          context),
-          {output[0], output[1], output[2], window[0], window[2], window[3],
-           window[4]});
+          {tensor::getMixedSize(rewriter, loc, init, 0),
+           rewriter.getIndexAttr(output[1]), rewriter.getIndexAttr(output[2]),
+           rewriter.getIndexAttr(window[0]), rewriter.getIndexAttr(window[2]),
+           rewriter.getIndexAttr(window[3]), rewriter.getIndexAttr(window[4])});
       lhs = tensor::CollapseShapeOp::create(
           rewriter, loc, patches,
           SmallVector<ReassociationIndices>{{0, 1, 2}, {3}, {4, 5, 6}});
@@ -297,14 +318,16 @@ struct ConvertGroupedConv : OpRewritePattern<linalg::Conv2DNhwgcGfhwcOp> {
 
     // result[m, g, f] += lhs[m, g, k] * rhs[g, f, k]; with few outputs per
     // group the filter is the LHS, so that the packed tiles' vectors run
-    // along the pixels rather than padding a group's outputs to a vector.
+    // along the pixels rather than padding a group's outputs to a vector
+    // (not for a batch known only at run time: data tiling takes only the
+    // rows of an LHS as dynamic).
     AffineExpr m, f, k;
     bindDims(context, m, g, f, k);
     SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {m, g, k}, context),
                                    AffineMap::get(4, 0, {g, f, k}, context),
                                    AffineMap::get(4, 0, {m, g, f}, context)};
     SmallVector<Value> operands = {lhs, rhs};
-    if (window[1] < kMinOutputsPerGroupAsColumns) {
+    if (window[1] < kMinOutputsPerGroupAsColumns && !dynamicBatch) {
       std::swap(maps[0], maps[1]);
       std::swap(operands[0], operands[1]);
     }
@@ -328,7 +351,8 @@ struct ConvertGroupedConv : OpRewritePattern<linalg::Conv2DNhwgcGfhwcOp> {
           linalg::YieldOp::create(b, nestedLoc, sum);
         });
     rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
-        op, initType, contraction.getResult(0), resultDims);
+        op, initType, contraction.getResult(0), resultDims,
+        tensor::getMixedSizes(rewriter, loc, init));
     return success();
   }
 };

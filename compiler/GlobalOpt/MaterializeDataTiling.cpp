@@ -33,6 +33,30 @@ constexpr int64_t kMinPackedMultiplyAdds = int64_t(1) << 18;
 /// time: a batch worth packing for.
 constexpr int64_t kDynamicRowsPlanned = 64;
 
+/// The rows planned for a contraction whose rows (loop `m`) are known only at
+/// run time: kDynamicRowsPlanned, or the rows they are at least where its
+/// LHS merges them from dims known at compile time (an image's pixels,
+/// [N, H, W, C] -> [N*H*W, C], whose batch alone is dynamic: without them
+/// MobileNetV2 with a dynamic batch left its 1x1 convolutions unpacked and
+/// ran at 0.37x its speed with a static one).
+int64_t getPlannedRows(linalg::LinalgOp op, unsigned m) {
+  OpOperand *lhs = op.getDpsInputOperand(0);
+  std::optional<unsigned> dim =
+      op.getMatchingIndexingMap(lhs).getResultPosition(
+          getAffineDimExpr(m, op.getContext()));
+  auto collapseOp = lhs->get().getDefiningOp<tensor::CollapseShapeOp>();
+  if (!dim || !collapseOp)
+    return kDynamicRowsPlanned;
+  SmallVector<ReassociationIndices> groups =
+      collapseOp.getReassociationIndices();
+  int64_t staticRows = 1;
+  for (int64_t sourceDim : groups[*dim])
+    if (int64_t size = collapseOp.getSrcType().getDimSize(sourceDim);
+        !ShapedType::isDynamic(size))
+      staticRows *= size;
+  return std::max(kDynamicRowsPlanned, staticRows);
+}
+
 /// Inner tile sizes of a packed contraction.
 struct ContractionTiles {
   int64_t m0, n0, k0;
@@ -110,7 +134,7 @@ FailureOr<ContractionLoops> matchPackableContraction(linalg::LinalgOp op) {
     if (ShapedType::isDynamic(range)) {
       if (loop != loops.m)
         return failure();
-      range = kDynamicRowsPlanned;
+      range = getPlannedRows(op, loop);
     }
     multiplyAdds *= range;
   }

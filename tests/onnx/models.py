@@ -15,14 +15,13 @@ generator fills the weights.
                                                     # ViT-B/16, BERT-base
     models.py --bin-dir=build/bin --models=resnet --keep=DIR
 
-Two more families the benchmarks do not time: ResNeXt (ResNeXt50-32x4d at
-full size) and RegNetY-400MF, whose convolutions are over groups of
-channels.
+Two more families, whose convolutions are over groups of channels: ResNeXt
+(ResNeXt50-32x4d at full size) and RegNetY-400MF.
 
-Three more run with sizes known only when they run, one module each:
-ResNet with a dynamic batch (called at batches 1 and 3), MobileNetV2 with
-a dynamic batch, height and width (at two images of other sizes) and the
-encoder with a dynamic sequence length (at two lengths).
+Four more run with sizes known only when they run, one module each:
+ResNet and RegNetY with a dynamic batch (called at batches 1 and 3),
+MobileNetV2 with a dynamic batch, height and width (at two images of other
+sizes) and the encoder with a dynamic sequence length (at two lengths).
 """
 
 import argparse
@@ -68,6 +67,10 @@ def make_model(name, size):
     small = size == "small"
     if name == "resnet_dynamic_batch":
         model, inputs, names, _ = make_model("resnet", size)
+        return model, inputs, names, {"input": {0: "batch"},
+                                      "output": {0: "batch"}}
+    if name == "regnet_dynamic_batch":
+        model, inputs, names, _ = make_model("regnet", size)
         return model, inputs, names, {"input": {0: "batch"},
                                       "output": {0: "batch"}}
     if name == "mobilenet_dynamic_image":
@@ -141,7 +144,7 @@ def dynamic_inputs(name, size, inputs):
     """The inputs a model with dynamic sizes is called with: other batches
     or sequence lengths than its example's."""
     generator = np.random.RandomState(1)
-    if name == "resnet_dynamic_batch":
+    if name in ("resnet_dynamic_batch", "regnet_dynamic_batch"):
         image = inputs[0].shape[2]
         return [[generator.randn(batch, 3, image, image).astype(np.float32)]
                 for batch in (1, 3)]
@@ -226,7 +229,8 @@ def main():
     parser.add_argument("--bin-dir", required=True)
     parser.add_argument("--models",
                         default="resnet,mobilenet,efficientnet,vit,bert,"
-                        "resnext,regnet,resnet_dynamic_batch,mobilenet_dynamic_image,"
+                        "resnext,regnet,resnet_dynamic_batch,"
+                        "regnet_dynamic_batch,mobilenet_dynamic_image,"
                         "bert_dynamic_sequence")
     parser.add_argument("--size", choices=["small", "full"], default="small")
     parser.add_argument("--tolerance", type=float, default=1e-4)

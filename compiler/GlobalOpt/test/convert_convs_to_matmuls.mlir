@@ -156,3 +156,45 @@ func.func @grouped_few_outputs(%x: tensor<1x8x8x8x4xf32>, %w: tensor<8x4x3x3x4xf
     ins(%x, %w : tensor<1x8x8x8x4xf32>, tensor<8x4x3x3x4xf32>) outs(%f : tensor<1x6x6x8x4xf32>) -> tensor<1x6x6x8x4xf32>
   return %c : tensor<1x6x6x8x4xf32>
 }
+
+// -----
+
+// Tests that a convolution with a large filter on a batch known only at run
+// time is a matmul of its patches too: the patches take the batch of the
+// result, the rows N*OH*OW are expanded back with it.
+// CHECK-LABEL: func.func @large_filter_dynamic_batch
+//       CHECK:   %[[N:.+]] = tensor.dim
+//       CHECK:   %[[E:.+]] = tensor.empty(%[[N]]) : tensor<?x7x7x3x3x256xf32>
+//       CHECK:   %[[P:.+]] = linalg.generic {{.*}} outs(%[[E]] : tensor<?x7x7x3x3x256xf32>)
+//       CHECK:   %[[LHS:.+]] = tensor.collapse_shape %[[P]] {{\[\[}}0, 1, 2], [3, 4, 5]] : tensor<?x7x7x3x3x256xf32> into tensor<?x2304xf32>
+//       CHECK:   %[[M:.+]] = linalg.matmul ins(%[[LHS]], %{{.+}} : tensor<?x2304xf32>, tensor<2304x128xf32>)
+//       CHECK:   tensor.expand_shape %[[M]] {{\[\[}}0, 1, 2], [3]] output_shape [%{{.+}}, 7, 7, 128]
+func.func @large_filter_dynamic_batch(%x: tensor<?x15x15x256xf32>, %w: tensor<3x3x256x128xf32>) -> tensor<?x7x7x128xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %x, %c0 : tensor<?x15x15x256xf32>
+  %e = tensor.empty(%n) : tensor<?x7x7x128xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x7x7x128xf32>) -> tensor<?x7x7x128xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%x, %w : tensor<?x15x15x256xf32>, tensor<3x3x256x128xf32>) outs(%f : tensor<?x7x7x128xf32>) -> tensor<?x7x7x128xf32>
+  return %c : tensor<?x7x7x128xf32>
+}
+
+// -----
+
+// Tests that a grouped convolution on a batch known only at run time keeps
+// its pixels as the contraction's rows (data tiling takes only an LHS's rows
+// as dynamic), though it has fewer than 8 outputs per group.
+// CHECK-LABEL: func.func @grouped_dynamic_batch
+//       CHECK:   %[[P:.+]] = tensor.collapse_shape {{.*}} : tensor<?x6x6x8x3x3x4xf32> into tensor<?x8x36xf32>
+//       CHECK:   linalg.generic {{.*}} ins(%[[P]], %{{.+}} : tensor<?x8x36xf32>, tensor<8x4x36xf32>) outs(%{{.+}} : tensor<?x8x4xf32>)
+func.func @grouped_dynamic_batch(%x: tensor<?x8x8x8x4xf32>, %w: tensor<8x4x3x3x4xf32>) -> tensor<?x6x6x8x4xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %x, %c0 : tensor<?x8x8x8x4xf32>
+  %e = tensor.empty(%n) : tensor<?x6x6x8x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x6x6x8x4xf32>) -> tensor<?x6x6x8x4xf32>
+  %c = linalg.conv_2d_nhwgc_gfhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : tensor<?x8x8x8x4xf32>, tensor<8x4x3x3x4xf32>) outs(%f : tensor<?x6x6x8x4xf32>) -> tensor<?x6x6x8x4xf32>
+  return %c : tensor<?x6x6x8x4xf32>
+}

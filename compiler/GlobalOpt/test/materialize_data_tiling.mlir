@@ -230,6 +230,39 @@ func.func @dynamic_columns(%a: tensor<512x512xf32>, %b: tensor<512x?xf32>) -> te
 
 // -----
 
+// Tests that rows known only at run time that an image's pixels make (the
+// LHS merges [N, 56, 56, 24] into [N*56*56, 24]) are planned as at least
+// 56*56 rows: the 1x1 convolution is packed, where 24 x 144 over 64 rows
+// would not pay for the packing (the same matmul on a plain [?, 24] LHS).
+// AVX2-LABEL: func.func @dynamic_image_rows
+//       AVX2:   linalg.mmt4d
+//   AVX2-NOT:   linalg.matmul
+// AVX2-LABEL: func.func @dynamic_plain_rows
+//       AVX2:   linalg.matmul
+//   AVX2-NOT:   linalg.mmt4d
+func.func @dynamic_image_rows(%x: tensor<?x56x56x24xf32>, %b: tensor<24x144xf32>) -> tensor<?x144xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %a = tensor.collapse_shape %x [[0, 1, 2], [3]] : tensor<?x56x56x24xf32> into tensor<?x24xf32>
+  %m = tensor.dim %a, %c0 : tensor<?x24xf32>
+  %e = tensor.empty(%m) : tensor<?x144xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x144xf32>) -> tensor<?x144xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<?x24xf32>, tensor<24x144xf32>) outs(%f : tensor<?x144xf32>) -> tensor<?x144xf32>
+  return %r : tensor<?x144xf32>
+}
+
+func.func @dynamic_plain_rows(%a: tensor<?x24xf32>, %b: tensor<24x144xf32>) -> tensor<?x144xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %m = tensor.dim %a, %c0 : tensor<?x24xf32>
+  %e = tensor.empty(%m) : tensor<?x144xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x144xf32>) -> tensor<?x144xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<?x24xf32>, tensor<24x144xf32>) outs(%f : tensor<?x144xf32>) -> tensor<?x144xf32>
+  return %r : tensor<?x144xf32>
+}
+
+// -----
+
 // Tests that with 32 registers a contraction with at least 256 rows, or 192
 // that the default block pads (ViT's 197 here; not 196, which seven divide),
 // and 256 columns, whose 32-column RHS panels L1 would not hold (x86-64-v4:

@@ -18,10 +18,11 @@ generator fills the weights.
 Two more families, whose convolutions are over groups of channels: ResNeXt
 (ResNeXt50-32x4d at full size) and RegNetY-400MF.
 
-Four more run with sizes known only when they run, one module each:
-ResNet and RegNetY with a dynamic batch (called at batches 1 and 3),
-MobileNetV2 with a dynamic batch, height and width (at two images of other
-sizes) and the encoder with a dynamic sequence length (at two lengths).
+Five more run with sizes known only when they run, one module each:
+ResNet, RegNetY and EfficientNet-B0 with a dynamic batch (called at
+batches 1 and 3), MobileNetV2 with a dynamic batch, height and width (at
+two images of other sizes) and the encoder with a dynamic sequence length
+(at two lengths).
 """
 
 import argparse
@@ -69,8 +70,9 @@ def make_model(name, size):
         model, inputs, names, _ = make_model("resnet", size)
         return model, inputs, names, {"input": {0: "batch"},
                                       "output": {0: "batch"}}
-    if name == "regnet_dynamic_batch":
-        model, inputs, names, _ = make_model("regnet", size)
+    if name in ("regnet_dynamic_batch", "efficientnet_dynamic_batch"):
+        model, inputs, names, _ = make_model(name[:-len("_dynamic_batch")],
+                                             size)
         return model, inputs, names, {"input": {0: "batch"},
                                       "output": {0: "batch"}}
     if name == "mobilenet_dynamic_image":
@@ -144,7 +146,8 @@ def dynamic_inputs(name, size, inputs):
     """The inputs a model with dynamic sizes is called with: other batches
     or sequence lengths than its example's."""
     generator = np.random.RandomState(1)
-    if name in ("resnet_dynamic_batch", "regnet_dynamic_batch"):
+    if name in ("resnet_dynamic_batch", "regnet_dynamic_batch",
+                "efficientnet_dynamic_batch"):
         image = inputs[0].shape[2]
         return [[generator.randn(batch, 3, image, image).astype(np.float32)]
                 for batch in (1, 3)]
@@ -230,7 +233,8 @@ def main():
     parser.add_argument("--models",
                         default="resnet,mobilenet,efficientnet,vit,bert,"
                         "resnext,regnet,resnet_dynamic_batch,"
-                        "regnet_dynamic_batch,mobilenet_dynamic_image,"
+                        "regnet_dynamic_batch,efficientnet_dynamic_batch,"
+                        "mobilenet_dynamic_image,"
                         "bert_dynamic_sequence")
     parser.add_argument("--size", choices=["small", "full"], default="small")
     parser.add_argument("--tolerance", type=float, default=1e-4)

@@ -3,6 +3,7 @@
 #include "Codegen/CPU/Passes.h"
 
 #include "Analysis/InsertChain.h"
+#include "Codegen/CPU/Utils.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -337,6 +338,47 @@ void unpackIntoSlices(RewriterBase &rewriter, Operation *loop) {
   }
 }
 
+/// Bounds each workgroup loop of a size known only at run time by the
+/// dispatch constant its export declares the workgroups of (strategy
+/// selection picks a size the host passes), where tiling took the size from
+/// an operand whose size the dispatch computes (an unpacked result's rows,
+/// the batch times 3,136 pixels, read first by EfficientNet-B0's residual
+/// add): a workgroup count takes only sizes the host passes. The two agree:
+/// the host checks the operands of each loop against each other before it
+/// launches the dispatch.
+void boundByDeclaredSizes(RewriterBase &rewriter, scf::ForallOp forallOp) {
+  ExecutableExportOp exportOp =
+      getExportOf(forallOp->getParentOfType<func::FuncOp>());
+  DenseI64ArrayAttr declared =
+      exportOp ? exportOp.getWorkgroupTilesAttr() : DenseI64ArrayAttr();
+  if (!declared)
+    return;
+  // (grid dim, dispatch constant, step) per loop; grid dim 0 (x) is the
+  // innermost loop.
+  ArrayRef<int64_t> tiles = declared.asArrayRef();
+  int64_t rank = forallOp.getRank();
+  unsigned dynamicIndex = 0;
+  for (auto [loop, bound] : llvm::enumerate(forallOp.getMixedUpperBound())) {
+    auto value = dyn_cast<Value>(bound);
+    if (!value)
+      continue;
+    unsigned operandIndex = dynamicIndex++;
+    if (value.getDefiningOp<DispatchConstantOp>())
+      continue;
+    for (size_t i = 0; i + 2 < tiles.size(); i += 3) {
+      if (tiles[i] != rank - 1 - int64_t(loop))
+        continue;
+      rewriter.setInsertionPoint(forallOp);
+      Value size = DispatchConstantOp::create(
+          rewriter, forallOp.getLoc(), rewriter.getIndexType(),
+          rewriter.getIndexAttr(tiles[i + 1]));
+      rewriter.modifyOpInPlace(forallOp, [&] {
+        forallOp.getDynamicUpperBoundMutable()[operandIndex].set(size);
+      });
+    }
+  }
+}
+
 struct TileAndDistributeToWorkgroupsPass
     : impl::TileAndDistributeToWorkgroupsPassBase<
           TileAndDistributeToWorkgroupsPass> {
@@ -379,6 +421,8 @@ struct TileAndDistributeToWorkgroupsPass
     for (auto [original, replacement] : result->replacements)
       rewriter.replaceAllUsesWith(original, replacement);
     for (LoopLikeOpInterface loop : result->loops) {
+      if (auto forallOp = dyn_cast<scf::ForallOp>(loop.getOperation()))
+        boundByDeclaredSizes(rewriter, forallOp);
       sliceInsertChainsPerTile(rewriter, loop);
       unpackIntoSlices(rewriter, loop);
     }

@@ -1,4 +1,5 @@
 // RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(kiln-cpu-tile-and-distribute-to-workgroups,canonicalize,cse))" | FileCheck %s
+// RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(kiln.executable(kiln.executable.variant(builtin.module(func.func(kiln-cpu-tile-and-distribute-to-workgroups,canonicalize,cse)))))" | FileCheck %s --check-prefix=EXPORT
 
 // Tests that the stored op is tiled by its workgroup tiles into one
 // scf.forall iteration per workgroup, with matmul and fill fused inside.
@@ -169,4 +170,41 @@ func.func @unpack_overhanging_wide_workgroups() {
   %2 = kiln.binding 1 : memref<1000x1000xf32>
   bufferization.materialize_in_destination %u in restrict writable %2 : (tensor<1000x1000xf32>, memref<1000x1000xf32>) -> ()
   return
+}
+
+// -----
+
+// Tests that a workgroup loop whose extent tiling takes from a size the
+// dispatch computes (here the first operand's rows, 4 x constant 1) runs to
+// the dispatch constant its export declares the workgroups by (constant 0,
+// the result's rows), which a workgroup count can take.
+// EXPORT-LABEL: func.func @declared_rows
+//       EXPORT:   %[[ROWS:.+]] = kiln.dispatch.constant 0 : index
+//       EXPORT:   scf.forall (%{{.+}}) = (0) to (%[[ROWS]]) step (32)
+kiln.executable @declared_rows {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v4", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @declared_rows ordinal(0) bindings(2) workgroups([1, 1, 1]) {index_constants = 2 : index, workgroup_tiles = array<i64: 0, 0, 32>}
+    builtin.module {
+      func.func @declared_rows() {
+        %rows = kiln.dispatch.constant 0 : index
+        %images = kiln.dispatch.constant 1 : index
+        %computed = affine.apply affine_map<()[s0] -> (s0 * 4)>()[%images]
+        %0 = kiln.binding 0(%rows) : memref<?x16xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<?x16xf32> to tensor<?x16xf32>
+        %a = tensor.empty(%computed) : tensor<?x16xf32>
+        %cst = arith.constant 1.0 : f32
+        %filled = linalg.fill ins(%cst : f32) outs(%a : tensor<?x16xf32>) -> tensor<?x16xf32>
+        %e = tensor.empty(%rows) : tensor<?x16xf32>
+        %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+            ins(%filled, %1 : tensor<?x16xf32>, tensor<?x16xf32>) outs(%e : tensor<?x16xf32>) attrs = {lowering_config = #kiln.lowering_config<workgroup = [32, 0], vector = [8, 16]>} {
+        ^bb0(%x: f32, %y: f32, %o: f32):
+          %s = arith.addf %x, %y : f32
+          linalg.yield %s : f32
+        } -> tensor<?x16xf32>
+        %2 = kiln.binding 1(%rows) : memref<?x16xf32>
+        bufferization.materialize_in_destination %g in restrict writable %2 : (tensor<?x16xf32>, memref<?x16xf32>) -> ()
+        return
+      }
+    }
+  }
 }

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -152,6 +153,11 @@ void populateFuseElementwiseOpsPatterns(RewritePatternSet &patterns) {
   // The collapsed op's init, a reshaped tensor.empty, is an empty of its own
   // (whose sizes a dispatch can take).
   tensor::populateFoldTensorEmptyPatterns(patterns);
+  // A size read off a reshape (or another op that knows its result's sizes)
+  // is the size it was made with: the expand_shape a collapsed op leaves
+  // before it, whose batch the expand back after it read (a dynamic batch),
+  // then goes, and the unpack it expanded joins the op's dispatch.
+  memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
   linalg::GenericOp::getCanonicalizationPatterns(patterns,
                                                  patterns.getContext());
 }

@@ -103,6 +103,35 @@ func.func @expanded_contraction_result(%m: tensor<8x1x8x16xf32>) -> tensor<1x8x8
 
 // -----
 
+// Tests that with a batch known only at run time the expand moves past the
+// elementwise op too, and is gone from before it: the batch the expand back
+// reads is the one the first expand was made with, not a size of the
+// expanded unpack (which would keep the unpack used twice).
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @expanded_dynamic_batch
+//  CHECK-SAME:   %{{.+}}: tensor<?x1x8x16xf32>, %[[N:.+]]: index, %{{.+}}: index
+//       CHECK:   %[[U:.+]] = linalg.unpack
+//   CHECK-NOT:   tensor.expand_shape %[[U]]
+//       CHECK:   %[[R:.+]] = linalg.generic {{.*}} ins(%[[U]] : tensor<?x16xf32>)
+//       CHECK:   %[[E:.+]] = tensor.expand_shape %[[R]] {{\[\[}}0, 1, 2], [3]] output_shape [%[[N]], 8, 8, 16]
+//       CHECK:   return %[[E]]
+func.func @expanded_dynamic_batch(%m: tensor<?x1x8x16xf32>, %n: index, %rows: index) -> tensor<?x8x8x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty(%rows) : tensor<?x16xf32>
+  %u = linalg.unpack %m inner_dims_pos = [0, 1] inner_tiles = [8, 16] into %e : tensor<?x1x8x16xf32> -> tensor<?x16xf32>
+  %x = tensor.expand_shape %u [[0, 1, 2], [3]] output_shape [%n, 8, 8, 16] : tensor<?x16xf32> into tensor<?x8x8x16xf32>
+  %e4 = tensor.empty(%n) : tensor<?x8x8x16xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<?x8x8x16xf32>) outs(%e4 : tensor<?x8x8x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.maximumf %a, %zero : f32
+    linalg.yield %v : f32
+  } -> tensor<?x8x8x16xf32>
+  return %r : tensor<?x8x8x16xf32>
+}
+
+// -----
+
 // Tests that an expand_shape of anything but an unpacked contraction
 // result stays where it is.
 #id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>

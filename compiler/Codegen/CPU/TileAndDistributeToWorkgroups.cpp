@@ -375,6 +375,7 @@ void boundByDeclaredSizes(RewriterBase &rewriter, scf::ForallOp forallOp) {
       rewriter.modifyOpInPlace(forallOp, [&] {
         forallOp.getDynamicUpperBoundMutable()[operandIndex].set(size);
       });
+      break;
     }
   }
 }

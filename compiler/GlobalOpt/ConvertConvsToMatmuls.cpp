@@ -331,25 +331,9 @@ struct ConvertGroupedConv : OpRewritePattern<linalg::Conv2DNhwgcGfhwcOp> {
       std::swap(maps[0], maps[1]);
       std::swap(operands[0], operands[1]);
     }
-    SmallVector<utils::IteratorType> iterators(3,
-                                               utils::IteratorType::parallel);
-    iterators.push_back(utils::IteratorType::reduction);
-    bool isFloat = isa<FloatType>(*elementType);
-    auto contraction = linalg::GenericOp::create(
-        rewriter, loc, acc.getType(), operands, acc, maps, iterators,
-        [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
-          Value product =
-              isFloat ? arith::MulFOp::create(b, nestedLoc, args[0], args[1])
-                            .getResult()
-                      : arith::MulIOp::create(b, nestedLoc, args[0], args[1])
-                            .getResult();
-          Value sum =
-              isFloat ? arith::AddFOp::create(b, nestedLoc, args[2], product)
-                            .getResult()
-                      : arith::AddIOp::create(b, nestedLoc, args[2], product)
-                            .getResult();
-          linalg::YieldOp::create(b, nestedLoc, sum);
-        });
+    auto contraction = linalg::ContractOp::create(
+        rewriter, loc, TypeRange{acc.getType()}, operands, ValueRange{acc},
+        rewriter.getAffineMapArrayAttr(maps));
     rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
         op, initType, contraction.getResult(0), resultDims,
         tensor::getMixedSizes(rewriter, loc, init));

@@ -37,8 +37,9 @@ constexpr int64_t kDynamicRowsPlanned = 64;
 /// run time: kDynamicRowsPlanned, or the rows they are at least where its
 /// LHS merges them from dims known at compile time (an image's pixels,
 /// [N, H, W, C] -> [N*H*W, C], whose batch alone is dynamic: without them
-/// MobileNetV2 with a dynamic batch left its 1x1 convolutions unpacked and
-/// ran at 0.37x its speed with a static one).
+/// MobileNetV2 with a dynamic batch left its 1x1 convolutions unpacked;
+/// called at batch 1, 1 thread, AVX-512 code on a Xeon reporting CPUID
+/// model 167: 14.2 -> 7.4 ms).
 int64_t getPlannedRows(linalg::LinalgOp op, unsigned m) {
   OpOperand *lhs = op.getDpsInputOperand(0);
   std::optional<unsigned> dim =

@@ -106,9 +106,7 @@ func.func @large_filter(%x: tensor<1x15x15x256xf32>, %w: tensor<3x3x256x128xf32>
 //       CHECK:   %[[P:.+]] = linalg.generic {indexing_maps = [#[[PATCH]], #{{.+}}]{{.*}} ins(%{{.+}} : tensor<1x9x9x4x2xf32>) outs(%{{.+}} : tensor<1x4x4x4x3x3x2xf32>)
 //       CHECK:   %[[LHS_V:.+]] = tensor.collapse_shape %[[P]] {{\[\[}}0, 1, 2], [3], [4, 5, 6]] : tensor<1x4x4x4x3x3x2xf32> into tensor<16x4x18xf32>
 //       CHECK:   %[[RHS_V:.+]] = tensor.collapse_shape %{{.+}} {{\[\[}}0], [1], [2, 3, 4]] : tensor<4x8x3x3x2xf32> into tensor<4x8x18xf32>
-//       CHECK:   %[[C:.+]] = linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[LHS_V]], %[[RHS_V]] : tensor<16x4x18xf32>, tensor<4x8x18xf32>) outs(%{{.+}} : tensor<16x4x8xf32>)
-//       CHECK:     arith.mulf
-//       CHECK:     arith.addf
+//       CHECK:   %[[C:.+]] = linalg.contract indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]] ins(%[[LHS_V]], %[[RHS_V]] : tensor<16x4x18xf32>, tensor<4x8x18xf32>) outs(%{{.+}} : tensor<16x4x8xf32>)
 //       CHECK:   tensor.expand_shape %[[C]] {{\[\[}}0, 1, 2], [3], [4]] output_shape [1, 4, 4, 4, 8]
 func.func @grouped(%x: tensor<1x9x9x4x2xf32>, %w: tensor<4x8x3x3x2xf32>) -> tensor<1x4x4x4x8xf32> {
   %zero = arith.constant 0.0 : f32
@@ -126,7 +124,7 @@ func.func @grouped(%x: tensor<1x9x9x4x2xf32>, %w: tensor<4x8x3x3x2xf32>) -> tens
 // CHECK-LABEL: func.func @grouped_pointwise
 //   CHECK-NOT:   tensor<1x5x5x2x1x1x8xf32>
 //       CHECK:   %[[LHS:.+]] = tensor.collapse_shape %{{.+}} {{\[\[}}0, 1, 2], [3], [4]] : tensor<1x5x5x2x8xf32> into tensor<25x2x8xf32>
-//       CHECK:   linalg.generic {{.*}} ins(%{{.+}}, %[[LHS]] : tensor<2x4x8xf32>, tensor<25x2x8xf32>)
+//       CHECK:   linalg.contract {{.*}} ins(%{{.+}}, %[[LHS]] : tensor<2x4x8xf32>, tensor<25x2x8xf32>)
 func.func @grouped_pointwise(%x: tensor<1x5x5x2x8xf32>, %w: tensor<2x4x1x1x8xf32>) -> tensor<1x5x5x2x4xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x5x5x2x4xf32>
@@ -147,7 +145,7 @@ func.func @grouped_pointwise(%x: tensor<1x5x5x2x8xf32>, %w: tensor<2x4x1x1x8xf32
 // CHECK-LABEL: func.func @grouped_few_outputs
 //       CHECK:   %[[P:.+]] = tensor.collapse_shape {{.*}} into tensor<36x8x36xf32>
 //       CHECK:   %[[W:.+]] = tensor.collapse_shape {{.*}} into tensor<8x4x36xf32>
-//       CHECK:   linalg.generic {indexing_maps = [#[[FILTER]], #[[PATCHES]], #[[OUT]]], {{.*}} ins(%[[W]], %[[P]] : tensor<8x4x36xf32>, tensor<36x8x36xf32>) outs(%{{.+}} : tensor<36x8x4xf32>)
+//       CHECK:   linalg.contract indexing_maps = [#[[FILTER]], #[[PATCHES]], #[[OUT]]] ins(%[[W]], %[[P]] : tensor<8x4x36xf32>, tensor<36x8x36xf32>) outs(%{{.+}} : tensor<36x8x4xf32>)
 func.func @grouped_few_outputs(%x: tensor<1x8x8x8x4xf32>, %w: tensor<8x4x3x3x4xf32>) -> tensor<1x6x6x8x4xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x6x6x8x4xf32>
@@ -187,7 +185,7 @@ func.func @large_filter_dynamic_batch(%x: tensor<?x15x15x256xf32>, %w: tensor<3x
 // as dynamic), though it has fewer than 8 outputs per group.
 // CHECK-LABEL: func.func @grouped_dynamic_batch
 //       CHECK:   %[[P:.+]] = tensor.collapse_shape {{.*}} : tensor<?x6x6x8x3x3x4xf32> into tensor<?x8x36xf32>
-//       CHECK:   linalg.generic {{.*}} ins(%[[P]], %{{.+}} : tensor<?x8x36xf32>, tensor<8x4x36xf32>) outs(%{{.+}} : tensor<?x8x4xf32>)
+//       CHECK:   linalg.contract {{.*}} ins(%[[P]], %{{.+}} : tensor<?x8x36xf32>, tensor<8x4x36xf32>) outs(%{{.+}} : tensor<?x8x4xf32>)
 func.func @grouped_dynamic_batch(%x: tensor<?x8x8x8x4xf32>, %w: tensor<8x4x3x3x4xf32>) -> tensor<?x6x6x8x4xf32> {
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : f32

@@ -66,11 +66,7 @@ class Encoder(torch.nn.Module):
 def make_model(name, size):
     """(module, example inputs, input names, dynamic axes)."""
     small = size == "small"
-    if name == "resnet_dynamic_batch":
-        model, inputs, names, _ = make_model("resnet", size)
-        return model, inputs, names, {"input": {0: "batch"},
-                                      "output": {0: "batch"}}
-    if name in ("regnet_dynamic_batch", "efficientnet_dynamic_batch"):
+    if name.endswith("_dynamic_batch"):
         model, inputs, names, _ = make_model(name[:-len("_dynamic_batch")],
                                              size)
         return model, inputs, names, {"input": {0: "batch"},
@@ -98,8 +94,7 @@ def make_model(name, size):
         image = 64 if small else 224
         return model, (torch.randn(1, 3, image, image),), ["input"], None
     if name == "regnet":
-        # Groups of 8 channels (16 in the first stage) with
-        # squeeze-and-excitation blocks.
+        # Groups of 8 channels with squeeze-and-excitation blocks.
         model = torchvision.models.regnet_y_400mf()
         image = 64 if small else 224
         return model, (torch.randn(1, 3, image, image),), ["input"], None
@@ -146,8 +141,7 @@ def dynamic_inputs(name, size, inputs):
     """The inputs a model with dynamic sizes is called with: other batches
     or sequence lengths than its example's."""
     generator = np.random.RandomState(1)
-    if name in ("resnet_dynamic_batch", "regnet_dynamic_batch",
-                "efficientnet_dynamic_batch"):
+    if name.endswith("_dynamic_batch"):
         image = inputs[0].shape[2]
         return [[generator.randn(batch, 3, image, image).astype(np.float32)]
                 for batch in (1, 3)]

@@ -105,6 +105,90 @@ struct ScalarizeExtractedLoad : OpRewritePattern<vector::LoadOp> {
   }
 };
 
+/// A contraction whose reduction dims all have one step and whose operands
+/// share parallel dims (a convolution over groups of channels tiled to one
+/// tap and one input channel per step, its input broadcast over a group's
+/// outputs) is an elementwise multiply-add of its operands broadcast to the
+/// accumulator's shape. Upstream's progressive lowering unrolls it into
+/// one-element dot products instead, which LLVM does not fuse into FMAs
+/// (ResNeXt50's 56x56 stage, 32 groups of 4: 0.72 -> 0.54 ms, AVX-512 code,
+/// 1 thread).
+struct LowerUnitReductionContract : OpRewritePattern<vector::ContractionOp> {
+  LowerUnitReductionContract(MLIRContext *context)
+      : OpRewritePattern(context, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(vector::ContractionOp op,
+                                PatternRewriter &rewriter) const override {
+    auto accType = dyn_cast<VectorType>(op.getAccType());
+    if (op.getKind() != vector::CombiningKind::ADD || !accType ||
+        !isa<FloatType>(accType.getElementType()) ||
+        op.getLhsType().getElementType() != accType.getElementType() ||
+        op.getRhsType().getElementType() != accType.getElementType())
+      return rewriter.notifyMatchFailure(op, "not a float add contraction");
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    if (!llvm::all_of(maps, [](AffineMap map) {
+          return map.isProjectedPermutation(/*allowZeroInResults=*/false);
+        }))
+      return rewriter.notifyMatchFailure(op, "not projected permutations");
+    // The size of each iteration dim, from the operands that read it.
+    SmallVector<int64_t> sizes(maps.front().getNumDims(), 0);
+    auto record = [&](AffineMap map, ArrayRef<int64_t> shape) {
+      for (auto [result, size] : llvm::zip(map.getResults(), shape))
+        sizes[cast<AffineDimExpr>(result).getPosition()] = size;
+    };
+    record(maps[0], op.getLhsType().getShape());
+    record(maps[1], op.getRhsType().getShape());
+    record(maps[2], accType.getShape());
+    SmallVector<vector::IteratorType> iterators = op.getIteratorTypesArray();
+    for (auto [iterator, size] : llvm::zip(iterators, sizes))
+      if (iterator == vector::IteratorType::reduction && size != 1)
+        return rewriter.notifyMatchFailure(op, "a reduction dim of many steps");
+    // Operands that share no parallel dim of several elements are an outer
+    // product (a packed tile's step of K), which upstream lowers to FMAs.
+    if (llvm::none_of(llvm::seq<unsigned>(sizes.size()), [&](unsigned dim) {
+          return iterators[dim] == vector::IteratorType::parallel &&
+                 sizes[dim] > 1 && maps[0].isFunctionOfDim(dim) &&
+                 maps[1].isFunctionOfDim(dim);
+        }))
+      return rewriter.notifyMatchFailure(op, "an outer product");
+    Location loc = op.getLoc();
+    // Each operand without its unit reduction dims, broadcast over the
+    // accumulator dims it lacks and transposed into the accumulator's order.
+    auto toAccShape = [&](Value operand, AffineMap map) -> Value {
+      SmallVector<unsigned> kept;
+      for (AffineExpr result : map.getResults()) {
+        unsigned dim = cast<AffineDimExpr>(result).getPosition();
+        if (iterators[dim] == vector::IteratorType::parallel)
+          kept.push_back(dim);
+      }
+      SmallVector<unsigned> order;
+      for (AffineExpr result : maps[2].getResults()) {
+        unsigned dim = cast<AffineDimExpr>(result).getPosition();
+        if (!llvm::is_contained(kept, dim))
+          order.push_back(dim);
+      }
+      order.append(kept);
+      auto shapeOf = [&](ArrayRef<unsigned> dims) {
+        return llvm::map_to_vector(dims, [&](unsigned d) { return sizes[d]; });
+      };
+      Type element = accType.getElementType();
+      Value value = vector::ShapeCastOp::create(
+          rewriter, loc, VectorType::get(shapeOf(kept), element), operand);
+      value = vector::BroadcastOp::create(
+          rewriter, loc, VectorType::get(shapeOf(order), element), value);
+      SmallVector<int64_t> permutation;
+      for (AffineExpr result : maps[2].getResults())
+        permutation.push_back(
+            llvm::find(order, cast<AffineDimExpr>(result).getPosition()) -
+            order.begin());
+      return vector::TransposeOp::create(rewriter, loc, value, permutation);
+    };
+    Value lhs = toAccShape(op.getLhs(), maps[0]);
+    Value rhs = toAccShape(op.getRhs(), maps[1]);
+    rewriter.replaceOpWithNewOp<vector::FMAOp>(op, lhs, rhs, op.getAcc());
+    return success();
+  }
+};
+
 /// An n-D create_mask (n > 1) as one (n-1)-D create_mask per index of its
 /// leading dim, whose leading bound is the full mask's where the index lies
 /// below its leading bound, else 0. Upstream's lowering selects between the
@@ -183,9 +267,10 @@ void unrollAccumulatorLoops(func::FuncOp funcOp) {
 } // namespace
 
 void populateLowerVectorsPatterns(RewritePatternSet &patterns) {
-  patterns.add<ScalarizeSubByteLoad, ScalarizeSubByteStore,
-               ScalarizeExtractedLoad, LowerCreateMaskByRows>(
-      patterns.getContext());
+  patterns
+      .add<ScalarizeSubByteLoad, ScalarizeSubByteStore, ScalarizeExtractedLoad,
+           LowerCreateMaskByRows, LowerUnitReductionContract>(
+          patterns.getContext());
   vector::populateVectorToVectorCanonicalizationPatterns(patterns);
   vector::populateVectorContractLoweringPatterns(
       patterns, vector::VectorContractLowering::OuterProduct);

@@ -179,3 +179,40 @@ func.func @acc_unrolled(%a: memref<2x12xf32>, %b: memref<12x32xf32>, %c: memref<
   }
   return
 }
+
+// -----
+
+// Tests that a contraction whose reduction dims have one step and whose
+// operands share parallel dims (a grouped convolution's step: the input
+// broadcast over a group's outputs, times the filter) becomes FMAs on the
+// accumulator's rows, not one-element products and adds.
+// CHECK-LABEL: func.func @unit_reduction_contract
+//   CHECK-NOT:   vector.contract
+//   CHECK-NOT:   arith.mulf
+// CHECK-COUNT-2:   vector.fma {{.*}} : vector<4xf32>
+//   CHECK-NOT:   vector.fma
+func.func @unit_reduction_contract(%in: vector<1x1x2x1x4x1x1x1xf32>, %w: vector<1x1x2x1x4x1x1x1xf32>, %acc: vector<1x1x2x1x4xf32>) -> vector<1x1x2x1x4xf32> {
+  %r = vector.contract {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4, d5, d6, d7)>,
+                                         affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4, d5, d6, d7)>,
+                                         affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>],
+                        iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"], kind = #vector.kind<add>}
+      %in, %w, %acc : vector<1x1x2x1x4x1x1x1xf32>, vector<1x1x2x1x4x1x1x1xf32> into vector<1x1x2x1x4xf32>
+  return %r : vector<1x1x2x1x4xf32>
+}
+
+// -----
+
+// Tests that an operand missing an accumulator dim is broadcast over it and
+// transposed into the accumulator's order: the [4] row times a [4, 2]
+// matrix read column by column ([n, m] -> [m, n]).
+// CHECK-LABEL: func.func @unit_reduction_contract_broadcast
+//   CHECK-NOT:   vector.contract
+// CHECK-COUNT-4:   vector.fma {{.*}} : vector<2xf32>
+func.func @unit_reduction_contract_broadcast(%a: vector<4x1xf32>, %b: vector<2x4x1xf32>, %acc: vector<4x2xf32>) -> vector<4x2xf32> {
+  %r = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                         affine_map<(m, n, k) -> (n, m, k)>,
+                                         affine_map<(m, n, k) -> (m, n)>],
+                        iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}
+      %a, %b, %acc : vector<4x1xf32>, vector<2x4x1xf32> into vector<4x2xf32>
+  return %r : vector<4x2xf32>
+}

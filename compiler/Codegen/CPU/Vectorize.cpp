@@ -195,7 +195,10 @@ struct ReadPackedTileFromSource : OpRewritePattern<vector::TransferReadOp> {
 /// A generic reading through a window (`oh + kh`, a convolution's patches)
 /// whose tile gives those loops one iteration reads at index 0 of them: the
 /// window's sums become 0, which leaves projected permutations the
-/// vectorizer takes (ResNeXt's patches, moved as scalars before).
+/// vectorizer takes (ResNeXt's patches, moved as scalars before). A strided
+/// window (`ow * 2`) then reads its tile through a slice of that stride, so
+/// that it too is read by the loop itself (a strided direct convolution
+/// over groups of channels ran as scalars).
 struct FoldUnitLoopsInWindowReads : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -209,23 +212,73 @@ struct FoldUnitLoopsInWindowReads : OpRewritePattern<linalg::GenericOp> {
                                            : getAffineDimExpr(loop, context));
     bool changed = false;
     SmallVector<AffineMap> maps;
-    for (AffineMap map : op.getIndexingMapsArray()) {
+    // Per input, the stride of each of its dims read as `loop * stride`.
+    SmallVector<SmallVector<int64_t>> strides;
+    for (OpOperand &operand : op->getOpOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(&operand);
       SmallVector<AffineExpr> results;
-      for (AffineExpr result : map.getResults()) {
+      SmallVector<int64_t> operandStrides(map.getNumResults(), 1);
+      for (auto [dim, mapResult] : llvm::enumerate(map.getResults())) {
+        AffineExpr result = mapResult;
         if (!isa<AffineDimExpr, AffineConstantExpr>(result)) {
           AffineExpr folded = result.replaceDims(unitLoopsAsZero);
           changed |= folded != result;
           result = folded;
         }
+        auto product = dyn_cast<AffineBinaryOpExpr>(result);
+        auto stride = product ? dyn_cast<AffineConstantExpr>(product.getRHS())
+                              : AffineConstantExpr();
+        if (product && product.getKind() == AffineExprKind::Mul &&
+            isa<AffineDimExpr>(product.getLHS()) && stride &&
+            stride.getValue() > 1 && op.isDpsInput(&operand) &&
+            isa<RankedTensorType>(operand.get().getType())) {
+          operandStrides[dim] = stride.getValue();
+          result = product.getLHS();
+        }
         results.push_back(result);
       }
       maps.push_back(AffineMap::get(map.getNumDims(), 0, results, context));
+      strides.push_back(std::move(operandStrides));
     }
     if (!changed || llvm::any_of(maps, [](AffineMap map) {
           return !map.isProjectedPermutation(/*allowZeroInResults=*/true);
         }))
       return rewriter.notifyMatchFailure(op, "no window over unit loops");
+    // Strided reads take every stride-th element of their tile, which must
+    // hold as many as the loop reads.
+    SmallVector<std::pair<unsigned, Value>> slices;
+    for (OpOperand &operand : op->getOpOperands()) {
+      ArrayRef<int64_t> operandStrides = strides[operand.getOperandNumber()];
+      if (llvm::all_of(operandStrides, [](int64_t s) { return s == 1; }))
+        continue;
+      auto type = cast<RankedTensorType>(operand.get().getType());
+      AffineMap map = maps[operand.getOperandNumber()];
+      SmallVector<OpFoldResult> offsets(type.getRank(),
+                                        rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes, sliceStrides;
+      for (auto [dim, result] : llvm::enumerate(map.getResults())) {
+        int64_t size = type.getDimSize(dim);
+        if (operandStrides[dim] > 1) {
+          int64_t steps = ranges[cast<AffineDimExpr>(result).getPosition()];
+          if (ShapedType::isDynamic(size) || ShapedType::isDynamic(steps) ||
+              (steps - 1) * operandStrides[dim] + 1 > size)
+            return rewriter.notifyMatchFailure(op, "strided tile too small");
+          size = steps;
+        } else if (ShapedType::isDynamic(size)) {
+          return rewriter.notifyMatchFailure(op, "dynamic strided tile");
+        }
+        sizes.push_back(rewriter.getIndexAttr(size));
+        sliceStrides.push_back(rewriter.getIndexAttr(operandStrides[dim]));
+      }
+      rewriter.setInsertionPoint(op);
+      slices.emplace_back(operand.getOperandNumber(),
+                          tensor::ExtractSliceOp::create(rewriter, op.getLoc(),
+                                                         operand.get(), offsets,
+                                                         sizes, sliceStrides));
+    }
     rewriter.modifyOpInPlace(op, [&] {
+      for (auto [number, slice] : slices)
+        op->setOperand(number, slice);
       op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
     });
     return success();

@@ -244,3 +244,29 @@ func.func @patches_window_tile(%in: tensor<1x1x1x1x8xf32>, %out: tensor<1x1x1x1x
   } -> tensor<1x1x1x1x1x1x8xf32>
   return %r : tensor<1x1x1x1x1x1x8xf32>
 }
+
+// -----
+
+// Tests that a direct grouped convolution tiled to 4 output columns of
+// stride 2 (its input tile 7 columns wide) and one tap and input channel
+// reads every second column of its tile through a strided slice, and is
+// vectorized as a contraction of the strided read by the filter.
+// CHECK-LABEL: func.func @strided_window_tile
+//  CHECK-SAME:   %[[IN:[^:]+]]: tensor<1x1x7x1x1xf32>
+//       CHECK:   %[[S:.+]] = tensor.extract_slice %[[IN]][0, 0, 0, 0, 0] [1, 1, 4, 1, 1] [1, 1, 2, 1, 1] : tensor<1x1x7x1x1xf32> to tensor<1x1x4x1x1xf32>
+//       CHECK:   vector.transfer_read %[[S]]
+//       CHECK:   vector.contract
+//   CHECK-NOT:   linalg.generic
+func.func @strided_window_tile(%in: tensor<1x1x7x1x1xf32>, %w: tensor<1x1x1x1x8xf32>, %out: tensor<1x1x4x1x8xf32>) -> tensor<1x1x4x1x8xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(n, oh, ow, g, m, kh, kw, c) -> (n, oh * 2 + kh, ow * 2 + kw, g, c)>,
+                                        affine_map<(n, oh, ow, g, m, kh, kw, c) -> (kh, kw, c, g, m)>,
+                                        affine_map<(n, oh, ow, g, m, kh, kw, c) -> (n, oh, ow, g, m)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+    ins(%in, %w : tensor<1x1x7x1x1xf32>, tensor<1x1x1x1x8xf32>) outs(%out : tensor<1x1x4x1x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x4x1x8xf32>
+  return %r : tensor<1x1x4x1x8xf32>
+}

@@ -47,7 +47,7 @@ def SinkTransposesPass
 def ConvertConvsToMatmulsPass
     : Pass<"kiln-convert-convs-to-matmuls", "::mlir::func::FuncOp"> {
   let summary = "Rewrites 1x1 convolutions, and those with large filters, as "
-                "matmuls.";
+                "matmuls; grouped ones as contractions or direct loops.";
   let description = [{
     A channels-last 2-D convolution (`linalg.conv_2d_nhwc_hwcf`, or
     `linalg.conv_2d_nhwc_fhwc`) whose window is one pixel multiplies each
@@ -62,6 +62,15 @@ def ConvertConvsToMatmulsPass
     [N, OH, OW, KH, KW, C] from the input through the window's map,
     collapsed to [N*OH*OW, KH*KW*C], times the filter collapsed to
     [KH*KW*C, F]; patches of more than 64 MiB are not made.
+
+    A convolution over groups of channels (`linalg.conv_2d_nhwgc_gfhwc`)
+    whose window spans pixels and whose filter is under 1 MiB runs direct:
+    a `linalg.generic` over [N, OH, OW, G, M/G] whose filter is transposed
+    to [KH, KW, C/G, G, M/G] (folded at compile time for a constant), so
+    that codegen multiplies vectors of a group's outputs by broadcast input
+    elements. Others become a `linalg.contract` per group of their patches,
+    [N*OH*OW, G, KH*KW*C/G], by the group's filter, [G, M/G, KH*KW*C/G]
+    (the filter the LHS where a group has fewer than 8 outputs).
 
     Data tiling then packs the matmuls like any other, constant filters at
     compile time.

@@ -56,16 +56,21 @@ constexpr int64_t kMinLHSReuseColumns = 128;
 constexpr int64_t kMinWorkgroupsReusingLHS = 8;
 
 /// A tile of `preferred` for a loop of `range`: a divisor of the range when
-/// one is at least three quarters as large (no remainder), else `preferred`
-/// with a remainder that is peeled (a smaller register block would run
-/// slower on every tile, the remainder only on the last).
-int64_t selectTile(int64_t range, int64_t preferred) {
+/// one is at least `smallest` (no remainder), else `preferred` with a
+/// remainder that is peeled (a smaller register block would run slower on
+/// every tile, the remainder only on the last).
+int64_t selectTile(int64_t range, int64_t preferred, int64_t smallest) {
   if (range <= preferred)
     return range;
-  for (int64_t d = preferred; d * 4 >= preferred * 3; --d)
+  for (int64_t d = preferred; d >= std::max<int64_t>(1, smallest); --d)
     if (range % d == 0)
       return d;
   return preferred;
+}
+
+/// As above, a divisor at least three quarters of `preferred`.
+int64_t selectTile(int64_t range, int64_t preferred) {
+  return selectTile(range, preferred, llvm::divideCeil(preferred * 3, 4));
 }
 
 int64_t getElementBits(Operation *op) {
@@ -381,9 +386,33 @@ SmallVector<int64_t> selectVectorTiles(linalg::LinalgOp op,
       return tiles;
     }
   }
-  if (FailureOr<linalg::ConvolutionDimensions> convDims =
-          linalg::inferConvolutionDims(op);
-      succeeded(convDims) && !isa<linalg::GenericOp>(op.getOperation())) {
+  FailureOr<linalg::ConvolutionDimensions> convDims =
+      linalg::inferConvolutionDims(op);
+  if (succeeded(convDims) && isa<linalg::GenericOp>(op.getOperation()) &&
+      convDims->depth.size() == 1 && convDims->inputChannel.size() == 1 &&
+      convDims->outputChannel.size() == 1 && !convDims->outputImage.empty()) {
+    // A direct convolution over groups of channels ([G, M/G] outputs, a
+    // group's inputs broadcast): each step of a tap and an input channel
+    // adds an input element times vectors of one group's outputs, for a
+    // row of pixels that fills the target's convolution block of
+    // registers. A row that divides the image's, down to half the block,
+    // takes no remainder: ResNeXt's 28x28 stage (8 outputs per group),
+    // AVX-512 code, 1 thread: 14 pixels 0.34 ms, 10 and a remainder 0.39.
+    // Several groups per vector where a group has fewer outputs than
+    // lanes ran no faster (4 outputs: 0.54 ms either way; 8: 0.40 ms for
+    // 7 pixels of 2 groups against 0.34 for 14 of one).
+    unsigned outputs = convDims->outputChannel.front();
+    CPUTargetInfo::ConvolutionTile block =
+        target.getConvolutionTile(getElementBits(op));
+    tiles[outputs] = selectTile(ranges[outputs], block.columns);
+    int64_t registersPerPixel = llvm::divideCeil(tiles[outputs], lanes);
+    int64_t registers = block.rows * llvm::divideCeil(block.columns, lanes);
+    int64_t pixels = std::max<int64_t>(1, registers / registersPerPixel);
+    unsigned ow = convDims->outputImage.back();
+    tiles[ow] = selectTile(ranges[ow], pixels, pixels / 2);
+    return tiles;
+  }
+  if (succeeded(convDims) && !isa<linalg::GenericOp>(op.getOperation())) {
     const linalg::ConvolutionDimensions *dims = &*convDims;
     // Named convolutions and poolings are decomposed into 1-D ones, which
     // needs unit tiles on all but the last image and filter loop.

@@ -95,19 +95,20 @@ func.func @large_filter(%x: tensor<1x15x15x256xf32>, %w: tensor<3x3x256x128xf32>
 
 // -----
 
-// Tests that a convolution over 4 groups of 2 channels (8 outputs each) is
-// a contraction per group of its patches ([N*OH*OW, G, KH*KW*C/G]) by each
-// group's filter ([G, M/G, KH*KW*C/G]), the groups a batch loop of both.
-// CHECK-DAG:   #[[PATCH:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 * 2 + d4, d2 * 2 + d5, d3, d6)>
-// CHECK-DAG:   #[[LHS:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
-// CHECK-DAG:   #[[RHS:.+]] = affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>
-// CHECK-DAG:   #[[OUT:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// Tests that a convolution over 4 groups of 2 channels (8 outputs each)
+// with a small filter runs direct: a generic over [G, M/G] outputs whose
+// filter is transposed to [KH, KW, C/G, G, M/G], reading the input through
+// the strided window, its taps and a group's inputs the reductions.
+// CHECK-DAG:   #[[INPUT:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1 * 2 + d5, d2 * 2 + d6, d3, d7)>
+// CHECK-DAG:   #[[FILTER:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d5, d6, d7, d3, d4)>
+// CHECK-DAG:   #[[OUT:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>
 // CHECK-LABEL: func.func @grouped
-//       CHECK:   %[[P:.+]] = linalg.generic {indexing_maps = [#[[PATCH]], #{{.+}}]{{.*}} ins(%{{.+}} : tensor<1x9x9x4x2xf32>) outs(%{{.+}} : tensor<1x4x4x4x3x3x2xf32>)
-//       CHECK:   %[[LHS_V:.+]] = tensor.collapse_shape %[[P]] {{\[\[}}0, 1, 2], [3], [4, 5, 6]] : tensor<1x4x4x4x3x3x2xf32> into tensor<16x4x18xf32>
-//       CHECK:   %[[RHS_V:.+]] = tensor.collapse_shape %{{.+}} {{\[\[}}0], [1], [2, 3, 4]] : tensor<4x8x3x3x2xf32> into tensor<4x8x18xf32>
-//       CHECK:   %[[C:.+]] = linalg.contract indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]] ins(%[[LHS_V]], %[[RHS_V]] : tensor<16x4x18xf32>, tensor<4x8x18xf32>) outs(%{{.+}} : tensor<16x4x8xf32>)
-//       CHECK:   tensor.expand_shape %[[C]] {{\[\[}}0, 1, 2], [3], [4]] output_shape [1, 4, 4, 4, 8]
+//   CHECK-NOT:   linalg.contract
+//       CHECK:   %[[W:.+]] = linalg.transpose ins(%{{.+}} : tensor<4x8x3x3x2xf32>) outs(%{{.+}} : tensor<3x3x2x4x8xf32>) permutation = [2, 3, 4, 0, 1]
+//       CHECK:   linalg.generic {indexing_maps = [#[[INPUT]], #[[FILTER]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+//  CHECK-SAME:     ins(%{{.+}}, %[[W]] : tensor<1x9x9x4x2xf32>, tensor<3x3x2x4x8xf32>) outs(%{{.+}} : tensor<1x4x4x4x8xf32>)
+//       CHECK:     arith.mulf
+//       CHECK:     arith.addf
 func.func @grouped(%x: tensor<1x9x9x4x2xf32>, %w: tensor<4x8x3x3x2xf32>) -> tensor<1x4x4x4x8xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x4x4x4x8xf32>
@@ -115,6 +116,48 @@ func.func @grouped(%x: tensor<1x9x9x4x2xf32>, %w: tensor<4x8x3x3x2xf32>) -> tens
   %c = linalg.conv_2d_nhwgc_gfhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
     ins(%x, %w : tensor<1x9x9x4x2xf32>, tensor<4x8x3x3x2xf32>) outs(%f : tensor<1x4x4x4x8xf32>) -> tensor<1x4x4x4x8xf32>
   return %c : tensor<1x4x4x4x8xf32>
+}
+
+// -----
+
+// Tests that a grouped convolution of integers runs direct with integer
+// arithmetic.
+// CHECK-LABEL: func.func @grouped_integers
+//       CHECK:   linalg.generic
+//       CHECK:     arith.muli
+//       CHECK:     arith.addi
+func.func @grouped_integers(%x: tensor<1x6x6x4x2xi32>, %w: tensor<4x8x3x3x2xi32>) -> tensor<1x4x4x4x8xi32> {
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<1x4x4x4x8xi32>
+  %f = linalg.fill ins(%zero : i32) outs(%e : tensor<1x4x4x4x8xi32>) -> tensor<1x4x4x4x8xi32>
+  %c = linalg.conv_2d_nhwgc_gfhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : tensor<1x6x6x4x2xi32>, tensor<4x8x3x3x2xi32>) outs(%f : tensor<1x4x4x4x8xi32>) -> tensor<1x4x4x4x8xi32>
+  return %c : tensor<1x4x4x4x8xi32>
+}
+
+// -----
+
+// Tests that a grouped convolution whose filter L2 would not hold
+// (32x32x3x3x32 f32, 1.1 MiB) is a contraction per group of its patches
+// ([N*OH*OW, G, KH*KW*C/G]) by each group's filter ([G, M/G, KH*KW*C/G]),
+// the groups a batch loop of both.
+// CHECK-DAG:   #[[PATCH:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 + d4, d2 + d5, d3, d6)>
+// CHECK-DAG:   #[[LHS:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK-DAG:   #[[RHS:.+]] = affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>
+// CHECK-DAG:   #[[OUT:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @grouped_large_filter
+//       CHECK:   %[[P:.+]] = linalg.generic {indexing_maps = [#[[PATCH]], #{{.+}}]{{.*}} ins(%{{.+}} : tensor<1x9x9x32x32xf32>) outs(%{{.+}} : tensor<1x7x7x32x3x3x32xf32>)
+//       CHECK:   %[[LHS_V:.+]] = tensor.collapse_shape %[[P]] {{\[\[}}0, 1, 2], [3], [4, 5, 6]] : tensor<1x7x7x32x3x3x32xf32> into tensor<49x32x288xf32>
+//       CHECK:   %[[RHS_V:.+]] = tensor.collapse_shape %{{.+}} {{\[\[}}0], [1], [2, 3, 4]] : tensor<32x32x3x3x32xf32> into tensor<32x32x288xf32>
+//       CHECK:   %[[C:.+]] = linalg.contract indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]] ins(%[[LHS_V]], %[[RHS_V]] : tensor<49x32x288xf32>, tensor<32x32x288xf32>) outs(%{{.+}} : tensor<49x32x32xf32>)
+//       CHECK:   tensor.expand_shape %[[C]] {{\[\[}}0, 1, 2], [3], [4]] output_shape [1, 7, 7, 32, 32]
+func.func @grouped_large_filter(%x: tensor<1x9x9x32x32xf32>, %w: tensor<32x32x3x3x32xf32>) -> tensor<1x7x7x32x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x7x7x32x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x7x7x32x32xf32>) -> tensor<1x7x7x32x32xf32>
+  %c = linalg.conv_2d_nhwgc_gfhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : tensor<1x9x9x32x32xf32>, tensor<32x32x3x3x32xf32>) outs(%f : tensor<1x7x7x32x32xf32>) -> tensor<1x7x7x32x32xf32>
+  return %c : tensor<1x7x7x32x32xf32>
 }
 
 // -----
@@ -132,27 +175,6 @@ func.func @grouped_pointwise(%x: tensor<1x5x5x2x8xf32>, %w: tensor<2x4x1x1x8xf32
   %c = linalg.conv_2d_nhwgc_gfhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%x, %w : tensor<1x5x5x2x8xf32>, tensor<2x4x1x1x8xf32>) outs(%f : tensor<1x5x5x2x4xf32>) -> tensor<1x5x5x2x4xf32>
   return %c : tensor<1x5x5x2x4xf32>
-}
-
-// -----
-
-// Tests that a grouped convolution with fewer than 8 outputs per group
-// takes the filter as its contraction's LHS, so that the pixels are the
-// columns its vectors run along.
-// CHECK-DAG:   #[[FILTER:.+]] = affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>
-// CHECK-DAG:   #[[PATCHES:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
-// CHECK-DAG:   #[[OUT:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
-// CHECK-LABEL: func.func @grouped_few_outputs
-//       CHECK:   %[[P:.+]] = tensor.collapse_shape {{.*}} into tensor<36x8x36xf32>
-//       CHECK:   %[[W:.+]] = tensor.collapse_shape {{.*}} into tensor<8x4x36xf32>
-//       CHECK:   linalg.contract indexing_maps = [#[[FILTER]], #[[PATCHES]], #[[OUT]]] ins(%[[W]], %[[P]] : tensor<8x4x36xf32>, tensor<36x8x36xf32>) outs(%{{.+}} : tensor<36x8x4xf32>)
-func.func @grouped_few_outputs(%x: tensor<1x8x8x8x4xf32>, %w: tensor<8x4x3x3x4xf32>) -> tensor<1x6x6x8x4xf32> {
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1x6x6x8x4xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x6x6x8x4xf32>) -> tensor<1x6x6x8x4xf32>
-  %c = linalg.conv_2d_nhwgc_gfhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-    ins(%x, %w : tensor<1x8x8x8x4xf32>, tensor<8x4x3x3x4xf32>) outs(%f : tensor<1x6x6x8x4xf32>) -> tensor<1x6x6x8x4xf32>
-  return %c : tensor<1x6x6x8x4xf32>
 }
 
 // -----
@@ -180,12 +202,10 @@ func.func @large_filter_dynamic_batch(%x: tensor<?x15x15x256xf32>, %w: tensor<3x
 
 // -----
 
-// Tests that a grouped convolution on a batch known only at run time keeps
-// its pixels as the contraction's rows (data tiling takes only an LHS's rows
-// as dynamic), though it has fewer than 8 outputs per group.
+// Tests that a grouped convolution on a batch known only at run time runs
+// direct, on the dynamic batch.
 // CHECK-LABEL: func.func @grouped_dynamic_batch
-//       CHECK:   %[[P:.+]] = tensor.collapse_shape {{.*}} : tensor<?x6x6x8x3x3x4xf32> into tensor<?x8x36xf32>
-//       CHECK:   linalg.contract {{.*}} ins(%[[P]], %{{.+}} : tensor<?x8x36xf32>, tensor<8x4x36xf32>) outs(%{{.+}} : tensor<?x8x4xf32>)
+//       CHECK:   linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<?x8x8x8x4xf32>, tensor<3x3x4x8x4xf32>) outs(%{{.+}} : tensor<?x6x6x8x4xf32>)
 func.func @grouped_dynamic_batch(%x: tensor<?x8x8x8x4xf32>, %w: tensor<8x4x3x3x4xf32>) -> tensor<?x6x6x8x4xf32> {
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : f32

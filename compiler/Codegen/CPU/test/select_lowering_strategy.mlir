@@ -981,3 +981,113 @@ kiln.executable @mmt4d_dynamic_rows_unpacked {
     }
   }
 }
+
+// -----
+
+// Tests that a direct convolution over groups of channels (32 groups of 4)
+// vectorizes one group's 4 outputs per register and fills AVX-512's 20
+// accumulator registers with pixels, rounded to 14, a divisor of the 56
+// output columns (down to half the block rather than a remainder).
+// CHECK-LABEL: kiln.executable @grouped_conv_avx512
+//       CHECK: linalg.generic {{.*}}lowering_config = #kiln.lowering_config<workgroup = [0, {{[1-9][0-9]*}}, 0, 0, 0, 0, 0, 0], vector = [1, 1, 14, 1, 4, 1, 1, 1]>
+kiln.executable @grouped_conv_avx512 {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v4", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @grouped_conv_avx512 ordinal(0) bindings(3)
+    builtin.module {
+      func.func @grouped_conv_avx512() {
+        %cst = arith.constant 0.0 : f32
+        %0 = kiln.binding 0 : memref<1x58x58x32x4xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<1x58x58x32x4xf32> to tensor<1x58x58x32x4xf32>
+        %2 = kiln.binding 1 : memref<3x3x4x32x4xf32>
+        %3 = bufferization.to_tensor %2 restrict : memref<3x3x4x32x4xf32> to tensor<3x3x4x32x4xf32>
+        %e = tensor.empty() : tensor<1x56x56x32x4xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x56x56x32x4xf32>) -> tensor<1x56x56x32x4xf32>
+        %c = linalg.generic {indexing_maps = [affine_map<(n, oh, ow, g, m, kh, kw, c) -> (n, oh + kh, ow + kw, g, c)>,
+                                              affine_map<(n, oh, ow, g, m, kh, kw, c) -> (kh, kw, c, g, m)>,
+                                              affine_map<(n, oh, ow, g, m, kh, kw, c) -> (n, oh, ow, g, m)>],
+                             iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+            ins(%1, %3 : tensor<1x58x58x32x4xf32>, tensor<3x3x4x32x4xf32>) outs(%f : tensor<1x56x56x32x4xf32>) {
+        ^bb0(%in: f32, %w: f32, %out: f32):
+          %m = arith.mulf %in, %w : f32
+          %a = arith.addf %out, %m : f32
+          linalg.yield %a : f32
+        } -> tensor<1x56x56x32x4xf32>
+        %4 = kiln.binding 2 : memref<1x56x56x32x4xf32>
+        bufferization.materialize_in_destination %c in restrict writable %4 : (tensor<1x56x56x32x4xf32>, memref<1x56x56x32x4xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// Tests that with AVX2 (12 accumulator registers) a group of 8 outputs is
+// one register and the pixels are 7, which divides the 28 output columns.
+// CHECK-LABEL: kiln.executable @grouped_conv_avx2
+//       CHECK: linalg.generic {{.*}}lowering_config = #kiln.lowering_config<workgroup = [0, {{[1-9][0-9]*}}, 0, 0, 0, 0, 0, 0], vector = [1, 1, 7, 1, 8, 1, 1, 1]>
+kiln.executable @grouped_conv_avx2 {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v3", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @grouped_conv_avx2 ordinal(0) bindings(3)
+    builtin.module {
+      func.func @grouped_conv_avx2() {
+        %cst = arith.constant 0.0 : f32
+        %0 = kiln.binding 0 : memref<1x30x30x32x8xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<1x30x30x32x8xf32> to tensor<1x30x30x32x8xf32>
+        %2 = kiln.binding 1 : memref<3x3x8x32x8xf32>
+        %3 = bufferization.to_tensor %2 restrict : memref<3x3x8x32x8xf32> to tensor<3x3x8x32x8xf32>
+        %e = tensor.empty() : tensor<1x28x28x32x8xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x28x28x32x8xf32>) -> tensor<1x28x28x32x8xf32>
+        %c = linalg.generic {indexing_maps = [affine_map<(n, oh, ow, g, m, kh, kw, c) -> (n, oh + kh, ow + kw, g, c)>,
+                                              affine_map<(n, oh, ow, g, m, kh, kw, c) -> (kh, kw, c, g, m)>,
+                                              affine_map<(n, oh, ow, g, m, kh, kw, c) -> (n, oh, ow, g, m)>],
+                             iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+            ins(%1, %3 : tensor<1x30x30x32x8xf32>, tensor<3x3x8x32x8xf32>) outs(%f : tensor<1x28x28x32x8xf32>) {
+        ^bb0(%in: f32, %w: f32, %out: f32):
+          %m = arith.mulf %in, %w : f32
+          %a = arith.addf %out, %m : f32
+          linalg.yield %a : f32
+        } -> tensor<1x28x28x32x8xf32>
+        %4 = kiln.binding 2 : memref<1x28x28x32x8xf32>
+        bufferization.materialize_in_destination %c in restrict writable %4 : (tensor<1x28x28x32x8xf32>, memref<1x28x28x32x8xf32>) -> ()
+        return
+      }
+    }
+  }
+}
+
+// -----
+
+// Tests that a group of 32 outputs takes two AVX-512 registers per pixel
+// and the 7 output columns whole (10 pixels would fit).
+// CHECK-LABEL: kiln.executable @grouped_conv_wide_groups
+//       CHECK: linalg.generic {{.*}}lowering_config = #kiln.lowering_config<workgroup = [0, {{[1-9][0-9]*}}, 0, 0, 0, 0, 0, 0], vector = [1, 1, 7, 1, 32, 1, 1, 1]>
+kiln.executable @grouped_conv_wide_groups {
+  kiln.executable.variant @cpu target("llvm-cpu") attributes {cpu = "x86-64-v4", features = "", triple = "x86_64-unknown-linux-gnu"} {
+    kiln.executable.export @grouped_conv_wide_groups ordinal(0) bindings(3)
+    builtin.module {
+      func.func @grouped_conv_wide_groups() {
+        %cst = arith.constant 0.0 : f32
+        %0 = kiln.binding 0 : memref<1x9x9x32x32xf32>
+        %1 = bufferization.to_tensor %0 restrict : memref<1x9x9x32x32xf32> to tensor<1x9x9x32x32xf32>
+        %2 = kiln.binding 1 : memref<3x3x32x32x32xf32>
+        %3 = bufferization.to_tensor %2 restrict : memref<3x3x32x32x32xf32> to tensor<3x3x32x32x32xf32>
+        %e = tensor.empty() : tensor<1x7x7x32x32xf32>
+        %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x7x7x32x32xf32>) -> tensor<1x7x7x32x32xf32>
+        %c = linalg.generic {indexing_maps = [affine_map<(n, oh, ow, g, m, kh, kw, c) -> (n, oh + kh, ow + kw, g, c)>,
+                                              affine_map<(n, oh, ow, g, m, kh, kw, c) -> (kh, kw, c, g, m)>,
+                                              affine_map<(n, oh, ow, g, m, kh, kw, c) -> (n, oh, ow, g, m)>],
+                             iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+            ins(%1, %3 : tensor<1x9x9x32x32xf32>, tensor<3x3x32x32x32xf32>) outs(%f : tensor<1x7x7x32x32xf32>) {
+        ^bb0(%in: f32, %w: f32, %out: f32):
+          %m = arith.mulf %in, %w : f32
+          %a = arith.addf %out, %m : f32
+          linalg.yield %a : f32
+        } -> tensor<1x7x7x32x32xf32>
+        %4 = kiln.binding 2 : memref<1x7x7x32x32xf32>
+        bufferization.materialize_in_destination %c in restrict writable %4 : (tensor<1x7x7x32x32xf32>, memref<1x7x7x32x32xf32>) -> ()
+        return
+      }
+    }
+  }
+}

@@ -75,7 +75,9 @@ void buildCPUCodegenPassPipeline(OpPassManager &variantPM, CodegenStage from,
       // Needs buffers: the bufferized forall has no results to thread.
       funcPM.addPass(createResolveWorkgroupIdsPass());
       addCleanupPasses(funcPM);
-      funcPM.addPass(createLowerVectorsPass());
+      LowerVectorsPassOptions lowerVectorsOptions;
+      lowerVectorsOptions.reassociateFpReductions = reassociateFpReductions;
+      funcPM.addPass(createLowerVectorsPass(lowerVectorsOptions));
       funcPM.addPass(createVectorizeCopiesPass());
       // Ops the vectorizer left alone run as scalar loops.
       funcPM.addPass(createConvertLinalgToLoopsPass());

@@ -261,8 +261,17 @@ def LowerVectorsPass : Pass<"kiln-cpu-lower-vectors", "::mlir::func::FuncOp"> {
     Hoists loop-invariant transfers (keeping accumulators in registers across
     reduction loops), then lowers contractions to outer products, transposes,
     multi-reductions, broadcasts and transfers to the 1-D vector ops LLVM
-    code generation handles well.
+    code generation handles well. A loop that reduces a vector per step into
+    a carried scalar carries a vector of partial results instead, reduced
+    once after it: always for min and max, for float sums and products only
+    where `reassociate-fp-reductions` (the default) lets them add in another
+    order.
   }];
+  let options = [
+    Option<"reassociateFpReductions", "reassociate-fp-reductions", "bool",
+           /*default=*/"true",
+           "Floating-point reductions may reorder their additions">,
+  ];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect",

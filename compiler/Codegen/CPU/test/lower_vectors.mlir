@@ -1,4 +1,5 @@
 // RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(kiln-cpu-lower-vectors))" | FileCheck %s
+// RUN: kiln-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(kiln-cpu-lower-vectors{reassociate-fp-reductions=false}))" | FileCheck %s --check-prefix=ORDERED
 
 // Tests that the accumulator of a K loop is hoisted into registers (loop
 // iter_args, no load/store of it inside) and that the contraction becomes
@@ -215,4 +216,76 @@ func.func @unit_reduction_contract_broadcast(%a: vector<4x1xf32>, %b: vector<2x4
                         iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}
       %a, %b, %acc : vector<4x1xf32>, vector<2x4x1xf32> into vector<4x2xf32>
   return %r : vector<4x2xf32>
+}
+
+// -----
+
+// Tests that a loop reducing one vector per step into a carried scalar (a
+// softmax row's max and sum, in chunks of 16) carries a vector of partial
+// results instead, combined lane by lane, and reduces it once after the
+// loop, with the carried value: the max starting from it, the sum from 0.
+// CHECK-LABEL: func.func @chunked_row_reductions
+//       CHECK:   %[[MAXES:.+]]:2 = scf.for {{.*}} iter_args(%{{.+}} = %{{.+}}, %[[M:.+]] = %{{.+}}) -> (vector<1xf32>, vector<16xf32>)
+//   CHECK-NOT:     vector.reduction
+//       CHECK:     arith.maxnumf %{{.+}}, %[[M]] : vector<16xf32>
+//       CHECK:   vector.reduction <maxnumf>, %[[MAXES]]#1, %{{.+}} : vector<16xf32> into f32
+//       CHECK:   %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<16xf32>
+//       CHECK:   %[[SUMS:.+]]:2 = scf.for {{.*}} iter_args(%{{.+}} = %{{.+}}, %[[S:.+]] = %[[ZERO]]) -> (vector<1xf32>, vector<16xf32>)
+//   CHECK-NOT:     vector.reduction
+//       CHECK:     arith.addf %{{.+}}, %[[S]] : vector<16xf32>
+//       CHECK:   vector.reduction <add>, %[[SUMS]]#1, %{{.+}} : vector<16xf32> into f32
+// With reductions of floats in order, the max (exact in any order) still
+// carries a vector; the sum reduces each step's vector into the scalar.
+// ORDERED-LABEL: func.func @chunked_row_reductions
+//       ORDERED:   scf.for {{.*}} -> (vector<1xf32>, vector<16xf32>)
+//       ORDERED:   scf.for {{.*}} -> (vector<1xf32>) {
+//       ORDERED:     vector.reduction <add>, %{{.+}}, %{{.+}} : vector<16xf32> into f32
+func.func @chunked_row_reductions(%row: memref<64xf32>, %out: memref<2xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %lowest = arith.constant dense<0xFF800000> : vector<1xf32>
+  %zero = arith.constant dense<0.0> : vector<1xf32>
+  %max = scf.for %i = %c0 to %c64 step %c16 iter_args(%acc = %lowest) -> (vector<1xf32>) {
+    %v = vector.load %row[%i] : memref<64xf32>, vector<16xf32>
+    %a = vector.extract %acc[0] : f32 from vector<1xf32>
+    %r = vector.reduction <maxnumf>, %v, %a : vector<16xf32> into f32
+    %b = vector.broadcast %r : f32 to vector<1xf32>
+    scf.yield %b : vector<1xf32>
+  }
+  %sum = scf.for %i = %c0 to %c64 step %c16 iter_args(%acc = %zero) -> (vector<1xf32>) {
+    %v = vector.load %row[%i] : memref<64xf32>, vector<16xf32>
+    %a = vector.extract %acc[0] : f32 from vector<1xf32>
+    %r = vector.reduction <add>, %v, %a : vector<16xf32> into f32
+    %b = vector.insert %r, %zero [0] : f32 into vector<1xf32>
+    scf.yield %b : vector<1xf32>
+  }
+  vector.store %max, %out[%c0] : memref<2xf32>, vector<1xf32>
+  vector.store %sum, %out[%c1] : memref<2xf32>, vector<1xf32>
+  return
+}
+
+// -----
+
+// Tests that an xor reduction (not idempotent) starts its partial results
+// at 0, not at the carried value, which it combines once after the loop.
+// CHECK-LABEL: func.func @chunked_xor
+//       CHECK:   %[[INIT:.+]] = vector.extract %{{.+}}[0] : i32 from vector<1xi32>
+//       CHECK:   %[[ZERO:.+]] = arith.constant dense<0> : vector<8xi32>
+//       CHECK:   %[[PARTS:.+]]:2 = scf.for {{.*}} iter_args(%{{.+}} = %{{.+}}, %[[X:.+]] = %[[ZERO]])
+//       CHECK:     arith.xori %{{.+}}, %[[X]] : vector<8xi32>
+//       CHECK:   vector.reduction <xor>, %[[PARTS]]#1, %[[INIT]] : vector<8xi32> into i32
+func.func @chunked_xor(%row: memref<32xi32>, %seed: vector<1xi32>) -> vector<1xi32> {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %r = scf.for %i = %c0 to %c32 step %c8 iter_args(%acc = %seed) -> (vector<1xi32>) {
+    %v = vector.load %row[%i] : memref<32xi32>, vector<8xi32>
+    %a = vector.extract %acc[0] : i32 from vector<1xi32>
+    %x = vector.reduction <xor>, %v, %a : vector<8xi32> into i32
+    %b = vector.broadcast %x : i32 to vector<1xi32>
+    scf.yield %b : vector<1xi32>
+  }
+  return %r : vector<1xi32>
 }

@@ -121,11 +121,18 @@ constexpr int64_t kMinPatchMatmulFilterBytes = int64_t(1) << 20;
 /// that reads it.
 constexpr int64_t kMaxPatchBytes = int64_t(64) << 20;
 
-/// The element type of a convolution on tensors whose operands have one
-/// element type and static sizes, but for its batch (the image's and the
+/// A convolution's operands, on tensors of one element type (an integer or
+/// a float) and static sizes, but for the batch (the image's and the
 /// result's first dim) where `dynamicBatch`.
-FailureOr<Type> getConvElementType(linalg::LinalgOp op,
-                                   bool dynamicBatch = false) {
+struct ConvOperands {
+  Value input, filter, init;
+  RankedTensorType inputType, filterType, initType;
+  Type elementType;
+  int64_t elementBytes;
+};
+
+FailureOr<ConvOperands> getConvOperands(linalg::LinalgOp op,
+                                        bool dynamicBatch) {
   if (!op.hasPureTensorSemantics())
     return failure();
   Type elementType = getElementTypeOrSelf(op.getDpsInits()[0].getType());
@@ -141,7 +148,16 @@ FailureOr<Type> getConvElementType(linalg::LinalgOp op,
         }))
       return failure();
   }
-  return elementType;
+  ConvOperands conv;
+  conv.input = op.getDpsInputOperand(0)->get();
+  conv.filter = op.getDpsInputOperand(1)->get();
+  conv.init = op.getDpsInitOperand(0)->get();
+  conv.inputType = cast<RankedTensorType>(conv.input.getType());
+  conv.filterType = cast<RankedTensorType>(conv.filter.getType());
+  conv.initType = cast<RankedTensorType>(conv.init.getType());
+  conv.elementType = elementType;
+  conv.elementBytes = llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
+  return conv;
 }
 
 /// The images of a result of `shape` ([N, ...]) its patches are planned
@@ -180,18 +196,13 @@ struct ConvertWindowedConv : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
 
   LogicalResult matchAndRewrite(linalg::Conv2DNhwcHwcfOp op,
                                 PatternRewriter &rewriter) const override {
-    FailureOr<Type> elementType = getConvElementType(op, /*dynamicBatch=*/true);
-    if (failed(elementType))
+    FailureOr<ConvOperands> conv = getConvOperands(op, /*dynamicBatch=*/true);
+    if (failed(conv))
       return rewriter.notifyMatchFailure(op, "not static, or mixed types");
-    Value input = op.getDpsInputOperand(0)->get();
-    Value filter = op.getDpsInputOperand(1)->get();
-    Value init = op.getDpsInitOperand(0)->get();
-    auto filterType = cast<RankedTensorType>(filter.getType());
-    auto initType = cast<RankedTensorType>(init.getType());
+    auto [input, filter, init, inputType, filterType, initType, elementType,
+          elementBytes] = *conv;
     ArrayRef<int64_t> window = filterType.getShape();
     ArrayRef<int64_t> output = initType.getShape();
-    int64_t elementBytes =
-        llvm::divideCeil(elementType->getIntOrFloatBitWidth(), 8);
     int64_t taps = window[0] * window[1] * window[2];
     int64_t rows = getImagesPlanned(output) * output[1] * output[2];
     if (window[0] * window[1] == 1 ||
@@ -263,16 +274,12 @@ struct ConvertGroupedConvToDirect
 
   LogicalResult matchAndRewrite(linalg::Conv2DNhwgcGfhwcOp op,
                                 PatternRewriter &rewriter) const override {
-    FailureOr<Type> elementType = getConvElementType(op, /*dynamicBatch=*/true);
-    if (failed(elementType))
+    FailureOr<ConvOperands> conv = getConvOperands(op, /*dynamicBatch=*/true);
+    if (failed(conv))
       return rewriter.notifyMatchFailure(op, "not static, or mixed types");
-    Value input = op.getDpsInputOperand(0)->get();
-    Value filter = op.getDpsInputOperand(1)->get();
-    Value init = op.getDpsInitOperand(0)->get();
-    auto filterType = cast<RankedTensorType>(filter.getType());
-    if (!isDirectGroupedConv(
-            filterType,
-            llvm::divideCeil(elementType->getIntOrFloatBitWidth(), 8)))
+    auto [input, filter, init, inputType, filterType, initType, elementType,
+          elementBytes] = *conv;
+    if (!isDirectGroupedConv(filterType, elementBytes))
       return rewriter.notifyMatchFailure(op, "one pixel, or a large filter");
 
     Location loc = op.getLoc();
@@ -282,7 +289,7 @@ struct ConvertGroupedConvToDirect
         rewriter, loc,
         ArrayRef<int64_t>{window[2], window[3], window[4], window[0],
                           window[1]},
-        *elementType);
+        elementType);
     Value transposed =
         linalg::TransposeOp::create(rewriter, loc, filter, transposedInit,
                                     ArrayRef<int64_t>{2, 3, 4, 0, 1})
@@ -306,7 +313,7 @@ struct ConvertGroupedConvToDirect
     SmallVector<utils::IteratorType> iterators(5,
                                                utils::IteratorType::parallel);
     iterators.append(3, utils::IteratorType::reduction);
-    bool isFloat = isa<FloatType>(*elementType);
+    bool isFloat = isa<FloatType>(elementType);
     rewriter.replaceOpWithNewOp<linalg::GenericOp>(
         op, init.getType(), ValueRange{input, transposed}, init, maps,
         iterators, [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
@@ -347,20 +354,14 @@ struct ConvertGroupedConv : OpRewritePattern<linalg::Conv2DNhwgcGfhwcOp> {
 
   LogicalResult matchAndRewrite(linalg::Conv2DNhwgcGfhwcOp op,
                                 PatternRewriter &rewriter) const override {
-    FailureOr<Type> elementType = getConvElementType(op, /*dynamicBatch=*/true);
-    if (failed(elementType))
+    FailureOr<ConvOperands> conv = getConvOperands(op, /*dynamicBatch=*/true);
+    if (failed(conv))
       return rewriter.notifyMatchFailure(op, "not static, or mixed types");
-    Value input = op.getDpsInputOperand(0)->get();
-    Value filter = op.getDpsInputOperand(1)->get();
-    Value init = op.getDpsInitOperand(0)->get();
-    auto inputType = cast<RankedTensorType>(input.getType());
-    auto filterType = cast<RankedTensorType>(filter.getType());
-    auto initType = cast<RankedTensorType>(init.getType());
+    auto [input, filter, init, inputType, filterType, initType, elementType,
+          elementBytes] = *conv;
     // [G, M/G, KH, KW, C/G] and [N, OH, OW, G, M/G].
     ArrayRef<int64_t> window = filterType.getShape();
     ArrayRef<int64_t> output = initType.getShape();
-    int64_t elementBytes =
-        llvm::divideCeil(elementType->getIntOrFloatBitWidth(), 8);
     bool dynamicBatch = ShapedType::isDynamic(output[0]);
     int64_t rows = getImagesPlanned(output) * output[1] * output[2];
     int64_t taps = window[2] * window[3] * window[4];

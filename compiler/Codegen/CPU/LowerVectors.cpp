@@ -124,6 +124,8 @@ struct LowerUnitReductionContract : OpRewritePattern<vector::ContractionOp> {
         op.getLhsType().getElementType() != accType.getElementType() ||
         op.getRhsType().getElementType() != accType.getElementType())
       return rewriter.notifyMatchFailure(op, "not a float add contraction");
+    if (op.isMasked())
+      return rewriter.notifyMatchFailure(op, "masked");
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     if (!llvm::all_of(maps, [](AffineMap map) {
           return map.isProjectedPermutation(/*allowZeroInResults=*/false);

@@ -289,3 +289,20 @@ func.func @chunked_xor(%row: memref<32xi32>, %seed: vector<1xi32>) -> vector<1xi
   }
   return %r : vector<1xi32>
 }
+
+// -----
+
+// Tests that a masked contraction with one-step reductions keeps its mask:
+// upstream lowers it, lane by lane under the mask, not to unmasked FMAs.
+// CHECK-LABEL: func.func @unit_reduction_contract_masked
+//   CHECK-NOT:   vector.fma {{.*}} : vector<4xf32>
+func.func @unit_reduction_contract_masked(%in: vector<4x1xf32>, %w: vector<4x1xf32>, %acc: vector<4xf32>, %n: index) -> vector<4xf32> {
+  %c1 = arith.constant 1 : index
+  %m = vector.create_mask %n, %c1 : vector<4x1xi1>
+  %r = vector.mask %m {
+    vector.contract {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                     iterator_types = ["parallel", "reduction"], kind = #vector.kind<add>}
+      %in, %w, %acc : vector<4x1xf32>, vector<4x1xf32> into vector<4xf32>
+  } : vector<4x1xi1> -> vector<4xf32>
+  return %r : vector<4xf32>
+}

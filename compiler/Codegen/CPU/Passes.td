@@ -259,7 +259,9 @@ def LowerVectorsPass : Pass<"kiln-cpu-lower-vectors", "::mlir::func::FuncOp"> {
   let summary = "Hoists accumulators and lowers vector ops to 1-D form.";
   let description = [{
     Hoists loop-invariant transfers (keeping accumulators in registers across
-    reduction loops), then lowers contractions to outer products, transposes,
+    reduction loops), then lowers contractions to outer products (those
+    whose reductions take one step and whose operands share a parallel dim
+    to elementwise FMAs, upstream's parallel-arithmetic lowering), transposes,
     multi-reductions, broadcasts and transfers to the 1-D vector ops LLVM
     code generation handles well. A loop that reduces a vector per step into
     a carried scalar carries a vector of partial results instead, reduced

@@ -396,11 +396,13 @@ SmallVector<int64_t> selectVectorTiles(linalg::LinalgOp op,
     // adds an input element times vectors of one group's outputs, for a
     // row of pixels that fills the target's convolution block of
     // registers. A row that divides the image's, down to half the block,
-    // takes no remainder: ResNeXt's 28x28 stage (8 outputs per group),
-    // AVX-512 code, 1 thread: 14 pixels 0.34 ms, 10 and a remainder 0.39.
-    // Several groups per vector where a group has fewer outputs than
-    // lanes ran no faster (4 outputs: 0.54 ms either way; 8: 0.40 ms for
-    // 7 pixels of 2 groups against 0.34 for 14 of one).
+    // takes no remainder: ResNeXt's 28x28 stage (8 outputs per group), 1
+    // thread, a Xeon reporting CPUID model 167: AVX-512 code 14 pixels 0.34
+    // ms, 10 and a remainder 0.39; AVX2 code (12 registers) 7 pixels 0.33
+    // ms, 4 0.42. Several groups per vector where a group has fewer outputs
+    // than lanes ran no faster (AVX-512 code, 4 outputs: 0.54 ms either
+    // way; 8: 0.40 ms for 7 pixels of 2 groups against 0.34 for 14 of one;
+    // AVX2 code, 8 outputs: 0.32 ms for 4 pixels of 2 groups).
     unsigned outputs = convDims->outputChannel.front();
     CPUTargetInfo::ConvolutionTile block =
         target.getConvolutionTile(getElementBits(op));
